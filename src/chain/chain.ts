@@ -1,0 +1,172 @@
+/**
+ * The chain: blocks, receipts, the transaction index and the state of every committed block.
+ * Blocks enter only through `commit`, which writes everything in one database batch and then
+ * makes the block visible at once; `safe` and `finalized` are the head (BFT blocks are final).
+ */
+import { type Block, createBlock, createBlockFromRLP } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { KECCAK256_RLP } from '@ethereumjs/util'
+import { EventEmitter } from 'eventemitter3'
+import { keyOf } from '../hex.js'
+import { FlatState, type StateView } from '../state/flat-state.js'
+import { NodeStore } from '../state/node-store.js'
+import { StateTrie } from '../state/state-trie.js'
+import type { StateDiff, StateReader } from '../state/types.js'
+import type { CommitCertificate } from '../consensus/votes.js'
+import type { StoredReceipt } from './receipts.js'
+import { ChainStore, type Database } from './store.js'
+
+/** Events the chain publishes; filters, subscriptions and the provider listen. */
+export interface ChainEvents {
+  block: (block: Block, receipts: StoredReceipt[]) => void
+}
+
+/** A transaction with where it was included. */
+export interface IncludedTransaction {
+  tx: TypedTransaction
+  block: Block
+  index: number
+  receipt: StoredReceipt
+  receipts: StoredReceipt[]
+}
+
+/** A state to read from, released with `close` when it is a pinned head view. */
+export type BlockState = StateReader & { close(): void }
+
+export class Chain extends EventEmitter<ChainEvents> {
+  readonly flat = new FlatState()
+  readonly nodes: NodeStore
+  readonly trie: StateTrie
+  readonly store: ChainStore
+  private headBlock!: Block
+  private readonly decoded = new Map<string, Block>()
+
+  constructor(
+    readonly common: Common,
+    db: Database,
+  ) {
+    super()
+    this.store = new ChainStore(db)
+    this.nodes = new NodeStore({ get: (key) => this.store.node(key) })
+    this.trie = new StateTrie(common, this.nodes)
+  }
+
+  /** Commits the genesis block: `diff` is the genesis allocation. */
+  async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
+    const stateRoot = await this.trie.commit(KECCAK256_RLP, diff, this.flat)
+    const block = createBlock(
+      { header: { ...header, number: 0n, stateRoot }, withdrawals: this.common.isActivatedEIP(4895) ? [] : undefined },
+      { common: this.common, setHardfork: false },
+    )
+    await this.commit(block, [], diff, undefined)
+    return block
+  }
+
+  get head(): Block {
+    return this.headBlock
+  }
+
+  get height(): bigint {
+    return this.headBlock.header.number
+  }
+
+  /** The block at a height, or undefined past the head. */
+  async blockByNumber(number: bigint): Promise<Block | undefined> {
+    if (number === this.height) return this.headBlock
+    const hash = this.store.hashAt(number)
+    return hash === undefined ? undefined : this.blockByHash(hash)
+  }
+
+  async blockByHash(hash: Uint8Array): Promise<Block | undefined> {
+    const key = keyOf(hash)
+    const hit = this.decoded.get(key)
+    if (hit !== undefined) return hit
+    const rlp = await this.store.blockRlp(hash)
+    if (rlp === undefined) return undefined
+    const block = createBlockFromRLP(rlp, { common: this.common, setHardfork: false })
+    this.remember(key, block)
+    return block
+  }
+
+  /** Receipts of a block, in transaction order. */
+  async receipts(blockHash: Uint8Array): Promise<StoredReceipt[]> {
+    return (await this.store.receiptsOf(blockHash)) ?? []
+  }
+
+  /** The commit certificate of a block (none for genesis). */
+  async certificate(blockHash: Uint8Array): Promise<CommitCertificate | undefined> {
+    return this.store.certificate(blockHash)
+  }
+
+  /** A committed transaction by hash. */
+  async transaction(hash: Uint8Array): Promise<IncludedTransaction | undefined> {
+    const loc = await this.store.txLocation(hash)
+    if (loc === undefined) return undefined
+    const block = await this.blockByHash(loc.blockHash)
+    const tx = block?.transactions[loc.index]
+    if (block === undefined || tx === undefined) return undefined
+    const receipts = await this.receipts(loc.blockHash)
+    const receipt = receipts[loc.index]
+    if (receipt === undefined) return undefined
+    return { tx, block, index: loc.index, receipt, receipts }
+  }
+
+  /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
+  stateAt(block: Block): BlockState {
+    if (block.header.number === this.height) return this.flat.view()
+    const reader = this.trie.reader(block.header.stateRoot)
+    return { ...reader, close: () => {} }
+  }
+
+  /** A pinned view of the head state. */
+  headView(): StateView {
+    return this.flat.view()
+  }
+
+  /**
+   * Writes a decided block with its receipts, state diff and certificate. The database batch
+   * comes first: if it fails nothing changes; then memory, head and events change together.
+   */
+  async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined): Promise<void> {
+    const hash = block.hash()
+    const storageRoots = await this.storageRoots(diff)
+    await this.store.commit({
+      hash,
+      number: block.header.number,
+      rlp: block.serialize(),
+      receipts,
+      txHashes: block.transactions.map((tx) => tx.hash()),
+      certificate,
+      nodes: this.nodes.takePending(),
+    })
+    this.flat.apply(diff)
+    for (const [address, root] of storageRoots) {
+      const account = this.flat.accounts.get(address)
+      if (account !== undefined) account.storageRoot = root
+    }
+    this.remember(keyOf(hash), block)
+    this.headBlock = block
+    this.emit('block', block, receipts)
+  }
+
+  /**
+   * The trie's storage roots of the accounts whose storage the block changed (the trie writer
+   * holds this block's root), so flat accounts carry the same `storageRoot` as the trie.
+   */
+  private async storageRoots(diff: StateDiff): Promise<Map<string, Uint8Array>> {
+    const out = new Map<string, Uint8Array>()
+    for (const address of new Set([...diff.storage.keys(), ...diff.cleared])) {
+      out.set(address, await this.trie.storageRootOf(address))
+    }
+    return out
+  }
+
+  private remember(key: string, block: Block): void {
+    this.decoded.set(key, block)
+    if (this.decoded.size > 1024) {
+      const oldest = this.decoded.keys().next().value
+      if (oldest !== undefined) this.decoded.delete(oldest)
+    }
+  }
+}

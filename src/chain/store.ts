@@ -1,0 +1,134 @@
+/**
+ * The chain's records in an abstract-level database, behind bounded in-memory caches.
+ * One `commit` writes a block, its receipts, transaction index, commit certificate, trie nodes
+ * and the new head in a single atomic batch.
+ */
+import type { AbstractLevel } from 'abstract-level'
+import { RLP } from '@ethereumjs/rlp'
+import { fromHex, keyOf, toBigInt } from '../hex.js'
+import { decodeReceipts, encodeReceipts, type StoredReceipt } from './receipts.js'
+import { decodeCertificate, encodeCertificate } from '../consensus/certificate.js'
+import type { CommitCertificate } from '../consensus/votes.js'
+
+/** Any abstract-level database with string keys and binary values. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Database = AbstractLevel<any, any, any>
+
+/** Where a transaction sits. */
+export interface TxLocation {
+  blockHash: Uint8Array
+  index: number
+}
+
+/** A bounded map that forgets its oldest entries first. */
+class Recent<V> {
+  private readonly map = new Map<string, V>()
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key)
+  }
+  set(key: string, value: V): void {
+    this.map.set(key, value)
+    if (this.map.size > this.limit) {
+      const oldest = this.map.keys().next().value
+      if (oldest !== undefined) this.map.delete(oldest)
+    }
+  }
+}
+
+const enc = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
+
+/** One block's records, ready for `commit`. */
+export interface BlockRecord {
+  hash: Uint8Array
+  number: bigint
+  rlp: Uint8Array
+  receipts: StoredReceipt[]
+  txHashes: Uint8Array[]
+  certificate?: CommitCertificate
+  nodes: Map<string, Uint8Array>
+}
+
+export class ChainStore {
+  private readonly hashes: string[] = []
+  private readonly blocks = new Recent<Uint8Array>(4096)
+  private readonly receipts = new Recent<StoredReceipt[]>(4096)
+  private readonly txs = new Recent<TxLocation>(65536)
+  private readonly certificates = new Recent<CommitCertificate>(4096)
+
+  constructor(readonly db: Database) {}
+
+  /** Height of the newest stored block, or -1 before genesis. */
+  get height(): number {
+    return this.hashes.length - 1
+  }
+
+  hashAt(number: bigint): Uint8Array | undefined {
+    if (number < 0n || number >= BigInt(this.hashes.length)) return undefined
+    return fromHex(this.hashes[Number(number)] as string)
+  }
+
+  async blockRlp(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    const key = keyOf(hash)
+    return this.blocks.get(key) ?? (await this.load(`b${key}`, (v) => (this.blocks.set(key, v), v)))
+  }
+
+  async receiptsOf(hash: Uint8Array): Promise<StoredReceipt[] | undefined> {
+    const key = keyOf(hash)
+    return this.receipts.get(key) ?? (await this.load(`r${key}`, (v) => {
+      const r = decodeReceipts(v)
+      this.receipts.set(key, r)
+      return r
+    }))
+  }
+
+  async txLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
+    const key = keyOf(hash)
+    return this.txs.get(key) ?? (await this.load(`t${key}`, (v) => {
+      const [blockHash, index] = RLP.decode(v) as unknown as [Uint8Array, Uint8Array]
+      const loc = { blockHash, index: Number(toBigInt(index)) }
+      this.txs.set(key, loc)
+      return loc
+    }))
+  }
+
+  async certificate(hash: Uint8Array): Promise<CommitCertificate | undefined> {
+    const key = keyOf(hash)
+    return this.certificates.get(key) ?? (await this.load(`c${key}`, (v) => decodeCertificate(v)))
+  }
+
+  /** A trie node from the database, for the node store's cache misses. */
+  async node(key: string): Promise<Uint8Array | undefined> {
+    return this.load(`n${key}`, (v) => v)
+  }
+
+  /** Writes one block atomically, then makes it visible in memory. */
+  async commit(record: BlockRecord): Promise<void> {
+    const key = keyOf(record.hash)
+    const ops: Array<{ type: 'put'; key: string; value: Uint8Array }> = [
+      { type: 'put', key: `b${key}`, value: record.rlp },
+      { type: 'put', key: `r${key}`, value: encodeReceipts(record.receipts) },
+      { type: 'put', key: `h${record.number.toString(16).padStart(16, '0')}`, value: record.hash },
+      { type: 'put', key: 'head', value: record.hash },
+    ]
+    record.txHashes.forEach((tx, index) =>
+      ops.push({ type: 'put', key: `t${keyOf(tx)}`, value: RLP.encode([record.hash, index]) }),
+    )
+    if (record.certificate !== undefined) {
+      ops.push({ type: 'put', key: `c${key}`, value: encodeCertificate(record.certificate) })
+    }
+    for (const [nodeKey, value] of record.nodes) ops.push({ type: 'put', key: `n${nodeKey}`, value })
+    await this.db.batch(ops, enc)
+    this.hashes.push(key)
+    this.blocks.set(key, record.rlp)
+    this.receipts.set(key, record.receipts)
+    record.txHashes.forEach((tx, index) => this.txs.set(keyOf(tx), { blockHash: record.hash, index }))
+    if (record.certificate !== undefined) this.certificates.set(key, record.certificate)
+  }
+
+  private async load<T>(key: string, decode: (v: Uint8Array) => T): Promise<T | undefined> {
+    const value = (await this.db.get(key, enc)) as Uint8Array | undefined
+    return value === undefined ? undefined : decode(value)
+  }
+}
+

@@ -1,0 +1,127 @@
+/**
+ * The BFT engine: for each height, rounds of propose → prevote → precommit, as in Tendermint.
+ * A block commits when validators holding more than 2/3 of the voting power precommit it; their
+ * signatures form the block's commit certificate. A round whose proposer is offline, or that
+ * gathers no quorum, moves on to the next round and proposer; when no round can reach a quorum
+ * the height is left undecided and the chain halts until enough validators are back.
+ *
+ * All validators of this node run in-process, so their messages cross no network: the tally
+ * trusts them as it trusts its own key. Certificates carry real ed25519 signatures that
+ * {@link verifyCertificate} checks independently.
+ */
+import { equalBytes } from '../hex.js'
+import { signBytes, Step, type CommitCertificate } from './votes.js'
+import { verifySignature, type Validator } from './validator.js'
+
+/** The validators of the chain and their voting power. */
+export class ValidatorSet {
+  readonly validators: readonly Validator[]
+  readonly totalPower: bigint
+
+  constructor(validators: Validator[]) {
+    if (validators.length === 0) throw new Error('the validator set is empty')
+    this.validators = [...validators].sort((a, b) => (a.address < b.address ? -1 : 1))
+    this.totalPower = this.validators.reduce((sum, v) => sum + v.power, 0n)
+  }
+
+  /** Round-robin by height and round over the set ordered by address. */
+  proposer(height: bigint, round: number): Validator {
+    const n = BigInt(this.validators.length)
+    return this.validators[Number((height + BigInt(round)) % n)] as Validator
+  }
+
+  /** More than 2/3 of the total voting power. */
+  isQuorum(power: bigint): boolean {
+    return power * 3n > this.totalPower * 2n
+  }
+
+  byAddress(address: string): Validator | undefined {
+    return this.validators.find((v) => v.address === address)
+  }
+
+  /** The voting power that is online now. */
+  onlinePower(): bigint {
+    return this.validators.reduce((sum, v) => sum + (v.online ? v.power : 0n), 0n)
+  }
+}
+
+/** What a round's proposer offers: a candidate block, by hash. */
+export interface Candidate {
+  hash: Uint8Array
+}
+
+/** The outcome of a decided height. */
+export interface Decision<C extends Candidate> {
+  candidate: C
+  certificate: CommitCertificate
+  proposalSignature: Uint8Array
+}
+
+export class BftEngine {
+  constructor(
+    private readonly chainId: bigint,
+    readonly set: ValidatorSet,
+  ) {}
+
+  /**
+   * Runs rounds for `height` until one commits or every validator has had its turn to propose.
+   * `propose` builds the block of one round for its proposer.
+   */
+  async decide<C extends Candidate>(
+    height: bigint,
+    propose: (proposer: Validator, round: number) => Promise<C>,
+  ): Promise<Decision<C> | undefined> {
+    if (!this.set.isQuorum(this.set.onlinePower())) return undefined
+    for (let round = 0; round < this.set.validators.length; round++) {
+      const proposer = this.set.proposer(height, round)
+      if (!proposer.online) continue
+      const candidate = await propose(proposer, round)
+      const proposalSignature = proposer.sign(signBytes(Step.Proposal, this.chainId, height, round, candidate.hash))
+      const prevotes = this.vote(Step.Prevote, height, round, candidate.hash)
+      if (!this.set.isQuorum(this.power(prevotes))) continue
+      const precommits = this.vote(Step.Precommit, height, round, candidate.hash)
+      if (!this.set.isQuorum(this.power(precommits))) continue
+      return {
+        candidate,
+        proposalSignature,
+        certificate: { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits },
+      }
+    }
+    return undefined
+  }
+
+  private vote(step: Step, height: bigint, round: number, blockHash: Uint8Array) {
+    const message = signBytes(step, this.chainId, height, round, blockHash)
+    return this.set.validators
+      .filter((v) => v.online)
+      .map((v) => ({ validator: v.address, signature: v.sign(message) }))
+  }
+
+  private power(votes: Array<{ validator: string }>): bigint {
+    return votes.reduce((sum, v) => sum + (this.set.byAddress(v.validator)?.power ?? 0n), 0n)
+  }
+}
+
+/**
+ * Checks a certificate on its own: every precommit signature is valid for this chain, height,
+ * round and block, no validator counts twice, and the signers hold more than 2/3 of the power.
+ */
+export function verifyCertificate(
+  certificate: CommitCertificate,
+  set: ValidatorSet,
+  chainId: bigint,
+  blockHash: Uint8Array,
+): boolean {
+  if (!equalBytes(certificate.blockHash, blockHash)) return false
+  const message = signBytes(Step.Precommit, chainId, certificate.height, certificate.round, certificate.blockHash)
+  const seen = new Set<string>()
+  let power = 0n
+  for (const p of certificate.precommits) {
+    const validator = set.byAddress(p.validator)
+    if (validator === undefined || seen.has(p.validator)) return false
+    if (!verifySignature(validator.publicKey, message, p.signature)) return false
+    seen.add(p.validator)
+    power += validator.power
+  }
+  return set.isQuorum(power)
+}

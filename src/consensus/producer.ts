@@ -1,0 +1,178 @@
+/**
+ * The block producer: decides when a height starts (automine, interval, manual), asks the pool
+ * for transactions, has the round's proposer build the block and the BFT engine decide it, and
+ * commits the decided block. Heights run one at a time; transactions that arrive meanwhile wait
+ * for the next block, none is lost or included twice.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Chain } from '../chain/chain.js'
+import type { Clock } from '../clock.js'
+import { fromHex, keyOf } from '../hex.js'
+import type { TxPool } from '../txpool/pool.js'
+import type { BlockBuilder } from '../execution/builder.js'
+import type { BftEngine } from './bft.js'
+import { ServerError } from '../errors.js'
+
+/** How blocks are produced. */
+export type MiningMode =
+  | { mode: 'auto' }
+  | { mode: 'interval'; blockTime: number }
+  | { mode: 'manual' }
+
+/** Options of one `mine` call. */
+export interface MineOptions {
+  /** Timestamp of the block in seconds; must be after the parent's. */
+  timestamp?: bigint
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+export class Producer {
+  private queue: Promise<unknown> = Promise.resolve()
+  private readonly waiters = new Map<string, Waiter>()
+  private cancelTimer: (() => void) | undefined
+  private closed = false
+  /** True while no round could gather a quorum (validators offline). */
+  halted = false
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    private readonly builder: BlockBuilder,
+    private readonly bft: BftEngine,
+    private readonly clock: Clock,
+    private mining: MiningMode,
+    private readonly gasLimit: () => bigint,
+  ) {
+    this.schedule()
+  }
+
+  get mode(): MiningMode {
+    return this.mining
+  }
+
+  setMode(mode: MiningMode): void {
+    this.mining = mode
+    this.schedule()
+    if (mode.mode === 'auto') void this.drain()
+  }
+
+  /**
+   * Called after the pool admits a pending transaction. In automine the returned promise settles
+   * when the transaction is in a committed block (or was refused by execution).
+   */
+  submitted(hash: Uint8Array): Promise<void> {
+    if (this.mining.mode !== 'auto') return Promise.resolve()
+    const key = keyOf(hash)
+    const included = new Promise<void>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
+    void this.drain()
+    return included
+  }
+
+  /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
+  mine(options: MineOptions = {}): Promise<Block | undefined> {
+    return this.serial(() => this.produce(options, Infinity))
+  }
+
+  /** Automine: one block per executable transaction until none is left. */
+  private drain(): Promise<unknown> {
+    return this.serial(async () => {
+      while (!this.closed && this.mining.mode === 'auto') {
+        const block = await this.produce({}, 1)
+        if (block === undefined || block.transactions.length === 0) break
+      }
+    })
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task)
+    this.queue = run.catch(() => {})
+    return run
+  }
+
+  private async produce(options: MineOptions, maxTxs: number): Promise<Block | undefined> {
+    const parent = this.chain.head
+    const baseFee = parent.header.calcNextBaseFee()
+    const flat = this.chain.flat
+    const nonceOf = (sender: string) => flat.accounts.get(sender)?.nonce ?? 0n
+    const entries = this.pool.select(baseFee, nonceOf, maxTxs)
+    if (maxTxs !== Infinity && entries.length === 0) return undefined
+    const timestamp = this.nextTimestamp(parent, options.timestamp)
+    const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
+    let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
+    const decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
+      built?.close()
+      built = await this.builder.build(txs, {
+        coinbase: proposer.feeRecipient,
+        timestamp,
+        gasLimit: this.gasLimit(),
+      })
+      return built
+    })
+    if (decision === undefined || built === undefined) {
+      built?.close()
+      this.halted = true
+      return undefined
+    }
+    this.halted = false
+    const { block, receipts, diff, rejected } = built
+    try {
+      await this.chain.commit(block, receipts, diff, decision.certificate)
+    } finally {
+      built.close()
+    }
+    for (const tx of block.transactions) {
+      const key = keyOf(tx.hash())
+      this.pool.remove(key)
+      this.waiters.get(key)?.resolve()
+      this.waiters.delete(key)
+    }
+    for (const r of rejected) {
+      if (r.retry) continue
+      const key = keyOf(r.tx.hash())
+      this.pool.remove(key)
+      this.waiters.get(key)?.reject(new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
+      this.waiters.delete(key)
+    }
+    for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
+    return block
+  }
+
+  private nextTimestamp(parent: Block, requested?: bigint): bigint {
+    const min = parent.header.timestamp + 1n
+    if (requested !== undefined) {
+      if (requested < min) {
+        throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
+      }
+      return requested
+    }
+    const now = BigInt(Math.floor(this.clock.now() / 1000))
+    return now > min ? now : min
+  }
+
+  private schedule(): void {
+    this.cancelTimer?.()
+    this.cancelTimer = undefined
+    if (this.closed || this.mining.mode !== 'interval') return
+    const { blockTime } = this.mining
+    const tick = () => {
+      if (this.closed || this.mining.mode !== 'interval') return
+      this.cancelTimer = this.clock.setTimer(() => {
+        void this.mine().finally(tick)
+      }, blockTime)
+    }
+    tick()
+  }
+
+  /** Stops timers and waits for the height in progress. */
+  async close(): Promise<void> {
+    this.closed = true
+    this.cancelTimer?.()
+    await this.queue
+    for (const w of this.waiters.values()) w.reject(new ServerError('node closed'))
+    this.waiters.clear()
+  }
+}

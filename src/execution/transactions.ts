@@ -1,0 +1,121 @@
+/**
+ * Transaction submission: raw signed transactions (eth_sendRawTransaction) and requests that the
+ * node signs with a key it holds (eth_sendTransaction). Both go through the pool's admission and,
+ * in automine, resolve once the transaction is in a committed block.
+ */
+import type { Common } from '@ethereumjs/common'
+import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import type { Keyring } from '../accounts/accounts.js'
+import type { Chain } from '../chain/chain.js'
+import type { Producer } from '../consensus/producer.js'
+import { ServerError } from '../errors.js'
+import { keyOf } from '../hex.js'
+import type { Limits } from '../limits.js'
+import type { CallRequest } from '../rpc/objects.js'
+import type { TxPool } from '../txpool/pool.js'
+import type { CallExecutor } from './call.js'
+
+/** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
+export const SUGGESTED_TIP = 1_000_000_000n
+
+function ether(wei: bigint): string {
+  return (Number(wei) / 1e18).toFixed(2)
+}
+
+export interface TransactionsOptions {
+  allowUnprotectedTxs: boolean
+  /** Gas for eth_sendTransaction without `gas`; undefined = estimate, as geth does. */
+  defaultGas: bigint | undefined
+}
+
+export class Transactions {
+  constructor(
+    private readonly common: Common,
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    private readonly producer: Producer,
+    private readonly keyring: Keyring,
+    private readonly calls: CallExecutor,
+    private readonly limits: Readonly<Limits>,
+    private readonly options: TransactionsOptions,
+  ) {}
+
+  /** eth_sendRawTransaction. */
+  async submitRaw(raw: Uint8Array): Promise<Uint8Array> {
+    if (raw.length > this.limits.rawTransactionBytes) throw new ServerError('oversized data')
+    let tx: TypedTransaction
+    try {
+      tx = createTxFromRLP(raw, { common: this.common })
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
+      throw new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
+    }
+    if (tx.type === TransactionType.BlobEIP4844) throw new ServerError('transaction type not supported')
+    if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection) && !this.options.allowUnprotectedTxs) {
+      throw new ServerError('only replay-protected (EIP-155) transactions allowed over RPC')
+    }
+    return this.admit(tx)
+  }
+
+  /** eth_sendTransaction: fills the missing fields, signs with the node's key, submits. */
+  async submit(req: CallRequest): Promise<Uint8Array> {
+    if (req.from === undefined) throw new ServerError('missing from address')
+    const account = this.keyring.get(keyOf(req.from))
+    if (account === undefined) throw new ServerError('unknown account')
+    const tx = (await this.fill(req)).sign(account.privateKey)
+    return this.admit(tx)
+  }
+
+  /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
+  async fill(req: CallRequest): Promise<TypedTransaction> {
+    const sender = keyOf(req.from ?? new Uint8Array(20))
+    const head = this.chain.head
+    const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
+    const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
+    const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.calls.estimate({ ...req, nonce }, head))
+    const base = {
+      nonce,
+      gasLimit,
+      to: req.to,
+      value: req.value ?? 0n,
+      data: req.data ?? new Uint8Array(),
+      accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
+    }
+    if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
+      const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + SUGGESTED_TIP
+      const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
+      return createTx({ ...base, type, gasPrice }, { common: this.common })
+    }
+    const tip = req.maxPriorityFeePerGas ?? SUGGESTED_TIP
+    const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
+    return createTx(
+      { ...base, type: TransactionType.FeeMarketEIP1559, maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas },
+      { common: this.common },
+    )
+  }
+
+  private async admit(tx: TypedTransaction): Promise<Uint8Array> {
+    let senderBytes: Uint8Array
+    try {
+      senderBytes = tx.getSenderAddress().bytes
+    } catch {
+      throw new ServerError('invalid sender')
+    }
+    const fee = tx.gasLimit * ('maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice)
+    const cap = this.limits.txFeeCap
+    if (cap > 0n && fee > cap) throw new ServerError(`tx fee (${ether(fee)} ether) exceeds the configured cap (${ether(cap)} ether)`)
+    const sender = keyOf(senderBytes)
+    const account = this.chain.flat.accounts.get(sender)
+    const head = this.chain.head
+    const hash = tx.hash()
+    const admission = this.pool.add(tx, sender, {
+      stateNonce: account?.nonce ?? 0n,
+      balance: account?.balance ?? 0n,
+      baseFee: head.header.calcNextBaseFee(),
+      blockGasLimit: head.header.gasLimit,
+    })
+    if (admission === 'pending') await this.producer.submitted(hash)
+    return hash
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Wire encoders: bigint and bytes inside, hex only on the wire.
+ * One encoder per wire type of the interface spec (QTY, DATA, ADDR, HASH).
+ */
+import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
+
+/** A `0x`-prefixed hex string. */
+export type Hex = `0x${string}`
+
+/** QTY: most compact hex, zero is `0x0`. */
+export function quantity(value: bigint | number): Hex {
+  return `0x${value.toString(16)}`
+}
+
+/** DATA: two hex digits per byte, `0x` for empty. */
+export function data(bytes: Uint8Array): Hex {
+  return `0x${nobleBytesToHex(bytes)}`
+}
+
+/** Bytes from a hex string that the codecs already validated. */
+export function fromHex(hex: string): Uint8Array {
+  const body = hex.startsWith('0x') ? hex.slice(2) : hex
+  return nobleHexToBytes(body.length % 2 === 1 ? `0${body}` : body)
+}
+
+/** Lower-case, unprefixed hex: the key form used by every in-memory map. */
+export function keyOf(bytes: Uint8Array): string {
+  return nobleBytesToHex(bytes)
+}
+
+/** A bigint as a 32-byte big-endian word. */
+export function word(value: bigint): Uint8Array {
+  return fromHex(value.toString(16).padStart(64, '0'))
+}
+
+/** Big-endian unsigned bytes to bigint (empty = 0). */
+export function toBigInt(bytes: Uint8Array): bigint {
+  if (bytes.length === 0) return 0n
+  return BigInt(`0x${nobleBytesToHex(bytes)}`)
+}
+
+/** Concatenate byte arrays. */
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const p of parts) length += p.length
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const p of parts) {
+    out.set(p, offset)
+    offset += p.length
+  }
+  return out
+}
+
+/** Byte-wise equality. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

@@ -1,0 +1,32 @@
+/**
+ * finality: an embeddable, in-process EVM chain with a BFT block producer.
+ *
+ * @example
+ * ```ts
+ * import { createNode } from 'finality'
+ * const node = await createNode()
+ * await node.request({ method: 'eth_blockNumber' }) // '0x0'
+ * await node.close()
+ * ```
+ */
+export { createNode, type FinalityNode } from './node.js'
+export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
+export type { MiningMode, MineOptions } from './consensus/producer.js'
+export type { Limits } from './limits.js'
+export { DEFAULT_LIMITS } from './limits.js'
+export type { Clock } from './clock.js'
+export type { HardforkName } from './chain/common.js'
+export type { CommitCertificateJson } from './consensus/certificate.js'
+export type { RpcResponse } from './rpc/dispatcher.js'
+export { Eip1193Provider, ProviderRpcError, type RequestArguments } from './adapters/eip1193.js'
+export {
+  RpcError,
+  ParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  ServerError,
+  LimitExceededError,
+  ExecutionRevertedError,
+} from './errors.js'

@@ -1,0 +1,175 @@
+/** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
+import type { Block } from '@ethereumjs/block'
+import { Account, KECCAK256_NULL } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { MemoryLevel } from 'memory-level'
+import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
+import { Chain } from './chain/chain.js'
+import { DEFAULT_HARDFORK, createChainCommon } from './chain/common.js'
+import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
+import { systemClock } from './clock.js'
+import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
+import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
+import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
+import { createValidator, validatorSeed, type Validator } from './consensus/validator.js'
+import { Eip1193Provider } from './adapters/eip1193.js'
+import { RpcError } from './errors.js'
+import { BlockBuilder } from './execution/builder.js'
+import { CallExecutor } from './execution/call.js'
+import { Transactions } from './execution/transactions.js'
+import { fromHex, keyOf, quantity, type Hex } from './hex.js'
+import { resolveLimits } from './limits.js'
+import { DEFAULTS, type NodeOptions } from './options.js'
+import { setMaxHexLength } from './rpc/codecs.js'
+import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
+import { NAMESPACES, buildRegistry } from './rpc/registry.js'
+import type { Services } from './services.js'
+import { emptyDiff, type StateDiff } from './state/types.js'
+import { TxPool } from './txpool/pool.js'
+import { data } from './hex.js'
+
+/** A running in-process node. */
+export interface FinalityNode {
+  /** The chain id. */
+  readonly chainId: bigint
+  /** The prefunded accounts the node holds keys for. */
+  readonly accounts: ReadonlyArray<{ address: Hex; privateKey: Hex }>
+  /** The EIP-1193 provider (viem `custom()`, ethers `BrowserProvider`). */
+  readonly provider: Eip1193Provider
+  /** Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. */
+  request(args: { method: string; params?: unknown }): Promise<unknown>
+  /** Answers a whole JSON-RPC payload (one request or a batch), as transports do. */
+  handle(payload: unknown): Promise<RpcResponse | RpcResponse[] | undefined>
+  /** Produces one block now with the pending transactions (any mining mode). */
+  mine(options?: MineOptions): Promise<{ number: bigint; hash: Hex } | undefined>
+  /** Changes the mining mode. */
+  setMining(mode: MiningMode): void
+  /** The validators and their status. */
+  readonly validators: ReadonlyArray<Validator>
+  /** Takes a validator offline or back online; with too few online, the chain halts. */
+  setValidatorOnline(address: Hex, online: boolean): void
+  /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
+  commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
+  /** Stops block production and closes the database. */
+  close(): Promise<void>
+}
+
+function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balance: bigint }>, withSystem: boolean): StateDiff {
+  const diff = emptyDiff()
+  const put = (address: string, a: { balance?: bigint; nonce?: bigint; code?: Uint8Array; storage?: Record<string, string> }) => {
+    const key = address.toLowerCase().replace(/^0x/, '')
+    const code = a.code ?? new Uint8Array()
+    diff.accounts.set(key, new Account(a.nonce ?? 0n, a.balance ?? 0n, undefined, code.length > 0 ? keccak_256(code) : KECCAK256_NULL))
+    if (code.length > 0) diff.code.set(key, code)
+    if (a.storage !== undefined) {
+      const slots = new Map<string, Uint8Array>()
+      for (const [k, v] of Object.entries(a.storage)) {
+        const value = fromHex(v)
+        let i = 0
+        while (i < value.length && value[i] === 0) i++
+        slots.set(keyOf(fromHex(k)).padStart(64, '0'), value.subarray(i))
+      }
+      diff.storage.set(key, slots)
+    }
+  }
+  if (withSystem) for (const c of SYSTEM_CONTRACTS) put(c.address, { nonce: 1n, code: fromHex(c.code) })
+  for (const a of accounts) put(a.address, { balance: a.balance })
+  for (const [address, a] of Object.entries(options.alloc ?? {})) {
+    put(address, { balance: a.balance, nonce: a.nonce, code: a.code === undefined ? undefined : fromHex(a.code), storage: a.storage })
+  }
+  return diff
+}
+
+/**
+ * Creates an in-process chain: genesis with prefunded accounts, a BFT producer, the JSON-RPC
+ * dispatcher and an EIP-1193 provider.
+ */
+export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
+  const chainId = BigInt(options.chainId ?? DEFAULTS.chainId)
+  if (chainId <= 0n) throw new Error('chainId must be positive')
+  const hardfork = options.hardfork ?? DEFAULT_HARDFORK
+  const common = createChainCommon(chainId, hardfork)
+  const limits = resolveLimits(options.limits)
+  setMaxHexLength(limits.hexParamLength)
+  const clock = options.clock ?? systemClock
+  const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
+  const local: LocalAccount[] = options.accounts !== undefined
+    ? options.accounts.map((a) => {
+        const privateKey = fromHex(a.privateKey)
+        return { address: addressOf(privateKey), privateKey }
+      })
+    : deriveAccounts(seed, options.accountCount ?? DEFAULTS.accountCount)
+  const balances = local.map((a, i) => ({
+    address: a.address,
+    balance: options.accounts?.[i]?.balance ?? options.balance ?? DEFAULTS.balance,
+  }))
+  const keyring = new Keyring(local)
+  const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
+  await db.open()
+
+  const chain = new Chain(common, db)
+  const blockGasLimit = options.blockGasLimit ?? DEFAULTS.blockGasLimit
+  await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
+    gasLimit: blockGasLimit,
+    timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
+    baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
+  })
+
+  const validatorCount = options.validators ?? DEFAULTS.validators
+  const validators = Array.from({ length: validatorCount }, (_, i) => createValidator(validatorSeed(seed, i)))
+  const bft = new BftEngine(chainId, new ValidatorSet(validators))
+  const pool = new TxPool()
+  const builder = await BlockBuilder.create(chain, common)
+  const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
+  const calls = new CallExecutor(chain, common, limits)
+  const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
+    allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
+    defaultGas: options.sendTransactionGas,
+  })
+  const enabled = new Set(options.api ?? NAMESPACES)
+  const services: Services = {
+    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions,
+    namespaces: () => [...enabled].sort(),
+  }
+  const dispatcher = new Dispatcher(buildRegistry(limits), services, limits)
+  const scope = { namespaces: enabled }
+  const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
+  const provider = new Eip1193Provider(call, quantity(chainId))
+  chain.on('block', (block: Block) => {
+    provider.emit('message', { type: 'finality_block', data: { number: quantity(block.header.number), hash: data(block.hash()) } })
+  })
+  let closed = false
+
+  return {
+    chainId,
+    accounts: local.map((a) => ({ address: a.address, privateKey: data(a.privateKey) })),
+    provider,
+    validators,
+    request: ({ method, params }) => call(method, params),
+    handle: (payload) => dispatcher.handle(payload, scope),
+    async mine(mineOptions) {
+      const block = await producer.mine(mineOptions)
+      return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
+    },
+    setMining: (mode) => producer.setMode(mode),
+    setValidatorOnline(address, online) {
+      const v = bft.set.byAddress(address.toLowerCase())
+      if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
+      v.online = online
+    },
+    async commitCertificate(number) {
+      const block = await chain.blockByNumber(number)
+      if (block === undefined) return undefined
+      const cert = await chain.certificate(block.hash())
+      if (cert === undefined) return undefined
+      return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.set, chainId, block.hash()) }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await producer.close()
+      provider.disconnect()
+      await db.close()
+    },
+  }
+}

@@ -1,0 +1,74 @@
+/** createNode options and their defaults. */
+import type { Clock } from './clock.js'
+import type { HardforkName } from './chain/common.js'
+import type { MiningMode } from './consensus/producer.js'
+import type { Database } from './chain/store.js'
+import type { Limits } from './limits.js'
+
+/** A genesis account. */
+export interface GenesisAccount {
+  balance?: bigint
+  nonce?: bigint
+  /** Runtime code, hex. */
+  code?: `0x${string}`
+  /** Storage slot → value, both hex. */
+  storage?: Record<`0x${string}`, `0x${string}`>
+}
+
+/** A prefunded account given by key. */
+export interface AccountOption {
+  privateKey: `0x${string}`
+  balance?: bigint
+}
+
+/** Options of {@link createNode}; every one has a default. */
+export interface NodeOptions {
+  /** Chain id. Default 31337. */
+  chainId?: bigint | number
+  /** Hardfork from genesis on. Default `prague`, the newest the engine supports fully. */
+  hardfork?: HardforkName
+  /** Gas limit of every block. Default 30,000,000. */
+  blockGasLimit?: bigint
+  /** Base fee of the genesis block in wei; later blocks move as EIP-1559 says. Default 1 gwei. */
+  initialBaseFee?: bigint
+  /** Mnemonic of the prefunded accounts (m/44'/60'/0'/0/i). Default `test test … junk`. */
+  mnemonic?: string
+  /** How many accounts to derive from the mnemonic. Default 20. */
+  accountCount?: number
+  /** Balance of each derived account in wei. Default 10,000 ETH. */
+  balance?: bigint
+  /** Accounts by private key instead of the mnemonic's. */
+  accounts?: AccountOption[]
+  /** Extra genesis accounts by address (balance, nonce, code, storage). */
+  alloc?: Record<`0x${string}`, GenesisAccount>
+  /** Genesis timestamp in seconds. Default: now. */
+  genesisTimestamp?: bigint
+  /** Any abstract-level database. Default: a new memory-level. */
+  db?: Database
+  /** Block production. Default `{ mode: 'auto' }`. */
+  mining?: MiningMode
+  /** Namespaces open to in-process callers. Default: all the node serves. */
+  api?: string[]
+  /** Number of in-process validators. Default 1. */
+  validators?: number
+  /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
+  allowUnprotectedTxs?: boolean
+  /**
+   * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth, Hardhat and Anvil do
+   * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
+   */
+  sendTransactionGas?: bigint
+  /** Limits; see {@link Limits}. */
+  limits?: Partial<Limits>
+  /** Time source. Default: the system clock. */
+  clock?: Clock
+}
+
+export const DEFAULTS = {
+  chainId: 31337n,
+  blockGasLimit: 30_000_000n,
+  initialBaseFee: 1_000_000_000n,
+  accountCount: 20,
+  balance: 10_000n * 10n ** 18n,
+  validators: 1,
+} as const

@@ -1,0 +1,33 @@
+/** Resolving block params to blocks, with geth's answers for blocks that do not exist. */
+import type { Block } from '@ethereumjs/block'
+import { ServerError } from '../errors.js'
+import { equalBytes } from '../hex.js'
+import type { Services } from '../services.js'
+import type { BlockSelector, BlockTag } from './codecs.js'
+
+/** The height a tag names; `pending` is the head (blocks are final when committed). */
+export function heightOf({ chain }: Services, tag: BlockTag): bigint {
+  if (tag.kind === 'number') return tag.number
+  return tag.tag === 'earliest' ? 0n : chain.height
+}
+
+/** The block a tag names, or undefined past the head (block lookups answer null). */
+export async function blockByTag(services: Services, tag: BlockTag): Promise<Block | undefined> {
+  return services.chain.blockByNumber(heightOf(services, tag))
+}
+
+/** The block whose state a state method reads; unknown → geth's `header not found`. */
+export async function stateBlock(services: Services, selector: BlockSelector): Promise<Block> {
+  if (selector.kind === 'hash') {
+    const block = await services.chain.blockByHash(selector.hash)
+    if (block === undefined) throw new ServerError(`header for hash not found`)
+    if (selector.requireCanonical) {
+      const canonical = services.chain.store.hashAt(block.header.number)
+      if (canonical === undefined || !equalBytes(canonical, selector.hash)) throw new ServerError('hash is not currently canonical')
+    }
+    return block
+  }
+  const block = await blockByTag(services, selector)
+  if (block === undefined) throw new ServerError('header not found')
+  return block
+}

@@ -1,0 +1,177 @@
+/**
+ * Param codecs: decode and validate at the edge, so handlers see bigint, bytes and resolved
+ * values, never raw hex. A bad value fails as geth does: `invalid argument N: <reason>`.
+ */
+import { InvalidParamsError } from '../errors.js'
+import { fromHex, type Hex } from '../hex.js'
+
+/** Decodes one positional param; `index` names it in errors. */
+export interface Codec<T> {
+  /** Human name for docs and errors. */
+  readonly name: string
+  /** True when the param may be absent (then `decode` receives undefined). */
+  readonly optional: boolean
+  decode(value: unknown, index: number): T
+}
+
+/** Thrown by a codec with just the reason; the dispatcher prefixes the argument index. */
+export class CodecError extends Error {}
+
+function fail(reason: string): never {
+  throw new CodecError(reason)
+}
+
+/** Runs a codec, turning a reason into geth's `invalid argument N: …`. */
+export function decodeParam<T>(codec: Codec<T>, value: unknown, index: number): T {
+  try {
+    return codec.decode(value, index)
+  } catch (error) {
+    if (error instanceof CodecError) throw InvalidParamsError.argument(index, error.message)
+    throw error
+  }
+}
+
+const HEX_BODY = /^[0-9a-fA-F]*$/
+
+/** Max characters of a hex param; bounds the work any single value can cause. */
+let maxHexLength = 2 * 5 * 1024 * 1024 + 2
+
+/** Set by the node from its limits. */
+export function setMaxHexLength(n: number): void {
+  maxHexLength = n
+}
+
+function hexString(value: unknown, what: string): string {
+  if (typeof value !== 'string') fail(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${what}`)
+  if (value.length > maxHexLength) fail('hex string too long')
+  if (!value.startsWith('0x') && !value.startsWith('0X')) fail('hex string without 0x prefix')
+  const body = value.slice(2)
+  if (!HEX_BODY.test(body)) fail('invalid hex string')
+  return body
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'object') return 'object'
+  return typeof value === 'boolean' ? 'bool' : typeof value
+}
+
+/** QTY as bigint: no leading zeros, at most 256 bits. */
+export function parseQuantity(value: unknown, bits = 256): bigint {
+  const body = hexString(value, bits === 64 ? 'hexutil.Uint64' : '*hexutil.Big')
+  if (body.length === 0) fail('hex string "0x"')
+  if (body.length > 1 && body[0] === '0') fail('hex number with leading zero digits')
+  if (body.length > bits / 4) fail(`hex number > ${bits} bits`)
+  return BigInt(`0x${body}`)
+}
+
+/** DATA as bytes: even number of digits. */
+export function parseData(value: unknown): Uint8Array {
+  const body = hexString(value, 'hexutil.Bytes')
+  if (body.length % 2 === 1) fail('hex string of odd length')
+  return fromHex(body)
+}
+
+function fixed(value: unknown, size: number, type: string): Uint8Array {
+  const body = hexString(value, type)
+  if (body.length % 2 === 1) fail('hex string of odd length')
+  if (body.length !== size * 2) fail(`hex string has length ${body.length}, want ${size * 2} for ${type}`)
+  return fromHex(body)
+}
+
+function codec<T>(name: string, decode: (value: unknown, index: number) => T): Codec<T> {
+  return { name, optional: false, decode }
+}
+
+/** Makes a codec optional: absent or null decodes to `fallback`. */
+export function optional<T, F = undefined>(inner: Codec<T>, fallback?: F): Codec<T | F> {
+  return {
+    name: inner.name,
+    optional: true,
+    decode: (value, index) => (value === undefined || value === null ? (fallback as F) : inner.decode(value, index)),
+  }
+}
+
+export const quantity = codec('QTY', (v) => parseQuantity(v))
+export const uint64 = codec('QTY', (v) => parseQuantity(v, 64))
+export const bytes = codec('DATA', (v) => parseData(v))
+export const address = codec('ADDR', (v) => fixed(v, 20, 'common.Address'))
+export const hash = codec('HASH', (v) => fixed(v, 32, 'common.Hash'))
+export const boolean = codec('boolean', (v) => {
+  if (typeof v !== 'boolean') fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type bool`)
+  return v
+})
+
+/** A storage slot: a QTY or a 32-byte word, as geth accepts. */
+export const storageSlot = codec('QTY|HASH', (v) => {
+  const body = hexString(v, 'common.Hash')
+  if (body.length > 64) fail('hex string of odd length')
+  return BigInt(body.length === 0 ? '0' : `0x${body}`)
+})
+
+/** A block tag or number (`eth_getBlockByNumber` style). */
+export type BlockTag = { kind: 'tag'; tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized' } | { kind: 'number'; number: bigint }
+
+/** A block selector of EIP-1898: a tag or number, or a hash (optionally required canonical). */
+export type BlockSelector = BlockTag | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean }
+
+const TAGS = new Map<string, BlockTag>(
+  (['latest', 'earliest', 'pending', 'safe', 'finalized'] as const).map((tag) => [tag, { kind: 'tag', tag }]),
+)
+
+function decodeTag(v: unknown): BlockTag {
+  if (typeof v === 'string') {
+    const tag = TAGS.get(v)
+    if (tag !== undefined) return tag
+    if (v.startsWith('0x')) return { kind: 'number', number: parseQuantity(v, 64) }
+    fail(`hex string without 0x prefix`)
+  }
+  fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type rpc.BlockNumber`)
+}
+
+/** BLK: a number or a tag. */
+export const blockTag = codec('BLK', decodeTag)
+
+/** EIP-1898: a tag, a number, a hash string, or `{ blockHash, requireCanonical }` / `{ blockNumber }`. */
+export const blockSelector = codec('BLK|EIP-1898', (v): BlockSelector => {
+  if (typeof v === 'string' && v.length === 66 && v.startsWith('0x')) return { kind: 'hash', hash: fixed(v, 32, 'common.Hash'), requireCanonical: false }
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>
+    const hasHash = Object.hasOwn(o, 'blockHash')
+    const hasNumber = Object.hasOwn(o, 'blockNumber')
+    if (hasHash && hasNumber) fail('cannot specify both BlockHash and BlockNumber, choose one or the other')
+    if (hasHash) {
+      const rc = o.requireCanonical
+      if (rc !== undefined && typeof rc !== 'boolean') fail('invalid requireCanonical')
+      return { kind: 'hash', hash: fixed(o.blockHash, 32, 'common.Hash'), requireCanonical: rc === true }
+    }
+    if (hasNumber) return decodeTag(o.blockNumber)
+    fail('hex string without 0x prefix')
+  }
+  return decodeTag(v)
+})
+
+/** Reads an object param's own fields, never its prototype (`__proto__` is just a key). */
+export function objectParam(v: unknown, what: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${what}`)
+  }
+  return v as Record<string, unknown>
+}
+
+/** An own field of an object param, or undefined. */
+export function field(o: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(o, name) ? o[name] : undefined
+}
+
+/** Decodes an optional field with a decoder; `null` counts as absent. */
+export function optField<T>(o: Record<string, unknown>, name: string, decode: (v: unknown) => T): T | undefined {
+  const v = field(o, name)
+  return v === undefined || v === null ? undefined : decode(v)
+}
+
+export const decodeAddress = (v: unknown) => fixed(v, 20, 'common.Address')
+export const decodeHash = (v: unknown) => fixed(v, 32, 'common.Hash')
+
+export type { Hex }

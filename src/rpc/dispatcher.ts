@@ -1,0 +1,120 @@
+/**
+ * The dispatcher: validates the JSON-RPC 2.0 envelope, gates methods by namespace, decodes params
+ * by codecs and runs handlers. It is the one place that turns anything thrown into an error
+ * response; nothing thrown below it escapes, and bad input never changes state.
+ */
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  RpcError,
+  toErrorObject,
+  type RpcErrorObject,
+} from '../errors.js'
+import type { Limits } from '../limits.js'
+import type { Services } from '../services.js'
+import { decodeParam } from './codecs.js'
+import type { Method } from './method.js'
+
+/** A JSON-RPC id. */
+export type RpcId = string | number | null
+
+/** A response object. */
+export type RpcResponse =
+  | { jsonrpc: '2.0'; id: RpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: RpcId; error: RpcErrorObject }
+
+/** Who is calling: which namespaces are open to them. */
+export interface CallScope {
+  namespaces: ReadonlySet<string>
+}
+
+function namespaceOf(name: string): string {
+  const i = name.indexOf('_')
+  return i < 0 ? '' : name.slice(0, i)
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly methods: ReadonlyMap<string, Method>,
+    private readonly services: Services,
+    private readonly limits: Readonly<Limits>,
+  ) {}
+
+  /** The method names served, sorted. */
+  names(): string[] {
+    return [...this.methods.keys()].sort()
+  }
+
+  /** Runs one method by name with positional params; throws an RpcError on failure. */
+  async call(name: string, params: unknown, scope: CallScope): Promise<unknown> {
+    const method = this.lookup(name, scope)
+    const args = this.positional(params, method)
+    return method.run(this.services, args)
+  }
+
+  /** Answers a parsed JSON-RPC payload: one request, or a batch. `undefined` = nothing to send. */
+  async handle(payload: unknown, scope: CallScope): Promise<RpcResponse | RpcResponse[] | undefined> {
+    if (Array.isArray(payload)) {
+      if (payload.length === 0) return this.error(null, new InvalidRequestError('empty batch'))
+      if (payload.length > this.limits.batchItems) return this.error(null, new InvalidRequestError('batch too large'))
+      const out: RpcResponse[] = []
+      for (const item of payload) {
+        const r = await this.one(item, scope)
+        if (r !== undefined) out.push(r)
+      }
+      return out.length === 0 ? undefined : out
+    }
+    return this.one(payload, scope)
+  }
+
+  private async one(request: unknown, scope: CallScope): Promise<RpcResponse | undefined> {
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      return this.error(null, new InvalidRequestError())
+    }
+    const r = request as Record<string, unknown>
+    const hasId = Object.hasOwn(r, 'id')
+    const id = r.id
+    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+      return this.error(null, new InvalidRequestError('invalid request id'))
+    }
+    const rid = (hasId ? id : null) as RpcId
+    if (r.jsonrpc !== '2.0') return this.error(rid, new InvalidRequestError('invalid request: jsonrpc must be "2.0"'))
+    if (typeof r.method !== 'string') return this.error(rid, new InvalidRequestError('invalid request: method must be a string'))
+    if (r.method.length > this.limits.methodNameLength) return this.error(rid, new InvalidRequestError('method name too long'))
+    try {
+      const result = await this.call(r.method, r.params, scope)
+      if (!hasId) return undefined
+      return { jsonrpc: '2.0', id: rid, result: result === undefined ? null : result }
+    } catch (error) {
+      if (!hasId) return undefined
+      return this.error(rid, error)
+    }
+  }
+
+  private lookup(name: string, scope: CallScope): Method {
+    const method = this.methods.get(name)
+    if (method === undefined || !scope.namespaces.has(namespaceOf(name))) throw new MethodNotFoundError(name)
+    return method
+  }
+
+  /** geth's rules: absent or null = [], an object is refused, arity checked against the codecs. */
+  private positional(params: unknown, method: Method): unknown[] {
+    const args = params === undefined || params === null ? [] : params
+    if (!Array.isArray(args)) throw new InvalidParamsError('non-array args')
+    const codecs = method.params
+    if (args.length > codecs.length) throw new InvalidParamsError(`too many arguments, want at most ${codecs.length}`)
+    return codecs.map((codec, i) => {
+      const value = args[i]
+      if ((value === undefined || value === null) && !codec.optional) {
+        throw new InvalidParamsError(`missing value for required argument ${i}`)
+      }
+      return decodeParam(codec, value, i)
+    })
+  }
+
+  private error(id: RpcId, error: unknown): RpcResponse {
+    if (!(error instanceof RpcError) && process.env.FINALITY_DEBUG) console.error(error)
+    return { jsonrpc: '2.0', id, error: toErrorObject(error) }
+  }
+}

@@ -1,0 +1,81 @@
+/** eth_getLogs: header blooms pick the blocks, receipts give the logs. */
+import { Bloom } from '@ethereumjs/vm'
+import type { Block } from '@ethereumjs/block'
+import { InvalidParamsError, ServerError } from '../../errors.js'
+import { equalBytes } from '../../hex.js'
+import type { Services } from '../../services.js'
+import type { RawLog } from '../../chain/receipts.js'
+import { heightOf } from '../blocks.js'
+import { formatLogs } from '../format.js'
+import { method, type MethodTable } from '../method.js'
+import { logFilter, type LogFilter } from '../objects.js'
+import type { Codec } from '../codecs.js'
+
+function bloomMayMatch(block: Block, filter: LogFilter): boolean {
+  const bloom = new Bloom(block.header.logsBloom)
+  if (filter.addresses.length > 0 && !filter.addresses.some((a) => bloom.check(a))) return false
+  return filter.topics.every((alternatives) => alternatives === null || alternatives.some((t) => bloom.check(t)))
+}
+
+/** True when a log matches the filter's addresses and topic positions. */
+export function logMatches([address, topics]: RawLog, filter: LogFilter): boolean {
+  if (filter.addresses.length > 0 && !filter.addresses.some((a) => equalBytes(a, address))) return false
+  if (filter.topics.length > topics.length) return false
+  return filter.topics.every((alts, i) => alts === null || alts.some((t) => equalBytes(t, topics[i] as Uint8Array)))
+}
+
+/** The logs of one block that match, formatted. */
+export async function blockLogs(s: Services, block: Block, filter: LogFilter): Promise<Record<string, unknown>[]> {
+  if (!bloomMayMatch(block, filter)) return []
+  const receipts = await s.chain.receipts(block.hash())
+  const out: Record<string, unknown>[] = []
+  receipts.forEach((r, i) => {
+    if (!r.logs.some((log) => logMatches(log, filter))) return
+    const formatted = formatLogs(block, i, receipts)
+    r.logs.forEach((log, j) => {
+      if (logMatches(log, filter)) out.push(formatted[j] as Record<string, unknown>)
+    })
+  })
+  return out
+}
+
+/** All matching logs of a filter's range, within the node's range and result limits. */
+export async function getLogs(s: Services, filter: LogFilter): Promise<Record<string, unknown>[]> {
+  if (filter.blockHash !== undefined) {
+    const block = await s.chain.blockByHash(filter.blockHash)
+    if (block === undefined) throw new ServerError('unknown block')
+    return blockLogs(s, block, filter)
+  }
+  const from = heightOf(s, filter.fromBlock ?? { kind: 'tag', tag: 'latest' })
+  const requestedTo = heightOf(s, filter.toBlock ?? { kind: 'tag', tag: 'latest' })
+  const to = requestedTo > s.chain.height ? s.chain.height : requestedTo
+  if (from > to) {
+    if (from > s.chain.height) return []
+    throw new InvalidParamsError('invalid block range params')
+  }
+  const span = to - from + 1n
+  if (span > BigInt(s.limits.logsBlockRange)) {
+    throw new InvalidParamsError(`block range too large: ${span} blocks, the limit is ${s.limits.logsBlockRange}`)
+  }
+  const out: Record<string, unknown>[] = []
+  for (let h = from; h <= to; h++) {
+    const block = await s.chain.blockByNumber(h)
+    if (block === undefined) break
+    out.push(...(await blockLogs(s, block, filter)))
+    if (out.length > s.limits.logsResults) {
+      throw new InvalidParamsError(
+        `query returned more than ${s.limits.logsResults} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
+      )
+    }
+  }
+  return out
+}
+
+/** The filter codec bound to the node's limits, built once per node. */
+export function logs(filter: Codec<LogFilter>): MethodTable {
+  return {
+    eth_getLogs: method({ params: [filter], run: (s, [f]) => getLogs(s, f) }),
+  }
+}
+
+export { logFilter }

@@ -1,0 +1,47 @@
+/** eth methods that read account state at a block (EIP-1898 block params). */
+import { data, quantity, word, keyOf } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { stateBlock } from '../blocks.js'
+import { address, blockSelector, optional, storageSlot, type BlockSelector } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+
+const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
+
+async function read<T>(s: Services, selector: BlockSelector, fn: (state: ReturnType<Services['chain']['stateAt']>) => Promise<T>): Promise<T> {
+  const state = s.chain.stateAt(await stateBlock(s, selector))
+  try {
+    return await fn(state)
+  } finally {
+    state.close()
+  }
+}
+
+export const state: MethodTable = {
+  eth_getBalance: method({
+    params: [address, optional(blockSelector, LATEST)],
+    run: (s, [addr, at]) => read(s, at, async (st) => quantity((await st.getAccount(keyOf(addr)))?.balance ?? 0n)),
+  }),
+  eth_getTransactionCount: method({
+    params: [address, optional(blockSelector, LATEST)],
+    run: async (s, [addr, at]) => {
+      const key = keyOf(addr)
+      const nonce = await read(s, at, async (st) => (await st.getAccount(key))?.nonce ?? 0n)
+      if (at.kind === 'tag' && at.tag === 'pending') return quantity(s.pool.pendingNonce(key, nonce))
+      return quantity(nonce)
+    },
+  }),
+  eth_getCode: method({
+    params: [address, optional(blockSelector, LATEST)],
+    run: (s, [addr, at]) => read(s, at, async (st) => data(await st.getCode(keyOf(addr)))),
+  }),
+  eth_getStorageAt: method({
+    params: [address, storageSlot, optional(blockSelector, LATEST)],
+    run: (s, [addr, slot, at]) =>
+      read(s, at, async (st) => {
+        const value = await st.getStorage(keyOf(addr), keyOf(word(slot)))
+        const out = new Uint8Array(32)
+        out.set(value, 32 - value.length)
+        return data(out)
+      }),
+  }),
+}

@@ -1,0 +1,175 @@
+/**
+ * Result encoders: blocks, headers, transactions, receipts and logs in geth's JSON shapes.
+ */
+import type { Block, BlockHeader } from '@ethereumjs/block'
+import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { data, quantity, type Hex } from '../hex.js'
+import type { StoredReceipt } from '../chain/receipts.js'
+
+type Json = Record<string, unknown>
+
+/** Header fields, as geth's `RPCMarshalHeader`. */
+export function formatHeader(header: BlockHeader, hash: Uint8Array = header.hash()): Json {
+  const out: Json = {
+    baseFeePerGas: header.baseFeePerGas === undefined ? undefined : quantity(header.baseFeePerGas),
+    difficulty: quantity(header.difficulty),
+    extraData: data(header.extraData),
+    gasLimit: quantity(header.gasLimit),
+    gasUsed: quantity(header.gasUsed),
+    hash: data(hash),
+    logsBloom: data(header.logsBloom),
+    miner: header.coinbase.toString(),
+    mixHash: data(header.mixHash),
+    nonce: data(header.nonce),
+    number: quantity(header.number),
+    parentHash: data(header.parentHash),
+    receiptsRoot: data(header.receiptTrie),
+    sha3Uncles: data(header.uncleHash),
+    size: undefined,
+    stateRoot: data(header.stateRoot),
+    timestamp: quantity(header.timestamp),
+    transactionsRoot: data(header.transactionsTrie),
+  }
+  if (header.withdrawalsRoot !== undefined) out.withdrawalsRoot = data(header.withdrawalsRoot)
+  if (header.blobGasUsed !== undefined) out.blobGasUsed = quantity(header.blobGasUsed)
+  if (header.excessBlobGas !== undefined) out.excessBlobGas = quantity(header.excessBlobGas)
+  if (header.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = data(header.parentBeaconBlockRoot)
+  if (header.requestsHash !== undefined) out.requestsHash = data(header.requestsHash)
+  if (out.baseFeePerGas === undefined) delete out.baseFeePerGas
+  delete out.size
+  return out
+}
+
+/** Where a transaction sits, for the fields that only exist once it is included. */
+export interface Inclusion {
+  block: Block
+  index: number
+  from: Uint8Array
+}
+
+/** The gas price a transaction pays in a block with `baseFee`. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if (!tx.supports(Capability.EIP1559FeeMarket)) return (tx as unknown as { gasPrice: bigint }).gasPrice
+  const t = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  if (baseFee === undefined) return t.maxFeePerGas
+  const tip = t.maxFeePerGas - baseFee < t.maxPriorityFeePerGas ? t.maxFeePerGas - baseFee : t.maxPriorityFeePerGas
+  return baseFee + tip
+}
+
+/** A transaction, as geth's `RPCTransaction`. */
+export function formatTransaction(tx: TypedTransaction, from: Uint8Array, at?: Omit<Inclusion, 'from'>): Json {
+  const base = at?.block.header.baseFeePerGas
+  const out: Json = {
+    blockHash: at === undefined ? null : data(at.block.hash()),
+    blockNumber: at === undefined ? null : quantity(at.block.header.number),
+    from: data(from),
+    gas: quantity(tx.gasLimit),
+    gasPrice: quantity(at === undefined && tx.supports(Capability.EIP1559FeeMarket)
+      ? (tx as unknown as { maxFeePerGas: bigint }).maxFeePerGas
+      : effectiveGasPrice(tx, base)),
+    hash: data(tx.hash()),
+    input: data(tx.data),
+    nonce: quantity(tx.nonce),
+    to: tx.to === undefined ? null : tx.to.toString(),
+    transactionIndex: at === undefined ? null : quantity(at.index),
+    value: quantity(tx.value),
+    type: quantity(tx.type),
+  }
+  if (tx.supports(Capability.EIP1559FeeMarket)) {
+    const t = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+    out.maxFeePerGas = quantity(t.maxFeePerGas)
+    out.maxPriorityFeePerGas = quantity(t.maxPriorityFeePerGas)
+  }
+  if (tx.type !== TransactionType.Legacy) {
+    const json = tx.toJSON() as Json
+    out.accessList = json.accessList ?? []
+    out.chainId = quantity(tx.common.chainId())
+  } else if (tx.supports(Capability.EIP155ReplayProtection)) {
+    out.chainId = quantity(tx.common.chainId())
+  }
+  if (tx.type === TransactionType.BlobEIP4844) {
+    const t = tx as unknown as { maxFeePerBlobGas: bigint; blobVersionedHashes: Hex[] | Uint8Array[] }
+    out.maxFeePerBlobGas = quantity(t.maxFeePerBlobGas)
+    out.blobVersionedHashes = (tx.toJSON() as Json).blobVersionedHashes
+  }
+  if (tx.type === TransactionType.EOACodeEIP7702) {
+    out.authorizationList = (tx.toJSON() as Json).authorizationList
+  }
+  out.v = quantity(tx.v ?? 0n)
+  out.r = quantity(tx.r ?? 0n)
+  out.s = quantity(tx.s ?? 0n)
+  if (tx.type !== TransactionType.Legacy) out.yParity = quantity(tx.v ?? 0n)
+  return out
+}
+
+/** A block, as geth's `RPCMarshalBlock`. */
+export function formatBlock(block: Block, fullTransactions: boolean, receipts: StoredReceipt[]): Json {
+  const hash = block.hash()
+  const out = formatHeader(block.header, hash)
+  out.size = quantity(block.serialize().length)
+  out.transactions = block.transactions.map((tx, index) =>
+    fullTransactions
+      ? formatTransaction(tx, (receipts[index] as StoredReceipt).from, { block, index })
+      : data(tx.hash()),
+  )
+  out.uncles = []
+  if (block.withdrawals !== undefined) {
+    out.withdrawals = block.withdrawals.map((w) => ({
+      index: quantity(w.index),
+      validatorIndex: quantity(w.validatorIndex),
+      address: w.address.toString(),
+      amount: quantity(w.amount),
+    }))
+  }
+  return out
+}
+
+/** Logs of one receipt with their block-wide positions. */
+export function formatLogs(block: Block, index: number, receipts: StoredReceipt[], blockHash = block.hash()): Json[] {
+  let logIndex = 0
+  for (let i = 0; i < index; i++) logIndex += (receipts[i] as StoredReceipt).logs.length
+  const receipt = receipts[index] as StoredReceipt
+  const tx = block.transactions[index] as TypedTransaction
+  const txHash = data(tx.hash())
+  const bh = data(blockHash)
+  const number = quantity(block.header.number)
+  return receipt.logs.map(([address, topics, payload], i) => ({
+    address: data(address),
+    topics: topics.map(data),
+    data: data(payload),
+    blockNumber: number,
+    transactionHash: txHash,
+    transactionIndex: quantity(index),
+    blockHash: bh,
+    logIndex: quantity(logIndex + i),
+    removed: false,
+  }))
+}
+
+/** A receipt, as geth's `MarshalReceipt`. */
+export function formatReceipt(block: Block, index: number, receipts: StoredReceipt[]): Json {
+  const receipt = receipts[index] as StoredReceipt
+  const tx = block.transactions[index] as TypedTransaction
+  const blockHash = block.hash()
+  const out: Json = {
+    blockHash: data(blockHash),
+    blockNumber: quantity(block.header.number),
+    contractAddress: receipt.contractAddress === undefined ? null : data(receipt.contractAddress),
+    cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
+    effectiveGasPrice: quantity(effectiveGasPrice(tx, block.header.baseFeePerGas)),
+    from: data(receipt.from),
+    gasUsed: quantity(receipt.gasUsed),
+    logs: formatLogs(block, index, receipts, blockHash),
+    logsBloom: data(receipt.bloom),
+    status: quantity(receipt.status),
+    to: tx.to === undefined ? null : tx.to.toString(),
+    transactionHash: data(tx.hash()),
+    transactionIndex: quantity(index),
+    type: quantity(tx.type),
+  }
+  if (receipt.blobGasUsed !== undefined) {
+    out.blobGasUsed = quantity(receipt.blobGasUsed)
+    out.blobGasPrice = quantity(block.header.getBlobGasPrice())
+  }
+  return out
+}

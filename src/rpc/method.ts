@@ -1,0 +1,22 @@
+/** How a JSON-RPC method is declared: its param codecs and its handler, once. */
+import type { Codec } from './codecs.js'
+import type { Services } from '../services.js'
+
+type Decoded<C> = { [K in keyof C]: C[K] extends Codec<infer T> ? T : never }
+
+/** One method: params decoded by codecs, then `run`. */
+export interface Method {
+  readonly params: readonly Codec<unknown>[]
+  readonly run: (services: Services, params: unknown[]) => unknown
+}
+
+/** Declares a method; the handler receives decoded, typed params. */
+export function method<const C extends readonly Codec<unknown>[]>(spec: {
+  params: C
+  run: (services: Services, params: Decoded<C>) => unknown
+}): Method {
+  return spec as unknown as Method
+}
+
+/** A namespace's methods, by full name. */
+export type MethodTable = Readonly<Record<string, Method>>

@@ -1,0 +1,134 @@
+/** Codecs for the object params: call / transaction requests and log filters. */
+import type { Limits } from '../limits.js'
+import {
+  CodecError,
+  blockTag,
+  decodeAddress,
+  decodeHash,
+  field,
+  objectParam,
+  optField,
+  parseData,
+  parseQuantity,
+  type BlockTag,
+  type Codec,
+} from './codecs.js'
+
+/** An access-list entry. */
+export type AccessListEntry = { address: Uint8Array; storageKeys: Uint8Array[] }
+
+/** A decoded call / transaction request (eth_call, eth_estimateGas, eth_sendTransaction). */
+export interface CallRequest {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  data?: Uint8Array
+  nonce?: bigint
+  accessList?: AccessListEntry[]
+  type?: bigint
+  chainId?: bigint
+}
+
+const qty = (v: unknown) => parseQuantity(v)
+
+function accessList(v: unknown): AccessListEntry[] {
+  if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go value of type types.AccessList')
+  return v.map((item) => {
+    const o = objectParam(item, 'types.AccessTuple')
+    const keys = field(o, 'storageKeys') ?? []
+    if (!Array.isArray(keys)) throw new CodecError('json: cannot unmarshal non-array into Go struct field AccessTuple.storageKeys')
+    return { address: decodeAddress(field(o, 'address')), storageKeys: keys.map(decodeHash) }
+  })
+}
+
+/** The call / transaction object, geth's `TransactionArgs`. */
+export const callRequest: Codec<CallRequest> = {
+  name: 'call object',
+  optional: false,
+  decode(v) {
+    const o = objectParam(v, 'ethapi.TransactionArgs')
+    const input = optField(o, 'input', parseData)
+    const dataField = optField(o, 'data', parseData)
+    if (input !== undefined && dataField !== undefined && Buffer.compare(input, dataField) !== 0) {
+      throw new CodecError('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data')
+    }
+    const req: CallRequest = {}
+    const set = <K extends keyof CallRequest>(k: K, val: CallRequest[K] | undefined) => {
+      if (val !== undefined) req[k] = val
+    }
+    set('from', optField(o, 'from', decodeAddress))
+    set('to', optField(o, 'to', decodeAddress))
+    set('gas', optField(o, 'gas', (x) => parseQuantity(x, 64)) ?? optField(o, 'gasLimit', (x) => parseQuantity(x, 64)))
+    set('gasPrice', optField(o, 'gasPrice', qty))
+    set('maxFeePerGas', optField(o, 'maxFeePerGas', qty))
+    set('maxPriorityFeePerGas', optField(o, 'maxPriorityFeePerGas', qty))
+    set('value', optField(o, 'value', qty))
+    set('data', input ?? dataField)
+    set('nonce', optField(o, 'nonce', (x) => parseQuantity(x, 64)))
+    set('accessList', optField(o, 'accessList', accessList))
+    set('type', optField(o, 'type', (x) => parseQuantity(x, 64)))
+    set('chainId', optField(o, 'chainId', qty))
+    if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
+      throw new CodecError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+    }
+    return req
+  },
+}
+
+/** A decoded log filter. */
+export interface LogFilter {
+  fromBlock?: BlockTag
+  toBlock?: BlockTag
+  blockHash?: Uint8Array
+  /** Any of these addresses; empty = any. */
+  addresses: Uint8Array[]
+  /** Per position: null = any, else any of the listed topics. */
+  topics: Array<Uint8Array[] | null>
+}
+
+/** The log filter object with the limits of RELIABILITY.md. */
+export function logFilter(limits: Readonly<Limits>): Codec<LogFilter> {
+  return {
+    name: 'filter object',
+    optional: false,
+    decode(v) {
+      const o = objectParam(v, 'filters.FilterCriteria')
+      const filter: LogFilter = { addresses: [], topics: [] }
+      const blockHash = optField(o, 'blockHash', decodeHash) ?? optField(o, 'blockhash', decodeHash)
+      const from = optField(o, 'fromBlock', (x) => blockTag.decode(x, 0))
+      const to = optField(o, 'toBlock', (x) => blockTag.decode(x, 0))
+      if (blockHash !== undefined) {
+        if (from !== undefined || to !== undefined) throw new CodecError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+        filter.blockHash = blockHash
+      }
+      if (from !== undefined) filter.fromBlock = from
+      if (to !== undefined) filter.toBlock = to
+      const addr = field(o, 'address')
+      if (addr !== undefined && addr !== null) {
+        const list = Array.isArray(addr) ? addr : [addr]
+        if (list.length > limits.filterAddresses) throw new CodecError(`too many addresses in filter, max is ${limits.filterAddresses}`)
+        filter.addresses = list.map(decodeAddress)
+      }
+      const topics = field(o, 'topics')
+      if (topics !== undefined && topics !== null) {
+        if (!Array.isArray(topics)) throw new CodecError('json: cannot unmarshal non-array into Go struct field FilterCriteria.topics')
+        if (topics.length > 4) throw new CodecError('exceed max topics')
+        filter.topics = topics.map((t) => {
+          if (t === null) return null
+          if (Array.isArray(t)) {
+            if (t.length > limits.filterTopicAlternatives) throw new CodecError(`too many topic alternatives, max is ${limits.filterTopicAlternatives}`)
+            if (t.length === 0 || t.includes(null)) return null
+            return t.map(decodeHash)
+          }
+          return [decodeHash(t)]
+        })
+        while (filter.topics.length > 0 && filter.topics[filter.topics.length - 1] === null) filter.topics.pop()
+      }
+      return filter
+    },
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The explicit list of method tables. Namespaces, rpc_modules and the docs' coverage table are
+ * derived from it; nothing registers itself by import.
+ */
+import type { Limits } from '../limits.js'
+import { blocks } from './eth/blocks.js'
+import { call } from './eth/call.js'
+import { chain } from './eth/chain.js'
+import { fees } from './eth/fees.js'
+import { logs, logFilter } from './eth/logs.js'
+import { state } from './eth/state.js'
+import { transactions } from './eth/transactions.js'
+import { finality } from './finality.js'
+import { method, type Method, type MethodTable } from './method.js'
+import { net, web3 } from './web3.js'
+
+/** Every namespace this node serves. */
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality'] as const
+
+/** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
+export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
+
+/** Assembles all methods of a node. */
+export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, fees, logs(logFilter(limits)), finality]
+  const methods = new Map<string, Method>()
+  for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
+  methods.set(
+    'rpc_modules',
+    method({
+      params: [],
+      run: ({ namespaces }) => Object.fromEntries(namespaces().map((ns) => [ns, '1.0'])),
+    }),
+  )
+  return methods
+}

@@ -1,0 +1,27 @@
+/** The node's services, as method handlers see them. */
+import type { Common } from '@ethereumjs/common'
+import type { Chain } from './chain/chain.js'
+import type { BftEngine } from './consensus/bft.js'
+import type { Producer } from './consensus/producer.js'
+import type { Keyring } from './accounts/accounts.js'
+import type { TxPool } from './txpool/pool.js'
+import type { Limits } from './limits.js'
+import type { Clock } from './clock.js'
+import type { CallExecutor } from './execution/call.js'
+import type { Transactions } from './execution/transactions.js'
+
+export interface Services {
+  readonly chainId: bigint
+  readonly common: Common
+  readonly chain: Chain
+  readonly pool: TxPool
+  readonly producer: Producer
+  readonly bft: BftEngine
+  readonly keyring: Keyring
+  readonly limits: Readonly<Limits>
+  readonly clock: Clock
+  readonly calls: CallExecutor
+  readonly transactions: Transactions
+  /** Names of the methods served (for rpc_modules). */
+  readonly namespaces: () => string[]
+}

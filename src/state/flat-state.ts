@@ -1,0 +1,155 @@
+/**
+ * The committed world state at the head, flat in memory: one map lookup per read.
+ *
+ * Blocks change it synchronously in `apply`, so a reader never sees half a block. Readers that
+ * must see one version across awaits (an `eth_call` that runs while a block commits) pin it
+ * with `view()`: while a view is open, `apply` keeps the values it overwrote, per version.
+ */
+import { Account } from '@ethereumjs/util'
+import type { StateDiff, StateReader } from './types.js'
+
+const EMPTY = new Uint8Array(0)
+const ABSENT = Symbol('absent')
+type Prior<T> = T | typeof ABSENT
+
+interface Undo {
+  version: number
+  accounts: Map<string, Prior<Account>>
+  storage: Map<string, Map<string, Uint8Array> | undefined>
+  code: Map<string, Prior<Uint8Array>>
+}
+
+/** A pinned version of the state; close it when done. */
+export interface StateView extends StateReader {
+  readonly version: number
+  close(): void
+}
+
+/** Copies an account so that callers that mutate it never touch the stored one. */
+export function copyAccount(a: Account): Account {
+  return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash)
+}
+
+/** The flat head state. */
+export class FlatState implements StateReader {
+  version = 0
+  readonly accounts = new Map<string, Account>()
+  readonly storage = new Map<string, Map<string, Uint8Array>>()
+  readonly code = new Map<string, Uint8Array>()
+  private readonly openViews = new Map<number, number>()
+  private undo: Undo[] = []
+
+  async getAccount(address: string): Promise<Account | undefined> {
+    const a = this.accounts.get(address)
+    return a === undefined ? undefined : copyAccount(a)
+  }
+
+  async getStorage(address: string, slot: string): Promise<Uint8Array> {
+    return this.storage.get(address)?.get(slot) ?? EMPTY
+  }
+
+  async getCode(address: string): Promise<Uint8Array> {
+    return this.code.get(address) ?? EMPTY
+  }
+
+  /** Pins the current version for reads across awaits. */
+  view(): StateView {
+    const version = this.version
+    this.openViews.set(version, (this.openViews.get(version) ?? 0) + 1)
+    let open = true
+    const undoFor = (pick: (u: Undo) => unknown): unknown => {
+      for (const u of this.undo) if (u.version > version) { const v = pick(u); if (v !== undefined) return v }
+      return undefined
+    }
+    return {
+      version,
+      getAccount: async (address) => {
+        const prior = undoFor((u) => u.accounts.get(address)) as Prior<Account> | undefined
+        if (prior === ABSENT) return undefined
+        if (prior !== undefined) return copyAccount(prior)
+        return this.getAccount(address)
+      },
+      getStorage: async (address, slot) => {
+        const prior = undoFor((u) => u.storage.has(address) ? (u.storage.get(address) ?? new Map()) : undefined) as
+          | Map<string, Uint8Array>
+          | undefined
+        if (prior !== undefined) return prior.get(slot) ?? EMPTY
+        return this.getStorage(address, slot)
+      },
+      getCode: async (address) => {
+        const prior = undoFor((u) => u.code.get(address)) as Prior<Uint8Array> | undefined
+        if (prior === ABSENT) return EMPTY
+        if (prior !== undefined) return prior
+        return this.getCode(address)
+      },
+      close: () => {
+        if (!open) return
+        open = false
+        const n = (this.openViews.get(version) ?? 1) - 1
+        if (n === 0) this.openViews.delete(version)
+        else this.openViews.set(version, n)
+        this.trimUndo()
+      },
+    }
+  }
+
+  /** Applies a block's final values; synchronous, so no reader sees a half-applied block. */
+  apply(diff: StateDiff): void {
+    const next = this.version + 1
+    const record: Undo | undefined = this.openViews.size > 0
+      ? { version: next, accounts: new Map(), storage: new Map(), code: new Map() }
+      : undefined
+    for (const [address, account] of diff.accounts) {
+      if (record !== undefined && !record.accounts.has(address)) record.accounts.set(address, this.accounts.get(address) ?? ABSENT)
+      if (account === null) {
+        this.accounts.delete(address)
+        this.saveStorage(record, address)
+        this.storage.delete(address)
+        this.saveCode(record, address)
+        this.code.delete(address)
+      } else {
+        this.accounts.set(address, copyAccount(account))
+      }
+    }
+    for (const address of diff.cleared) {
+      this.saveStorage(record, address)
+      this.storage.delete(address)
+    }
+    for (const [address, slots] of diff.storage) {
+      this.saveStorage(record, address)
+      const current = this.storage.get(address)
+      // Copy-on-write: a pinned view may still hold the old map.
+      const updated = record !== undefined || current === undefined ? new Map(current) : current
+      for (const [slot, value] of slots) {
+        if (value.length === 0) updated.delete(slot)
+        else updated.set(slot, value)
+      }
+      if (updated.size === 0) this.storage.delete(address)
+      else this.storage.set(address, updated)
+    }
+    for (const [address, code] of diff.code) {
+      this.saveCode(record, address)
+      if (code.length === 0) this.code.delete(address)
+      else this.code.set(address, code)
+    }
+    this.version = next
+    if (record !== undefined) this.undo.push(record)
+  }
+
+  private saveStorage(record: Undo | undefined, address: string): void {
+    if (record !== undefined && !record.storage.has(address)) record.storage.set(address, this.storage.get(address))
+  }
+
+  private saveCode(record: Undo | undefined, address: string): void {
+    if (record !== undefined && !record.code.has(address)) record.code.set(address, this.code.get(address) ?? ABSENT)
+  }
+
+  private trimUndo(): void {
+    if (this.openViews.size === 0) {
+      this.undo = []
+      return
+    }
+    const oldest = Math.min(...this.openViews.keys())
+    this.undo = this.undo.filter((u) => u.version > oldest)
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The state manager the VM executes against: a journaled overlay over a {@link StateReader}
+ * (the flat head state, a pinned view, or a historical trie). Writes stay in the overlay;
+ * `diff()` hands the final values to the block commit. Checkpoints are an undo log.
+ */
+import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { OriginalStorageCache } from '@ethereumjs/statemanager'
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keyOf } from '../hex.js'
+import { copyAccount } from './flat-state.js'
+import type { StateDiff, StateReader } from './types.js'
+
+const EMPTY = new Uint8Array(0)
+
+type Entry =
+  | { kind: 'account'; address: string; had: boolean; prev: Account | null | undefined }
+  | { kind: 'slot'; address: string; slot: string; had: boolean; prev: Uint8Array | undefined }
+  | { kind: 'clear'; address: string; wasCleared: boolean; prevSlots: Map<string, Uint8Array> | undefined }
+  | { kind: 'code'; address: string; had: boolean; prev: Uint8Array | undefined }
+
+function unpad(value: Uint8Array): Uint8Array {
+  let i = 0
+  while (i < value.length && value[i] === 0) i++
+  return i === 0 ? value : value.subarray(i)
+}
+
+function slotKey(key: Uint8Array): string {
+  if (key.length === 32) return keyOf(key)
+  return keyOf(key).padStart(64, '0')
+}
+
+/** Computes a state root for the overlay's diff on top of its base; supplied by the chain. */
+export type RootComputer = (diff: StateDiff) => Promise<Uint8Array>
+
+export class JournaledState implements StateManagerInterface {
+  private readonly accounts = new Map<string, Account | null>()
+  private readonly storage = new Map<string, Map<string, Uint8Array>>()
+  private readonly cleared = new Set<string>()
+  private readonly code = new Map<string, Uint8Array>()
+  private journal: Entry[] = []
+  private marks: number[] = []
+  readonly originalStorageCache: OriginalStorageCache
+
+  constructor(
+    private readonly base: StateReader,
+    private readonly computeRoot?: RootComputer,
+  ) {
+    this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
+  }
+
+  private async read(address: string): Promise<Account | undefined> {
+    const own = this.accounts.get(address)
+    if (own !== undefined) return own === null ? undefined : own
+    if (this.accounts.has(address)) return undefined
+    return this.base.getAccount(address)
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const a = await this.read(keyOf(address.bytes))
+    return a === undefined ? undefined : copyAccount(a)
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    const key = keyOf(address.bytes)
+    this.journal.push({ kind: 'account', address: key, had: this.accounts.has(key), prev: this.accounts.get(key) })
+    this.accounts.set(key, account === undefined ? null : copyAccount(account))
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const key = keyOf(address.bytes)
+    await this.putAccount(address, undefined)
+    this.wipeStorage(key)
+    this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
+    this.code.set(key, EMPTY)
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account()
+    if (fields.nonce !== undefined) account.nonce = fields.nonce
+    if (fields.balance !== undefined) account.balance = fields.balance
+    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot
+    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash
+    await this.putAccount(address, account)
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const key = keyOf(address.bytes)
+    this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
+    this.code.set(key, value)
+    const account = (await this.getAccount(address)) ?? new Account()
+    account.codeHash = value.length === 0 ? KECCAK256_NULL : keccak_256(value)
+    await this.putAccount(address, account)
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = keyOf(address.bytes)
+    const own = this.code.get(key)
+    if (own !== undefined) return own
+    if (this.accounts.get(key) === null) return EMPTY
+    return this.base.getCode(key)
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length
+  }
+
+  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const addr = keyOf(address.bytes)
+    const slot = slotKey(key)
+    const own = this.storage.get(addr)?.get(slot)
+    if (own !== undefined) return own
+    if (this.cleared.has(addr)) return EMPTY
+    return this.base.getStorage(addr, slot)
+  }
+
+  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const addr = keyOf(address.bytes)
+    const slot = slotKey(key)
+    let slots = this.storage.get(addr)
+    if (slots === undefined) {
+      slots = new Map()
+      this.storage.set(addr, slots)
+    }
+    this.journal.push({ kind: 'slot', address: addr, slot, had: slots.has(slot), prev: slots.get(slot) })
+    slots.set(slot, unpad(value))
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    this.wipeStorage(keyOf(address.bytes))
+  }
+
+  private wipeStorage(addr: string): void {
+    this.journal.push({ kind: 'clear', address: addr, wasCleared: this.cleared.has(addr), prevSlots: this.storage.get(addr) })
+    this.cleared.add(addr)
+    this.storage.set(addr, new Map())
+  }
+
+  async checkpoint(): Promise<void> {
+    this.marks.push(this.journal.length)
+  }
+
+  async commit(): Promise<void> {
+    this.marks.pop()
+    if (this.marks.length === 0) this.journal = []
+  }
+
+  async revert(): Promise<void> {
+    const mark = this.marks.pop() ?? 0
+    for (let i = this.journal.length - 1; i >= mark; i--) this.undo(this.journal[i] as Entry)
+    this.journal.length = mark
+  }
+
+  private undo(e: Entry): void {
+    switch (e.kind) {
+      case 'account':
+        if (e.had) this.accounts.set(e.address, e.prev as Account | null)
+        else this.accounts.delete(e.address)
+        return
+      case 'slot': {
+        const slots = this.storage.get(e.address)
+        if (slots === undefined) return
+        if (e.had) slots.set(e.slot, e.prev as Uint8Array)
+        else slots.delete(e.slot)
+        return
+      }
+      case 'clear':
+        if (!e.wasCleared) this.cleared.delete(e.address)
+        if (e.prevSlots === undefined) this.storage.delete(e.address)
+        else this.storage.set(e.address, e.prevSlots)
+        return
+      case 'code':
+        if (e.had) this.code.set(e.address, e.prev as Uint8Array)
+        else this.code.delete(e.address)
+    }
+  }
+
+  /** The final values written so far (outside any open checkpoint's undo). */
+  diff(): StateDiff {
+    return { accounts: this.accounts, storage: this.storage, cleared: this.cleared, code: this.code }
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    if (this.computeRoot === undefined) return KECCAK256_RLP
+    return this.computeRoot(this.diff())
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('setStateRoot is not supported on an execution overlay')
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    return false
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    return new JournaledState(this.base, this.computeRoot)
+  }
+}

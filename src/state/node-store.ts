@@ -1,0 +1,64 @@
+/**
+ * Storage for trie nodes and contract code, shared by every state root ever committed (nothing
+ * is pruned, so any block's state stays readable). Recent nodes live in a bounded in-memory map;
+ * every node is also written to the node's abstract-level database with the block that made it.
+ */
+import type { BatchDBOp, DB } from '@ethereumjs/util'
+
+/** What the store needs from the database: get by key, and hand pending writes to a batch. */
+export interface NodeBackend {
+  get(key: string): Promise<Uint8Array | undefined>
+}
+
+export class NodeStore implements DB<string, string | Uint8Array> {
+  private readonly cache = new Map<string, Uint8Array>()
+  private pending = new Map<string, Uint8Array>()
+
+  constructor(
+    private readonly backend: NodeBackend | undefined,
+    private readonly cacheLimit = 1_000_000,
+  ) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const hit = this.cache.get(key) ?? this.pending.get(key)
+    if (hit !== undefined || this.backend === undefined) return hit
+    const stored = await this.backend.get(key)
+    if (stored !== undefined) this.remember(key, stored)
+    return stored
+  }
+
+  async put(key: string, value: string | Uint8Array): Promise<void> {
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'hex') : value
+    this.pending.set(key, bytes)
+    this.remember(key, bytes)
+  }
+
+  /** Nodes are content-addressed and shared between roots: deleting one could break history. */
+  async del(): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') await this.put(op.key, op.value)
+  }
+
+  shallowCopy(): DB<string, string | Uint8Array> {
+    return this
+  }
+
+  async open(): Promise<void> {}
+
+  /** Takes the nodes written since the last call, for the block's database batch. */
+  takePending(): Map<string, Uint8Array> {
+    const out = this.pending
+    this.pending = new Map()
+    return out
+  }
+
+  private remember(key: string, value: Uint8Array): void {
+    this.cache.set(key, value)
+    if (this.cache.size > this.cacheLimit) {
+      // Oldest first: Map keeps insertion order. Evicted nodes are still in the database.
+      const oldest = this.cache.keys().next().value
+      if (oldest !== undefined) this.cache.delete(oldest)
+    }
+  }
+}

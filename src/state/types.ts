@@ -1,0 +1,37 @@
+import type { Account } from '@ethereumjs/util'
+
+/**
+ * Read access to one version of the world state. Keys are lower-case unprefixed hex:
+ * addresses 40 digits, storage slots 64 digits. Storage values are unpadded bytes (empty = zero).
+ */
+export interface StateReader {
+  getAccount(address: string): Promise<Account | undefined>
+  getStorage(address: string, slot: string): Promise<Uint8Array>
+  getCode(address: string): Promise<Uint8Array>
+}
+
+/** The changes one block (or one call) made, as final values. */
+export interface StateDiff {
+  /** Changed accounts; `null` marks a deleted account. */
+  accounts: Map<string, Account | null>
+  /** Written slots per account; an empty value means the slot was zeroed. */
+  storage: Map<string, Map<string, Uint8Array>>
+  /** Accounts whose whole storage was wiped before the writes in `storage`. */
+  cleared: Set<string>
+  /** Code set per account. */
+  code: Map<string, Uint8Array>
+}
+
+/** An empty diff. */
+export function emptyDiff(): StateDiff {
+  return { accounts: new Map(), storage: new Map(), cleared: new Set(), code: new Map() }
+}
+
+/** Every address a diff touches. */
+export function touchedAddresses(diff: StateDiff): Set<string> {
+  const out = new Set<string>(diff.accounts.keys())
+  for (const a of diff.storage.keys()) out.add(a)
+  for (const a of diff.cleared) out.add(a)
+  for (const a of diff.code.keys()) out.add(a)
+  return out
+}

@@ -1,0 +1,197 @@
+/**
+ * The transaction pool: per-sender pending (executable in nonce order) and queued (behind a nonce
+ * gap) transactions. Admission checks follow geth and keep its messages, which viem and ethers
+ * recognise. The producer takes transactions in fee order, then arrival order.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Capability } from '@ethereumjs/tx'
+import { EventEmitter } from 'eventemitter3'
+import { keyOf } from '../hex.js'
+import { ServerError } from '../errors.js'
+
+/** A transaction in the pool. */
+export interface PoolEntry {
+  tx: TypedTransaction
+  hash: string
+  sender: string
+  nonce: bigint
+  arrival: number
+}
+
+/** Where an admitted transaction went. */
+export type Admission = 'pending' | 'queued'
+
+/** What admission needs to know about the sender and the next block. */
+export interface AdmissionContext {
+  stateNonce: bigint
+  balance: bigint
+  baseFee: bigint
+  blockGasLimit: bigint
+}
+
+export interface PoolEvents {
+  pending: (entry: PoolEntry) => void
+}
+
+/** The minimal fee bump for a replacement, in percent (geth's default). */
+export const PRICE_BUMP = 10n
+
+function feeCap(tx: TypedTransaction): bigint {
+  return 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+}
+
+function tipCap(tx: TypedTransaction): bigint {
+  return 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+}
+
+/** The tip a transaction pays per gas over `baseFee`. */
+export function effectiveTip(tx: TypedTransaction, baseFee: bigint): bigint {
+  const cap = feeCap(tx) - baseFee
+  const tip = tipCap(tx)
+  return cap < tip ? cap : tip
+}
+
+export class TxPool extends EventEmitter<PoolEvents> {
+  private readonly byHash = new Map<string, PoolEntry>()
+  private readonly bySender = new Map<string, Map<bigint, PoolEntry>>()
+  private arrivals = 0
+
+  get size(): number {
+    return this.byHash.size
+  }
+
+  has(hash: Uint8Array): boolean {
+    return this.byHash.has(keyOf(hash))
+  }
+
+  get(hash: Uint8Array): PoolEntry | undefined {
+    return this.byHash.get(keyOf(hash))
+  }
+
+  /** Checks a transaction against the sender's state and files it; throws geth's refusals. */
+  add(tx: TypedTransaction, sender: string, ctx: AdmissionContext): Admission {
+    const hash = keyOf(tx.hash())
+    if (this.byHash.has(hash)) throw new ServerError('already known')
+    if (tx.nonce < ctx.stateNonce) {
+      throw new ServerError(`nonce too low: address 0x${sender}, tx: ${tx.nonce} state: ${ctx.stateNonce}`)
+    }
+    if (tx.gasLimit > ctx.blockGasLimit) throw new ServerError('exceeds block gas limit')
+    const intrinsic = tx.getMinimumGasLimit()
+    if (tx.gasLimit < intrinsic) {
+      throw new ServerError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
+    }
+    if (tx.supports(Capability.EIP1559FeeMarket) && tipCap(tx) > feeCap(tx)) {
+      throw new ServerError(
+        `max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${tipCap(tx)}, maxFeePerGas: ${feeCap(tx)}`,
+      )
+    }
+    if (feeCap(tx) < ctx.baseFee) {
+      throw new ServerError(
+        `max fee per gas less than block base fee: address 0x${sender}, maxFeePerGas: ${feeCap(tx)}, baseFee: ${ctx.baseFee}`,
+      )
+    }
+    const cost = tx.gasLimit * feeCap(tx) + tx.value
+    if (ctx.balance < cost) {
+      throw new ServerError(`insufficient funds for gas * price + value: address 0x${sender} have ${ctx.balance} want ${cost}`)
+    }
+    let slots = this.bySender.get(sender)
+    const existing = slots?.get(tx.nonce)
+    if (existing !== undefined) {
+      const oldFee = feeCap(existing.tx)
+      const oldTip = tipCap(existing.tx)
+      if (feeCap(tx) * 100n < oldFee * (100n + PRICE_BUMP) || tipCap(tx) * 100n < oldTip * (100n + PRICE_BUMP)) {
+        throw new ServerError('replacement transaction underpriced')
+      }
+      this.byHash.delete(existing.hash)
+    }
+    const entry: PoolEntry = { tx, hash, sender, nonce: tx.nonce, arrival: this.arrivals++ }
+    if (slots === undefined) {
+      slots = new Map()
+      this.bySender.set(sender, slots)
+    }
+    slots.set(tx.nonce, entry)
+    this.byHash.set(hash, entry)
+    const admission = this.isExecutable(sender, tx.nonce, ctx.stateNonce) ? 'pending' : 'queued'
+    if (admission === 'pending') this.emit('pending', entry)
+    return admission
+  }
+
+  /** The nonce the sender's next transaction would take, counting its pending ones. */
+  pendingNonce(sender: string, stateNonce: bigint): bigint {
+    const slots = this.bySender.get(sender)
+    let nonce = stateNonce
+    while (slots?.has(nonce) === true) nonce++
+    return nonce
+  }
+
+  private isExecutable(sender: string, nonce: bigint, stateNonce: bigint): boolean {
+    return this.pendingNonce(sender, stateNonce) > nonce
+  }
+
+  /**
+   * Executable transactions for the next block, best tip first (arrival order between equals),
+   * each sender's in nonce order. `nonceOf` gives each sender's state nonce.
+   */
+  select(baseFee: bigint, nonceOf: (sender: string) => bigint, max = Infinity): PoolEntry[] {
+    const heads: PoolEntry[] = []
+    const next = new Map<string, bigint>()
+    for (const [sender, slots] of this.bySender) {
+      const nonce = nonceOf(sender)
+      const head = slots.get(nonce)
+      if (head !== undefined) {
+        heads.push(head)
+        next.set(sender, nonce + 1n)
+      }
+    }
+    const out: PoolEntry[] = []
+    while (out.length < max && heads.length > 0) {
+      let best = 0
+      for (let i = 1; i < heads.length; i++) {
+        const a = heads[i] as PoolEntry
+        const b = heads[best] as PoolEntry
+        const ta = effectiveTip(a.tx, baseFee)
+        const tb = effectiveTip(b.tx, baseFee)
+        if (ta > tb || (ta === tb && a.arrival < b.arrival)) best = i
+      }
+      const chosen = heads[best] as PoolEntry
+      out.push(chosen)
+      const nonce = next.get(chosen.sender) as bigint
+      const following = this.bySender.get(chosen.sender)?.get(nonce)
+      if (following !== undefined) {
+        heads[best] = following
+        next.set(chosen.sender, nonce + 1n)
+      } else {
+        heads.splice(best, 1)
+      }
+    }
+    return out
+  }
+
+  /** Removes one transaction (included, failed or dropped). */
+  remove(hash: string): PoolEntry | undefined {
+    const entry = this.byHash.get(hash)
+    if (entry === undefined) return undefined
+    this.byHash.delete(hash)
+    const slots = this.bySender.get(entry.sender)
+    slots?.delete(entry.nonce)
+    if (slots?.size === 0) this.bySender.delete(entry.sender)
+    return entry
+  }
+
+  /** Drops a sender's transactions below its new state nonce; reports those that became pending. */
+  settle(sender: string, stateNonce: bigint): void {
+    const slots = this.bySender.get(sender)
+    if (slots === undefined) return
+    for (const [nonce, entry] of slots) if (nonce < stateNonce) this.remove(entry.hash)
+  }
+
+  /** All entries of one sender, pending then queued, by nonce. */
+  entriesOf(sender: string): PoolEntry[] {
+    return [...(this.bySender.get(sender)?.values() ?? [])].sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
+  }
+
+  /** Every entry. */
+  all(): PoolEntry[] {
+    return [...this.byHash.values()]
+  }
+}
