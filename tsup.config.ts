@@ -10,4 +10,6 @@ export default defineConfig({
   clean: true,
   splitting: false,
   treeshake: true,
+  // import.meta.url in the CJS build (the native secp256k1 loader uses it).
+  shims: true,
 })
