@@ -1,5 +1,4 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import type { Block } from '@ethereumjs/block'
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { MemoryLevel } from 'memory-level'
@@ -20,7 +19,6 @@ import { Transactions } from './execution/transactions.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
-import { setMaxHexLength } from './rpc/codecs.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import type { Services } from './services.js'
@@ -90,7 +88,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
   const common = createChainCommon(chainId, hardfork)
   const limits = resolveLimits(options.limits)
-  setMaxHexLength(limits.hexParamLength)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
   const local: LocalAccount[] = options.accounts !== undefined
@@ -135,9 +132,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const scope = { namespaces: enabled }
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
   const provider = new Eip1193Provider(call, quantity(chainId))
-  chain.on('block', (block: Block) => {
-    provider.emit('message', { type: 'finality_block', data: { number: quantity(block.header.number), hash: data(block.hash()) } })
-  })
   let closed = false
 
   return {
@@ -156,6 +150,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       const v = bft.set.byAddress(address.toLowerCase())
       if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
       v.online = online
+      if (online) producer.resume()
     },
     async commitCertificate(number) {
       const block = await chain.blockByNumber(number)

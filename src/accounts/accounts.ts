@@ -2,8 +2,9 @@
  * Node-held accounts: derived from a BIP-39 mnemonic on m/44'/60'/0'/0/i (the accounts Hardhat
  * and Anvil users know) or given as private keys.
  */
+import { pbkdf2Sync } from 'node:crypto'
 import { HDKey } from '@scure/bip32'
-import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39'
+import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { data, keyOf, type Hex } from '../hex.js'
@@ -23,20 +24,39 @@ export function addressOf(privateKey: Uint8Array): Hex {
   return data(keccak_256(publicKeyOf(privateKey)).subarray(12))
 }
 
-/** The BIP-39 seed of a mnemonic; throws on an invalid phrase. */
+const seeds = new Map<string, Uint8Array>()
+const derived = new Map<string, LocalAccount>()
+
+/**
+ * The BIP-39 seed of a mnemonic; throws on an invalid phrase. PBKDF2 runs in node:crypto
+ * (native; @scure/bip39's JS version takes ~150 ms) and the result is memoised per process.
+ */
 export function seedOf(mnemonic: string): Uint8Array {
-  if (!validateMnemonic(mnemonic, wordlist)) throw new Error('invalid BIP-39 mnemonic')
-  return mnemonicToSeedSync(mnemonic)
+  const normalized = mnemonic.normalize('NFKD')
+  const hit = seeds.get(normalized)
+  if (hit !== undefined) return hit
+  if (!validateMnemonic(normalized, wordlist)) throw new Error('invalid BIP-39 mnemonic')
+  const seed = new Uint8Array(pbkdf2Sync(normalized, 'mnemonic', 2048, 64, 'sha512'))
+  seeds.set(normalized, seed)
+  return seed
 }
 
-/** `count` accounts from a seed on m/44'/60'/0'/0/i. */
+/** `count` accounts from a seed on m/44'/60'/0'/0/i, memoised: nodes share the same keys. */
 export function deriveAccounts(seed: Uint8Array, count: number): LocalAccount[] {
-  const root = HDKey.fromMasterSeed(seed)
+  const seedKey = keyOf(seed)
   const out: LocalAccount[] = []
+  let parent: HDKey | undefined
   for (let i = 0; i < count; i++) {
-    const key = root.derive(`m/44'/60'/0'/0/${i}`).privateKey
-    if (key == null) throw new Error(`cannot derive account ${i}`)
-    out.push({ address: addressOf(key), privateKey: key })
+    const cacheKey = `${seedKey}/${i}`
+    let account = derived.get(cacheKey)
+    if (account === undefined) {
+      parent ??= HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0")
+      const key = parent.deriveChild(i).privateKey
+      if (key == null) throw new Error(`cannot derive account ${i}`)
+      account = { address: addressOf(key), privateKey: key }
+      derived.set(cacheKey, account)
+    }
+    out.push({ address: account.address, privateKey: account.privateKey.slice() })
   }
   return out
 }

@@ -115,6 +115,9 @@ export class Producer {
     if (decision === undefined || built === undefined) {
       built?.close()
       this.halted = true
+      // The transactions stay pending; their senders get the hash now instead of waiting on a
+      // halted chain. They are mined when enough validators are back (`resume`).
+      for (const e of entries) this.settleWaiter(e.hash)
       return undefined
     }
     this.halted = false
@@ -127,18 +130,29 @@ export class Producer {
     for (const tx of block.transactions) {
       const key = keyOf(tx.hash())
       this.pool.remove(key)
-      this.waiters.get(key)?.resolve()
-      this.waiters.delete(key)
+      this.settleWaiter(key)
     }
     for (const r of rejected) {
       if (r.retry) continue
       const key = keyOf(r.tx.hash())
       this.pool.remove(key)
-      this.waiters.get(key)?.reject(new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
-      this.waiters.delete(key)
+      this.settleWaiter(key, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
     return block
+  }
+
+  /** Mines what is pending again after validators came back online (automine only). */
+  resume(): void {
+    if (this.halted && this.mining.mode === 'auto') void this.drain()
+  }
+
+  private settleWaiter(key: string, error?: Error): void {
+    const waiter = this.waiters.get(key)
+    if (waiter === undefined) return
+    this.waiters.delete(key)
+    if (error === undefined) waiter.resolve()
+    else waiter.reject(error)
   }
 
   private nextTimestamp(parent: Block, requested?: bigint): bigint {

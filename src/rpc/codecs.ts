@@ -33,12 +33,22 @@ export function decodeParam<T>(codec: Codec<T>, value: unknown, index: number): 
 
 const HEX_BODY = /^[0-9a-fA-F]*$/
 
-/** Max characters of a hex param; bounds the work any single value can cause. */
+/**
+ * Max characters of a hex param; bounds the work any single value can cause. Codecs are
+ * synchronous, so the dispatcher sets it for the duration of one call's decoding
+ * ({@link withHexLimit}) and nodes with different limits never see each other's.
+ */
 let maxHexLength = 2 * 5 * 1024 * 1024 + 2
 
-/** Set by the node from its limits. */
-export function setMaxHexLength(n: number): void {
-  maxHexLength = n
+/** Runs synchronous decoding under a node's hex length limit. */
+export function withHexLimit<T>(limit: number, decode: () => T): T {
+  const previous = maxHexLength
+  maxHexLength = limit
+  try {
+    return decode()
+  } finally {
+    maxHexLength = previous
+  }
 }
 
 function hexString(value: unknown, what: string): string {

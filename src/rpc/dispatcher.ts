@@ -13,7 +13,7 @@ import {
 } from '../errors.js'
 import type { Limits } from '../limits.js'
 import type { Services } from '../services.js'
-import { decodeParam } from './codecs.js'
+import { decodeParam, withHexLimit } from './codecs.js'
 import type { Method } from './method.js'
 
 /** A JSON-RPC id. */
@@ -104,13 +104,15 @@ export class Dispatcher {
     if (!Array.isArray(args)) throw new InvalidParamsError('non-array args')
     const codecs = method.params
     if (args.length > codecs.length) throw new InvalidParamsError(`too many arguments, want at most ${codecs.length}`)
-    return codecs.map((codec, i) => {
-      const value = args[i]
-      if ((value === undefined || value === null) && !codec.optional) {
-        throw new InvalidParamsError(`missing value for required argument ${i}`)
-      }
-      return decodeParam(codec, value, i)
-    })
+    return withHexLimit(this.limits.hexParamLength, () =>
+      codecs.map((codec, i) => {
+        const value = args[i]
+        if ((value === undefined || value === null) && !codec.optional) {
+          throw new InvalidParamsError(`missing value for required argument ${i}`)
+        }
+        return decodeParam(codec, value, i)
+      }),
+    )
   }
 
   private error(id: RpcId, error: unknown): RpcResponse {
