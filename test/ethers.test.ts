@@ -39,7 +39,9 @@ let signer: JsonRpcSigner
 
 beforeAll(async () => {
   node = await createNode()
-  provider = new BrowserProvider(node.provider)
+  // cacheTimeout -1: ethers otherwise serves identical reads from a 250 ms cache, which hides
+  // the state changes an automining node makes between two reads.
+  provider = new BrowserProvider(node.provider, undefined, { cacheTimeout: -1 })
   signer = await provider.getSigner(0)
 })
 

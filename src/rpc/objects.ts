@@ -126,7 +126,6 @@ export function logFilter(limits: Readonly<Limits>): Codec<LogFilter> {
           }
           return [decodeHash(t)]
         })
-        while (filter.topics.length > 0 && filter.topics[filter.topics.length - 1] === null) filter.topics.pop()
       }
       return filter
     },

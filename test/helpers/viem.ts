@@ -4,8 +4,9 @@ import {
   createWalletClient,
   custom,
   defineChain,
+  getAddress,
   type Account,
-  type Chain,
+  type JsonRpcAccount,
   type PublicClient,
   type Transport,
   type WalletClient,
@@ -21,23 +22,46 @@ export const finalityChain = defineChain({
 })
 
 export type TestPublicClient = PublicClient<Transport, typeof finalityChain>
-export type TestWalletClient = WalletClient<Transport, Chain, Account | undefined>
+
+/**
+ * The transport over `node.provider`. No retries: viem's custom transport turns provider errors
+ * with codes it does not know (such as 3, execution reverted) into UnknownRpcError and retries
+ * them with backoff, which only slows reverting calls down and could hide a flaky node.
+ */
+function transportOf(node: FinalityNode) {
+  return custom(node.provider, { retryCount: 0 })
+}
 
 /** A public client reading through `node.provider`. Polling is fast: blocks are committed before a send returns. */
 export function publicClientOf(node: FinalityNode): TestPublicClient {
-  return createPublicClient({ chain: finalityChain, transport: custom(node.provider), pollingInterval: 50 })
+  return createPublicClient({ chain: finalityChain, transport: transportOf(node), pollingInterval: 50 })
 }
 
 /** A wallet client; `account` is a JSON-RPC address (the node signs) or a local viem account (viem signs). */
 export function walletClientOf(node: FinalityNode, account: Account | `0x${string}`): TestWalletClient {
-  return createWalletClient({ account, chain: finalityChain, transport: custom(node.provider), pollingInterval: 50 })
+  return createWalletClient({
+    account: typeof account === 'string' ? toJsonRpcAccount(account) : account,
+    chain: finalityChain,
+    transport: transportOf(node),
+    pollingInterval: 50,
+  })
 }
 
-/** The prefunded account `i` of a node (throws if it does not exist, so tests never see undefined). */
+/** A wallet client with an account set, so actions need neither `account` nor `chain`. */
+export type TestWalletClient = WalletClient<Transport, typeof finalityChain, Account>
+
+function toJsonRpcAccount(address: `0x${string}`): JsonRpcAccount {
+  return { address, type: 'json-rpc' }
+}
+
+/**
+ * The prefunded account `i` of a node (throws if it does not exist, so tests never see undefined),
+ * with the address checksummed as viem returns decoded addresses.
+ */
 export function accountAt(node: FinalityNode, i: number): { address: `0x${string}`; privateKey: `0x${string}` } {
   const account = node.accounts[i]
   if (account === undefined) throw new Error(`node has no prefunded account ${i}`)
-  return account
+  return { address: getAddress(account.address), privateKey: account.privateKey }
 }
 
 /** Runs `fn` expecting it to reject; returns the rejection (fails the test if it resolves). */
