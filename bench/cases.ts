@@ -71,14 +71,22 @@ export async function signEthTransfers(node: FinalityNode, signer: Signer, n: nu
   return signer.signAll(specs)
 }
 
-export async function benchEthTransfers(node: FinalityNode, n: number): Promise<ThroughputResult> {
+/** Hooks around the timed section only (used by `eth-transfers.ts` to profile just that). */
+export interface TimedHooks {
+  before?: () => Promise<void>
+  after?: () => Promise<void>
+}
+
+export async function benchEthTransfers(node: FinalityNode, n: number, hooks: TimedHooks = {}): Promise<ThroughputResult> {
   const signer = new Signer(node)
   const s0 = now()
   const raws = await signEthTransfers(node, signer, n)
   const signMs = now() - s0
 
   const before = await blockNumber(node)
+  await hooks.before?.()
   const result = await sendAndFetch(node, raws)
+  await hooks.after?.()
   const after = await blockNumber(node)
 
   checkStatuses('ETH transfers', result.receipts)
@@ -104,7 +112,7 @@ const INITIAL_SUPPLY = 10n ** 27n
 /** Deploys Token from account #0 with a signed raw tx (gas 3,000,000). */
 export async function deployToken(node: FinalityNode, signer: Signer, artifact: { abi: Abi; bytecode: Hex }): Promise<DeployedToken> {
   const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args: ['Bench Token', 'BNCH', INITIAL_SUPPLY] })
-  const raw = await signer.sign({ from: 0, to: undefined as unknown as Hex, data, gas: 3_000_000n })
+  const raw = await signer.sign({ from: 0, data, gas: 3_000_000n })
   const { receipts } = await sendAndFetch(node, [raw], false)
   const receipt = receipts[0]!
   checkStatuses('Token deployment', receipts)
@@ -188,14 +196,18 @@ export interface MemoryResult {
   heapUsedMb: number
   rssMb: number
   elapsedMs: number
+  /** Send + receipt throughput of each batch, in order (shows slow-down as the chain grows). */
+  batchTxPerSec: number[]
+  batchSize: number
 }
 
 /**
- * A fresh node, `n` ETH transfers (same method as #2, untimed; signed in batches so the signed
- * payloads do not stay reachable), then a forced GC and process.memoryUsage(). The baseline is
- * taken the same way just before createNode().
+ * A fresh node, `n` ETH transfers (same method as #2; signed in batches so the signed payloads
+ * do not stay reachable), then a forced GC and process.memoryUsage(). The baseline is taken the
+ * same way just before createNode(). Not a throughput figure, but each batch's send + receipt
+ * rate is recorded because it shows how the per-block cost changes as the chain grows.
  */
-export async function benchMemory(n: number, batch = 1000): Promise<MemoryResult> {
+export async function benchMemory(n: number, batch = 1000, onBatch?: (done: number, txPerSec: number) => void): Promise<MemoryResult> {
   const toMb = (b: number): number => Math.round((b / 1024 / 1024) * 10) / 10
   forceGc()
   const base = process.memoryUsage()
@@ -204,12 +216,15 @@ export async function benchMemory(n: number, batch = 1000): Promise<MemoryResult
     const signer = new Signer(node)
     const before = await blockNumber(node)
     const start = now()
+    const batchTxPerSec: number[] = []
     for (let done = 0; done < n; done += batch) {
       const size = Math.min(batch, n - done)
       const specs = transferSpecs(node, size, SENDERS, (_i, from, to) => ({ from, to, value: 1n, gas: 21_000n }))
       const raws = await signer.signAll(specs)
-      const { receipts } = await sendAndFetch(node, raws, false)
+      const { receipts, elapsedMs } = await sendAndFetch(node, raws, false)
       checkStatuses('memory workload transfers', receipts)
+      batchTxPerSec.push((size / elapsedMs) * 1000)
+      onBatch?.(done + size, (size / elapsedMs) * 1000)
     }
     const elapsedMs = now() - start
     const after = await blockNumber(node)
@@ -224,6 +239,8 @@ export async function benchMemory(n: number, batch = 1000): Promise<MemoryResult
       heapUsedMb: toMb(mem.heapUsed),
       rssMb: toMb(mem.rss),
       elapsedMs,
+      batchTxPerSec,
+      batchSize: batch,
     }
   } finally {
     await node.close()

@@ -86,7 +86,8 @@ export function forceGc(): 'global.gc' | 'v8-flag fallback' | 'unavailable' {
 /** One transaction to sign: everything but the sender's nonce bookkeeping. */
 export interface TxSpec {
   from: number
-  to: Hex
+  /** Omitted for a contract creation. */
+  to?: Hex
   value?: bigint
   data?: Hex
   gas: bigint

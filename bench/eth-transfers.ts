@@ -1,0 +1,51 @@
+/**
+ * The ETH transfer benchmark alone (same workload as #2 of `bench/index.ts`), for profiling.
+ *
+ * Whole process (includes module loading and the untimed viem signing):
+ *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/eth-transfers.ts
+ * Only the timed send + receipt loop (V8 inspector, main thread only):
+ *   BENCH_PROFILE=/tmp/prof/eth.cpuprofile npx tsx bench/eth-transfers.ts
+ * Then:
+ *   npx tsx bench/cpuprofile-top.ts /tmp/prof/eth.cpuprofile 15
+ *
+ * BENCH_N overrides the transfer count (default 2000, or 200 with BENCH_QUICK=1).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import path from 'node:path'
+import { secp256k1Backend } from '../src/crypto/secp256k1.js'
+import { createNode } from '../src/index.js'
+import { benchEthTransfers, type TimedHooks } from './cases.js'
+import { scale } from './util.js'
+
+const n = process.env.BENCH_N !== undefined ? Number(process.env.BENCH_N) : scale(2000)
+if (!Number.isInteger(n) || n < 1) throw new Error(`bad BENCH_N ${process.env.BENCH_N}`)
+
+const profileTo = process.env.BENCH_PROFILE
+let hooks: TimedHooks = {}
+if (profileTo !== undefined && profileTo !== '') {
+  const session = new Session()
+  session.connect()
+  hooks = {
+    async before() {
+      await session.post('Profiler.enable')
+      await session.post('Profiler.setSamplingInterval', { interval: 1000 })
+      await session.post('Profiler.start')
+    },
+    async after() {
+      const { profile } = await session.post('Profiler.stop')
+      mkdirSync(path.dirname(profileTo), { recursive: true })
+      writeFileSync(profileTo, JSON.stringify(profile))
+      session.disconnect()
+      console.log(`profile of the timed loop written to ${profileTo}`)
+    },
+  }
+}
+
+const node = await createNode()
+try {
+  const r = await benchEthTransfers(node, n, hooks)
+  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, secp256k1 ${secp256k1Backend})`)
+} finally {
+  await node.close()
+}
