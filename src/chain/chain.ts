@@ -49,7 +49,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     super()
     this.store = new ChainStore(db)
     this.nodes = new NodeStore({ get: (key) => this.store.node(key) })
-    this.trie = new StateTrie(common, this.nodes)
+    this.trie = new StateTrie(this.nodes)
   }
 
   /** Commits the genesis block: `diff` is the genesis allocation. */
@@ -115,8 +115,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
-    const reader = this.trie.reader(block.header.stateRoot)
-    return { ...reader, close: () => {} }
+    return { ...this.trie.reader(block.header.stateRoot), close: () => {} }
   }
 
   /** A pinned view of the head state. */
@@ -130,7 +129,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined): Promise<void> {
     const hash = block.hash()
-    const storageRoots = await this.storageRoots(diff)
+    const storageRoots = this.trie.lastStorageRoots
     await this.store.commit({
       hash,
       number: block.header.number,
@@ -148,18 +147,6 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.remember(keyOf(hash), block)
     this.headBlock = block
     this.emit('block', block, receipts)
-  }
-
-  /**
-   * The trie's storage roots of the accounts whose storage the block changed (the trie writer
-   * holds this block's root), so flat accounts carry the same `storageRoot` as the trie.
-   */
-  private async storageRoots(diff: StateDiff): Promise<Map<string, Uint8Array>> {
-    const out = new Map<string, Uint8Array>()
-    for (const address of new Set([...diff.storage.keys(), ...diff.cleared])) {
-      out.set(address, await this.trie.storageRootOf(address))
-    }
-    return out
   }
 
   private remember(key: string, block: Block): void {

@@ -122,11 +122,10 @@ export class Producer {
     }
     this.halted = false
     const { block, receipts, diff, rejected } = built
-    try {
-      await this.chain.commit(block, receipts, diff, decision.certificate)
-    } finally {
-      built.close()
-    }
+    // The build's pinned view is no longer needed: closing it first lets the commit skip
+    // keeping undo values for it.
+    built.close()
+    await this.chain.commit(block, receipts, diff, decision.certificate)
     for (const tx of block.transactions) {
       const key = keyOf(tx.hash())
       this.pool.remove(key)

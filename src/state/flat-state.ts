@@ -12,10 +12,17 @@ const EMPTY = new Uint8Array(0)
 const ABSENT = Symbol('absent')
 type Prior<T> = T | typeof ABSENT
 
+/** What one storage map was before a version: its whole map when cleared, else the prior slots. */
+interface StorageUndo {
+  whole?: Map<string, Uint8Array> | undefined
+  cleared: boolean
+  slots: Map<string, Uint8Array>
+}
+
 interface Undo {
   version: number
   accounts: Map<string, Prior<Account>>
-  storage: Map<string, Map<string, Uint8Array> | undefined>
+  storage: Map<string, StorageUndo>
   code: Map<string, Prior<Uint8Array>>
 }
 
@@ -70,10 +77,13 @@ export class FlatState implements StateReader {
         return this.getAccount(address)
       },
       getStorage: async (address, slot) => {
-        const prior = undoFor((u) => u.storage.has(address) ? (u.storage.get(address) ?? new Map()) : undefined) as
-          | Map<string, Uint8Array>
-          | undefined
-        if (prior !== undefined) return prior.get(slot) ?? EMPTY
+        const prior = undoFor((u) => {
+          const s = u.storage.get(address)
+          if (s === undefined) return undefined
+          if (s.cleared) return s.whole?.get(slot) ?? EMPTY
+          return s.slots.get(slot)
+        }) as Uint8Array | undefined
+        if (prior !== undefined) return prior
         return this.getStorage(address, slot)
       },
       getCode: async (address) => {
@@ -103,29 +113,27 @@ export class FlatState implements StateReader {
       if (record !== undefined && !record.accounts.has(address)) record.accounts.set(address, this.accounts.get(address) ?? ABSENT)
       if (account === null) {
         this.accounts.delete(address)
-        this.saveStorage(record, address)
-        this.storage.delete(address)
+        this.clearStorage(record, address)
         this.saveCode(record, address)
         this.code.delete(address)
       } else {
         this.accounts.set(address, copyAccount(account))
       }
     }
-    for (const address of diff.cleared) {
-      this.saveStorage(record, address)
-      this.storage.delete(address)
-    }
+    for (const address of diff.cleared) this.clearStorage(record, address)
     for (const [address, slots] of diff.storage) {
-      this.saveStorage(record, address)
-      const current = this.storage.get(address)
-      // Copy-on-write: a pinned view may still hold the old map.
-      const updated = record !== undefined || current === undefined ? new Map(current) : current
-      for (const [slot, value] of slots) {
-        if (value.length === 0) updated.delete(slot)
-        else updated.set(slot, value)
+      let current = this.storage.get(address)
+      if (current === undefined) {
+        current = new Map()
+        this.storage.set(address, current)
       }
-      if (updated.size === 0) this.storage.delete(address)
-      else this.storage.set(address, updated)
+      const undo = record === undefined ? undefined : this.storageUndo(record, address)
+      for (const [slot, value] of slots) {
+        if (undo !== undefined && !undo.cleared && !undo.slots.has(slot)) undo.slots.set(slot, current.get(slot) ?? EMPTY)
+        if (value.length === 0) current.delete(slot)
+        else current.set(slot, value)
+      }
+      if (current.size === 0) this.storage.delete(address)
     }
     for (const [address, code] of diff.code) {
       this.saveCode(record, address)
@@ -136,8 +144,34 @@ export class FlatState implements StateReader {
     if (record !== undefined) this.undo.push(record)
   }
 
-  private saveStorage(record: Undo | undefined, address: string): void {
-    if (record !== undefined && !record.storage.has(address)) record.storage.set(address, this.storage.get(address))
+  private storageUndo(record: Undo, address: string): StorageUndo {
+    let undo = record.storage.get(address)
+    if (undo === undefined) {
+      undo = { cleared: false, slots: new Map() }
+      record.storage.set(address, undo)
+    }
+    return undo
+  }
+
+  /** Drops an account's storage; the old map object is kept whole for pinned views. */
+  private clearStorage(record: Undo | undefined, address: string): void {
+    if (record !== undefined) {
+      const undo = this.storageUndo(record, address)
+      if (!undo.cleared) {
+        // Slots already changed this version were changed in the map being dropped: restore them first.
+        const whole = this.storage.get(address)
+        // The dropped map is never mutated again, so it can stand as the prior state as it is.
+        const before = whole === undefined || undo.slots.size === 0 ? whole : new Map(whole)
+        for (const [slot, value] of undo.slots) {
+          if (before === undefined || before === whole) break
+          if (value.length === 0) before.delete(slot)
+          else before.set(slot, value)
+        }
+        undo.whole = before ?? (undo.slots.size > 0 ? new Map([...undo.slots].filter(([, v]) => v.length > 0)) : undefined)
+        undo.cleared = true
+      }
+    }
+    this.storage.delete(address)
   }
 
   private saveCode(record: Undo | undefined, address: string): void {

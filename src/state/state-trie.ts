@@ -1,40 +1,47 @@
 /**
  * The Merkle Patricia state of every committed block. A block's diff is written into the trie
- * once, at the end of the block, giving its `stateRoot`; old roots stay readable for history.
+ * once, at the end of the block, giving its `stateRoot`; old roots stay readable for history
+ * and proofs.
  */
-import { MerkleStateManager } from '@ethereumjs/statemanager'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Account, Address, KECCAK256_RLP, ValueEncoding } from '@ethereumjs/util'
-import type { Common } from '@ethereumjs/common'
-import { equalBytes, fromHex } from '../hex.js'
+import { RLP } from '@ethereumjs/rlp'
+import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { equalBytes, fromHex, keyOf } from '../hex.js'
+import { EMPTY_ROOT, persist, refNode, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
 import type { NodeStore } from './node-store.js'
 import { touchedAddresses, type StateDiff, type StateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
-function addressOf(key: string): Address {
-  return new Address(fromHex(key))
+/** The key under which contract code is stored, by code hash. */
+function codeKey(codeHash: Uint8Array): string {
+  return `c${keyOf(codeHash)}`
+}
+
+/** A Merkle proof of an account and some of its storage slots (`eth_getProof`). */
+export interface StateProof {
+  account: Account | undefined
+  accountProof: Uint8Array[]
+  storage: Array<{ key: Uint8Array; value: Uint8Array; proof: Uint8Array[] }>
 }
 
 export class StateTrie {
-  private readonly writer: MerkleStateManager
+  /** The root node of the newest commit, kept in memory so the next block starts from it. */
+  private headRoot: TrieNode | null = null
+  private headHash: Uint8Array = EMPTY_ROOT
+  /** Storage trie roots of the newest commit, by address, with their hash. */
+  private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
+  private readonly write = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
-  constructor(
-    private readonly common: Common,
-    private readonly store: NodeStore,
-  ) {
-    this.writer = this.manager(KECCAK256_RLP)
+  constructor(private readonly store: NodeStore) {}
+
+  private rootFor(hash: Uint8Array): TrieNode | null {
+    return equalBytes(hash, this.headHash) ? this.headRoot : refNode(hash)
   }
 
-  private manager(root: Uint8Array): MerkleStateManager {
-    const trie = new MerklePatriciaTrie({
-      db: this.store,
-      useKeyHashing: true,
-      valueEncoding: ValueEncoding.Bytes,
-      common: this.common,
-      root,
-    })
-    return new MerkleStateManager({ trie, common: this.common })
+  private async accountAt(root: TrieNode | null, address: Uint8Array): Promise<Account | undefined> {
+    const bytes = await trieGet(root, keccak_256(address), this.store)
+    return bytes === undefined ? undefined : createAccountFromRLP(bytes)
   }
 
   /**
@@ -42,44 +49,87 @@ export class StateTrie {
    * accounts the diff names only through storage or code writes.
    */
   async commit(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    const w = this.writer
-    const current = await w.getStateRoot()
-    if (!equalBytes(current, parentRoot)) await w.setStateRoot(parentRoot)
+    let root = this.rootFor(parentRoot)
+    const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
     for (const key of touchedAddresses(diff)) {
-      const address = addressOf(key)
+      const address = fromHex(key)
+      const hashedAddress = keccak_256(address)
       const own = diff.accounts.get(key)
       if (own === null) {
-        await w.deleteAccount(address)
+        root = await trieSet(root, hashedAddress, EMPTY, this.store)
         continue
       }
       const next = own ?? (await base.getAccount(key))
       if (next === undefined) continue
-      const previous = await w.getAccount(address)
-      const storageRoot = diff.cleared.has(key) ? KECCAK256_RLP : (previous?.storageRoot ?? KECCAK256_RLP)
-      await w.putAccount(address, new Account(next.nonce, next.balance, storageRoot, next.codeHash))
-      const code = diff.code.get(key)
-      if (code !== undefined && code.length > 0) await w.putCode(address, code)
+      const previous = await this.accountAt(root, address)
+      let storageHash = previous?.storageRoot ?? EMPTY_ROOT
       const slots = diff.storage.get(key)
-      if (slots !== undefined) {
-        for (const [slot, value] of slots) await w.putStorage(address, fromHex(slot), value.length === 0 ? EMPTY : value)
+      if (diff.cleared.has(key) || (slots !== undefined && slots.size > 0)) {
+        const cached = this.storageHeads.get(key)
+        let storage = diff.cleared.has(key)
+          ? null
+          : cached !== undefined && equalBytes(cached.hash, storageHash)
+            ? cached.node
+            : refNode(storageHash)
+        for (const [slot, value] of slots ?? []) {
+          storage = await trieSet(storage, keccak_256(fromHex(slot)), value.length === 0 ? EMPTY : RLP.encode(value), this.store)
+        }
+        storageHash = persist(storage, this.write)
+        storageRoots.set(key, { hash: storageHash, node: storage })
       }
+      const code = diff.code.get(key)
+      if (code !== undefined && code.length > 0) void this.store.put(codeKey(next.codeHash), code)
+      const account = new Account(next.nonce, next.balance, storageHash, next.codeHash)
+      root = await trieSet(root, hashedAddress, account.serialize(), this.store)
     }
-    return w.getStateRoot()
+    const hash = persist(root, this.write)
+    this.headRoot = root
+    this.headHash = hash
+    for (const [key, value] of storageRoots) this.storageHeads.set(key, value)
+    this.lastStorageRoots = new Map([...storageRoots].map(([k, v]) => [k, v.hash]))
+    return hash
   }
 
-  /** The storage root an account has in the writer's current root (after `commit`). */
-  async storageRootOf(address: string): Promise<Uint8Array> {
-    return (await this.writer.getAccount(addressOf(address)))?.storageRoot ?? KECCAK256_RLP
-  }
+  /** The storage roots the last `commit` produced, by address. */
+  lastStorageRoots = new Map<string, Uint8Array>()
 
   /** A read-only view of the state at `root`. */
-  reader(root: Uint8Array): StateReader & { manager: MerkleStateManager } {
-    const m = this.manager(root)
+  reader(root: Uint8Array): StateReader {
+    const top = refNode(root)
+    const account = (address: string) => this.accountAt(top, fromHex(address))
     return {
-      manager: m,
-      getAccount: (address) => m.getAccount(addressOf(address)),
-      getStorage: (address, slot) => m.getStorage(addressOf(address), fromHex(slot)),
-      getCode: (address) => m.getCode(addressOf(address)),
+      getAccount: account,
+      getStorage: async (address, slot) => {
+        const a = await account(address)
+        if (a === undefined || equalBytes(a.storageRoot, EMPTY_ROOT)) return EMPTY
+        const bytes = await trieGet(refNode(a.storageRoot), keccak_256(fromHex(slot)), this.store)
+        return bytes === undefined ? EMPTY : (RLP.decode(bytes) as Uint8Array)
+      },
+      getCode: async (address) => {
+        const a = await account(address)
+        if (a === undefined || equalBytes(a.codeHash, KECCAK256_NULL)) return EMPTY
+        return (await this.store.get(codeKey(a.codeHash))) ?? EMPTY
+      },
     }
   }
+
+  /** The Merkle proof of an account and storage slots at `root` (EIP-1186). */
+  async proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+    const top = refNode(root)
+    const account = await this.accountAt(top, address)
+    const accountProof = await trieProof(top, keccak_256(address), this.store)
+    const storageTop = account === undefined ? null : refNode(account.storageRoot)
+    const storage = []
+    for (const key of slots) {
+      const hashed = keccak_256(key)
+      const bytes = await trieGet(storageTop, hashed, this.store)
+      storage.push({
+        key,
+        value: bytes === undefined ? EMPTY : (RLP.decode(bytes) as Uint8Array),
+        proof: await trieProof(storageTop, hashed, this.store),
+      })
+    }
+    return { account, accountProof, storage }
+  }
 }
+

@@ -1,0 +1,116 @@
+import { describe, expect, test } from 'vitest'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { EMPTY_ROOT, persist, refNode, rootHash, trieGet, trieProof, trieSet, type TrieNode } from '../../src/state/mpt.js'
+import { verifyMerkleProof } from '@ethereumjs/mpt'
+
+/** A deterministic byte stream for test data. */
+function stream(seed: string) {
+  let counter = 0
+  return (n: number) => {
+    const out = new Uint8Array(n)
+    let filled = 0
+    while (filled < n) {
+      const block = keccak_256(new TextEncoder().encode(`${seed}/${counter++}`))
+      out.set(block.subarray(0, Math.min(32, n - filled)), filled)
+      filled += 32
+    }
+    return out
+  }
+}
+
+function memoryStore() {
+  const map = new Map<string, Uint8Array>()
+  return {
+    map,
+    source: { get: async (key: string) => map.get(key) },
+    write: (key: string, value: Uint8Array) => void map.set(key, value),
+  }
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
+
+describe('mpt', () => {
+  test('default: the empty trie has the well-known empty root', () => {
+    expect(hex(rootHash(null))).toBe('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421')
+    expect(hex(EMPTY_ROOT)).toBe(hex(rootHash(null)))
+  })
+
+  test('behavior: roots equal @ethereumjs/mpt for inserts, updates and deletes (hashed and short keys)', async () => {
+    for (const [label, keyLength] of [['hashed', 32], ['short', 3], ['mixed-small-values', 32]] as const) {
+      const rand = stream(label)
+      const reference = new MerklePatriciaTrie()
+      const { source, write } = memoryStore()
+      let root: TrieNode | null = null
+      const keys: Uint8Array[] = []
+      for (let i = 0; i < 300; i++) {
+        const key = rand(keyLength)
+        const value = label === 'mixed-small-values' ? rand(1 + (i % 3)) : rand(1 + (i % 40))
+        keys.push(key)
+        await reference.put(key, value)
+        root = await trieSet(root, key, value, source)
+        if (i % 37 === 0) {
+          expect(hex(persist(root, write))).toBe(hex(reference.root()))
+        }
+      }
+      for (let i = 0; i < keys.length; i += 3) {
+        await reference.del(keys[i] as Uint8Array)
+        root = await trieSet(root, keys[i] as Uint8Array, new Uint8Array(), source)
+      }
+      for (let i = 1; i < keys.length; i += 5) {
+        const value = rand(7)
+        await reference.put(keys[i] as Uint8Array, value)
+        root = await trieSet(root, keys[i] as Uint8Array, value, source)
+      }
+      expect(hex(persist(root, write))).toBe(hex(reference.root()))
+    }
+  })
+
+  test('behavior: deleting every key returns to the empty root', async () => {
+    const rand = stream('all')
+    const { source } = memoryStore()
+    let root: TrieNode | null = null
+    const keys = Array.from({ length: 50 }, () => rand(32))
+    for (const k of keys) root = await trieSet(root, k, rand(20), source)
+    for (const k of keys) root = await trieSet(root, k, new Uint8Array(), source)
+    expect(root).toBeNull()
+  })
+
+  test('behavior: an old root stays readable after later writes, through the store alone', async () => {
+    const rand = stream('history')
+    const { source, write } = memoryStore()
+    let root: TrieNode | null = null
+    const key = rand(32)
+    root = await trieSet(root, key, RLP.encode(1), source)
+    for (let i = 0; i < 20; i++) root = await trieSet(root, rand(32), rand(10), source)
+    const old = persist(root, write)
+    root = await trieSet(root, key, RLP.encode(2), source)
+    const fresh = persist(root, write)
+    expect(await trieGet(refNode(old), key, source)).toEqual(RLP.encode(1))
+    expect(await trieGet(refNode(fresh), key, source)).toEqual(RLP.encode(2))
+    expect(await trieGet(refNode(fresh), rand(32), source)).toBeUndefined()
+  })
+
+  test('behavior: proofs verify with @ethereumjs/mpt, for present and absent keys', async () => {
+    const rand = stream('proof')
+    const { source, write } = memoryStore()
+    let root: TrieNode | null = null
+    const keys = Array.from({ length: 100 }, () => keccak_256(rand(20)))
+    for (const k of keys) root = await trieSet(root, k, rand(40), source)
+    const hash = persist(root, write)
+    for (const k of keys.slice(0, 10)) {
+      const proof = await trieProof(refNode(hash), k, source)
+      const value = await verifyMerkleProof(k, proof, { root: hash })
+      expect(value).toEqual(await trieGet(refNode(hash), k, source))
+    }
+    const absent = keccak_256(rand(20))
+    const proof = await trieProof(refNode(hash), absent, source)
+    expect(await verifyMerkleProof(absent, proof, { root: hash })).toBeNull()
+  })
+
+  test('error: a missing node is reported, not treated as absent', async () => {
+    const { source } = memoryStore()
+    await expect(trieGet(refNode(keccak_256(new Uint8Array([1]))), new Uint8Array(32), source)).rejects.toThrow(/missing trie node/)
+  })
+})
