@@ -1,6 +1,6 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { MemoryLevel } from 'memory-level'
 import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Chain } from './chain/chain.js'
@@ -12,9 +12,17 @@ import { certificateToJson, type CommitCertificateJson } from './consensus/certi
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type Validator } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
+import type { HttpHandler, HttpOptions } from './adapters/http.js'
+import type { ListenOptions, Listening } from './adapters/listen.js'
+import { createTransports } from './adapters/transports.js'
+import type { WsEndpoint, WsOptions } from './adapters/ws.js'
+import { FilterManager } from './filters/manager.js'
+import { logFilter } from './rpc/objects.js'
+import type { Server } from 'node:http'
 import { RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
+import { attachBuilderConsoleLog } from './execution/console-log.js'
 import { Transactions } from './execution/transactions.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
@@ -48,7 +56,16 @@ export interface FinalityNode {
   setValidatorOnline(address: Hex, online: boolean): void
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
   commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
-  /** Stops block production and closes the database. */
+  /**
+   * A `(req, res, next?)` handler for `http.createServer(handler)` or Express
+   * (`app.use('/rpc', node.http())`). Namespaces `eth, web3, net, rpc` unless `api` says otherwise.
+   */
+  http(options?: HttpOptions): HttpHandler
+  /** Attaches the WebSocket transport (subscriptions included) to the caller's `http.Server`. */
+  ws(server: Server, options?: WsOptions): WsEndpoint
+  /** Serves HTTP and WebSocket on their own servers (127.0.0.1:8545 / 8546 by default, port 0 = ephemeral). */
+  listen(options?: ListenOptions): Promise<Listening>
+  /** Stops block production, closes the node's servers and the database. */
   close(): Promise<void>
 }
 
@@ -83,6 +100,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  * dispatcher and an EIP-1193 provider.
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
+  await initKeccak()
   const chainId = BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
@@ -118,20 +136,27 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const pool = new TxPool()
   const builder = await BlockBuilder.create(chain, common)
   const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
-  const calls = new CallExecutor(chain, common, limits)
+  if (options.onConsoleLog !== undefined) attachBuilderConsoleLog(builder, options.onConsoleLog)
+  const calls = new CallExecutor(chain, common, limits, clock, options.onConsoleLog)
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
   })
   const enabled = new Set(options.api ?? NAMESPACES)
+  const filters = new FilterManager(chain, pool, clock, limits)
   const services: Services = {
-    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions,
+    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters,
     namespaces: () => [...enabled].sort(),
   }
-  const dispatcher = new Dispatcher(buildRegistry(limits), services, limits)
+  const methods = buildRegistry(limits)
+  const dispatcher = new Dispatcher(methods, services, limits)
   const scope = { namespaces: enabled }
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
-  const provider = new Eip1193Provider(call, quantity(chainId))
+  const transports = createTransports(methods, services, limits, { chain, pool, logFilter: logFilter(limits) })
+  const provider: Eip1193Provider = new Eip1193Provider(
+    transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
+    quantity(chainId),
+  )
   let closed = false
 
   return {
@@ -141,6 +166,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     validators,
     request: ({ method, params }) => call(method, params),
     handle: (payload) => dispatcher.handle(payload, scope),
+    http: (httpOptions) => transports.http(httpOptions),
+    ws: (server, wsOptions) => transports.ws(server, wsOptions),
+    listen: (listenOptions) => transports.listen(listenOptions),
     async mine(mineOptions) {
       const block = await producer.mine(mineOptions)
       return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
@@ -163,6 +191,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (closed) return
       closed = true
       await producer.close()
+      await transports.close()
+      filters.close()
       provider.disconnect()
       await db.close()
     },

@@ -6,7 +6,7 @@ import { pbkdf2Sync } from 'node:crypto'
 import { HDKey } from '@scure/bip32'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import { publicKeyOf } from '../crypto/secp256k1.js'
 

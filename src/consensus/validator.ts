@@ -5,7 +5,7 @@
  */
 import { createPrivateKey, createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { concat, data, type Hex } from '../hex.js'
 
 // PKCS#8 and SPKI prefixes for a raw ed25519 key (RFC 8410), so node:crypto can use it.

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module'
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js'
 import type { CustomCrypto } from '@ethereumjs/common'
+import { keccak256 } from './keccak.js'
 
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array
@@ -104,9 +105,10 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   return noble.getPublicKey(privateKey, false).subarray(1)
 }
 
-/** The `customCrypto` hooks for `@ethereumjs/common`. */
+/** The `customCrypto` hooks for `@ethereumjs/common`: fast keccak, native secp256k1. */
 export function customCrypto(): CustomCrypto {
   return {
+    keccak256,
     ecrecover,
     ecsign: ((msgHash: Uint8Array, privateKey: Uint8Array) => ecsign(msgHash, privateKey)) as CustomCrypto['ecsign'],
   }

@@ -1,5 +1,5 @@
 /** The `web3` and `net` namespaces. */
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { data } from '../hex.js'
 import { bytes } from './codecs.js'
 import { method, type MethodTable } from './method.js'

@@ -6,7 +6,7 @@
 import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
 import { copyAccount } from './flat-state.js'
 import type { StateDiff, StateReader } from './types.js'

@@ -1,0 +1,36 @@
+/**
+ * keccak256 for everything the node hashes (trie nodes, blocks, transactions, the EVM's SHA3).
+ * hash-wasm's WebAssembly keccak is ~6x faster than @noble/hashes here (1.8 µs against 11 µs
+ * for 32 bytes), and state roots are mostly hashing. It needs an async start (`initKeccak`,
+ * awaited by createNode); until then, and wherever WebAssembly is unavailable, noble serves.
+ */
+import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js'
+import { createKeccak, type IHasher } from 'hash-wasm'
+
+let wasm: IHasher | undefined
+let starting: Promise<void> | undefined
+
+/** Starts the WebAssembly hasher once per process; safe to await many times. */
+export function initKeccak(): Promise<void> {
+  if (process.env.FINALITY_KECCAK === 'noble') return Promise.resolve()
+  starting ??= createKeccak(256).then(
+    (hasher) => {
+      wasm = hasher
+    },
+    () => {},
+  )
+  return starting
+}
+
+/** keccak256 of `data`. Synchronous: the shared hasher is reset for each call. */
+export function keccak256(data: Uint8Array): Uint8Array {
+  if (wasm === undefined) return nobleKeccak(data)
+  wasm.init()
+  wasm.update(data)
+  return wasm.digest('binary')
+}
+
+/** Which implementation serves now. */
+export function keccakBackend(): 'wasm' | 'noble' {
+  return wasm === undefined ? 'noble' : 'wasm'
+}
