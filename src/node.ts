@@ -122,7 +122,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
   await db.open()
 
-  const chain = new Chain(common, db)
+  const chain = new Chain(common, db, options.db !== undefined)
   const blockGasLimit = options.blockGasLimit ?? DEFAULTS.blockGasLimit
   await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
     gasLimit: blockGasLimit,

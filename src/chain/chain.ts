@@ -42,13 +42,19 @@ export class Chain extends EventEmitter<ChainEvents> {
   private headBlock!: Block
   private readonly decoded = new Map<string, Block>()
 
+  /**
+   * @param persistNodes write trie nodes to `db` as well. Off for the node's own in-memory
+   * database: the node store already holds every node in memory, and writing each block's
+   * nodes into memory-level again cost ~10 % of a transfer.
+   */
   constructor(
     readonly common: Common,
     db: Database,
+    private readonly persistNodes = true,
   ) {
     super()
     this.store = new ChainStore(db)
-    this.nodes = new NodeStore({ get: (key) => this.store.node(key) })
+    this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
     this.trie = new StateTrie(this.nodes)
   }
 
@@ -137,7 +143,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       receipts,
       txHashes: block.transactions.map((tx) => tx.hash()),
       certificate,
-      nodes: this.nodes.takePending(),
+      nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
     })
     this.flat.apply(diff)
     for (const [address, root] of storageRoots) {
