@@ -103,15 +103,28 @@ export class Producer {
     const timestamp = this.nextTimestamp(parent, options.timestamp)
     const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
     let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
-    const decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
-      built?.close()
-      built = await this.builder.build(txs, {
-        coinbase: proposer.feeRecipient,
-        timestamp,
-        gasLimit: this.gasLimit(),
+    let decision: Awaited<ReturnType<BftEngine['decide']>>
+    try {
+      decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
+        built?.close()
+        built = await this.builder.build(txs, {
+          coinbase: proposer.feeRecipient,
+          timestamp,
+          gasLimit: this.gasLimit(),
+        })
+        return built
       })
-      return built
-    })
+    } catch (error) {
+      // A block that cannot be built must not leave senders waiting: their transactions are
+      // dropped with the reason, and the chain stays where it was.
+      built?.close()
+      const reason = new ServerError(`block production failed: ${error instanceof Error ? error.message : String(error)}`)
+      for (const e of entries) {
+        this.pool.remove(e.hash)
+        this.settleWaiter(e.hash, reason)
+      }
+      throw reason
+    }
     if (decision === undefined || built === undefined) {
       built?.close()
       this.halted = true

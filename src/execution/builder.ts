@@ -1,17 +1,25 @@
 /**
  * Builds one candidate block on the head: runs the chosen transactions on a journaled overlay of
- * the head state, and computes the state root from the block's diff at the end (once per block).
+ * the head state with the block's system operations around them, then computes the roots.
+ *
+ * Why not @ethereumjs/vm's BlockBuilder: it creates a whole Block per added transaction, builds
+ * the transaction and receipt tries with @ethereumjs/mpt and runs both request contracts in the
+ * EVM every block; on an automine chain, where every transaction is its own block, that per-block
+ * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
  */
-import { type Block } from '@ethereumjs/block'
+import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { type VM, buildBlock, createVM, type RunTxResult } from '@ethereumjs/vm'
-import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { type VM, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
-import type { StoredReceipt } from '../chain/receipts.js'
+import type { RawLog, StoredReceipt } from '../chain/receipts.js'
+import { EMPTY_ROOT, persist, trieSet, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
+import { postBlock, preBlock } from './system-calls.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -40,6 +48,19 @@ export interface BlockParams {
   prevRandao?: Uint8Array
 }
 
+const NO_SOURCE = { get: async () => undefined }
+
+/** The root of an index-keyed trie (transactions, receipts, withdrawals). */
+async function orderedRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  let root: TrieNode | null = null
+  for (const [i, value] of values.entries()) root = await trieSet(root, RLP.encode(i), value, NO_SOURCE)
+  return root === null ? EMPTY_ROOT : persist(root, () => {})
+}
+
+function orBloom(target: Uint8Array, bloom: Uint8Array): void {
+  for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) | (bloom[i] as number)
+}
+
 export class BlockBuilder {
   private constructor(
     private readonly chain: Chain,
@@ -57,56 +78,91 @@ export class BlockBuilder {
 
   async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array }>, params: BlockParams): Promise<BuiltBlock> {
     const parent = this.chain.head
+    const common = this.vm.common
     const view = this.chain.headView()
-    const state = new JournaledState(view, (diff) => this.chain.trie.commit(parent.header.stateRoot, diff, view))
+    const state = new JournaledState(view)
     ;(this.vm as unknown as { stateManager: JournaledState }).stateManager = state
     this.vm.evm.stateManager = state
     ;(this.vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
     try {
-      const builder = await buildBlock(this.vm, {
-        parentBlock: parent,
-        headerData: {
-          coinbase: params.coinbase as `0x${string}`,
-          timestamp: params.timestamp,
-          gasLimit: params.gasLimit,
-          baseFeePerGas: params.baseFeePerGas,
-          mixHash: params.prevRandao ?? keccak_256(parent.hash()),
-          parentBeaconBlockRoot: this.vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-        },
-        withdrawals: this.vm.common.isActivatedEIP(4895) ? [] : undefined,
-        blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: this.vm.common },
-      })
-      const included: Array<{ result: RunTxResult; sender: Uint8Array }> = []
+      const number = parent.header.number + 1n
+      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
+      const header: HeaderData = {
+        parentHash: parent.hash(),
+        coinbase: params.coinbase as `0x${string}`,
+        number,
+        gasLimit: params.gasLimit,
+        timestamp: params.timestamp,
+        mixHash: params.prevRandao ?? keccak256(parent.hash()),
+        baseFeePerGas: common.isActivatedEIP(1559) ? (params.baseFeePerGas ?? parent.header.calcNextBaseFee()) : undefined,
+        excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
+        blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
+        parentBeaconBlockRoot: beaconRoot,
+      }
+      // The block the EVM sees while executing (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …).
+      const context = createBlock({ header }, { common, setHardfork: false })
+      await state.checkpoint()
+      await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
+
+      const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }> = []
       const rejected: Rejected[] = []
+      let gasUsed = 0n
       for (const { tx, sender } of txs) {
+        if (tx.gasLimit > params.gasLimit - gasUsed) {
+          rejected.push({ tx, error: new Error('gas limit reached'), retry: true })
+          continue
+        }
         try {
-          const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
-          included.push({ result, sender })
+          const result = await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed })
+          gasUsed += result.blockGasSpent ?? result.totalGasSpent
+          included.push({ tx, result, sender })
         } catch (error) {
-          const e = error instanceof Error ? error : new Error(String(error))
-          rejected.push({ tx, error: e, retry: e.message.includes('remaining gas in the block') })
+          rejected.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retry: false })
         }
       }
-      const { block } = await builder.build()
+
+      const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
+      const requests = common.isActivatedEIP(7685) ? await postBlock(this.vm, context, logs) : undefined
+      await state.commit()
+
+      const bloom = new Uint8Array(256)
       const receipts = included.map(({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
+        orBloom(bloom, r.bitvector)
         const stored: StoredReceipt = {
           status: r.status ?? 1,
           cumulativeGasUsed: r.cumulativeBlockGasUsed,
           gasUsed: result.totalGasSpent,
-          logs: r.logs as StoredReceipt['logs'],
+          logs: r.logs as RawLog[],
           bloom: r.bitvector,
           from: sender,
         }
         if (result.createdAddress !== undefined) stored.contractAddress = result.createdAddress.bytes
-        if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
-      return { hash: block.hash(), block, receipts, diff: state.diff(), rejected, close: () => view.close() }
+      const diff = state.diff()
+      const stateRoot = await this.chain.trie.commit(parent.header.stateRoot, diff, view)
+      const block = createBlock(
+        {
+          header: {
+            ...header,
+            stateRoot,
+            transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
+            receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
+            logsBloom: bloom,
+            gasUsed,
+            withdrawalsRoot: common.isActivatedEIP(4895) ? EMPTY_ROOT : undefined,
+            requestsHash: requests?.requestsHash,
+          },
+          transactions: included.map(({ tx }) => tx),
+          withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+        },
+        { common, setHardfork: false },
+      )
+      return { hash: block.hash(), block, receipts, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
     }
   }
 }
-
