@@ -89,10 +89,20 @@ export class Transactions {
     }
     const tip = req.maxPriorityFeePerGas ?? SUGGESTED_TIP
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
-    return createTx(
-      { ...base, type: TransactionType.FeeMarketEIP1559, maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas },
-      { common: this.common },
-    )
+    const fees = { maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas }
+    if (req.authorizationList !== undefined || req.type === 4n) {
+      if (req.to === undefined) throw new ServerError('EIP-7702 transactions cannot create contracts')
+      const authorizationList = (req.authorizationList ?? []).map((a) => ({
+        chainId: `0x${a.chainId.toString(16)}`,
+        address: `0x${Buffer.from(a.address).toString('hex')}`,
+        nonce: `0x${a.nonce.toString(16)}`,
+        yParity: `0x${a.yParity.toString(16)}`,
+        r: `0x${a.r.toString(16)}`,
+        s: `0x${a.s.toString(16)}`,
+      }))
+      return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common })
+    }
+    return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common })
   }
 
   private async admit(tx: TypedTransaction): Promise<Uint8Array> {

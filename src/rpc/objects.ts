@@ -31,6 +31,38 @@ export interface CallRequest {
   accessList?: AccessListEntry[]
   type?: bigint
   chainId?: bigint
+  /** EIP-7702 authorizations, as signed by their authorities. */
+  authorizationList?: Authorization[]
+}
+
+/** One EIP-7702 authorization tuple. */
+export interface Authorization {
+  chainId: bigint
+  address: Uint8Array
+  nonce: bigint
+  yParity: bigint
+  r: bigint
+  s: bigint
+}
+
+function authorizationList(v: unknown): Authorization[] {
+  if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go value of type []types.SetCodeAuthorization')
+  return v.map((item) => {
+    const o = objectParam(item, 'types.SetCodeAuthorization')
+    const need = <T>(name: string, decode: (x: unknown) => T): T => {
+      const value = optField(o, name, decode)
+      if (value === undefined) throw new CodecError(`missing required field '${name}' for SetCodeAuthorization`)
+      return value
+    }
+    return {
+      chainId: need('chainId', qty),
+      address: need('address', decodeAddress),
+      nonce: need('nonce', (x) => parseQuantity(x, 64)),
+      yParity: need('yParity', (x) => parseQuantity(x, 8)),
+      r: need('r', qty),
+      s: need('s', qty),
+    }
+  })
 }
 
 const qty = (v: unknown) => parseQuantity(v)
@@ -72,6 +104,7 @@ export const callRequest: Codec<CallRequest> = {
     set('accessList', optField(o, 'accessList', accessList))
     set('type', optField(o, 'type', (x) => parseQuantity(x, 64)))
     set('chainId', optField(o, 'chainId', qty))
+    set('authorizationList', optField(o, 'authorizationList', authorizationList))
     if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
       throw new CodecError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
     }
