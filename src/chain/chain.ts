@@ -9,7 +9,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { EventEmitter } from 'eventemitter3'
 import { keyOf } from '../hex.js'
-import { FlatState, type StateView } from '../state/flat-state.js'
+import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
 import { NodeStore } from '../state/node-store.js'
 import { StateTrie } from '../state/state-trie.js'
 import type { StateDiff, StateReader } from '../state/types.js'
@@ -41,6 +41,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly store: ChainStore
   private headBlock!: Block
   private readonly decoded = new Map<string, Block>()
+  /** The state root of the head state: the head block's, or newer after test-control writes. */
+  private committedRoot: Uint8Array = new Uint8Array(32)
+  /** What each change since the oldest open snapshot overwrote, newest last. */
+  private readonly undoLog: Array<{ state: StateUndo; rootBefore: Uint8Array; block?: Block }> = []
+  /** Set while snapshots exist: commits and writes keep what they overwrite. */
+  keepUndo = false
 
   /**
    * @param persistNodes write trie nodes to `db` as well. Off for the node's own in-memory
@@ -124,6 +130,63 @@ export class Chain extends EventEmitter<ChainEvents> {
     return { ...this.trie.reader(block.header.stateRoot), close: () => {} }
   }
 
+  /** The root of the head state, which the next block builds on. */
+  get stateRoot(): Uint8Array {
+    return this.committedRoot
+  }
+
+  /** How many changes the undo log holds; a snapshot remembers this. */
+  get undoDepth(): number {
+    return this.undoLog.length
+  }
+
+  /**
+   * Writes state outside any block (hardhat_setBalance and friends), as Hardhat and Anvil do:
+   * `latest` reads see it at once, and the next block builds on it.
+   */
+  async modify(diff: StateDiff): Promise<void> {
+    const rootBefore = this.committedRoot
+    const root = await this.trie.commit(rootBefore, diff, this.flat)
+    const storageRoots = this.trie.lastStorageRoots
+    const nodes = this.nodes.takePending()
+    if (this.persistNodes) await this.store.writeNodes(nodes)
+    const undo = this.flat.apply(diff, this.keepUndo)
+    this.setStorageRoots(storageRoots)
+    this.committedRoot = root
+    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore })
+  }
+
+  /** Undoes changes back to `depth` entries of the undo log: blocks and writes, newest first. */
+  async rewind(depth: number): Promise<void> {
+    while (this.undoLog.length > depth) {
+      const entry = this.undoLog.pop()
+      if (entry === undefined) break
+      if (entry.block !== undefined) {
+        const block = entry.block
+        const parent = await this.blockByHash(block.header.parentHash)
+        if (parent === undefined) throw new Error('cannot rewind past genesis')
+        await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
+        this.decoded.delete(keyOf(block.hash()))
+        this.headBlock = parent
+      }
+      this.flat.restore(entry.state)
+      this.trie.resetHead(entry.rootBefore)
+      this.committedRoot = entry.rootBefore
+    }
+  }
+
+  /** Drops undo entries no snapshot needs any more. */
+  trimUndo(depth: number): void {
+    if (depth === 0) this.undoLog.length = 0
+  }
+
+  private setStorageRoots(storageRoots: Map<string, Uint8Array>): void {
+    for (const [address, root] of storageRoots) {
+      const account = this.flat.accounts.get(address)
+      if (account !== undefined) account.storageRoot = root
+    }
+  }
+
   /** A pinned view of the head state. */
   headView(): StateView {
     return this.flat.view()
@@ -145,11 +208,10 @@ export class Chain extends EventEmitter<ChainEvents> {
       certificate,
       nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
     })
-    this.flat.apply(diff)
-    for (const [address, root] of storageRoots) {
-      const account = this.flat.accounts.get(address)
-      if (account !== undefined) account.storageRoot = root
-    }
+    const undo = this.flat.apply(diff, this.keepUndo)
+    this.setStorageRoots(storageRoots)
+    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
+    this.committedRoot = block.header.stateRoot
     this.remember(keyOf(hash), block)
     this.headBlock = block
     this.emit('block', block, receipts)

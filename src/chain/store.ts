@@ -27,6 +27,9 @@ class Recent<V> {
   get(key: string): V | undefined {
     return this.map.get(key)
   }
+  delete(key: string): void {
+    this.map.delete(key)
+  }
   set(key: string, value: V): void {
     this.map.set(key, value)
     if (this.map.size > this.limit) {
@@ -124,6 +127,31 @@ export class ChainStore {
     this.receipts.set(key, record.receipts)
     record.txHashes.forEach((tx, index) => this.txs.set(keyOf(tx), { blockHash: record.hash, index }))
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)
+  }
+
+  /** Removes the newest block (evm_revert): its records, index entries and the head pointer. */
+  async removeHead(hash: Uint8Array, number: bigint, txHashes: Uint8Array[], parentHash: Uint8Array): Promise<void> {
+    const key = keyOf(hash)
+    const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = [
+      { type: 'del', key: `b${key}` },
+      { type: 'del', key: `r${key}` },
+      { type: 'del', key: `c${key}` },
+      { type: 'del', key: `h${number.toString(16).padStart(16, '0')}` },
+      { type: 'put', key: 'head', value: parentHash },
+      ...txHashes.map((tx) => ({ type: 'del' as const, key: `t${keyOf(tx)}` })),
+    ]
+    await this.db.batch(ops, enc)
+    this.hashes.length = Number(number)
+    this.blocks.delete(key)
+    this.receipts.delete(key)
+    this.certificates.delete(key)
+    for (const tx of txHashes) this.txs.delete(keyOf(tx))
+  }
+
+  /** Writes trie nodes made outside a block (state changes by test controls). */
+  async writeNodes(nodes: Map<string, Uint8Array>): Promise<void> {
+    if (nodes.size === 0) return
+    await this.db.batch([...nodes].map(([k, value]) => ({ type: 'put' as const, key: `n${k}`, value })), enc)
   }
 
   private async load<T>(key: string, decode: (v: Uint8Array) => T): Promise<T | undefined> {

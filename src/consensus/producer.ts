@@ -37,6 +37,17 @@ export class Producer {
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
   halted = false
+  /** Seconds added to the clock for block timestamps (evm_increaseTime). */
+  timeOffset = 0n
+  /** The exact timestamp of the next block, once (evm_setNextBlockTimestamp). */
+  nextBlockTimestamp: bigint | undefined
+  /** Header overrides for later blocks (hardhat_setCoinbase, hardhat_setPrevRandao). */
+  coinbase: string | undefined
+  prevRandao: Uint8Array | undefined
+  /** The base fee of the next block only (hardhat_setNextBlockBaseFeePerGas). */
+  nextBaseFee: bigint | undefined
+  /** The gas limit of later blocks (evm_setBlockGasLimit). */
+  gasLimitOverride: bigint | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -87,6 +98,11 @@ export class Producer {
     })
   }
 
+  /** Runs `task` between heights, never during one (state writes by test controls). */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.serial(task)
+  }
+
   private serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task)
     this.queue = run.catch(() => {})
@@ -108,9 +124,11 @@ export class Producer {
       decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
         built?.close()
         built = await this.builder.build(txs, {
-          coinbase: proposer.feeRecipient,
+          coinbase: this.coinbase ?? proposer.feeRecipient,
           timestamp,
-          gasLimit: this.gasLimit(),
+          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
+          baseFeePerGas: this.nextBaseFee,
+          prevRandao: this.prevRandao,
         })
         return built
       })
@@ -134,6 +152,8 @@ export class Producer {
       return undefined
     }
     this.halted = false
+    this.nextBaseFee = undefined
+    if (options.timestamp === undefined) this.nextBlockTimestamp = undefined
     const { block, receipts, diff, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
@@ -167,15 +187,21 @@ export class Producer {
     else waiter.reject(error)
   }
 
-  private nextTimestamp(parent: Block, requested?: bigint): bigint {
+  /** The time the next block would get now, in seconds (with the offset, not the one-off). */
+  now(): bigint {
+    return BigInt(Math.floor(this.clock.now() / 1000)) + this.timeOffset
+  }
+
+  private nextTimestamp(parent: Block, explicit?: bigint): bigint {
     const min = parent.header.timestamp + 1n
+    const requested = explicit ?? this.nextBlockTimestamp
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
       return requested
     }
-    const now = BigInt(Math.floor(this.clock.now() / 1000))
+    const now = this.now()
     return now > min ? now : min
   }
 

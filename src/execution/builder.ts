@@ -141,7 +141,7 @@ export class BlockBuilder {
         return stored
       })
       const diff = state.diff()
-      const stateRoot = await this.chain.trie.commit(parent.header.stateRoot, diff, view)
+      const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
       const block = createBlock(
         {
           header: {

@@ -4,6 +4,7 @@
  * in automine, resolve once the transaction is in a committed block.
  */
 import type { Common } from '@ethereumjs/common'
+import { Address } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Keyring } from '../accounts/accounts.js'
 import type { Chain } from '../chain/chain.js'
@@ -17,6 +18,19 @@ import type { CallExecutor } from './call.js'
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
 export const SUGGESTED_TIP = 1_000_000_000n
+
+/**
+ * A transaction from an impersonated account: no key signs it, so it carries a placeholder
+ * signature (r = the sender, s = 1, as Hardhat does) and names its sender directly.
+ */
+function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
+  const r = BigInt(`0x${keyOf(from)}`) || 1n
+  const signed = tx.addSignature(0n, r, 1n, true)
+  const address = new Address(from)
+  Object.defineProperty(signed, 'getSenderAddress', { value: () => address })
+  Object.freeze(signed)
+  return signed
+}
 
 function ether(wei: bigint): string {
   return (Number(wei) / 1e18).toFixed(2)
@@ -58,17 +72,21 @@ export class Transactions {
     return this.admit(tx)
   }
 
+  /** Addresses the node sends for without a key (hardhat_impersonateAccount); set by the node. */
+  impersonation: (address: string) => boolean = () => false
+
   /** eth_sendTransaction: fills the missing fields, signs with the node's key, submits. */
   async submit(req: CallRequest): Promise<Uint8Array> {
     if (req.from === undefined) throw new ServerError('missing from address')
-    const account = this.keyring.get(keyOf(req.from))
-    if (account === undefined) throw new ServerError('unknown account')
-    const tx = (await this.fill(req)).sign(account.privateKey)
-    return this.admit(tx)
+    const sender = keyOf(req.from)
+    const account = this.keyring.get(sender)
+    if (account !== undefined) return this.admit((await this.fill(req)).sign(account.privateKey))
+    if (this.impersonation(sender)) return this.admit(impersonated(await this.fill(req, false), req.from))
+    throw new ServerError('unknown account')
   }
 
   /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
-  async fill(req: CallRequest): Promise<TypedTransaction> {
+  async fill(req: CallRequest, freeze = true): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
     const head = this.chain.head
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
@@ -85,7 +103,7 @@ export class Transactions {
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + SUGGESTED_TIP
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
-      return createTx({ ...base, type, gasPrice }, { common: this.common })
+      return createTx({ ...base, type, gasPrice }, { common: this.common, freeze })
     }
     const tip = req.maxPriorityFeePerGas ?? SUGGESTED_TIP
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
@@ -100,9 +118,9 @@ export class Transactions {
         r: `0x${a.r.toString(16)}`,
         s: `0x${a.s.toString(16)}`,
       }))
-      return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common })
+      return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
     }
-    return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common })
+    return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common, freeze })
   }
 
   private async admit(tx: TypedTransaction): Promise<Uint8Array> {

@@ -26,6 +26,11 @@ interface Undo {
   code: Map<string, Prior<Uint8Array>>
 }
 
+/** What one `apply` overwrote; opaque outside this module. */
+export interface StateUndo {
+  readonly version: number
+}
+
 /** A pinned version of the state; close it when done. */
 export interface StateView extends StateReader {
   readonly version: number
@@ -103,10 +108,13 @@ export class FlatState implements StateReader {
     }
   }
 
-  /** Applies a block's final values; synchronous, so no reader sees a half-applied block. */
-  apply(diff: StateDiff): void {
+  /**
+   * Applies a block's final values; synchronous, so no reader sees a half-applied block.
+   * With `keep` (a snapshot is open) it returns what it overwrote, for {@link FlatState.restore}.
+   */
+  apply(diff: StateDiff, keep = false): StateUndo | undefined {
     const next = this.version + 1
-    const record: Undo | undefined = this.openViews.size > 0
+    const record: Undo | undefined = this.openViews.size > 0 || keep
       ? { version: next, accounts: new Map(), storage: new Map(), code: new Map() }
       : undefined
     for (const [address, account] of diff.accounts) {
@@ -141,7 +149,43 @@ export class FlatState implements StateReader {
       else this.code.set(address, code)
     }
     this.version = next
-    if (record !== undefined) this.undo.push(record)
+    if (record !== undefined && this.openViews.size > 0) this.undo.push(record)
+    return record
+  }
+
+  /**
+   * Puts back what an `apply` overwrote (newest first when undoing several). Pinned views from
+   * before are not kept consistent across a restore: it is a test-chain control (evm_revert).
+   */
+  restore(record: StateUndo): void {
+    const r = record as Undo
+    for (const [address, prior] of r.accounts) {
+      if (prior === ABSENT) this.accounts.delete(address)
+      else this.accounts.set(address, prior)
+    }
+    for (const [address, s] of r.storage) {
+      if (s.cleared) {
+        if (s.whole === undefined || s.whole.size === 0) this.storage.delete(address)
+        else this.storage.set(address, s.whole)
+        continue
+      }
+      let current = this.storage.get(address)
+      if (current === undefined) {
+        current = new Map()
+        this.storage.set(address, current)
+      }
+      for (const [slot, value] of s.slots) {
+        if (value.length === 0) current.delete(slot)
+        else current.set(slot, value)
+      }
+      if (current.size === 0) this.storage.delete(address)
+    }
+    for (const [address, prior] of r.code) {
+      if (prior === ABSENT) this.code.delete(address)
+      else this.code.set(address, prior)
+    }
+    this.version++
+    this.undo = []
   }
 
   private storageUndo(record: Undo, address: string): StorageUndo {

@@ -90,6 +90,12 @@ export class StateTrie {
     return hash
   }
 
+  /** Makes `root` the state later commits start from without a lookup (evm_revert). */
+  resetHead(root: Uint8Array): void {
+    this.headRoot = refNode(root)
+    this.headHash = root
+  }
+
   /** The storage roots the last `commit` produced, by address. */
   lastStorageRoots = new Map<string, Uint8Array>()
 

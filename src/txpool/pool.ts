@@ -185,6 +185,32 @@ export class TxPool extends EventEmitter<PoolEvents> {
     for (const [nonce, entry] of slots) if (nonce < stateNonce) this.remove(entry.hash)
   }
 
+  /** Replaces the whole pool with saved entries (evm_revert restores the pool of a snapshot). */
+  replaceAll(entries: PoolEntry[]): void {
+    this.byHash.clear()
+    this.bySender.clear()
+    for (const e of entries) {
+      this.byHash.set(e.hash, e)
+      let slots = this.bySender.get(e.sender)
+      if (slots === undefined) {
+        slots = new Map()
+        this.bySender.set(e.sender, slots)
+      }
+      slots.set(e.nonce, e)
+    }
+  }
+
+  /** Pending (executable) and queued entries, given each sender's state nonce. */
+  partition(nonceOf: (sender: string) => bigint): { pending: PoolEntry[]; queued: PoolEntry[] } {
+    const pending: PoolEntry[] = []
+    const queued: PoolEntry[] = []
+    for (const [sender, slots] of this.bySender) {
+      const executableBelow = this.pendingNonce(sender, nonceOf(sender))
+      for (const e of slots.values()) (e.nonce < executableBelow ? pending : queued).push(e)
+    }
+    return { pending, queued }
+  }
+
   /** All entries of one sender, pending then queued, by nonce. */
   entriesOf(sender: string): PoolEntry[] {
     return [...(this.bySender.get(sender)?.values() ?? [])].sort((a, b) => (a.nonce < b.nonce ? -1 : 1))

@@ -1,0 +1,163 @@
+/**
+ * The test-chain controls Hardhat, Anvil and Ganache users expect: snapshots, time, mining,
+ * direct state writes and impersonation. Each is a typed method here; the evm_, hardhat_ and
+ * anvil_ method tables call these.
+ */
+import { Account, KECCAK256_NULL } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.js'
+import type { Chain } from '../chain/chain.js'
+import type { Producer } from '../consensus/producer.js'
+import { InvalidParamsError } from '../errors.js'
+import { keyOf } from '../hex.js'
+import type { PoolEntry, TxPool } from '../txpool/pool.js'
+import { emptyDiff } from '../state/types.js'
+
+interface Snapshot {
+  id: bigint
+  depth: number
+  pool: PoolEntry[]
+  timeOffset: bigint
+  nextBlockTimestamp: bigint | undefined
+}
+
+/** Options of the controls. */
+export interface ControlsOptions {
+  /**
+   * Keep a snapshot after reverting to it, so it can be reverted to again (Ganache's and
+   * Hardhat's evm_revert delete it; tests that revert to one fixture many times want this).
+   */
+  reusableSnapshots: boolean
+}
+
+function unpad(value: Uint8Array): Uint8Array {
+  let i = 0
+  while (i < value.length && value[i] === 0) i++
+  return value.subarray(i)
+}
+
+export class Controls {
+  private snapshots: Snapshot[] = []
+  private nextId = 1n
+  /** Addresses whose transactions the node accepts without a signature. */
+  readonly impersonated = new Set<string>()
+  autoImpersonate = false
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    private readonly producer: Producer,
+    private readonly options: ControlsOptions,
+  ) {}
+
+  /** evm_snapshot: remembers the chain, pool and time; returns the snapshot id. */
+  snapshot(): bigint {
+    const id = this.nextId++
+    this.snapshots.push({
+      id,
+      depth: this.chain.undoDepth,
+      pool: this.pool.all(),
+      timeOffset: this.producer.timeOffset,
+      nextBlockTimestamp: this.producer.nextBlockTimestamp,
+    })
+    this.chain.keepUndo = true
+    return id
+  }
+
+  /** evm_revert: back to the snapshot; it and later ones are gone (unless reusable). */
+  async revert(id: bigint): Promise<boolean> {
+    const index = this.snapshots.findIndex((s) => s.id === id)
+    if (index < 0) return false
+    const snap = this.snapshots[index] as Snapshot
+    await this.producer.exclusive(async () => {
+      await this.chain.rewind(snap.depth)
+      this.pool.replaceAll(snap.pool)
+      this.producer.timeOffset = snap.timeOffset
+      this.producer.nextBlockTimestamp = snap.nextBlockTimestamp
+    })
+    this.snapshots = this.snapshots.slice(0, this.options.reusableSnapshots ? index + 1 : index)
+    if (this.snapshots.length === 0) {
+      this.chain.keepUndo = false
+      this.chain.trimUndo(0)
+    }
+    return true
+  }
+
+  private async write(address: Uint8Array, change: (a: Account) => void, code?: Uint8Array): Promise<void> {
+    const key = keyOf(address)
+    await this.producer.exclusive(async () => {
+      const account = (await this.chain.flat.getAccount(key)) ?? new Account()
+      change(account)
+      const diff = emptyDiff()
+      if (code !== undefined) {
+        account.codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
+        diff.code.set(key, code)
+      }
+      diff.accounts.set(key, account)
+      await this.chain.modify(diff)
+      this.pool.settle(key, account.nonce)
+    })
+  }
+
+  setBalance(address: Uint8Array, balance: bigint): Promise<void> {
+    return this.write(address, (a) => (a.balance = balance))
+  }
+
+  async addBalance(address: Uint8Array, amount: bigint): Promise<void> {
+    return this.write(address, (a) => (a.balance += amount))
+  }
+
+  setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
+    return this.write(address, (a) => (a.nonce = nonce))
+  }
+
+  setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
+    return this.write(address, () => {}, code)
+  }
+
+  async setStorageAt(address: Uint8Array, slot: bigint, value: Uint8Array): Promise<void> {
+    if (value.length !== 32) throw new InvalidParamsError('invalid argument 2: storage value must be 32 bytes')
+    const key = keyOf(address)
+    await this.producer.exclusive(async () => {
+      const diff = emptyDiff()
+      diff.accounts.set(key, (await this.chain.flat.getAccount(key)) ?? new Account())
+      diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
+      await this.chain.modify(diff)
+    })
+  }
+
+  /** evm_increaseTime: moves the clock of later blocks forward; returns the total offset. */
+  increaseTime(seconds: bigint): bigint {
+    this.producer.timeOffset += seconds
+    return this.producer.timeOffset
+  }
+
+  /** evm_setNextBlockTimestamp: the next block's exact time; later blocks continue from it. */
+  setNextBlockTimestamp(timestamp: bigint): void {
+    const parent = this.chain.head.header.timestamp
+    if (timestamp <= parent) {
+      throw new InvalidParamsError(
+        `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parent}`,
+      )
+    }
+    this.producer.nextBlockTimestamp = timestamp
+    this.producer.timeOffset += timestamp - this.producer.now()
+  }
+
+  /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */
+  setTime(seconds: bigint): bigint {
+    this.producer.timeOffset += seconds - this.producer.now()
+    return this.producer.timeOffset
+  }
+
+  impersonate(address: Uint8Array): void {
+    this.impersonated.add(keyOf(address))
+  }
+
+  stopImpersonating(address: Uint8Array): boolean {
+    return this.impersonated.delete(keyOf(address))
+  }
+
+  isImpersonated(address: string): boolean {
+    return this.autoImpersonate || this.impersonated.has(address)
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The test-chain controls under the three names users know: `evm_` (Ganache and Hardhat),
+ * `hardhat_` and `anvil_`. Each family answers with its own conventions (Hardhat returns
+ * `true`, Anvil `null`); the work is the same, in src/controls.
+ */
+import { data, quantity } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { clientVersion } from '../web3.js'
+import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot } from '../codecs.js'
+import { method, type Method, type MethodTable } from '../method.js'
+import { mineParam, numberOrQuantity } from './params.js'
+import { InvalidParamsError } from '../../errors.js'
+
+/** Mines `count` blocks, `interval` seconds apart after the first. */
+async function mineBlocks(s: Services, count: bigint, interval: bigint, first?: bigint): Promise<void> {
+  if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
+  let timestamp = first
+  for (let i = 0n; i < count; i++) {
+    const block = await s.producer.mine(timestamp === undefined ? {} : { timestamp })
+    if (block === undefined) throw new InvalidParamsError('the chain is halted: not enough validators online')
+    timestamp = block.header.timestamp + (interval > 0n ? interval : 1n)
+  }
+}
+
+/** The methods both Hardhat and Anvil have, with each family's result convention. */
+function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Method> {
+  const t = <T>(run: (s: Services, p: T) => Promise<unknown> | unknown) => async (s: Services, p: T) => {
+    await run(s, p)
+    return ok
+  }
+  return {
+    [`${prefix}_mine`]: method({
+      params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, 1n)],
+      run: t((s, [count, interval]: readonly [bigint, bigint]) => mineBlocks(s, count, interval)),
+    }),
+    [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
+    [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
+    [`${prefix}_stopImpersonatingAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.stopImpersonating(a)) }),
+    [`${prefix}_setBalance`]: method({ params: [address, qty], run: t((s, [a, v]: readonly [Uint8Array, bigint]) => s.controls.setBalance(a, v)) }),
+    [`${prefix}_setCode`]: method({ params: [address, bytes], run: t((s, [a, c]: readonly [Uint8Array, Uint8Array]) => s.controls.setCode(a, c)) }),
+    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n)) }),
+    [`${prefix}_setStorageAt`]: method({
+      params: [address, storageSlot, bytes],
+      run: t((s, [a, k, v]: readonly [Uint8Array, bigint, Uint8Array]) => s.controls.setStorageAt(a, k, v)),
+    }),
+    [`${prefix}_setNextBlockBaseFeePerGas`]: method({
+      params: [qty],
+      run: t((s, [fee]: readonly [bigint]) => {
+        s.producer.nextBaseFee = fee
+      }),
+    }),
+    [`${prefix}_setCoinbase`]: method({
+      params: [address],
+      run: t((s, [a]: readonly [Uint8Array]) => {
+        s.producer.coinbase = data(a)
+      }),
+    }),
+    [`${prefix}_setPrevRandao`]: method({
+      params: [hash],
+      run: t((s, [r]: readonly [Uint8Array]) => {
+        s.producer.prevRandao = r
+      }),
+    }),
+    [`${prefix}_dropTransaction`]: method({
+      params: [hash],
+      run: (s, [h]) => {
+        const removed = s.pool.remove(Buffer.from(h).toString('hex')) !== undefined
+        return ok === null ? null : removed
+      },
+    }),
+  }
+}
+
+export const evm: MethodTable = {
+  evm_snapshot: method({ params: [], run: (s) => quantity(s.controls.snapshot()) }),
+  evm_revert: method({ params: [qty], run: (s, [id]) => s.controls.revert(id) }),
+  evm_mine: method({
+    params: [mineParam],
+    run: async (s, [p]) => {
+      await mineBlocks(s, p?.blocks ?? 1n, 1n, p?.timestamp)
+      return '0x0'
+    },
+  }),
+  evm_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => s.controls.increaseTime(sec).toString(10) }),
+  evm_setNextBlockTimestamp: method({
+    params: [numberOrQuantity],
+    run: (s, [ts]) => {
+      s.controls.setNextBlockTimestamp(ts)
+      return null
+    },
+  }),
+  evm_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => s.controls.setTime(ts).toString(10) }),
+  evm_setAutomine: method({
+    params: [boolean],
+    run: (s, [on]) => {
+      s.producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' })
+      return true
+    },
+  }),
+  evm_setIntervalMining: method({
+    params: [numberOrQuantity],
+    run: (s, [ms]) => {
+      s.producer.setMode(ms === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(ms) })
+      return true
+    },
+  }),
+  evm_setBlockGasLimit: method({
+    params: [qty],
+    run: (s, [limit]) => {
+      if (limit < 21_000n) throw new InvalidParamsError('invalid argument 0: block gas limit must be at least 21000')
+      s.producer.gasLimitOverride = limit
+      return true
+    },
+  }),
+  evm_setAccountBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.setBalance(a, v), true) }),
+  evm_setAccountCode: method({ params: [address, bytes], run: async (s, [a, c]) => (await s.controls.setCode(a, c), true) }),
+  evm_setAccountNonce: method({ params: [address, qty], run: async (s, [a, n]) => (await s.controls.setNonce(a, n), true) }),
+  evm_setAccountStorageAt: method({
+    params: [address, storageSlot, bytes],
+    run: async (s, [a, k, v]) => (await s.controls.setStorageAt(a, k, v), true),
+  }),
+}
+
+export const hardhat: MethodTable = {
+  ...family('hardhat', true),
+  hardhat_metadata: method({
+    params: [],
+    run: ({ chain, chainId }) => ({
+      clientVersion: clientVersion(),
+      chainId: Number(chainId),
+      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      latestBlockNumber: Number(chain.height),
+      latestBlockHash: data(chain.head.hash()),
+    }),
+  }),
+}
+
+export const anvil: MethodTable = {
+  ...family('anvil', null),
+  anvil_addBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.addBalance(a, v), null) }),
+  anvil_autoImpersonateAccount: method({
+    params: [boolean],
+    run: (s, [on]) => {
+      s.controls.autoImpersonate = on
+      return null
+    },
+  }),
+  anvil_setAutomine: method({
+    params: [boolean],
+    run: (s, [on]) => (s.producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' }), null),
+  }),
+  anvil_setIntervalMining: method({
+    params: [numberOrQuantity],
+    run: (s, [sec]) => (s.producer.setMode(sec === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(sec) * 1000 }), null),
+  }),
+  anvil_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => Number(s.controls.setTime(ts)) }),
+  anvil_setBlockGasLimit: method({
+    params: [qty],
+    run: (s, [limit]) => {
+      s.producer.gasLimitOverride = limit
+      return true
+    },
+  }),
+  anvil_nodeInfo: method({
+    params: [],
+    run: ({ chain, chainId, common, producer }) => ({
+      currentBlockNumber: Number(chain.height),
+      currentBlockTimestamp: Number(chain.head.header.timestamp),
+      currentBlockHash: data(chain.head.hash()),
+      hardFork: common.hardfork(),
+      transactionOrder: 'fees',
+      environment: {
+        baseFee: Number(chain.head.header.calcNextBaseFee()),
+        chainId: Number(chainId),
+        gasLimit: Number(producer.gasLimitOverride ?? chain.head.header.gasLimit),
+        gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
+      },
+      forkConfig: {},
+    }),
+  }),
+}

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  custom,
+  encodeFunctionData,
+  parseEther,
+  publicActions,
+  type Hex,
+} from 'viem'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { loadArtifacts } from '../fixtures/compile.js'
+
+const chain = {
+  id: 31337,
+  name: 'finality',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
+} as const
+const { Counter } = loadArtifacts()
+
+let node: FinalityNode
+beforeAll(async () => {
+  node = await createNode()
+})
+afterAll(() => node.close())
+
+const clients = () => {
+  const transport = custom(node.provider, { retryCount: 0 })
+  return {
+    client: createPublicClient({ chain, transport, cacheTime: 0 }),
+    hardhat: createTestClient({ chain, transport, mode: 'hardhat', cacheTime: 0 }).extend(publicActions),
+    anvil: createTestClient({ chain, transport, mode: 'anvil', cacheTime: 0 }).extend(publicActions),
+    wallet: createWalletClient({ chain, transport }),
+  }
+}
+const stranger = '0x00000000000000000000000000000000deadbeef' as const
+
+describe('account writes', () => {
+  test('behavior: setBalance, setNonce, setCode and setStorageAt change latest state at once, without a block', async () => {
+    const { client, hardhat, anvil } = clients()
+    const before = await client.getBlockNumber()
+    await hardhat.setBalance({ address: stranger, value: parseEther('5') })
+    expect(await client.getBalance({ address: stranger })).toBe(parseEther('5'))
+    await anvil.setBalance({ address: stranger, value: 7n })
+    expect(await client.getBalance({ address: stranger })).toBe(7n)
+    await hardhat.setNonce({ address: stranger, nonce: 9 })
+    expect(await client.getTransactionCount({ address: stranger })).toBe(9)
+    await anvil.setCode({ address: stranger, bytecode: Counter!.deployedBytecode })
+    expect(await client.getCode({ address: stranger })).toBe(Counter!.deployedBytecode)
+    await hardhat.setStorageAt({ address: stranger, index: 0, value: `0x${'00'.repeat(31)}2a` })
+    expect(await client.readContract({ address: stranger, abi: Counter!.abi, functionName: 'count' })).toBe(42n)
+    expect(await client.getBlockNumber()).toBe(before)
+    // The next block builds on the written state: a call through a transaction sees it.
+    const [from] = node.accounts
+    const hash = await clients().wallet.sendTransaction({
+      account: from!.address as Hex,
+      to: stranger,
+      data: encodeFunctionData({ abi: Counter!.abi, functionName: 'increment' }),
+    })
+    expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
+    expect(await client.readContract({ address: stranger, abi: Counter!.abi, functionName: 'count' })).toBe(43n)
+    // History is unchanged: the block before the writes has the old balance.
+    expect(await client.getBalance({ address: stranger, blockNumber: before })).toBe(0n)
+  })
+
+  test('error: a storage value that is not 32 bytes is refused', async () => {
+    await expect(
+      node.request({ method: 'hardhat_setStorageAt', params: [stranger, '0x0', '0x01'] }),
+    ).rejects.toMatchObject({ code: -32602 })
+  })
+})
+
+describe('snapshots', () => {
+  test('behavior: revert undoes blocks, state writes and receipts; the id is used up', async () => {
+    const { client, hardhat, wallet } = clients()
+    const [a, b] = node.accounts
+    const id = await hardhat.snapshot()
+    const height = await client.getBlockNumber()
+    const balance = await client.getBalance({ address: b!.address as Hex })
+    const hash = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1000n })
+    await hardhat.setBalance({ address: stranger, value: 123n })
+    await hardhat.mine({ blocks: 3 })
+    expect(await client.getBlockNumber()).toBe(height + 4n)
+    await hardhat.revert({ id })
+    expect(await client.getBlockNumber()).toBe(height)
+    expect(await client.getBalance({ address: b!.address as Hex })).toBe(balance)
+    expect(await client.getBalance({ address: stranger })).not.toBe(123n)
+    expect(await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })).toBeNull()
+    expect(await node.request({ method: 'eth_getBlockByNumber', params: [`0x${(height + 1n).toString(16)}`, false] })).toBeNull()
+    expect(await node.request({ method: 'evm_revert', params: [id] })).toBe(false)
+    // The chain goes on from the reverted height, with a new block at the old number.
+    const again = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1n })
+    const receipt = await client.getTransactionReceipt({ hash: again })
+    expect(receipt.blockNumber).toBe(height + 1n)
+  })
+
+  test('behavior: reverting to an earlier snapshot removes later ones', async () => {
+    const { hardhat } = clients()
+    const first = await hardhat.snapshot()
+    await hardhat.mine({ blocks: 1 })
+    const second = await hardhat.snapshot()
+    await hardhat.revert({ id: first })
+    expect(await node.request({ method: 'evm_revert', params: [second] })).toBe(false)
+  })
+
+  test('behavior: with reusableSnapshots a snapshot survives its revert', async () => {
+    const other = await createNode({ reusableSnapshots: true })
+    const id = await other.request({ method: 'evm_snapshot' })
+    for (let i = 0; i < 3; i++) {
+      await other.request({ method: 'evm_mine' })
+      expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x1')
+      expect(await other.request({ method: 'evm_revert', params: [id] })).toBe(true)
+      expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    }
+    await other.close()
+  })
+
+  test('behavior: the pool of a snapshot comes back with it', async () => {
+    const manual = await createNode({ mining: { mode: 'manual' } })
+    const [a, b] = manual.accounts
+    const id = await manual.request({ method: 'evm_snapshot' })
+    await manual.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: '0x5208' }] })
+    expect(await manual.request({ method: 'txpool_status' })).toEqual({ pending: '0x1', queued: '0x0' })
+    await manual.request({ method: 'evm_revert', params: [id] })
+    expect(await manual.request({ method: 'txpool_status' })).toEqual({ pending: '0x0', queued: '0x0' })
+    await manual.close()
+  })
+})
+
+describe('time and mining', () => {
+  test('behavior: increaseTime and setNextBlockTimestamp move block timestamps', async () => {
+    const { client, hardhat } = clients()
+    const start = (await client.getBlock()).timestamp
+    const wall = BigInt(Math.floor(Date.now() / 1000))
+    await hardhat.increaseTime({ seconds: 3600 })
+    await hardhat.mine({ blocks: 1 })
+    const moved = (await client.getBlock()).timestamp
+    expect(moved).toBeGreaterThan(start)
+    expect(moved).toBeGreaterThanOrEqual(wall + 3600n)
+    const target = (await client.getBlock()).timestamp + 10_000n
+    await hardhat.setNextBlockTimestamp({ timestamp: target })
+    await hardhat.mine({ blocks: 1 })
+    expect((await client.getBlock()).timestamp).toBe(target)
+    await hardhat.mine({ blocks: 1 })
+    expect((await client.getBlock()).timestamp).toBeGreaterThanOrEqual(target + 1n)
+  })
+
+  test('error: a next timestamp not after the head is refused', async () => {
+    const head = (await clients().client.getBlock()).timestamp
+    await expect(node.request({ method: 'evm_setNextBlockTimestamp', params: [Number(head)] })).rejects.toMatchObject({
+      code: -32602,
+    })
+  })
+
+  test('behavior: hardhat_mine with an interval spaces timestamps; evm_mine takes a timestamp', async () => {
+    const { client, anvil } = clients()
+    const height = await client.getBlockNumber()
+    await anvil.mine({ blocks: 5, interval: 12 })
+    expect(await client.getBlockNumber()).toBe(height + 5n)
+    const last = await client.getBlock()
+    const previous = await client.getBlock({ blockNumber: last.number - 1n })
+    expect(last.timestamp - previous.timestamp).toBe(12n)
+    await node.request({ method: 'evm_mine', params: [Number(last.timestamp) + 500] })
+    expect((await client.getBlock()).timestamp).toBe(last.timestamp + 500n)
+  })
+
+  test('behavior: setAutomine(false) queues transactions until a block is mined', async () => {
+    const { client, hardhat, wallet } = clients()
+    const [a, b] = node.accounts
+    await hardhat.setAutomine(false)
+    expect(await hardhat.getAutomine()).toBe(false)
+    const height = await client.getBlockNumber()
+    const hash = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1n })
+    expect(await client.getBlockNumber()).toBe(height)
+    const status = (await node.request({ method: 'txpool_status' })) as { pending: string }
+    expect(status.pending).toBe('0x1')
+    const content = (await node.request({ method: 'txpool_content' })) as { pending: Record<string, Record<string, { hash: string }>> }
+    expect(Object.values(Object.values(content.pending)[0]!)[0]!.hash).toBe(hash)
+    const inspect = (await node.request({ method: 'txpool_inspect' })) as { pending: Record<string, Record<string, string>> }
+    expect(Object.values(Object.values(inspect.pending)[0]!)[0]).toMatch(/: 1 wei \+ \d+ gas × \d+ wei$/)
+    await hardhat.mine({ blocks: 1 })
+    expect((await client.getTransactionReceipt({ hash })).blockNumber).toBe(height + 1n)
+    await hardhat.setAutomine(true)
+    expect(await hardhat.getAutomine()).toBe(true)
+  })
+})
+
+describe('impersonation', () => {
+  test('behavior: an impersonated account sends without a key; stopping refuses again', async () => {
+    const { client, hardhat, wallet } = clients()
+    const whale = '0x000000000000000000000000000000000000c0de' as const
+    await hardhat.setBalance({ address: whale, value: parseEther('10') })
+    const payee = '0x000000000000000000000000000000000000beef' as const
+    await expect(wallet.sendTransaction({ account: whale, to: payee, value: 1n })).rejects.toThrow(/unknown account/)
+    await hardhat.impersonateAccount({ address: whale })
+    const hash = await wallet.sendTransaction({ account: whale, to: payee, value: 5n })
+    const receipt = await client.getTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(receipt.from).toBe(whale)
+    expect((await client.getTransaction({ hash })).from).toBe(whale)
+    expect(await client.getBalance({ address: payee })).toBe(5n)
+    await hardhat.stopImpersonatingAccount({ address: whale })
+    await expect(wallet.sendTransaction({ account: whale, to: payee, value: 1n })).rejects.toThrow(/unknown account/)
+  })
+})
+
+describe('chain settings', () => {
+  test('behavior: coinbase, next base fee and block gas limit apply to later blocks', async () => {
+    const { client, hardhat } = clients()
+    await node.request({ method: 'hardhat_setCoinbase', params: [stranger] })
+    await hardhat.setNextBlockBaseFeePerGas({ baseFeePerGas: 800n })
+    await hardhat.setBlockGasLimit({ gasLimit: 25_000_000n })
+    await hardhat.mine({ blocks: 1 })
+    const block = await client.getBlock()
+    expect(block.miner).toBe(stranger)
+    expect(block.baseFeePerGas).toBe(800n)
+    expect(block.gasLimit).toBe(25_000_000n)
+    await hardhat.mine({ blocks: 1 })
+    expect((await client.getBlock()).baseFeePerGas).toBe(700n)
+  })
+
+  test('behavior: metadata and nodeInfo describe the chain', async () => {
+    const meta = (await node.request({ method: 'hardhat_metadata' })) as { chainId: number; latestBlockNumber: number }
+    expect(meta.chainId).toBe(31337)
+    expect(BigInt(meta.latestBlockNumber)).toBe(BigInt((await node.request({ method: 'eth_blockNumber' })) as string))
+    const info = (await node.request({ method: 'anvil_nodeInfo' })) as { hardFork: string }
+    expect(info.hardFork).toBe('prague')
+  })
+})
