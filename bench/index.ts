@@ -25,6 +25,7 @@ import {
   deployToken,
 } from './cases.js'
 import { QUICK, Signer, now, round, scale } from './util.js'
+import { benchControls } from './controls.js'
 
 const N_STARTUP = QUICK ? 5 : 20
 const N_ETH = scale(2000)
@@ -80,6 +81,8 @@ log(`5/5 memory after ${N_MEMORY} ETH transfers (fresh node)`)
 const memory = await benchMemory(N_MEMORY, scale(1000), (done, rate) => {
   if (done % scale(2000) === 0 || done === N_MEMORY) log(`    ${done}/${N_MEMORY} transfers, last batch ${rate.toFixed(1)} tx/s`)
 })
+log(`6/6 controls: snapshot/revert x${scale(2000)}, empty blocks x${scale(2000)}`)
+const controls = await benchControls(scale(2000), scale(2000))
 const firstBatch = memory.batchTxPerSec[0] ?? NaN
 const lastBatch = memory.batchTxPerSec[memory.batchTxPerSec.length - 1] ?? NaN
 const totalSec = (now() - suiteStart) / 1000
@@ -96,6 +99,9 @@ const rows: Array<[string, string, string]> = [
   [`Memory after ${memory.n} ETH transfers: heapUsed`, `${f(memory.heapUsedMb)} MB`, `baseline before createNode ${f(memory.baselineHeapUsedMb)} MB; GC: ${memory.gc}`],
   [`Memory after ${memory.n} ETH transfers: rss`, `${f(memory.rssMb)} MB`, `baseline ${f(memory.baselineRssMb)} MB`],
   [`  (send + receipt rate during that run)`, `${f(lastBatch)} tx/s`, `last ${memory.batchSize} txs; first ${memory.batchSize}: ${f(firstBatch)} tx/s; whole run ${f((memory.n / memory.elapsedMs) * 1000)} tx/s (signing included)`],
+  ['evm_snapshot + evm_revert', `${f(controls.snapshotPerSec)} cycles/s`, `N=${controls.snapshotCycles}, nothing in between`],
+  ['snapshot + transfer + revert', `${f(controls.wrappedPerSec)} cycles/s`, `N=${controls.wrappedCycles}: what wrapping a one-transaction test costs`],
+  ['hardhat_mine empty blocks', `${f(controls.emptyBlocksPerSec)} blocks/s`, `N=${controls.emptyBlocks} in one call`],
   ['secp256k1 backend', secp256k1Backend, 'FINALITY_SECP256K1=noble forces pure JS'],
 ]
 
@@ -129,6 +135,10 @@ const json = {
     transfers: memory.n, gc: memory.gc, heapUsedMb: memory.heapUsedMb, rssMb: memory.rssMb,
     baselineHeapUsedMb: memory.baselineHeapUsedMb, baselineRssMb: memory.baselineRssMb,
     batchSize: memory.batchSize, batchTxPerSec: memory.batchTxPerSec.map((x) => round(x, 1)),
+  },
+  controls: {
+    snapshotPerSec: round(controls.snapshotPerSec), wrappedPerSec: round(controls.wrappedPerSec),
+    emptyBlocks: controls.emptyBlocks, emptyBlocksPerSec: round(controls.emptyBlocksPerSec),
   },
   totalSec: round(totalSec, 1),
 }
