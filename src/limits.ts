@@ -19,12 +19,39 @@ export interface Limits {
   filterTopicAlternatives: number
   /** Blocks one `eth_feeHistory` covers (more are truncated). */
   feeHistoryBlocks: number
-  /** Gas cap for eth_call / eth_estimateGas; 0 = none. */
+  /** Gas cap for eth_call / eth_estimateGas / eth_createAccessList / eth_simulateV1; 0 = none. */
   rpcGasCap: bigint
+  /**
+   * Milliseconds one eth_call, eth_estimateGas, eth_createAccessList or eth_simulateV1 may execute
+   * before -32000 `execution aborted (timeout = 10s)`; 0 = none. The spec's `rpc-evm-timeout`.
+   */
+  rpcEvmTimeoutMs: number
   /** Fee cap of a sent transaction in wei (gas × fee cap); 0 = off. Geth's `RPCTxFeeCap`. */
   txFeeCap: bigint
   /** Characters of a hex string param before it is rejected (bounds BigInt and Buffer work). */
   hexParamLength: number
+  /** Bytes of an HTTP request body; past it HTTP 413, the rest is not read. */
+  httpBodyBytes: number
+  /** Bytes of one WebSocket message; past it the socket is closed with 1009. */
+  wsMessageBytes: number
+  /** Bytes of a batch's responses; later calls answer -32003 `response too large`. */
+  batchResponseBytes: number
+  /** Nesting depth of a JSON payload; deeper is -32700, checked in linear time. */
+  jsonDepth: number
+  /** Milliseconds one request may take over HTTP / WebSocket before -32002 `request timed out`. */
+  requestTimeoutMs: number
+  /** Milliseconds a polling filter lives without a poll (geth's 5 minutes). */
+  filterIdleMs: number
+  /** Polling filters alive at once; past it -32005. */
+  liveFilters: number
+  /** Subscriptions on one WebSocket (or one provider); past it -32005. */
+  wsSubscriptions: number
+  /** Simultaneous connections of a transport; 0 = unlimited (the spec's `max-open-connections`). */
+  maxOpenConnections: number
+  /** Messages waiting to be written to one WebSocket; past it the socket is closed with 1008. */
+  wsBacklogMessages: number
+  /** Bytes waiting to be written to one WebSocket; past it the socket is closed with 1008. */
+  wsBacklogBytes: number
 }
 
 /** The defaults. */
@@ -38,8 +65,20 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   filterTopicAlternatives: 1000,
   feeHistoryBlocks: 1024,
   rpcGasCap: 0n,
+  rpcEvmTimeoutMs: 10_000,
   txFeeCap: 10n ** 18n,
   hexParamLength: 2 * 5 * 1024 * 1024 + 2,
+  httpBodyBytes: 5 * 1024 * 1024,
+  wsMessageBytes: 16 * 1024 * 1024,
+  batchResponseBytes: 25 * 1000 * 1000,
+  jsonDepth: 64,
+  requestTimeoutMs: 30_000,
+  filterIdleMs: 5 * 60 * 1000,
+  liveFilters: 1000,
+  wsSubscriptions: 1024,
+  maxOpenConnections: 0,
+  wsBacklogMessages: 10_000,
+  wsBacklogBytes: 16 * 1024 * 1024,
 })
 
 /** Defaults overridden by the caller's values. */

@@ -1,0 +1,123 @@
+/**
+ * `node.listen()`: HTTP and WebSocket servers for callers who have none, on 127.0.0.1 by default,
+ * port 0 for an ephemeral port. Returns the bound URLs and a `close()`.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { assertSafeExposure, isLoopback } from './auth.js'
+import type { RpcHost } from './host.js'
+import { createHttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
+import { attachWebSocket, type WsEndpoint } from './ws.js'
+
+/** Options of `node.listen()`; the spec's `json-rpc` settings. */
+export interface ListenOptions extends HttpOptions {
+  /** HTTP bind address `<host>:<port>`. Default `127.0.0.1:8545`; `false` = no HTTP server. */
+  address?: string | false
+  /** WebSocket bind address. Default `127.0.0.1:8546`; the same as `address` = one server for both; `false` = none. */
+  wsAddress?: string | false
+  /** WebSocket upgrade path. Default: any. */
+  wsPath?: string
+}
+
+/** Running servers. */
+export interface Listening {
+  /** `http://host:port` of the HTTP server, if any. */
+  readonly http: string | undefined
+  /** `ws://host:port` of the WebSocket server, if any. */
+  readonly ws: string | undefined
+  /** Stops accepting, closes WebSocket connections and idle keep-alive sockets, and resolves when done. */
+  close(): Promise<void>
+}
+
+/** `<host>:<port>` → parts; `[::1]:8545` for IPv6, `:8545` means 127.0.0.1. */
+export function parseAddress(address: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(address.trim())
+  if (m === null) throw new Error(`invalid address "${address}", want <host>:<port>`)
+  const port = Number(m[3])
+  if (port > 65535) throw new Error(`invalid port in "${address}"`)
+  return { host: m[1] ?? (m[2] === '' || m[2] === undefined ? '127.0.0.1' : m[2]), port }
+}
+
+function urlOf(scheme: string, server: Server): string {
+  const a = server.address() as AddressInfo
+  const host = a.family === 'IPv6' ? `[${a.address}]` : a.address
+  return `${scheme}://${host}:${a.port}`
+}
+
+function bind(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+function shut(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+  })
+}
+
+/** Starts the servers; `transport(lockPrivate)` resolves the per-transport settings. */
+export async function listen(
+  host: RpcHost,
+  transport: (options: HttpOptions, lockPrivate: boolean) => ResolvedTransport,
+  options: ListenOptions = {},
+): Promise<Listening> {
+  const httpAddress = options.address === false ? undefined : parseAddress(options.address ?? '127.0.0.1:8545')
+  const wsAddress = options.wsAddress === false ? undefined : parseAddress(options.wsAddress ?? '127.0.0.1:8546')
+  const hasSecret = options.jwtSecret !== undefined
+  for (const a of [httpAddress, wsAddress]) {
+    if (a !== undefined) assertSafeExposure(a.host, options.api ?? [], hasSecret)
+  }
+  const servers: Server[] = []
+  const endpoints: WsEndpoint[] = []
+  const limit = host.limits.maxOpenConnections
+  const make = () => {
+    const server = createServer()
+    if (limit > 0) server.maxConnections = limit
+    servers.push(server)
+    return server
+  }
+  let httpServer: Server | undefined
+  let wsServer: Server | undefined
+  try {
+    if (httpAddress !== undefined) {
+      httpServer = make()
+      const lock = !hasSecret && !isLoopback(httpAddress.host)
+      httpServer.on('request', createHttpHandler(host, transport(options, lock), options))
+      await bind(httpServer, httpAddress.host, httpAddress.port)
+    }
+    if (wsAddress !== undefined) {
+      const same =
+        httpServer !== undefined && httpAddress !== undefined && wsAddress.port !== 0 && wsAddress.host === httpAddress.host && wsAddress.port === httpAddress.port
+      wsServer = same ? httpServer : make()
+      const lock = !hasSecret && !isLoopback(wsAddress.host)
+      const wsOptions = options.wsPath === undefined ? options : { ...options, path: options.wsPath }
+      endpoints.push(attachWebSocket(host, wsServer as Server, transport(options, lock), wsOptions))
+      if (!same) {
+        ;(wsServer as Server).on('request', (_req, res) => {
+          res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' })
+          res.end('upgrade required\n')
+        })
+        await bind(wsServer as Server, wsAddress.host, wsAddress.port)
+      }
+    }
+  } catch (error) {
+    await Promise.all(servers.filter((s) => s.listening).map(shut))
+    throw error
+  }
+  let closing: Promise<void> | undefined
+  return {
+    http: httpServer === undefined ? undefined : urlOf('http', httpServer),
+    ws: wsServer === undefined ? undefined : urlOf('ws', wsServer),
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all(endpoints.map((e) => e.close()))
+        await Promise.all(servers.map(shut))
+      })()),
+  }
+}

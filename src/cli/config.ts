@@ -1,0 +1,186 @@
+/**
+ * The command line's settings: flags (node:util parseArgs) over a TOML config file whose
+ * `[json-rpc]` section holds the spec's settings, over the defaults.
+ */
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { parse as parseToml } from 'smol-toml'
+import type { HardforkName } from '../chain/common.js'
+
+/** Everything the command line can set. */
+export interface CliConfig {
+  enable: boolean
+  address: string
+  wsAddress: string
+  api: string[]
+  maxOpenConnections: number
+  rpcGasCap: bigint
+  /** Milliseconds; the spec's `rpc-evm-timeout` (`10s`). */
+  rpcEvmTimeoutMs: number
+  jwtSecret: string | undefined
+  chainId: bigint
+  accounts: number
+  /** Wei. */
+  balance: bigint
+  mnemonic: string | undefined
+  /** Seconds; 0 = automine. */
+  blockTime: number
+  hardfork: HardforkName | undefined
+  db: string | undefined
+  quiet: boolean
+  help: boolean
+}
+
+export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
+  enable: true,
+  address: '127.0.0.1:8545',
+  wsAddress: '127.0.0.1:8546',
+  api: ['eth', 'web3', 'net', 'rpc'],
+  maxOpenConnections: 0,
+  rpcGasCap: 0n,
+  rpcEvmTimeoutMs: 10_000,
+  jwtSecret: undefined,
+  chainId: 31337n,
+  accounts: 20,
+  balance: 10_000n * 10n ** 18n,
+  mnemonic: undefined,
+  blockTime: 0,
+  hardfork: undefined,
+  db: undefined,
+  quiet: false,
+  help: false,
+})
+
+const HARDFORKS = new Set(['london', 'paris', 'shanghai', 'cancun', 'prague'])
+
+/** Flag name → [type, help]. */
+export const FLAGS = {
+  config: ['string', '<file.toml>  read settings from a TOML file ([json-rpc] section; flags win)'],
+  'json-rpc.enable': ['string', '<bool>  serve JSON-RPC (default true)'],
+  'json-rpc.address': ['string', '<host:port>  HTTP address (default 127.0.0.1:8545; port 0 = any free port)'],
+  'json-rpc.ws-address': ['string', '<host:port>  WebSocket address (default 127.0.0.1:8546)'],
+  'json-rpc.api': ['string', '<list>  namespaces served over HTTP and WebSocket (default eth,web3,net,rpc)'],
+  'json-rpc.max-open-connections': ['string', '<n>  simultaneous connections per server, 0 = unlimited (default 0)'],
+  'json-rpc.rpc-gas-cap': ['string', '<gas>  gas cap of eth_call / eth_estimateGas, 0 = none (default 0)'],
+  'json-rpc.rpc-evm-timeout': ['string', '<duration>  time-out of eth_call, e.g. 10s, 500ms (default 10s)'],
+  'json-rpc.jwt-secret': ['string', '<hex|file>  JWT secret: private methods need Authorization: Bearer <JWT>'],
+  'chain-id': ['string', '<id>  chain id (default 31337)'],
+  accounts: ['string', '<n>  prefunded accounts (default 20)'],
+  balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
+  mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
+  'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine'],
+  hardfork: ['string', '<name>  london, paris, shanghai, cancun or prague (default prague)'],
+  db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
+  quiet: ['boolean', 'do not log requests'],
+  help: ['boolean', 'print this help'],
+} as const
+
+/** The `--help` text. */
+export function helpText(): string {
+  const rows = Object.entries(FLAGS).map(([name, [, help]]) => {
+    const [arg, ...rest] = help.startsWith('<') ? help.split('  ') : ['', help]
+    return `  --${name}${arg === '' ? '' : ` ${arg}`}`.padEnd(48) + rest.join('  ')
+  })
+  return ['Usage: finality [flags]', '', 'Starts an in-process EVM chain and serves it over HTTP and WebSocket.', '', 'Flags:', ...rows, ''].join('\n')
+}
+
+function bool(v: unknown, what: string): boolean {
+  if (typeof v === 'boolean') return v
+  if (v === 'true' || v === '1' || v === '') return true
+  if (v === 'false' || v === '0') return false
+  throw new Error(`${what}: want true or false, got ${String(v)}`)
+}
+
+function int(v: unknown, what: string, min = 0): number {
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : /^\d+$/.test(String(v)) ? Number(v) : NaN
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${what}: want an integer >= ${min}, got ${String(v)}`)
+  return n
+}
+
+function big(v: unknown, what: string): bigint {
+  const s = String(v)
+  if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(s)) throw new Error(`${what}: want a number, got ${s}`)
+  return BigInt(s)
+}
+
+/** `10s`, `500ms`, `1m`, or a number of seconds → milliseconds. */
+export function parseDuration(v: unknown, what: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(v).trim())
+  if (m === null) throw new Error(`${what}: want a duration like 10s or 500ms, got ${String(v)}`)
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h']
+  return Math.round(Number(m[1]) * unit)
+}
+
+function ether(v: unknown, what: string): bigint {
+  const m = /^(\d+)(?:\.(\d{1,18}))?$/.exec(String(v))
+  if (m === null) throw new Error(`${what}: want an amount of ETH, got ${String(v)}`)
+  return BigInt(m[1] as string) * 10n ** 18n + BigInt((m[2] ?? '').padEnd(18, '0') || '0')
+}
+
+function list(v: unknown): string[] {
+  const items = Array.isArray(v) ? v.map(String) : String(v).split(',')
+  return items.map((s) => s.trim()).filter((s) => s !== '')
+}
+
+function jwt(v: unknown): string {
+  const s = String(v).trim()
+  return /^(0x)?[0-9a-fA-F]{64,}$/.test(s) ? s : readFileSync(s, 'utf8').trim()
+}
+
+type Raw = Record<string, unknown>
+
+/** Applies settings by their flag / TOML name onto `c`. */
+function apply(c: CliConfig, raw: Raw, origin: string): void {
+  const at = (k: string) => `${origin} ${k}`
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue
+    switch (k) {
+      case 'json-rpc.enable': c.enable = bool(v, at(k)); break
+      case 'json-rpc.address': c.address = String(v); break
+      case 'json-rpc.ws-address': c.wsAddress = String(v); break
+      case 'json-rpc.api': c.api = list(v); break
+      case 'json-rpc.max-open-connections': c.maxOpenConnections = int(v, at(k)); break
+      case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
+      case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
+      case 'json-rpc.jwt-secret': c.jwtSecret = jwt(v); break
+      case 'chain-id': c.chainId = big(v, at(k)); break
+      case 'accounts': c.accounts = int(v, at(k)); break
+      case 'balance': c.balance = ether(v, at(k)); break
+      case 'mnemonic': c.mnemonic = String(v); break
+      case 'block-time': c.blockTime = int(v, at(k)); break
+      case 'hardfork':
+        if (!HARDFORKS.has(String(v))) throw new Error(`${at(k)}: unknown hardfork ${String(v)}`)
+        c.hardfork = String(v) as HardforkName
+        break
+      case 'db': c.db = String(v); break
+      case 'quiet': c.quiet = bool(v, at(k)); break
+      case 'help': c.help = bool(v, at(k)); break
+      case 'config': break
+      default: throw new Error(`${origin}: unknown setting ${k}`)
+    }
+  }
+}
+
+/** Reads a TOML config file: the `[json-rpc]` section and top-level node settings. */
+export function readConfigFile(path: string): Raw {
+  const doc = parseToml(readFileSync(path, 'utf8')) as Raw
+  const out: Raw = {}
+  for (const [k, v] of Object.entries(doc)) {
+    if (k === 'json-rpc' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      for (const [kk, vv] of Object.entries(v)) out[`json-rpc.${kk}`] = vv
+    } else out[k] = v
+  }
+  return out
+}
+
+/** Parses argv (without `node script`) into a config: defaults, then the file, then flags. */
+export function parseCli(argv: string[]): CliConfig {
+  // `--json-rpc.enable` alone means true, as a boolean flag would.
+  const args = argv.flatMap((a, i) => (a === '--json-rpc.enable' && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? ['--json-rpc.enable=true'] : [a]))
+  const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
+  const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
+  const c: CliConfig = { ...DEFAULT_CONFIG, api: [...DEFAULT_CONFIG.api] }
+  if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
+  apply(c, values as Raw, 'flag')
+  return c
+}

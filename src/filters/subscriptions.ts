@@ -1,0 +1,212 @@
+/**
+ * Push subscriptions (eth_subscribe): one hub per node listens to the chain and the pool once and
+ * formats each event once; each connection (a WebSocket, the EIP-1193 provider) holds its own
+ * {@link Subscriptions}, freed all at once when the connection closes.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Chain } from '../chain/chain.js'
+import type { StoredReceipt } from '../chain/receipts.js'
+import { InvalidParamsError, LimitExceededError, MethodNotFoundError } from '../errors.js'
+import { fromHex, type Hex } from '../hex.js'
+import type { Limits } from '../limits.js'
+import { decodeParam, field, objectParam, type Codec } from '../rpc/codecs.js'
+import { formatBlock, formatHeader, formatTransaction } from '../rpc/format.js'
+import type { LogFilter } from '../rpc/objects.js'
+import type { PoolEntry, TxPool } from '../txpool/pool.js'
+import { newId } from './manager.js'
+import { matchingLogs } from './match.js'
+
+/** An event's result with its JSON text computed at most once, whatever the number of receivers. */
+export interface Payload {
+  readonly value: unknown
+  json(): string
+}
+
+function payload(value: unknown): Payload {
+  let text: string | undefined
+  return { value, json: () => (text ??= JSON.stringify(value)) }
+}
+
+/** Receives one notification of subscription `id`. */
+export type Notify = (id: Hex, result: Payload) => void
+
+type Kind =
+  | { name: 'newHeads'; full: boolean }
+  | { name: 'logs'; filter: LogFilter }
+  | { name: 'newPendingTransactions'; full: boolean }
+  | { name: 'syncing' }
+
+interface Subscription {
+  readonly id: Hex
+  readonly kind: Kind
+  readonly owner: Subscriptions
+  /** Notifications held until the id has been sent to the client. */
+  held: Payload[] | undefined
+  /** The id was handed to the caller: the next event releases what is held. */
+  handed: boolean
+}
+
+/** The node-wide fan-out of chain and pool events to live subscriptions. */
+export class SubscriptionHub {
+  private readonly live = new Set<Subscription>()
+  private readonly unlisten: Array<() => void> = []
+
+  constructor(
+    chain: Chain,
+    pool: TxPool,
+    readonly limits: Readonly<Limits>,
+    readonly logFilter: Codec<LogFilter>,
+  ) {
+    const onBlock = (block: Block, receipts: StoredReceipt[]) => this.onBlock(block, receipts)
+    const onPending = (entry: PoolEntry) => this.onPending(entry)
+    chain.on('block', onBlock)
+    pool.on('pending', onPending)
+    this.unlisten.push(() => chain.off('block', onBlock), () => pool.off('pending', onPending))
+  }
+
+  /** Live subscriptions across all connections. */
+  get size(): number {
+    return this.live.size
+  }
+
+  /** @internal */
+  add(sub: Subscription): void {
+    this.live.add(sub)
+  }
+
+  /** @internal */
+  remove(sub: Subscription): void {
+    this.live.delete(sub)
+  }
+
+  /** Stops listening; connections keep their (now silent) subscriptions until they close. */
+  close(): void {
+    for (const off of this.unlisten.splice(0)) off()
+    this.live.clear()
+  }
+
+  private onBlock(block: Block, receipts: StoredReceipt[]): void {
+    if (this.live.size === 0 || block.header.number === 0n) return
+    let header: Payload | undefined
+    let full: Payload | undefined
+    for (const sub of [...this.live]) {
+      const kind = sub.kind
+      if (kind.name === 'newHeads') {
+        const p = kind.full
+          ? (full ??= payload(formatBlock(block, true, receipts)))
+          : (header ??= payload(formatHeader(block.header, block.hash())))
+        sub.owner.deliver(sub, p)
+      } else if (kind.name === 'logs') {
+        for (const log of matchingLogs(block, receipts, kind.filter)) sub.owner.deliver(sub, payload(log))
+      }
+    }
+  }
+
+  private onPending(entry: PoolEntry): void {
+    if (this.live.size === 0) return
+    let hash: Payload | undefined
+    let full: Payload | undefined
+    for (const sub of [...this.live]) {
+      const kind = sub.kind
+      if (kind.name !== 'newPendingTransactions') continue
+      const p = kind.full
+        ? (full ??= payload(formatTransaction(entry.tx, fromHex(entry.sender))))
+        : (hash ??= payload(`0x${entry.hash}`))
+      sub.owner.deliver(sub, p)
+    }
+  }
+}
+
+/** The subscriptions of one connection. */
+export class Subscriptions {
+  private readonly subs = new Map<string, Subscription>()
+  private closed = false
+
+  constructor(
+    private readonly hub: SubscriptionHub,
+    private readonly notify: Notify,
+  ) {}
+
+  /** Number of live subscriptions on this connection. */
+  get size(): number {
+    return this.subs.size
+  }
+
+  /**
+   * Creates a subscription from eth_subscribe's params. Its notifications are held until
+   * {@link release} (after the transport has sent the id), so the id always comes first.
+   */
+  subscribe(params: unknown[]): Hex {
+    const kind = this.kindOf(params)
+    if (this.subs.size >= this.hub.limits.wsSubscriptions) {
+      throw new LimitExceededError(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
+    }
+    const sub: Subscription = { id: newId(), kind, owner: this, held: [], handed: false }
+    this.subs.set(sub.id, sub)
+    if (kind.name === 'syncing') sub.held?.push(payload(false))
+    else this.hub.add(sub)
+    return sub.id
+  }
+
+  /** Sends what the subscription `id` held back; from now on it notifies directly. */
+  release(id: Hex): void {
+    const sub = this.subs.get(id)
+    if (sub === undefined || sub.held === undefined) return
+    const held = sub.held
+    sub.held = undefined
+    for (const p of held) this.notify(sub.id, p)
+  }
+
+  /** Marks the id as handed to an in-process caller: held notifications go out with the next event. */
+  handed(id: Hex): void {
+    const sub = this.subs.get(id)
+    if (sub !== undefined) sub.handed = true
+  }
+
+  /** eth_unsubscribe: true if the id was a live subscription of this connection. */
+  unsubscribe(id: unknown): boolean {
+    if (typeof id !== 'string') throw InvalidParamsError.argument(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID')
+    const sub = this.subs.get(id)
+    if (sub === undefined) return false
+    this.subs.delete(id)
+    this.hub.remove(sub)
+    return true
+  }
+
+  /** Frees every subscription (the connection closed). */
+  close(): void {
+    this.closed = true
+    for (const sub of this.subs.values()) this.hub.remove(sub)
+    this.subs.clear()
+  }
+
+  /** @internal */
+  deliver(sub: Subscription, p: Payload): void {
+    if (this.closed || !this.subs.has(sub.id)) return
+    if (sub.held !== undefined && sub.handed) this.release(sub.id)
+    if (sub.held !== undefined) sub.held.push(p)
+    else this.notify(sub.id, p)
+  }
+
+  private kindOf(params: unknown[]): Kind {
+    const [name, args] = params
+    if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
+    const noArgs = args === undefined || args === null
+    switch (name) {
+      case 'newHeads': {
+        if (noArgs) return { name, full: false }
+        const o = decodeParam({ name: 'options', optional: true, decode: (v) => objectParam(v, 'newHeadsOptions') }, args, 1)
+        return { name, full: field(o, 'includeTransactions') === true }
+      }
+      case 'logs':
+        return { name, filter: noArgs ? { addresses: [], topics: [] } : decodeParam(this.hub.logFilter, args, 1) }
+      case 'newPendingTransactions':
+        if (!noArgs && typeof args !== 'boolean') throw InvalidParamsError.argument(1, 'json: cannot unmarshal into Go value of type bool')
+        return { name, full: args === true }
+      case 'syncing':
+        return { name }
+      default:
+        throw new MethodNotFoundError(name, `no "${name}" subscription in eth namespace`)
+    }
+  }
+}

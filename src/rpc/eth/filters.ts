@@ -1,0 +1,35 @@
+/** Polling filters: eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter and their polls. */
+import { FilterType } from '../../filters/manager.js'
+import type { Codec } from '../codecs.js'
+import { CodecError } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+import type { LogFilter } from '../objects.js'
+import { getLogs } from './logs.js'
+
+/** A FILTER_ID: any string (unknown ones answer `filter not found`), as geth's rpc.ID. */
+export const filterId: Codec<string> = {
+  name: 'FILTER_ID',
+  optional: false,
+  decode(v) {
+    if (typeof v !== 'string') throw new CodecError('json: cannot unmarshal non-string into Go value of type rpc.ID')
+    return v
+  },
+}
+
+/** The filter methods, with the node's log filter codec. */
+export function filters(logFilter: Codec<LogFilter>): MethodTable {
+  return {
+    eth_newFilter: method({
+      params: [logFilter],
+      run: ({ filters }, [criteria]) => filters.install(FilterType.logs, criteria),
+    }),
+    eth_newBlockFilter: method({ params: [], run: ({ filters }) => filters.install(FilterType.blocks) }),
+    eth_newPendingTransactionFilter: method({
+      params: [],
+      run: ({ filters }) => filters.install(FilterType.pendingTransactions),
+    }),
+    eth_getFilterChanges: method({ params: [filterId], run: ({ filters }, [id]) => filters.changes(id) }),
+    eth_getFilterLogs: method({ params: [filterId], run: (s, [id]) => getLogs(s, s.filters.criteria(id)) }),
+    eth_uninstallFilter: method({ params: [filterId], run: ({ filters }, [id]) => filters.uninstall(id) }),
+  }
+}

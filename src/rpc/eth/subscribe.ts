@@ -1,0 +1,41 @@
+/**
+ * eth_subscribe / eth_unsubscribe. Without a connection that can carry notifications (HTTP,
+ * `node.request`) they answer geth's -32601 `notifications not supported`; a WebSocket or the
+ * EIP-1193 provider binds them to its own {@link Subscriptions}.
+ */
+import { MethodNotFoundError } from '../../errors.js'
+import type { Hex } from '../../hex.js'
+import type { Subscriptions } from '../../filters/subscriptions.js'
+import type { Codec } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+
+const any: Codec<unknown> = { name: 'any', optional: false, decode: (v) => v }
+const anyOptional: Codec<unknown> = { name: 'any', optional: true, decode: (v) => v }
+
+function unsupported(name: string): never {
+  throw new MethodNotFoundError(name, 'notifications not supported')
+}
+
+/** The stateless transports' entries. */
+export const subscribeUnsupported: MethodTable = {
+  eth_subscribe: method({ params: [anyOptional, anyOptional], run: () => unsupported('eth_subscribe') }),
+  eth_unsubscribe: method({ params: [anyOptional], run: () => unsupported('eth_unsubscribe') }),
+}
+
+/**
+ * The entries of one connection; `created` learns each new id so the transport can release its
+ * notifications once the id is on the wire.
+ */
+export function subscribeMethods(subs: Subscriptions, created: (id: Hex) => void): MethodTable {
+  return {
+    eth_subscribe: method({
+      params: [any, anyOptional],
+      run: (_s, [name, args]) => {
+        const id = subs.subscribe([name, args])
+        created(id)
+        return id
+      },
+    }),
+    eth_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
+  }
+}
