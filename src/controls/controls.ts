@@ -11,6 +11,8 @@ import { InvalidParamsError } from '../errors.js'
 import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
+import { fromHex } from '../hex.js'
+import type { StateDump } from './state-dump.js'
 
 interface Snapshot {
   id: bigint
@@ -147,6 +149,32 @@ export class Controls {
   setTime(seconds: bigint): bigint {
     this.producer.timeOffset += seconds - this.producer.now()
     return this.producer.timeOffset
+  }
+
+  /** anvil_loadState: each account of the dump replaces the node's account (storage included). */
+  async loadState(dump: StateDump): Promise<void> {
+    await this.producer.exclusive(async () => {
+      const diff = emptyDiff()
+      for (const [address, a] of Object.entries(dump.accounts)) {
+        const key = address.slice(2)
+        const code = a.code === undefined ? new Uint8Array(0) : fromHex(a.code)
+        const account = new Account(BigInt(a.nonce), BigInt(a.balance))
+        account.codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
+        diff.accounts.set(key, account)
+        diff.code.set(key, code)
+        diff.cleared.add(key)
+        const slots = new Map<string, Uint8Array>()
+        for (const [slot, value] of Object.entries(a.storage ?? {})) {
+          slots.set(slot.slice(2).padStart(64, '0'), unpad(fromHex(value)))
+        }
+        if (slots.size > 0) diff.storage.set(key, slots)
+      }
+      await this.chain.modify(diff)
+      for (const address of Object.keys(dump.accounts)) {
+        const key = address.slice(2)
+        this.pool.settle(key, this.chain.flat.accounts.get(key)?.nonce ?? 0n)
+      }
+    })
   }
 
   impersonate(address: Uint8Array): void {

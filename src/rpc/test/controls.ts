@@ -10,6 +10,7 @@ import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot }
 import { method, type Method, type MethodTable } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
 import { InvalidParamsError } from '../../errors.js'
+import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 
 /** Mines `count` blocks, `interval` seconds apart after the first. */
 async function mineBlocks(s: Services, count: bigint, interval: bigint, first?: bigint): Promise<void> {
@@ -137,6 +138,11 @@ export const hardhat: MethodTable = {
 
 export const anvil: MethodTable = {
   ...family('anvil', null),
+  anvil_dumpState: method({ params: [], run: (s) => encodeDump(dumpState(s.chain, s.chainId)) }),
+  anvil_loadState: method({
+    params: [{ name: 'state', optional: false, decode: (v: unknown) => parseDump(v) }],
+    run: async (s, [dump]) => (await s.controls.loadState(dump), true),
+  }),
   anvil_addBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.addBalance(a, v), null) }),
   anvil_autoImpersonateAccount: method({
     params: [boolean],
