@@ -32,6 +32,8 @@ import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
 import { TxPool } from './txpool/pool.js'
+import { Controls } from './controls/controls.js'
+import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
 
 /** A running in-process node. */
@@ -56,6 +58,8 @@ export interface FinalityNode {
   setValidatorOnline(address: Hex, online: boolean): void
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
   commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
+  /** The head state as a versioned JSON dump (the format of docs/controls.md). */
+  dumpState(): StateDump
   /**
    * A `(req, res, next?)` handler for `http.createServer(handler)` or Express
    * (`app.use('/rpc', node.http())`). Namespaces `eth, web3, net, rpc` unless `api` says otherwise.
@@ -89,7 +93,8 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
   }
   if (withSystem) for (const c of SYSTEM_CONTRACTS) put(c.address, { nonce: 1n, code: fromHex(c.code) })
   for (const a of accounts) put(a.address, { balance: a.balance })
-  for (const [address, a] of Object.entries(options.alloc ?? {})) {
+  const fromDump = options.state === undefined ? {} : dumpToAlloc(parseDump(options.state))
+  for (const [address, a] of Object.entries({ ...options.alloc, ...fromDump })) {
     put(address, { balance: a.balance, nonce: a.nonce, code: a.code === undefined ? undefined : fromHex(a.code), storage: a.storage })
   }
   return diff
@@ -142,10 +147,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
   })
+  const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
+  transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
   const filters = new FilterManager(chain, pool, clock, limits)
   const services: Services = {
-    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters,
+    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)
@@ -180,6 +187,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       v.online = online
       if (online) producer.resume()
     },
+    dumpState: () => dumpState(chain, chainId),
     async commitCertificate(number) {
       const block = await chain.blockByNumber(number)
       if (block === undefined) return undefined

@@ -41,6 +41,11 @@ export interface NodeOptions {
   accounts?: AccountOption[]
   /** Extra genesis accounts by address (balance, nonce, code, storage). */
   alloc?: Record<`0x${string}`, GenesisAccount>
+  /**
+   * Genesis state from a dump (`node.dumpState()` or `anvil_dumpState`'s hex): its accounts are
+   * added to the genesis allocation, over the derived accounts and `alloc`.
+   */
+  state?: unknown
   /** Genesis timestamp in seconds. Default: now. */
   genesisTimestamp?: bigint
   /** Any abstract-level database. Default: a new memory-level. */
@@ -58,10 +63,21 @@ export interface NodeOptions {
    * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
    */
   sendTransactionGas?: bigint
+  /**
+   * Keep a snapshot after `evm_revert` to it, so one snapshot can be reverted to many times.
+   * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
+   */
+  reusableSnapshots?: boolean
   /** Limits; see {@link Limits}. */
   limits?: Partial<Limits>
   /** Time source. Default: the system clock. */
   clock?: Clock
+  /**
+   * Receives each Solidity `console.log` message (Hardhat's console.sol ABI) of eth_call,
+   * eth_estimateGas, eth_createAccessList, eth_simulateV1 and mined transactions. Default: none
+   * (then nothing listens and execution pays nothing for it).
+   */
+  onConsoleLog?: (message: string) => void
 }
 
 export const DEFAULTS = {

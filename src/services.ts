@@ -9,6 +9,8 @@ import type { Limits } from './limits.js'
 import type { Clock } from './clock.js'
 import type { CallExecutor } from './execution/call.js'
 import type { Transactions } from './execution/transactions.js'
+import type { Controls } from './controls/controls.js'
+import type { FilterManager } from './filters/manager.js'
 
 export interface Services {
   readonly chainId: bigint
@@ -22,6 +24,9 @@ export interface Services {
   readonly clock: Clock
   readonly calls: CallExecutor
   readonly transactions: Transactions
+  readonly controls: Controls
+  /** Polling filters (eth_newFilter and friends). */
+  readonly filters: FilterManager
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }

@@ -1,84 +1,237 @@
 /**
  * eth_call and eth_estimateGas: a transaction run on a throwaway overlay of a block's state,
  * with geth's rules: no nonce check, no fee unless a price is given (then BASEFEE reads 0),
- * the balance still has to cover value and fee.
+ * the balance still has to cover value and fee. State and block overrides shape that overlay
+ * and block only; `rpc-gas-cap` caps the gas and `rpc-evm-timeout` bounds the execution.
  */
-import { type Block, createBlock } from '@ethereumjs/block'
+import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
+import type { Clock } from '../clock.js'
 import { ServerError } from '../errors.js'
 import { keyOf } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from '../rpc/objects.js'
 import { JournaledState } from '../state/journaled-state.js'
-import { chainBlockhashes } from './blockhashes.js'
+import type { StateReader } from '../state/types.js'
+import { attachConsoleLog } from './console-log.js'
+import {
+  OverriddenState,
+  applyPrecompileOverrides,
+  overriddenBlock,
+  validateOverrides,
+  type BlockOverrides,
+  type StateOverrides,
+} from './overrides.js'
 import { revertError } from './revert.js'
+import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
+const ZERO_HASH = new Uint8Array(32)
+
+/** Overrides and reporting choices of one eth_call / eth_estimateGas / eth_createAccessList. */
+export interface CallOptions {
+  state?: StateOverrides | undefined
+  block?: BlockOverrides | undefined
+}
+
+/** One run's settings. */
+export interface RunOptions extends CallOptions {
+  /** Record the addresses and slots the run touches (`result.accessList`). */
+  reportAccessList?: boolean
+  /** Absolute deadline on the node's clock; several runs can share one (estimateGas). */
+  deadline?: number | undefined
+}
+
+/** A call VM with its timeout guard, leased for one run at a time. */
+export interface Lease {
+  vm: VM
+  guard: CallGuard
+}
 
 /** Geth's wording for refusals that ethereumjs words its own way. */
-function gethMessage(error: unknown, from: Uint8Array): ServerError {
+export function gethMessage(error: unknown, from: Uint8Array): ServerError {
   const message = error instanceof Error ? error.message : String(error)
-  const funds = /upfront cost is: (\d+) and the sender's balance is: (\d+)/.exec(message)
+  const funds = /(?:upfront|max) cost is: (\d+) and the sender's (?:balance is|account \(0x[0-9a-fA-F]+\) only has): (\d+)/.exec(message)
   if (funds !== null) {
     return new ServerError(`insufficient funds for gas * price + value: address 0x${keyOf(from)} have ${funds[2]} want ${funds[1]}`)
   }
-  const intrinsic = /gas limit is too low\. The gasLimit is: (\d+) but the (?:minimum|required) .*?is: (\d+)|base fee exceeds gas limit/.exec(message)
-  if (intrinsic !== null) return new ServerError(`intrinsic gas too low: ${message.split(' (')[0]}`)
-  return new ServerError(message.split(' (')[0] ?? message)
+  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
+  if (intrinsic !== null) return new ServerError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
+  const fee = /maxFeePerGas|gasPrice\) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
+  if (fee !== null) return new ServerError(`max fee per gas less than block base fee: address 0x${keyOf(from)}, ${message.split(' (')[0]}`)
+  return new ServerError(message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
+}
+
+/**
+ * The block-hash source of call VMs: the chain's blocks, then `extra` (eth_simulateV1's
+ * simulated blocks); unknown heights (a block number overridden past the head) read zero.
+ */
+export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): EVMMockBlockchainInterface {
+  const source: EVMMockBlockchainInterface = {
+    async getBlock(number: number) {
+      const n = BigInt(number)
+      const hash = chain.store.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
+      return { hash: () => hash }
+    },
+    async putBlock() {},
+    shallowCopy: () => source,
+  }
+  return source
+}
+
+/** The (unsigned) transaction a call request describes, sent by `req.from`. */
+export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
+  const base = {
+    nonce,
+    gasLimit,
+    to: req.to,
+    value: req.value ?? 0n,
+    data: req.data ?? new Uint8Array(),
+    accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
+  }
+  const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
+  const tx = dynamic
+    ? createTx(
+        {
+          ...base,
+          type: TransactionType.FeeMarketEIP1559,
+          maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n),
+          maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
+        },
+        { common, freeze: false },
+      )
+    : createTx(
+        { ...base, type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: req.gasPrice ?? 0n },
+        { common, freeze: false },
+      )
+  const sender = new Address(req.from ?? ZERO_ADDRESS)
+  ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
+  return tx
+}
+
+/** True when the request names a fee (then the block's base fee applies, as in geth). */
+export function isPriced(req: CallRequest): boolean {
+  return req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
+}
+
+/** Points a VM at a state overlay. */
+export function bindState(vm: VM, state: JournaledState): void {
+  ;(vm as unknown as { stateManager: JournaledState }).stateManager = state
+  vm.evm.stateManager = state
+  ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
 }
 
 export class CallExecutor {
-  private readonly idle: VM[] = []
+  private readonly idle: Lease[] = []
 
   constructor(
     private readonly chain: Chain,
     private readonly common: Common,
     private readonly limits: Readonly<Limits>,
+    private readonly clock: Clock,
+    private readonly onConsoleLog?: (message: string) => void,
   ) {}
 
-  private gasCap(requested: bigint | undefined, block: Block): bigint {
+  /** A deadline `rpc-evm-timeout` from now, or undefined when the limit is off. */
+  deadline(): number | undefined {
+    const ms = this.limits.rpcEvmTimeoutMs
+    return ms > 0 ? this.clock.now() + ms : undefined
+  }
+
+  /** The error of a run aborted by its deadline. */
+  timeoutError(): ServerError {
+    return timeoutError(this.limits.rpcEvmTimeoutMs)
+  }
+
+  /** Gas of a run: the requested gas (or the block's limit), capped by `rpc-gas-cap`. */
+  gasCap(requested: bigint | undefined, block: Block): bigint {
     let gas = requested ?? block.header.gasLimit
     const cap = this.limits.rpcGasCap
     if (cap > 0n && gas > cap) gas = cap
     return gas
   }
 
-  /** Runs the request once with `gas`; never changes the chain. */
-  async run(req: CallRequest, block: Block, gas: bigint): Promise<RunTxResult> {
+  /** A call VM for one run; give it back with {@link release}. */
+  async lease(blockhashes?: EVMMockBlockchainInterface): Promise<Lease> {
+    const idle = blockhashes === undefined ? this.idle.pop() : undefined
+    if (idle !== undefined) return idle
+    const vm = await createVM({
+      common: this.common,
+      stateManager: new JournaledState(this.chain.flat),
+      blockchain: blockhashes ?? callBlockhashes(this.chain),
+    })
+    const guard = new CallGuard(this.clock)
+    if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
+    if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, this.onConsoleLog)
+    return { vm, guard }
+  }
+
+  /** Returns a VM to the pool, unless a timeout left it mid-execution. */
+  release(lease: Lease, reusable: boolean, pooled = true): void {
+    lease.guard.disarm()
+    if (reusable && pooled) this.idle.push(lease)
+  }
+
+  /** The state a run reads: the block's state with the overrides over it; close it after use. */
+  readState(block: Block, overrides: StateOverrides | undefined): { reader: StateReader; close: () => void } {
     const state = this.chain.stateAt(block)
-    const overlay = new JournaledState(state)
-    const vm = this.idle.pop() ?? (await createVM({ common: this.common, stateManager: overlay, blockchain: chainBlockhashes(this.chain) }))
-    ;(vm as unknown as { stateManager: JournaledState }).stateManager = overlay
-    vm.evm.stateManager = overlay
-    ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = overlay
-    const from = req.from ?? ZERO_ADDRESS
+    if (overrides === undefined || overrides.size === 0) return { reader: state, close: () => state.close() }
     try {
+      validateOverrides(overrides)
+    } catch (error) {
+      state.close()
+      throw error
+    }
+    return { reader: new OverriddenState(state, overrides), close: () => state.close() }
+  }
+
+  /** Runs the request once with `gas`; never changes the chain. */
+  async run(req: CallRequest, block: Block, gas: bigint, options: RunOptions = {}): Promise<RunTxResult> {
+    const { reader, close } = this.readState(block, options.state)
+    const overlay = new JournaledState(reader)
+    const from = req.from ?? ZERO_ADDRESS
+    let lease: Lease | undefined
+    let reusable = true
+    let restore = () => {}
+    try {
+      lease = await this.lease()
+      bindState(lease.vm, overlay)
+      if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
-      const priced = req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
-      const tx = this.transaction(req, nonce, gas, block)
-      const context = priced ? block : this.withoutBaseFee(block)
-      return await runTx(vm, {
+      const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, this.common)
+      const tx = callTransaction(req, nonce, gas, context, this.common)
+      lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
+      return await runTx(lease.vm, {
         tx,
         block: context,
         skipNonce: true,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
+        reportAccessList: options.reportAccessList === true,
       })
     } catch (error) {
+      if (error instanceof EvmTimeout) {
+        reusable = false
+        throw this.timeoutError()
+      }
+      if (error instanceof ServerError) throw error
       throw gethMessage(error, from)
     } finally {
-      state.close()
-      this.idle.push(vm)
+      restore()
+      close()
+      if (lease !== undefined) this.release(lease, reusable)
     }
   }
 
   /** eth_call: the return data, or the revert as code 3. */
-  async call(req: CallRequest, block: Block): Promise<Uint8Array> {
-    const result = await this.run(req, block, this.gasCap(req.gas, block))
+  async call(req: CallRequest, block: Block, options: CallOptions = {}): Promise<Uint8Array> {
+    const context = overriddenBlock(block, options.block, this.common)
+    const result = await this.run(req, block, this.gasCap(req.gas, context), options)
     const exec = result.execResult
     if (exec.exceptionError !== undefined) {
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
@@ -88,78 +241,61 @@ export class CallExecutor {
   }
 
   /** eth_estimateGas: the least gas limit with which the transaction succeeds. */
-  async estimate(req: CallRequest, block: Block): Promise<bigint> {
-    let hi = this.gasCap(req.gas, block)
+  async estimate(req: CallRequest, block: Block, options: CallOptions = {}): Promise<bigint> {
+    const context = overriddenBlock(block, options.block, this.common)
+    let hi = this.gasCap(req.gas, context)
     const price = req.gasPrice ?? req.maxFeePerGas
     if (price !== undefined && price > 0n) {
-      const balance = (await this.chain.stateAt(block).getAccount(keyOf(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+      const { reader, close } = this.readState(block, options.state)
+      let balance: bigint
+      try {
+        balance = (await reader.getAccount(keyOf(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
+      } finally {
+        close()
+      }
       const available = balance - (req.value ?? 0n)
       if (available < 0n) throw new ServerError('insufficient funds for transfer')
       const allowance = available / price
       if (allowance < hi) hi = allowance
     }
-    const first = await this.run(req, block, hi)
+    const run: RunOptions = { ...options, deadline: this.deadline() }
+    let first: RunTxResult
+    try {
+      first = await this.run(req, block, hi, run)
+    } catch (error) {
+      // Below the intrinsic gas the allowance itself is too small, as geth words it.
+      if (error instanceof ServerError && error.message.startsWith('intrinsic gas too low')) throw new ServerError(`gas required exceeds allowance (${hi})`)
+      throw error
+    }
     const failure = first.execResult.exceptionError
     if (failure !== undefined) {
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       throw new ServerError(`gas required exceeds allowance (${hi})`)
     }
     let lo = first.totalGasSpent - 1n
-    const optimistic = ((first.totalGasSpent + first.gasRefund + 2300n) * 64n) / 63n
-    if (optimistic < hi) {
-      if (await this.succeeds(req, block, optimistic)) hi = optimistic
-      else lo = optimistic
+    // Most calls need exactly the gas they consumed before refunds: one run settles them. Then
+    // geth's guess, which covers the 63/64 rule of nested calls, and a binary search.
+    const used = first.totalGasSpent + first.gasRefund
+    const optimistic = ((used + 2300n) * 64n) / 63n
+    for (const guess of [used, optimistic]) {
+      if (guess <= lo || guess >= hi) continue
+      if (await this.succeeds(req, block, guess, run)) hi = guess
+      else lo = guess
     }
     while (lo + 1n < hi) {
       const mid = (lo + hi) / 2n
-      if (await this.succeeds(req, block, mid)) hi = mid
+      if (await this.succeeds(req, block, mid, run)) hi = mid
       else lo = mid
     }
     return hi
   }
 
-  private async succeeds(req: CallRequest, block: Block, gas: bigint): Promise<boolean> {
+  private async succeeds(req: CallRequest, block: Block, gas: bigint, options: RunOptions): Promise<boolean> {
     try {
-      return (await this.run(req, block, gas)).execResult.exceptionError === undefined
-    } catch {
+      return (await this.run(req, block, gas, options)).execResult.exceptionError === undefined
+    } catch (error) {
+      if (error instanceof ExecutionAbortedError) throw error
       return false
     }
-  }
-
-  private transaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block): TypedTransaction {
-    const base = {
-      nonce,
-      gasLimit,
-      to: req.to,
-      value: req.value ?? 0n,
-      data: req.data ?? new Uint8Array(),
-      accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
-    }
-    const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
-    const tx = dynamic
-      ? createTx(
-          {
-            ...base,
-            type: TransactionType.FeeMarketEIP1559,
-            maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n),
-            maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
-          },
-          { common: this.common, freeze: false },
-        )
-      : createTx(
-          { ...base, type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: req.gasPrice ?? 0n },
-          { common: this.common, freeze: false },
-        )
-    const sender = new Address(req.from ?? ZERO_ADDRESS)
-    ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
-    return tx
-  }
-
-  private withoutBaseFee(block: Block): Block {
-    if (block.header.baseFeePerGas === undefined) return block
-    return createBlock(
-      { header: { ...block.header.toJSON(), baseFeePerGas: 0n } },
-      { common: this.common, setHardfork: false, skipConsensusFormatValidation: true },
-    )
   }
 }

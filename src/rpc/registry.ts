@@ -3,26 +3,35 @@
  * derived from it; nothing registers itself by import.
  */
 import type { Limits } from '../limits.js'
+import { accessList } from './eth/access-list.js'
 import { blocks } from './eth/blocks.js'
 import { call } from './eth/call.js'
 import { chain } from './eth/chain.js'
 import { fees } from './eth/fees.js'
+import { filters } from './eth/filters.js'
+import { subscribeUnsupported } from './eth/subscribe.js'
 import { logs, logFilter } from './eth/logs.js'
+import { raw } from './eth/raw.js'
+import { sign } from './eth/sign.js'
+import { simulation } from './eth/simulate.js'
 import { state } from './eth/state.js'
 import { transactions } from './eth/transactions.js'
 import { finality } from './finality.js'
+import { anvil, evm, hardhat } from './test/controls.js'
+import { txpool } from './txpool.js'
 import { method, type Method, type MethodTable } from './method.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
-export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality'] as const
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'evm', 'hardhat', 'anvil'] as const
 
 /** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
 export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, fees, logs(logFilter(limits)), finality]
+  const filterCodec = logFilter(limits)
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(

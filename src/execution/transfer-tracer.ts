@@ -1,0 +1,101 @@
+/**
+ * eth_simulateV1's log collector: the logs of a call in execution order, with ether transfers
+ * as ERC-7528 `Transfer` logs (`traceTransfers`), dropping whatever a failed frame emitted.
+ *
+ * The EVM emits `beforeMessage` / `afterMessage` per call frame but no event per log, so the
+ * tracer wraps the LOG opcodes of the simulation's own VM to see each log when it is emitted.
+ */
+import type { EVMInterface, EVMResult, Message } from '@ethereumjs/evm'
+import { concat, equalBytes, fromHex, word } from '../hex.js'
+
+/** ERC-7528's pseudo-address for ether. */
+export const ETHER_ADDRESS = fromHex('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
+/** keccak256("Transfer(address,address,uint256)"). */
+export const TRANSFER_TOPIC = fromHex('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef')
+
+/** A log as the EVM produces it: address, topics, data. */
+export type RawLog = [Uint8Array, Uint8Array[], Uint8Array]
+
+type Pending = { log: RawLog } | { transfer: { from: Uint8Array; value: bigint; log?: RawLog } }
+
+type OpEntry = {
+  opcodeInfo: unknown
+  opHandler: (runState: { interpreter: { _result: { logs: RawLog[] } } }, common: unknown) => unknown
+  gasHandler: unknown
+}
+
+function pad(address: Uint8Array): Uint8Array {
+  return concat(new Uint8Array(12), address)
+}
+
+function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): RawLog {
+  return [ETHER_ADDRESS, [TRANSFER_TOPIC, pad(from), pad(to)], word(value)]
+}
+
+export class TransferTracer {
+  private frames: Pending[][] = []
+  private root: Pending[] = []
+  traceTransfers = false
+
+  constructor(evm: EVMInterface) {
+    const events = evm.events
+    if (events === undefined) throw new Error('EVM without events')
+    events.on('beforeMessage', (m: Message) => this.enter(m))
+    events.on('afterMessage', (r: EVMResult) => this.exit(r))
+    const map = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap
+    for (let op = 0xa0; op <= 0xa4; op++) {
+      const entry = map[op]
+      if (entry === undefined) continue
+      const run = entry.opHandler
+      map[op] = {
+        ...entry,
+        opHandler: (runState, common) => {
+          const out = run(runState, common)
+          const logs = runState.interpreter._result.logs
+          const log = logs[logs.length - 1]
+          if (log !== undefined) this.frames[this.frames.length - 1]?.push({ log })
+          return out
+        },
+      }
+    }
+  }
+
+  /** Starts a new transaction. */
+  reset(): void {
+    this.frames = []
+    this.root = []
+  }
+
+  /** The logs of the finished transaction, in order. */
+  logs(): RawLog[] {
+    const out: RawLog[] = []
+    for (const p of this.root) {
+      if ('log' in p) out.push(p.log)
+      else if (p.transfer.log !== undefined) out.push(p.transfer.log)
+    }
+    return out
+  }
+
+  private enter(m: Message): void {
+    const frame: Pending[] = []
+    const callcode = m.to !== undefined && equalBytes(m.to.bytes, m.caller.bytes) && m._codeAddress !== undefined && !equalBytes(m._codeAddress.bytes, m.to.bytes)
+    if (this.traceTransfers && m.value > 0n && !m.delegatecall && !callcode) {
+      const transfer: { from: Uint8Array; value: bigint; log?: RawLog } = { from: m.caller.bytes, value: m.value }
+      if (m.to !== undefined) transfer.log = transferLog(m.caller.bytes, m.to.bytes, m.value)
+      frame.push({ transfer })
+    }
+    this.frames.push(frame)
+  }
+
+  private exit(r: EVMResult): void {
+    const frame = this.frames.pop()
+    if (frame === undefined) return
+    const first = frame[0]
+    if (first !== undefined && 'transfer' in first && first.transfer.log === undefined && r.createdAddress !== undefined) {
+      first.transfer.log = transferLog(first.transfer.from, r.createdAddress.bytes, first.transfer.value)
+    }
+    if (r.execResult.exceptionError !== undefined) return
+    const parent = this.frames[this.frames.length - 1] ?? this.root
+    parent.push(...frame)
+  }
+}
