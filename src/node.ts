@@ -31,7 +31,7 @@ import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
-import { TxPool } from './txpool/pool.js'
+import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
@@ -138,7 +138,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const validatorCount = options.validators ?? DEFAULTS.validators
   const validators = Array.from({ length: validatorCount }, (_, i) => createValidator(validatorSeed(seed, i)))
   const bft = new BftEngine(chainId, new ValidatorSet(validators))
-  const pool = new TxPool()
+  const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
   const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
   if (options.onConsoleLog !== undefined) attachBuilderConsoleLog(builder, options.onConsoleLog)

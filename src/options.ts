@@ -4,6 +4,7 @@ import type { HardforkName } from './chain/common.js'
 import type { MiningMode } from './consensus/producer.js'
 import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
+import type { PoolOptions } from './txpool/pool.js'
 
 /** A genesis account. */
 export interface GenesisAccount {
@@ -68,6 +69,8 @@ export interface NodeOptions {
    * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
    */
   reusableSnapshots?: boolean
+  /** Transaction pool settings: `priceBump` (%), `slotsPerSender`, `slots`, `order` ('fees' | 'fifo'). */
+  txpool?: Partial<PoolOptions>
   /** Limits; see {@link Limits}. */
   limits?: Partial<Limits>
   /** Time source. Default: the system clock. */

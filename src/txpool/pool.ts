@@ -33,8 +33,24 @@ export interface PoolEvents {
   pending: (entry: PoolEntry) => void
 }
 
-/** The minimal fee bump for a replacement, in percent (geth's default). */
-export const PRICE_BUMP = 10n
+/** The pool's settings. */
+export interface PoolOptions {
+  /** Minimal fee bump of a replacement, in percent. Default 10 (geth's). */
+  priceBump: bigint
+  /** Transactions one sender may have in the pool. Default 1024. */
+  slotsPerSender: number
+  /** Transactions in the whole pool. Default 10,000. */
+  slots: number
+  /** Block order: best tip first (`fees`, geth and Anvil's default) or arrival order (`fifo`). */
+  order: 'fees' | 'fifo'
+}
+
+export const DEFAULT_POOL_OPTIONS: Readonly<PoolOptions> = Object.freeze({
+  priceBump: 10n,
+  slotsPerSender: 1024,
+  slots: 10_000,
+  order: 'fees',
+})
 
 function feeCap(tx: TypedTransaction): bigint {
   return 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
@@ -55,6 +71,10 @@ export class TxPool extends EventEmitter<PoolEvents> {
   private readonly byHash = new Map<string, PoolEntry>()
   private readonly bySender = new Map<string, Map<bigint, PoolEntry>>()
   private arrivals = 0
+
+  constructor(readonly options: Readonly<PoolOptions> = DEFAULT_POOL_OPTIONS) {
+    super()
+  }
 
   get size(): number {
     return this.byHash.size
@@ -99,10 +119,17 @@ export class TxPool extends EventEmitter<PoolEvents> {
     if (existing !== undefined) {
       const oldFee = feeCap(existing.tx)
       const oldTip = tipCap(existing.tx)
-      if (feeCap(tx) * 100n < oldFee * (100n + PRICE_BUMP) || tipCap(tx) * 100n < oldTip * (100n + PRICE_BUMP)) {
+      const bump = 100n + this.options.priceBump
+      if (feeCap(tx) * 100n < oldFee * bump || tipCap(tx) * 100n < oldTip * bump) {
         throw new ServerError('replacement transaction underpriced')
       }
       this.byHash.delete(existing.hash)
+    }
+    if (existing === undefined) {
+      if (this.byHash.size >= this.options.slots) throw new ServerError('txpool is full')
+      if ((slots?.size ?? 0) >= this.options.slotsPerSender) {
+        throw new ServerError(`account limit exceeded: address 0x${sender} has ${this.options.slotsPerSender} transactions in the pool`)
+      }
     }
     const entry: PoolEntry = { tx, hash, sender, nonce: tx.nonce, arrival: this.arrivals++ }
     if (slots === undefined) {
@@ -149,6 +176,10 @@ export class TxPool extends EventEmitter<PoolEvents> {
       for (let i = 1; i < heads.length; i++) {
         const a = heads[i] as PoolEntry
         const b = heads[best] as PoolEntry
+        if (this.options.order === 'fifo') {
+          if (a.arrival < b.arrival) best = i
+          continue
+        }
         const ta = effectiveTip(a.tx, baseFee)
         const tb = effectiveTip(b.tx, baseFee)
         if (ta > tb || (ta === tb && a.arrival < b.arrival)) best = i
