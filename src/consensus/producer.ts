@@ -6,6 +6,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
+import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
 import { fromHex, keyOf } from '../hex.js'
 import type { TxPool } from '../txpool/pool.js'
@@ -172,6 +173,43 @@ export class Producer {
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
     return block
+  }
+
+  private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
+
+  /**
+   * The block the pool would make now, built but never committed: what the `pending` tag reads
+   * (its state is in the trie under its state root). Undefined when nothing is pending.
+   */
+  pending(): Promise<{ block: Block; receipts: StoredReceipt[] } | undefined> {
+    return this.serial(async () => {
+      const parent = this.chain.head
+      const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
+      const flat = this.chain.flat
+      const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
+      if (entries.length === 0) return undefined
+      const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${entries.map((e) => e.hash).join(',')}`
+      if (this.pendingCache?.key === key) return this.pendingCache
+      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
+      const built = await this.builder.build(
+        entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
+        {
+          coinbase: this.coinbase ?? proposer.feeRecipient,
+          timestamp: this.nextTimestamp(parent),
+          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
+          baseFeePerGas: this.nextBaseFee,
+          prevRandao: this.prevRandao,
+        },
+      )
+      built.close()
+      this.pendingCache = { key, block: built.block, receipts: built.receipts }
+      return this.pendingCache
+    })
+  }
+
+  /** The receipts of the cached pending block, if `block` is it. */
+  pendingReceipts(block: Block): StoredReceipt[] | undefined {
+    return this.pendingCache?.block === block ? this.pendingCache.receipts : undefined
   }
 
   /** Mines what is pending again after validators came back online (automine only). */

@@ -1,5 +1,6 @@
 /** Resolving block params to blocks, with geth's answers for blocks that do not exist. */
 import type { Block } from '@ethereumjs/block'
+import type { StoredReceipt } from '../chain/receipts.js'
 import { ServerError } from '../errors.js'
 import { equalBytes } from '../hex.js'
 import type { Services } from '../services.js'
@@ -11,9 +12,21 @@ export function heightOf({ chain }: Services, tag: BlockTag): bigint {
   return tag.tag === 'earliest' ? 0n : chain.height
 }
 
-/** The block a tag names, or undefined past the head (block lookups answer null). */
+/**
+ * The block a tag names, or undefined past the head (block lookups answer null). `pending` is
+ * the block the pool would make now, or the head when nothing is pending.
+ */
 export async function blockByTag(services: Services, tag: BlockTag): Promise<Block | undefined> {
+  if (tag.kind === 'tag' && tag.tag === 'pending') {
+    const pending = await services.producer.pending()
+    if (pending !== undefined) return pending.block
+  }
   return services.chain.blockByNumber(heightOf(services, tag))
+}
+
+/** A block's receipts, the pending block's included. */
+export async function receiptsOf(services: Services, block: Block): Promise<StoredReceipt[]> {
+  return services.producer.pendingReceipts(block) ?? services.chain.receipts(block.hash())
 }
 
 /** The block whose state a state method reads; unknown → geth's `header not found`. */

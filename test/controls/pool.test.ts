@@ -77,3 +77,31 @@ describe('transaction pool', () => {
     await node.close()
   })
 })
+
+describe('the pending tag', () => {
+  test('behavior: with automine off, pending reads see pooled transactions; latest does not', async () => {
+    const node = await createNode({ mining: { mode: 'manual' } })
+    const [a, b] = node.accounts
+    const before = (await node.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] })) as string
+    const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x3e8', gas: '0x5208' }] })
+    expect(await node.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] })).toBe(before)
+    expect(BigInt((await node.request({ method: 'eth_getBalance', params: [b!.address, 'pending'] })) as string)).toBe(BigInt(before) + 1000n)
+    expect(await node.request({ method: 'eth_getTransactionCount', params: [a!.address, 'pending'] })).toBe('0x1')
+    const pending = (await node.request({ method: 'eth_getBlockByNumber', params: ['pending', true] })) as {
+      number: string
+      transactions: Array<{ hash: string; from: string }>
+    }
+    expect(pending.number).toBe('0x1')
+    expect(pending.transactions.map((t) => [t.hash, t.from])).toEqual([[hash, a!.address]])
+    expect(await node.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['pending'] })).toBe('0x1')
+    expect(await node.request({ method: 'eth_call', params: [{ to: b!.address }, 'pending'] })).toBe('0x')
+    await node.mine()
+    const latest = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string }
+    const nowPending = (await node.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })) as { hash: string }
+    expect(nowPending.hash).toBe(latest.hash)
+    expect(await node.request({ method: 'eth_getBalance', params: [b!.address, 'pending'] })).toBe(
+      await node.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] }),
+    )
+    await node.close()
+  })
+})

@@ -2,14 +2,14 @@
 import type { Block } from '@ethereumjs/block'
 import { quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { blockByTag } from '../blocks.js'
+import { blockByTag, receiptsOf } from '../blocks.js'
 import { blockSelector, blockTag, boolean, hash, optional } from '../codecs.js'
 import { formatBlock, formatHeader, formatReceipt } from '../format.js'
 import { method, type MethodTable } from '../method.js'
 
 async function full(services: Services, block: Block | undefined, txs: boolean) {
   if (block === undefined) return null
-  return formatBlock(block, txs, txs ? await services.chain.receipts(block.hash()) : [])
+  return formatBlock(block, txs, txs ? await receiptsOf(services, block) : [])
 }
 
 export const blocks: MethodTable = {
@@ -54,7 +54,7 @@ export const blocks: MethodTable = {
     run: async (s, [selector]) => {
       const block = selector.kind === 'hash' ? await s.chain.blockByHash(selector.hash) : await blockByTag(s, selector)
       if (block === undefined) return null
-      const receipts = await s.chain.receipts(block.hash())
+      const receipts = await receiptsOf(s, block)
       return receipts.map((_r, i) => formatReceipt(block, i, receipts))
     },
   }),

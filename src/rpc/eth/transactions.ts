@@ -1,7 +1,7 @@
 /** eth methods that submit transactions and read them and their receipts. */
 import { data } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { blockByTag } from '../blocks.js'
+import { blockByTag, receiptsOf } from '../blocks.js'
 import { blockTag, bytes, hash, quantity as qty } from '../codecs.js'
 import { formatLogs, formatReceipt, formatTransaction } from '../format.js'
 import { method, type MethodTable } from '../method.js'
@@ -11,7 +11,7 @@ import type { Block } from '@ethereumjs/block'
 async function atIndex(s: Services, block: Block | undefined, index: bigint) {
   if (block === undefined || index >= BigInt(block.transactions.length)) return null
   const i = Number(index)
-  const receipts = await s.chain.receipts(block.hash())
+  const receipts = await receiptsOf(s, block)
   const receipt = receipts[i]
   const tx = block.transactions[i]
   if (receipt === undefined || tx === undefined) return null
