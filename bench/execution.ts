@@ -6,10 +6,10 @@
  */
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { createNode, type FinalityNode, type NodeOptions } from '../src/index.js'
-import { loadArtifacts } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/fixtures/compile.js'
 import { fail, median, now, round, rpc, scale } from './util.js'
 
-const token = loadArtifacts()['Token'] ?? fail('Token fixture missing (run the tests once to compile the fixtures)')
+const token = (await compileFixtures())['Token'] ?? fail('compileFixtures() returned no Token artifact')
 
 interface Setup {
   node: FinalityNode

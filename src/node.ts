@@ -127,6 +127,11 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
   await db.open()
 
+  if (options.db !== undefined && (await db.get('head', { keyEncoding: 'utf8', valueEncoding: 'view' })) !== undefined) {
+    // Resuming a stored chain needs the flat head state stored too; until then refuse rather
+    // than write a new genesis over the old chain.
+    throw new Error('the database already holds a chain: resuming a stored chain is not supported yet; use an empty database')
+  }
   const chain = new Chain(common, db, options.db !== undefined)
   const blockGasLimit = options.blockGasLimit ?? DEFAULTS.blockGasLimit
   await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {

@@ -65,6 +65,8 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(db === undefined ? {} : { db }),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
+    // Solidity console.log lines, as Hardhat prints them.
+    onConsoleLog: (message) => process.stdout.write(`console.log: ${message}\n`),
   })
   let served: Listening | undefined
   try {

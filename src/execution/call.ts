@@ -61,9 +61,9 @@ export function gethMessage(error: unknown, from: Uint8Array): ServerError {
     return new ServerError(`insufficient funds for gas * price + value: address 0x${keyOf(from)} have ${funds[2]} want ${funds[1]}`)
   }
   const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new ServerError(`intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
-  const fee = /maxFeePerGas|gasPrice\) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
-  if (fee !== null) return new ServerError(`max fee per gas less than block base fee: address 0x${keyOf(from)}, ${message.split(' (')[0]}`)
+  if (intrinsic !== null) return new ServerError(`intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
+  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
+  if (fee !== null) return new ServerError(`max fee per gas less than block base fee: address 0x${keyOf(from)}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
   return new ServerError(message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
 }
 

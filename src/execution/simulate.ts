@@ -152,7 +152,7 @@ function invalidTx(error: unknown, from: Uint8Array): RpcError {
   const funds = /cost is: (\d+) and the sender's account \(0x[0-9a-fA-F]+\) only has: (\d+)/.exec(message)
   if (funds !== null) return new RpcError(SIMULATE_ERRORS.insufficientFunds, `insufficient funds for gas * price + value: ${who} have ${funds[2]} want ${funds[1]}`)
   const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`)
+  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
   const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
   if (fee !== null) return new RpcError(SIMULATE_ERRORS.baseFeeTooLow, `max fee per gas less than block base fee: ${who}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
   return new RpcError(-32603, message.split(' -> ')[0]?.split(' (block ')[0] ?? message)

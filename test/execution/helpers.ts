@@ -57,7 +57,7 @@ export function qty(n: bigint | number): Hex {
   return `0x${n.toString(16)}`
 }
 
-/** A node for the execution tests. */
+/** A node for the execution tests (the default hardfork, Prague, unless `options` says otherwise). */
 export function testNode(options: NodeOptions = {}): Promise<FinalityNode> {
-  return createNode({ hardfork: 'cancun', ...options })
+  return createNode(options)
 }

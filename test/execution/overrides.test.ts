@@ -107,6 +107,13 @@ describe('state overrides', () => {
     expect(taken.message).toBe('account 0x0000000000000000000000000000000000123456 is already overridden')
   })
 
+  it('error: a priced call below the base fee and a call below the intrinsic gas, in geth\'s words', async () => {
+    const fee = await rpcError(node, 'eth_call', [{ from: sender(node), to: probe, maxFeePerGas: '0x1' }])
+    expect(fee.message).toMatch(/^max fee per gas less than block base fee: address 0x[0-9a-f]{40}, maxFeePerGas: 1, baseFee: \d+$/)
+    const intrinsic = await rpcError(node, 'eth_call', [{ from: sender(node), to: probe, gas: '0x5207' }])
+    expect(intrinsic).toMatchObject({ code: -32000, message: 'intrinsic gas too low: gas 20999, minimum needed 21000' })
+  })
+
   it('eth_estimateGas honours state overrides', async () => {
     const input = calldata('Probe', 'slot', [0n])
     const e = await rpcError(node, 'eth_estimateGas', [{ from: stranger, to: sender(node, 2), value: '0x1' }])

@@ -1,5 +1,5 @@
 /**
- * eth_fillTransaction and eth_signTransaction (`{ raw, tx }` as geth), the raw accessors and
+ * eth_fillTransaction (`{ raw, tx }` as geth), eth_signTransaction (raw hex, as Hardhat and Anvil), the raw accessors and
  * eth_blobBaseFee.
  */
 import { Transaction } from 'ethers'
@@ -38,13 +38,11 @@ describe('eth_fillTransaction', () => {
 
 describe('eth_signTransaction', () => {
   it('default: signs with the node-held key; the raw transaction can be sent', async () => {
-    const { raw, tx } = (await node.request({ method: 'eth_signTransaction', params: [{ from: sender(node, 1), to: stranger, value: '0x2' }] })) as Filled
+    const raw = (await node.request({ method: 'eth_signTransaction', params: [{ from: sender(node, 1), to: stranger, value: '0x2' }] })) as Hex
     expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized })).toBe(getAddress(sender(node, 1)))
     expect(Transaction.from(raw).from).toBe(getAddress(sender(node, 1)))
-    expect(tx.hash).toBe(keccak256(raw))
-    expect(tx.r).not.toBe('0x0')
     const hash = await node.request({ method: 'eth_sendRawTransaction', params: [raw] })
-    expect(hash).toBe(tx.hash)
+    expect(hash).toBe(keccak256(raw))
     expect(await node.request({ method: 'eth_getBalance', params: [stranger, 'latest'] })).toBe('0x2')
   })
 
@@ -61,7 +59,7 @@ describe('eth_signTransaction', () => {
 
 describe('raw accessors', () => {
   it('by hash, by block hash and index, by block number and index', async () => {
-    const { raw } = (await node.request({ method: 'eth_signTransaction', params: [{ from: sender(node, 2), to: stranger, value: '0x3' }] })) as Filled
+    const raw = (await node.request({ method: 'eth_signTransaction', params: [{ from: sender(node, 2), to: stranger, value: '0x3' }] })) as Hex
     const hash = (await node.request({ method: 'eth_sendRawTransaction', params: [raw] })) as Hex
     const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { blockHash: Hex; blockNumber: Hex }
     expect(await node.request({ method: 'eth_getRawTransactionByHash', params: [hash] })).toBe(raw)
@@ -79,7 +77,7 @@ describe('raw accessors', () => {
 
   it('a pending transaction is found by hash', async () => {
     const manual = await testNode({ mining: { mode: 'manual' } })
-    const { raw } = (await manual.request({ method: 'eth_signTransaction', params: [{ from: sender(manual), to: stranger, value: '0x1' }] })) as Filled
+    const raw = (await manual.request({ method: 'eth_signTransaction', params: [{ from: sender(manual), to: stranger, value: '0x1' }] })) as Hex
     const hash = await manual.request({ method: 'eth_sendRawTransaction', params: [raw] })
     expect(await manual.request({ method: 'eth_getRawTransactionByHash', params: [hash] })).toBe(raw)
     await manual.close()
@@ -102,5 +100,21 @@ describe('eth_blobBaseFee', () => {
     expect(e.code).toBe(-32000)
     expect(e.message).toMatch(/no blobs/)
     await london.close()
+  })
+})
+
+describe('eth_signTransaction through viem and ethers', () => {
+  it('behavior: viem walletClient.signTransaction and ethers JsonRpcSigner.signTransaction get a raw transaction', async () => {
+    const { createWalletClient, custom } = await import('viem')
+    const { BrowserProvider } = await import('ethers')
+    const chain = { id: 31337, name: 'f', nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: ['http://x'] } } } as const
+    const wallet = createWalletClient({ chain, transport: custom(node.provider) })
+    const from = getAddress(sender(node, 3))
+    const raw = await wallet.signTransaction({ account: from, to: stranger, value: 5n, gas: 21000n, nonce: 0 })
+    expect(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized })).toBe(from)
+    expect(parseTransaction(raw).value).toBe(5n)
+    const signer = await new BrowserProvider(node.provider).getSigner(from)
+    const signed = await signer.signTransaction({ to: stranger, value: 6n, gasLimit: 21000n, nonce: 0, chainId: 31337n, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })
+    expect(Transaction.from(signed).from).toBe(from)
   })
 })

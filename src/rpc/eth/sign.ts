@@ -1,8 +1,8 @@
 /**
  * eth_fillTransaction and eth_signTransaction: a request completed with nonce, gas and fees
- * (as eth_sendTransaction fills them), returned as geth's `{ raw, tx }` without sending it.
- * eth_fillTransaction's `raw` is the unsigned encoding (v, r, s zero), as geth's; eth_signTransaction
- * signs with a key the node holds. Unlike geth, which refuses a sign request without gas, fees or
+ * (as eth_sendTransaction fills them), without sending it. eth_fillTransaction returns geth's
+ * `{ raw, tx }` (raw unsigned, v, r, s zero); eth_signTransaction signs with a key the node holds
+ * and returns the raw signed transaction, as Hardhat and Anvil do (viem and ethers expect that). Unlike geth, which refuses a sign request without gas, fees or
  * nonce, missing fields are filled, as Hardhat and Anvil do.
  */
 import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
@@ -66,7 +66,9 @@ export const sign: MethodTable = {
       if (account === undefined) throw new ServerError('unknown account')
       const tx = await s.transactions.fill(req)
       checkFee(s, tx)
-      return result(tx.sign(account.privateKey))
+      // The signed raw transaction, as Hardhat and Anvil answer and as viem's and ethers'
+      // signTransaction expect (geth wraps it as `{ raw, tx }`).
+      return data(tx.sign(account.privateKey).serialize())
     },
   }),
 }
