@@ -66,6 +66,17 @@ async function transfers({ node, address, from, to }: Setup, n: number): Promise
   return perSecond(n, now() - t0)
 }
 
+/** eth_getProof of the token's account and one balance slot at latest, `n` times. */
+async function proofs({ node, address }: Setup, n: number): Promise<number> {
+  const slot = `0x${'00'.repeat(31)}01`
+  const t0 = now()
+  for (let i = 0; i < n; i++) {
+    const p = await rpc<{ accountProof: Hex[] }>(node, 'eth_getProof', [address, [slot], 'latest'])
+    if (p.accountProof.length === 0) fail('eth_getProof returned no account proof')
+  }
+  return perSecond(n, now() - t0)
+}
+
 async function main(): Promise<void> {
   const rows: Array<[string, string]> = []
   const runs = 3
@@ -76,6 +87,7 @@ async function main(): Promise<void> {
   const estimatePerSec = await best(async () => (await estimates(guarded, scale(300))).perSec)
   rows.push([`eth_estimateGas/s (ERC-20 transfer, gas ${gas})`, String(estimatePerSec)])
   rows.push(['eth_call/s, rpc-evm-timeout 10 s (guard on)', String(await best(() => calls(guarded, scale(2000))))])
+  rows.push(['eth_getProof/s (account + 1 slot, latest)', String(await best(() => proofs(guarded, scale(2000))))])
   await guarded.node.close()
 
   const unguarded = await setup({ limits: { rpcEvmTimeoutMs: 0 } })
