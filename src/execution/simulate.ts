@@ -4,9 +4,9 @@
  * earlier ones. Without `validation` calls pay no fee and skip nonce checks (base fee 0 unless
  * overridden); with it they are checked as transactions are. Nothing reaches the chain.
  *
- * Not computed: the simulated blocks' `stateRoot` is the zero hash (the state lives in an
- * overlay; a root needs the trie, which is being replaced), and the Prague/Cancun system calls
- * at block start (beacon root, history storage) are not run.
+ * Each simulated block runs the Cancun/Prague system writes at its start (beacon root, parent
+ * hash) after its state overrides, and gets a real `stateRoot`: the overlay's changes since the
+ * base block written into the trie without moving the chain's head state.
  */
 import { type Block, createBlock, genTransactionsTrieRoot } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
@@ -26,6 +26,7 @@ import { bindState, callBlockhashes, type CallExecutor } from './call.js'
 import { applyPrecompileOverrides, validateOverrides, withBlobBaseFee, type BlockOverrides, type StateOverrides } from './overrides.js'
 import { revertReason } from './revert.js'
 import { EvmTimeout } from './timeout.js'
+import { preBlock } from './system-calls.js'
 import { TransferTracer, type RawLog } from './transfer-tracer.js'
 
 /** geth's error codes of eth_simulateV1. */
@@ -181,6 +182,8 @@ export async function simulate(
   }
   const baseState = chain.stateAt(base)
   const state = new JournaledState(baseState)
+  const baseRoot = base.header.number === chain.height ? chain.stateRoot : base.header.stateRoot
+  const rootOf = () => chain.trie.computeRoot(baseRoot, state.diff(), baseState)
   const lease = await calls.lease(source as typeof blockhashes)
   const tracer = new TransferTracer(lease.vm.evm)
   tracer.traceTransfers = request.traceTransfers
@@ -191,7 +194,7 @@ export async function simulate(
   try {
     let parent = base
     for (const b of blocks) {
-      const result = await simulateBlock(calls, common, state, tracer, lease.vm, parent, b, request)
+      const result = await simulateBlock(calls, common, state, tracer, lease.vm, parent, b, request, rootOf)
       simulatedHashes.set(result.block.header.number, result.block.hash())
       results.push(result)
       parent = result.block
@@ -218,6 +221,7 @@ async function simulateBlock(
   parent: Block,
   b: SimBlock & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } },
   request: SimulateRequest,
+  rootOf: () => Promise<Uint8Array>,
 ): Promise<SimBlockResult> {
   const o = b.blockOverrides
   const london = parent.header.baseFeePerGas !== undefined
@@ -245,6 +249,7 @@ async function simulateBlock(
   const restore = b.stateOverrides === undefined ? () => {} : applyPrecompileOverrides(vm.evm, b.stateOverrides)
   try {
     if (b.stateOverrides !== undefined) await writeOverrides(state, b.stateOverrides)
+    if (cancun) await preBlock(vm, o.number, o.time, parent.hash(), ZERO_HASH)
     const txs: TypedTransaction[] = []
     const senders: Uint8Array[] = []
     const results: SimCallResult[] = []
@@ -299,7 +304,7 @@ async function simulateBlock(
           logsBloom: bloom,
           receiptTrie: receiptTrie.root(),
           transactionsTrie: await genTransactionsTrieRoot(txs),
-          stateRoot: ZERO_HASH,
+          stateRoot: await rootOf(),
         } as never,
         transactions: txs,
         withdrawals: common.isActivatedEIP(4895) ? [] : undefined,

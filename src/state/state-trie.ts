@@ -31,7 +31,7 @@ export class StateTrie {
   private headHash: Uint8Array = EMPTY_ROOT
   /** Storage trie roots of the newest commit, by address, with their hash. */
   private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
-  private readonly write = (key: string, value: Uint8Array) => void this.store.put(key, value)
+  private readonly put = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
   constructor(private readonly store: NodeStore) {}
 
@@ -45,10 +45,27 @@ export class StateTrie {
   }
 
   /**
-   * Writes `diff` on top of `parentRoot` and returns the new root. `base` supplies the values of
-   * accounts the diff names only through storage or code writes.
+   * Writes `diff` on top of `parentRoot` and returns the new root, which later commits start
+   * from. `base` supplies the values of accounts the diff names only through storage or code.
    */
   async commit(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+    const { hash, root, storageRoots } = await this.write(parentRoot, diff, base)
+    this.headRoot = root
+    this.headHash = hash
+    for (const [key, value] of storageRoots) this.storageHeads.set(key, value)
+    this.lastStorageRoots = new Map([...storageRoots].map(([k, v]) => [k, v.hash]))
+    return hash
+  }
+
+  /**
+   * The root `diff` on top of `parentRoot` would have, leaving the head as it is (simulated
+   * blocks). Its nodes are stored, so the state under that root can be read and proven.
+   */
+  async computeRoot(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+    return (await this.write(parentRoot, diff, base)).hash
+  }
+
+  private async write(parentRoot: Uint8Array, diff: StateDiff, base: StateReader) {
     let root = this.rootFor(parentRoot)
     const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
     for (const key of touchedAddresses(diff)) {
@@ -74,7 +91,7 @@ export class StateTrie {
         for (const [slot, value] of slots ?? []) {
           storage = await trieSet(storage, keccak_256(fromHex(slot)), value.length === 0 ? EMPTY : RLP.encode(value), this.store)
         }
-        storageHash = persist(storage, this.write)
+        storageHash = persist(storage, this.put)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
       const code = diff.code.get(key)
@@ -82,12 +99,8 @@ export class StateTrie {
       const account = new Account(next.nonce, next.balance, storageHash, next.codeHash)
       root = await trieSet(root, hashedAddress, account.serialize(), this.store)
     }
-    const hash = persist(root, this.write)
-    this.headRoot = root
-    this.headHash = hash
-    for (const [key, value] of storageRoots) this.storageHeads.set(key, value)
-    this.lastStorageRoots = new Map([...storageRoots].map(([k, v]) => [k, v.hash]))
-    return hash
+    const hash = persist(root, this.put)
+    return { hash, root, storageRoots }
   }
 
   /** Makes `root` the state later commits start from without a lookup (evm_revert). */
