@@ -47,6 +47,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private readonly undoLog: Array<{ state: StateUndo; rootBefore: Uint8Array; block?: Block }> = []
   /** Set while snapshots exist: commits and writes keep what they overwrite. */
   keepUndo = false
+  private genesisDiff: StateDiff | undefined
 
   /**
    * @param persistNodes write trie nodes to `db` as well. Off for the node's own in-memory
@@ -66,6 +67,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Commits the genesis block: `diff` is the genesis allocation. */
   async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
+    this.genesisDiff = diff
     const stateRoot = await this.trie.commit(KECCAK256_RLP, diff, this.flat)
     const block = createBlock(
       { header: { ...header, number: 0n, stateRoot }, withdrawals: this.common.isActivatedEIP(4895) ? [] : undefined },
@@ -173,6 +175,38 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.trie.resetHead(entry.rootBefore)
       this.committedRoot = entry.rootBefore
     }
+  }
+
+  /**
+   * Back to the genesis block and state (hardhat_reset): every later block and its records are
+   * removed, test-control writes are gone, the undo log is emptied.
+   */
+  async resetToGenesis(): Promise<void> {
+    const genesisDiff = this.genesisDiff
+    if (genesisDiff === undefined) throw new Error('the chain has no genesis')
+    while (this.headBlock.header.number > 0n) {
+      const block = this.headBlock
+      const parent = await this.blockByHash(block.header.parentHash)
+      if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
+      await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
+      this.decoded.delete(keyOf(block.hash()))
+      this.headBlock = parent
+    }
+    const genesis = this.headBlock
+    this.flat.accounts.clear()
+    this.flat.storage.clear()
+    this.flat.code.clear()
+    this.flat.apply(genesisDiff)
+    const reader = this.trie.reader(genesis.header.stateRoot)
+    for (const address of genesisDiff.storage.keys()) {
+      const account = this.flat.accounts.get(address)
+      const stored = await reader.getAccount(address)
+      if (account !== undefined && stored !== undefined) account.storageRoot = stored.storageRoot
+    }
+    this.trie.resetHead(genesis.header.stateRoot)
+    this.committedRoot = genesis.header.stateRoot
+    this.undoLog.length = 0
+    this.keepUndo = false
   }
 
   /** Drops undo entries no snapshot needs any more. */

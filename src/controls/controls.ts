@@ -84,6 +84,23 @@ export class Controls {
     return true
   }
 
+  /** hardhat_reset / anvil_reset: back to genesis, with an empty pool and default settings. */
+  async reset(): Promise<void> {
+    await this.producer.exclusive(async () => {
+      await this.chain.resetToGenesis()
+      this.pool.replaceAll([])
+      this.producer.timeOffset = 0n
+      this.producer.nextBlockTimestamp = undefined
+      this.producer.coinbase = undefined
+      this.producer.prevRandao = undefined
+      this.producer.nextBaseFee = undefined
+      this.producer.gasLimitOverride = undefined
+    })
+    this.snapshots = []
+    this.impersonated.clear()
+    this.autoImpersonate = false
+  }
+
   private async write(address: Uint8Array, change: (a: Account) => void, code?: Uint8Array): Promise<void> {
     const key = keyOf(address)
     await this.producer.exclusive(async () => {

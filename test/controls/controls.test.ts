@@ -229,3 +229,35 @@ describe('chain settings', () => {
     expect(info.hardFork).toBe('prague')
   })
 })
+
+describe('reset', () => {
+  test('behavior: hardhat_reset returns to genesis: blocks, writes, pool, snapshots and time are gone', async () => {
+    const other = await createNode({ mining: { mode: 'manual' } })
+    const [a, b] = other.accounts
+    const genesis = (await other.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { hash: string; stateRoot: string }
+    await other.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: '0x5208' }] })
+    await other.mine()
+    const mined = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
+    await other.request({ method: 'hardhat_setBalance', params: [stranger, '0x99'] })
+    const id = await other.request({ method: 'evm_snapshot' })
+    await other.request({ method: 'evm_increaseTime', params: [10_000] })
+    await other.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: '0x5208' }] })
+    expect(await other.request({ method: 'hardhat_reset', params: [] })).toBe(true)
+    expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    expect(await other.request({ method: 'eth_getBalance', params: [stranger, 'latest'] })).toBe('0x0')
+    expect(await other.request({ method: 'eth_getTransactionCount', params: [a!.address, 'latest'] })).toBe('0x0')
+    expect(await other.request({ method: 'eth_getTransactionReceipt', params: [mined.transactions[0]] })).toBeNull()
+    expect(await other.request({ method: 'txpool_status' })).toEqual({ pending: '0x0', queued: '0x0' })
+    expect(await other.request({ method: 'evm_revert', params: [id] })).toBe(false)
+    const again = (await other.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { hash: string }
+    expect(again.hash).toBe(genesis.hash)
+    // The chain goes on from genesis, and the next block builds on the genesis state root.
+    await other.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x2', gas: '0x5208' }] })
+    await other.mine()
+    const next = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; parentHash: string }
+    expect(next).toMatchObject({ number: '0x1', parentHash: genesis.hash })
+    expect(await other.request({ method: 'anvil_reset', params: [] })).toBeNull()
+    await expect(other.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'http://x' } }] })).rejects.toMatchObject({ code: -32602 })
+    await other.close()
+  })
+})

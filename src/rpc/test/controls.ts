@@ -62,6 +62,17 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
         s.producer.prevRandao = r
       }),
     }),
+    [`${prefix}_reset`]: method({
+      params: [{ name: 'options', optional: true, decode: (v: unknown) => v }],
+      run: async (s, [options]) => {
+        const o = options as { forking?: unknown } | null | undefined
+        if (o !== undefined && o !== null && typeof o === 'object' && 'forking' in o && o.forking !== undefined) {
+          throw new InvalidParamsError('invalid argument 0: forking is not supported: a finality chain has no fork mode')
+        }
+        await s.controls.reset()
+        return ok
+      },
+    }),
     [`${prefix}_dropTransaction`]: method({
       params: [hash],
       run: (s, [h]) => {
