@@ -32,6 +32,18 @@ function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction 
   return signed
 }
 
+/**
+ * A decoded transaction that answers `serialize()` with the bytes it came from instead of
+ * re-encoding them (the transaction trie, the block's RLP and the hash each asked again), then
+ * frozen as ethereumjs freezes transactions, so its hash and sender are cached.
+ */
+function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
+  const bytes = raw.slice()
+  Object.defineProperty(tx, 'serialize', { value: () => bytes })
+  Object.freeze(tx)
+  return tx
+}
+
 function ether(wei: bigint): string {
   return (Number(wei) / 1e18).toFixed(2)
 }
@@ -59,7 +71,7 @@ export class Transactions {
     if (raw.length > this.limits.rawTransactionBytes) throw new ServerError('oversized data')
     let tx: TypedTransaction
     try {
-      tx = createTxFromRLP(raw, { common: this.common })
+      tx = withEncoding(createTxFromRLP(raw, { common: this.common, freeze: false }), raw)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
