@@ -127,18 +127,24 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
   await db.open()
 
-  if (options.db !== undefined && (await db.get('head', { keyEncoding: 'utf8', valueEncoding: 'view' })) !== undefined) {
-    // Resuming a stored chain needs the flat head state stored too; until then refuse rather
-    // than write a new genesis over the old chain.
-    throw new Error('the database already holds a chain: resuming a stored chain is not supported yet; use an empty database')
-  }
   const chain = new Chain(common, db, options.db !== undefined)
   const blockGasLimit = options.blockGasLimit ?? DEFAULTS.blockGasLimit
-  await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
-    gasLimit: blockGasLimit,
-    timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
-    baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
-  })
+  const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
+  if (options.db !== undefined && (await chain.resume())) {
+    // A stored chain goes on where it stopped; genesis options no longer apply.
+    const stored = (await db.get('mchainId', metaOptions)) as Uint8Array | undefined
+    if (stored !== undefined && BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`) !== chainId) {
+      await db.close()
+      throw new Error(`the database holds a chain with another chain id (${BigInt(`0x${Buffer.from(stored).toString('hex')}`)}), not ${chainId}`)
+    }
+  } else {
+    await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
+      gasLimit: blockGasLimit,
+      timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
+      baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
+    })
+    if (options.db !== undefined) await db.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+  }
 
   const validatorCount = options.validators ?? DEFAULTS.validators
   const validators = Array.from({ length: validatorCount }, (_, i) => createValidator(validatorSeed(seed, i)))

@@ -62,7 +62,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     super()
     this.store = new ChainStore(db)
     this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
-    this.trie = new StateTrie(this.nodes)
+    this.trie = new StateTrie(this.nodes, persistNodes)
   }
 
   /** Commits the genesis block: `diff` is the genesis allocation. */
@@ -75,6 +75,26 @@ export class Chain extends EventEmitter<ChainEvents> {
     )
     await this.commit(block, [], diff, undefined)
     return block
+  }
+
+  /**
+   * Reopens a chain stored in the database: its blocks, its head, and its head state (rebuilt
+   * from the trie and the stored preimages). Returns false for an empty database.
+   */
+  async resume(): Promise<boolean> {
+    const head = await this.store.open()
+    if (head === undefined) return false
+    const block = await this.blockByHash(head)
+    const genesisHash = this.store.hashAt(0n)
+    const genesis = genesisHash === undefined ? undefined : await this.blockByHash(genesisHash)
+    if (block === undefined || genesis === undefined) throw new Error('the stored chain is incomplete: its head or genesis block is missing')
+    const root = (await this.store.meta('stateRoot')) ?? block.header.stateRoot
+    this.genesisDiff = await this.trie.load(genesis.header.stateRoot)
+    this.flat.apply(await this.trie.load(root))
+    this.trie.resetHead(root)
+    this.committedRoot = root
+    this.headBlock = block
+    return true
   }
 
   get head(): Block {
@@ -151,7 +171,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const root = await this.trie.commit(rootBefore, diff, this.flat)
     const storageRoots = this.trie.lastStorageRoots
     const nodes = this.nodes.takePending()
-    if (this.persistNodes) await this.store.writeNodes(nodes)
+    if (this.persistNodes) await this.store.writeNodes(nodes, { stateRoot: root })
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(storageRoots)
     this.committedRoot = root
@@ -241,6 +261,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       txHashes: block.transactions.map((tx) => tx.hash()),
       certificate,
       nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
+      meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
     })
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(storageRoots)

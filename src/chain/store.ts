@@ -50,6 +50,8 @@ export interface BlockRecord {
   txHashes: Uint8Array[]
   certificate?: CommitCertificate
   nodes: Map<string, Uint8Array>
+  /** Small named values stored with the block (`stateRoot`, `chainId`). */
+  meta?: Record<string, Uint8Array>
 }
 
 export class ChainStore {
@@ -121,6 +123,7 @@ export class ChainStore {
       ops.push({ type: 'put', key: `c${key}`, value: encodeCertificate(record.certificate) })
     }
     for (const [nodeKey, value] of record.nodes) ops.push({ type: 'put', key: `n${nodeKey}`, value })
+    for (const [name, value] of Object.entries(record.meta ?? {})) ops.push({ type: 'put', key: `m${name}`, value })
     await this.db.batch(ops, enc)
     this.hashes.push(key)
     this.blocks.set(key, record.rlp)
@@ -148,10 +151,30 @@ export class ChainStore {
     for (const tx of txHashes) this.txs.delete(keyOf(tx))
   }
 
-  /** Writes trie nodes made outside a block (state changes by test controls). */
-  async writeNodes(nodes: Map<string, Uint8Array>): Promise<void> {
-    if (nodes.size === 0) return
-    await this.db.batch([...nodes].map(([k, value]) => ({ type: 'put' as const, key: `n${k}`, value })), enc)
+  /** Writes trie nodes made outside a block (state changes by test controls), with meta values. */
+  async writeNodes(nodes: Map<string, Uint8Array>, meta: Record<string, Uint8Array> = {}): Promise<void> {
+    const ops = [...nodes].map(([k, value]) => ({ type: 'put' as const, key: `n${k}`, value }))
+    for (const [name, value] of Object.entries(meta)) ops.push({ type: 'put', key: `m${name}`, value })
+    if (ops.length > 0) await this.db.batch(ops, enc)
+  }
+
+  /** A named value stored with `meta`. */
+  async meta(name: string): Promise<Uint8Array | undefined> {
+    return this.load(`m${name}`, (v) => v)
+  }
+
+  /**
+   * Reads a stored chain's height index; returns its head hash, or undefined for an empty
+   * database.
+   */
+  async open(): Promise<Uint8Array | undefined> {
+    const head = (await this.db.get('head', enc)) as Uint8Array | undefined
+    if (head === undefined) return undefined
+    // `h` + 16 hex digits sort in height order ('head' sorts among them and is skipped).
+    for await (const [key, value] of this.db.iterator({ gte: 'h', lt: 'i', ...enc })) {
+      if ((key as string).length === 17) this.hashes.push(keyOf(value as Uint8Array))
+    }
+    return head
   }
 
   private async load<T>(key: string, decode: (v: Uint8Array) => T): Promise<T | undefined> {

@@ -298,3 +298,30 @@ export function persist(root: TrieNode | null, write: (key: string, value: Uint8
   visit(root, true)
   return hashOf(root)
 }
+
+function nibblesToBytes(path: number[]): Uint8Array {
+  const out = new Uint8Array(path.length / 2)
+  for (let i = 0; i < out.length; i++) out[i] = ((path[2 * i] as number) << 4) | (path[2 * i + 1] as number)
+  return out
+}
+
+/** Every key and value of a trie, in key order (reopening a stored chain walks its state). */
+export async function* trieEntries(root: TrieNode | null, source: NodeSource): AsyncGenerator<[Uint8Array, Uint8Array]> {
+  if (root === null) return
+  const stack: Array<{ node: TrieNode; path: number[] }> = [{ node: root, path: [] }]
+  while (stack.length > 0) {
+    const { node, path } = stack.pop() as { node: TrieNode; path: number[] }
+    const n = await load(node, source)
+    if (n.t === 0) {
+      yield [nibblesToBytes([...path, ...n.path]), n.value]
+    } else if (n.t === 1) {
+      stack.push({ node: n.child, path: [...path, ...n.path] })
+    } else {
+      if (n.value !== null) yield [nibblesToBytes(path), n.value]
+      for (let i = 15; i >= 0; i--) {
+        const c = n.children[i]
+        if (c !== null && c !== undefined) stack.push({ node: c, path: [...path, i] })
+      }
+    }
+  }
+}

@@ -7,9 +7,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
-import { EMPTY_ROOT, persist, refNode, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
+import { EMPTY_ROOT, persist, refNode, trieEntries, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
 import type { NodeStore } from './node-store.js'
-import { touchedAddresses, type StateDiff, type StateReader } from './types.js'
+import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -33,7 +33,18 @@ export class StateTrie {
   private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
   private readonly put = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
-  constructor(private readonly store: NodeStore) {}
+  /**
+   * @param preimages also store each hashed key's preimage (address or slot) under `p<hash>`, so
+   * a stored chain can be reopened: its flat state is rebuilt by walking the trie.
+   */
+  constructor(
+    private readonly store: NodeStore,
+    private readonly preimages = false,
+  ) {}
+
+  private preimage(key: Uint8Array, hashed: Uint8Array): void {
+    if (this.preimages) void this.store.put(`p${keyOf(hashed)}`, key)
+  }
 
   private rootFor(hash: Uint8Array): TrieNode | null {
     return equalBytes(hash, this.headHash) ? this.headRoot : refNode(hash)
@@ -71,6 +82,7 @@ export class StateTrie {
     for (const key of touchedAddresses(diff)) {
       const address = fromHex(key)
       const hashedAddress = keccak_256(address)
+      this.preimage(address, hashedAddress)
       const own = diff.accounts.get(key)
       if (own === null) {
         root = await trieSet(root, hashedAddress, EMPTY, this.store)
@@ -89,7 +101,10 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          storage = await trieSet(storage, keccak_256(fromHex(slot)), value.length === 0 ? EMPTY : RLP.encode(value), this.store)
+          const slotKey = fromHex(slot)
+          const hashedSlot = keccak_256(slotKey)
+          this.preimage(slotKey, hashedSlot)
+          storage = await trieSet(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
         }
         storageHash = persist(storage, this.put)
         storageRoots.set(key, { hash: storageHash, node: storage })
@@ -130,6 +145,36 @@ export class StateTrie {
         return (await this.store.get(codeKey(a.codeHash))) ?? EMPTY
       },
     }
+  }
+
+  /**
+   * The whole state under `root` as a diff from nothing, using the stored preimages: how a
+   * reopened chain rebuilds its flat head state (and its genesis state, for reset).
+   */
+  async load(root: Uint8Array): Promise<StateDiff> {
+    const diff = emptyDiff()
+    const preimage = async (hashed: Uint8Array) => {
+      const key = await this.store.get(`p${keyOf(hashed)}`)
+      if (key === undefined) throw new Error(`no preimage stored for ${keyOf(hashed)}: the database was not written with preimages`)
+      return key
+    }
+    for await (const [hashedAddress, value] of trieEntries(refNode(root), this.store)) {
+      const address = keyOf(await preimage(hashedAddress))
+      const account = createAccountFromRLP(value)
+      diff.accounts.set(address, account)
+      if (!equalBytes(account.codeHash, KECCAK256_NULL)) {
+        const code = await this.store.get(codeKey(account.codeHash))
+        if (code !== undefined) diff.code.set(address, code)
+      }
+      if (!equalBytes(account.storageRoot, EMPTY_ROOT)) {
+        const slots = new Map<string, Uint8Array>()
+        for await (const [hashedSlot, raw] of trieEntries(refNode(account.storageRoot), this.store)) {
+          slots.set(keyOf(await preimage(hashedSlot)), RLP.decode(raw) as Uint8Array)
+        }
+        diff.storage.set(address, slots)
+      }
+    }
+    return diff
   }
 
   /** The Merkle proof of an account and storage slots at `root` (EIP-1186). */

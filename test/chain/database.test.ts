@@ -21,12 +21,44 @@ describe('the db option', () => {
     await node.close()
   })
 
-  test('error: a database that already holds a chain is refused, not overwritten', async () => {
+  test('behavior: a node on a database that holds a chain resumes it: blocks, receipts, state, history', async () => {
+    const db = new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
+    const first = await createNode({ db })
+    const [a, b] = first.accounts
+    const hash = await first.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x7' }] })
+    await first.request({ method: 'hardhat_setStorageAt', params: [b!.address, '0x1', `0x${'00'.repeat(31)}2a`] })
+    await first.request({ method: 'hardhat_setBalance', params: ['0x00000000000000000000000000000000000000aa', '0x55'] })
+    const before = {
+      height: await first.request({ method: 'eth_blockNumber' }),
+      balance: await first.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] }),
+      genesis: await first.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] }),
+    }
+    await first.close()
+
+    const second = await createNode({ db })
+    expect(await second.request({ method: 'eth_blockNumber' })).toBe(before.height)
+    expect(await second.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] })).toBe(before.balance)
+    expect(await second.request({ method: 'eth_getBalance', params: ['0x00000000000000000000000000000000000000aa', 'latest'] })).toBe('0x55')
+    expect(await second.request({ method: 'eth_getStorageAt', params: [b!.address, '0x1', 'latest'] })).toBe(`0x${'00'.repeat(31)}2a`)
+    expect(await second.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })).toEqual(before.genesis)
+    expect(((await second.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string }).status).toBe('0x1')
+    // History: the balance before the transfer is still readable at genesis.
+    expect(await second.request({ method: 'eth_getBalance', params: [b!.address, '0x0'] })).toBe('0x21e19e0c9bab2400000')
+    // The chain goes on, with the nonce where it was.
+    const next = await second.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1' }] })
+    const tx = (await second.request({ method: 'eth_getTransactionByHash', params: [next] })) as { nonce: string; blockNumber: string }
+    expect(tx).toMatchObject({ nonce: '0x1', blockNumber: '0x2' })
+    // reset still knows the genesis state.
+    await second.request({ method: 'hardhat_reset' })
+    expect(await second.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] })).toBe('0x21e19e0c9bab2400000')
+    await second.close()
+  })
+
+  test('error: a database that holds a chain with another chain id is refused', async () => {
     const db = new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
     const first = await createNode({ db })
     await first.request({ method: 'evm_mine' })
-    // close() closes the database; a second node on the same store reopens it.
     await first.close()
-    await expect(createNode({ db })).rejects.toThrow(/already holds a chain/)
+    await expect(createNode({ db, chainId: 1 })).rejects.toThrow(/another chain id/)
   })
 })
