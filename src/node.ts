@@ -4,7 +4,8 @@ import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { MemoryLevel } from 'memory-level'
 import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Chain } from './chain/chain.js'
-import { DEFAULT_HARDFORK, createChainCommon } from './chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon } from './chain/common.js'
+import { parseGethGenesis } from './chain/geth-genesis.js'
 import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
 import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
@@ -106,10 +107,22 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
   await initKeccak()
-  const chainId = BigInt(options.chainId ?? DEFAULTS.chainId)
+  const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
+  if (genesisFile !== undefined) {
+    if (genesisFile.laterForks.length > 0) {
+      throw new Error(`fork schedules are not supported yet: the genesis file has forks after genesis (${genesisFile.laterForks.join(', ')})`)
+    }
+    if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {
+      throw new Error(`the genesis file's hardfork ${genesisFile.hardfork} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
+    }
+    if (options.chainId !== undefined && BigInt(options.chainId) !== genesisFile.chainId) {
+      throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
+    }
+  }
+  const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
-  const common = createChainCommon(chainId, hardfork)
+  const common = genesisFile?.common ?? createChainCommon(chainId, hardfork)
   const limits = resolveLimits(options.limits)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
@@ -128,7 +141,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   await db.open()
 
   const chain = new Chain(common, db, options.db !== undefined)
-  const blockGasLimit = options.blockGasLimit ?? DEFAULTS.blockGasLimit
+  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
   const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
   if (options.db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
@@ -137,6 +150,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       await db.close()
       throw new Error(`the database holds a chain with another chain id (${BigInt(`0x${Buffer.from(stored).toString('hex')}`)}), not ${chainId}`)
     }
+  } else if (genesisFile !== undefined) {
+    // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
+    await chain.initGenesis(genesisFile.alloc, genesisFile.header)
+    if (options.db !== undefined) await db.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
   } else {
     await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
       gasLimit: blockGasLimit,

@@ -47,6 +47,13 @@ export interface NodeOptions {
    * added to the genesis allocation, over the derived accounts and `alloc`.
    */
   state?: unknown
+  /**
+   * A geth-format genesis file (parsed JSON), as Anvil's `--init` takes: chain id, hardfork,
+   * header fields and `alloc`. The genesis is exactly the file's (its hash is geth's): the
+   * node's keys are still there, funded only if the file funds them. Fork schedules with forks
+   * after genesis are not supported yet.
+   */
+  genesis?: unknown
   /** Genesis timestamp in seconds. Default: now. */
   genesisTimestamp?: bigint
   /** Any abstract-level database. Default: a new memory-level. */

@@ -1,5 +1,5 @@
 /** The `@ethereumjs/common` configuration of a finality chain. */
-import { Common, Hardfork, Mainnet, type ParamsDict } from '@ethereumjs/common'
+import { type ChainConfig, Common, Hardfork, Mainnet, type ParamsDict } from '@ethereumjs/common'
 import { customCrypto } from '../crypto/secp256k1.js'
 
 /** Hardforks the engine supports fully, oldest first; the default is the newest. */
@@ -37,10 +37,13 @@ class SharedCommon extends Common {
   }
 }
 
-/** A Common fixed at one hardfork from genesis on, with the fast crypto hooks. */
-export function createChainCommon(chainId: bigint, hardfork: HardforkName): Common {
+/**
+ * A Common fixed at one hardfork from genesis on, with the fast crypto hooks. `chain` defaults
+ * to Mainnet's configuration under the node's chain id; a geth genesis supplies its own.
+ */
+export function createChainCommon(chainId: bigint, hardfork: string, chain: ChainConfig = Mainnet): Common {
   return new SharedCommon({
-    chain: { ...Mainnet, chainId: Number(chainId), name: 'finality' },
+    chain: { ...chain, chainId: Number(chainId), name: chain === Mainnet ? 'finality' : chain.name },
     hardfork,
     customCrypto: customCrypto(),
   })

@@ -26,6 +26,8 @@ export interface CliConfig {
   /** Seconds; 0 = automine. */
   blockTime: number
   hardfork: HardforkName | undefined
+  /** Path of a geth-format genesis.json. */
+  genesis: string | undefined
   db: string | undefined
   quiet: boolean
   help: boolean
@@ -46,6 +48,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   mnemonic: undefined,
   blockTime: 0,
   hardfork: undefined,
+  genesis: undefined,
   db: undefined,
   quiet: false,
   help: false,
@@ -70,6 +73,7 @@ export const FLAGS = {
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
   'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine'],
   hardfork: ['string', '<name>  london, paris, shanghai, cancun or prague (default prague)'],
+  genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
@@ -152,6 +156,7 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
         if (!HARDFORKS.has(String(v))) throw new Error(`${at(k)}: unknown hardfork ${String(v)}`)
         c.hardfork = String(v) as HardforkName
         break
+      case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break

@@ -3,6 +3,7 @@
  * (127.0.0.1:8546), prints the chain id, the endpoints and the prefunded accounts with their keys,
  * logs each request compactly, and closes cleanly on Ctrl-C.
  */
+import { readFileSync } from 'node:fs'
 import { ClassicLevel } from 'classic-level'
 import { createNode, type FinalityNode } from '../node.js'
 import type { Listening } from '../adapters/listen.js'
@@ -57,11 +58,13 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
   }
   const db = c.db === undefined ? undefined : new ClassicLevel<string, Uint8Array>(c.db, { keyEncoding: 'utf8', valueEncoding: 'view' })
   const node = await createNode({
-    chainId: c.chainId,
+    // A genesis file names its own chain id.
+    ...(c.genesis === undefined ? { chainId: c.chainId } : {}),
     accountCount: c.accounts,
     balance: c.balance,
     ...(c.mnemonic === undefined ? {} : { mnemonic: c.mnemonic }),
     ...(c.hardfork === undefined ? {} : { hardfork: c.hardfork }),
+    ...(c.genesis === undefined ? {} : { genesis: JSON.parse(readFileSync(c.genesis, 'utf8')) as unknown }),
     ...(db === undefined ? {} : { db }),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },

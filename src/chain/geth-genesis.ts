@@ -1,0 +1,121 @@
+/**
+ * geth-format genesis files (`genesis.json`, the file Anvil's `--init` takes): chain id, fork
+ * schedule, genesis header fields and `alloc` with balances, nonces, code and storage.
+ */
+import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
+import { type Common, type GethGenesis, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.js'
+import { fromHex } from '../hex.js'
+import { NodeStore } from '../state/node-store.js'
+import { StateTrie } from '../state/state-trie.js'
+import { FlatState } from '../state/flat-state.js'
+import { emptyDiff, type StateDiff } from '../state/types.js'
+import { createChainCommon } from './common.js'
+
+/** What a genesis file describes, ready for a node. */
+export interface GenesisSpec {
+  chainId: bigint
+  /** The hardfork active at the genesis block. */
+  hardfork: string
+  /** Forks the schedule activates after genesis, by name. */
+  laterForks: string[]
+  /** A Common fixed at the genesis hardfork, with the file's chain configuration. */
+  common: Common
+  header: HeaderData
+  alloc: StateDiff
+}
+
+function quantity(v: unknown, what: string): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) return BigInt(v)
+  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return BigInt(v)
+  throw new Error(`genesis: ${what} is not a number: ${String(v)}`)
+}
+
+function bytes(v: unknown, what: string): Uint8Array {
+  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new Error(`genesis: ${what} is not hex data`)
+  return fromHex(v)
+}
+
+function unpad(value: Uint8Array): Uint8Array {
+  let i = 0
+  while (i < value.length && value[i] === 0) i++
+  return value.subarray(i)
+}
+
+/** Reads a geth genesis file. */
+export function parseGethGenesis(json: unknown): GenesisSpec {
+  if (typeof json !== 'object' || json === null) throw new Error('genesis: not an object')
+  const g = json as GethGenesis & Record<string, unknown>
+  if (typeof g.config !== 'object' || g.config === null) throw new Error('genesis: no config')
+  const chainId = quantity((g.config as { chainId?: unknown }).chainId, 'config.chainId')
+  const timestamp = quantity(g.timestamp ?? '0x0', 'timestamp')
+  const schedule = createCommonFromGethGenesis(g, { chain: 'genesis' })
+  const hardfork = schedule.getHardforkBy({ blockNumber: 0n, timestamp })
+  const laterForks = schedule
+    .hardforks()
+    .filter((h) => (h.block !== null && h.block !== undefined && BigInt(h.block) > 0n) || (h.timestamp !== undefined && h.timestamp !== null && BigInt(h.timestamp) > timestamp))
+    .map((h) => h.name)
+  const common = createChainCommon(chainId, hardfork, (schedule as unknown as { _chainParams: Parameters<typeof createChainCommon>[2] })._chainParams)
+
+  const alloc = emptyDiff()
+  for (const [rawAddress, a] of Object.entries((g.alloc ?? {}) as Record<string, Record<string, unknown>>)) {
+    const address = rawAddress.toLowerCase().replace(/^0x/, '')
+    if (!/^[0-9a-f]{40}$/.test(address)) throw new Error(`genesis: bad alloc address ${rawAddress}`)
+    const code = a.code === undefined ? new Uint8Array() : bytes(a.code, `code of ${rawAddress}`)
+    const account = new Account(
+      quantity(a.nonce ?? '0x0', `nonce of ${rawAddress}`),
+      quantity(a.balance ?? '0x0', `balance of ${rawAddress}`),
+      KECCAK256_RLP,
+      code.length === 0 ? KECCAK256_NULL : keccak256(code),
+    )
+    alloc.accounts.set(address, account)
+    if (code.length > 0) alloc.code.set(address, code)
+    const storage = a.storage as Record<string, string> | undefined
+    if (storage !== undefined) {
+      const slots = new Map<string, Uint8Array>()
+      for (const [k, v] of Object.entries(storage)) {
+        const key = bytes(k.length % 2 === 0 ? k : `0x0${k.slice(2)}`, `storage key of ${rawAddress}`)
+        slots.set(Buffer.from(key).toString('hex').padStart(64, '0'), unpad(bytes(v.length % 2 === 0 ? v : `0x0${v.slice(2)}`, 'storage value')))
+      }
+      alloc.storage.set(address, slots)
+    }
+  }
+
+  const header: HeaderData = {
+    number: 0n,
+    timestamp,
+    gasLimit: quantity(g.gasLimit, 'gasLimit'),
+    difficulty: quantity(g.difficulty ?? '0x0', 'difficulty'),
+    extraData: g.extraData === undefined ? new Uint8Array() : bytes(g.extraData, 'extraData'),
+    mixHash: g.mixHash === undefined ? new Uint8Array(32) : bytes(g.mixHash, 'mixHash'),
+    nonce: g.nonce === undefined ? new Uint8Array(8) : fromHex(quantity(g.nonce, 'nonce').toString(16).padStart(16, '0')),
+    coinbase: g.coinbase === undefined ? undefined : (g.coinbase as `0x${string}`),
+    parentHash: g.parentHash === undefined ? new Uint8Array(32) : bytes(g.parentHash, 'parentHash'),
+    gasUsed: quantity(g.gasUsed ?? '0x0', 'gasUsed'),
+  }
+  if (common.isActivatedEIP(1559)) {
+    // geth's default initial base fee (params.InitialBaseFee) when the file names none.
+    header.baseFeePerGas = g.baseFeePerGas === undefined || g.baseFeePerGas === null ? 1_000_000_000n : quantity(g.baseFeePerGas, 'baseFeePerGas')
+  }
+  if (common.isActivatedEIP(4844)) {
+    header.excessBlobGas = quantity(g.excessBlobGas ?? '0x0', 'excessBlobGas')
+    header.blobGasUsed = quantity((g as { blobGasUsed?: unknown }).blobGasUsed ?? '0x0', 'blobGasUsed')
+  }
+  return { chainId, hardfork, laterForks, common, header, alloc }
+}
+
+/** The genesis block a genesis file describes, with its state root computed (no node needed). */
+export async function gethGenesisBlock(json: unknown): Promise<Block> {
+  const spec = parseGethGenesis(json)
+  const trie = new StateTrie(new NodeStore(undefined))
+  const stateRoot = await trie.commit(KECCAK256_RLP, spec.alloc, new FlatState())
+  return createBlock(
+    {
+      header: { ...spec.header, stateRoot },
+      withdrawals: spec.common.isActivatedEIP(4895) ? [] : undefined,
+    },
+    { common: spec.common, setHardfork: false },
+  )
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { RLP } from '@ethereumjs/rlp'
+import { gethGenesisBlock, parseGethGenesis } from '../../src/chain/geth-genesis.js'
+import { createNode } from '../../src/index.js'
+
+const dir = new URL('../fixtures/execution-apis', import.meta.url).pathname
+const genesis = JSON.parse(readFileSync(`${dir}/genesis.json`, 'utf8'))
+
+/** The parent hash of the first block in an RLP chain export. */
+function firstParentHash(chain: Uint8Array): string {
+  const block = RLP.decode(chain, true).data as unknown as Uint8Array[][]
+  const header = block[0]!
+  return Buffer.from(header[0]!).toString('hex')
+}
+
+describe('geth genesis files', () => {
+  test('behavior: the execution-apis genesis hashes as geth computes it (block 1 of its chain names it as parent)', async () => {
+    const block = await gethGenesisBlock(genesis)
+    const chain = new Uint8Array(readFileSync(`${dir}/chain.rlp`))
+    expect(Buffer.from(block.hash()).toString('hex')).toBe(firstParentHash(chain))
+  })
+
+  test('behavior: a schedule is read: the fork at genesis and the forks after it', () => {
+    const spec = parseGethGenesis(genesis)
+    expect(spec.chainId).toBe(3503995874084926n)
+    expect(spec.hardfork).toBe('homestead')
+    expect(spec.laterForks).toContain('cancun')
+    expect(spec.laterForks).toContain('prague')
+  })
+
+  test('behavior: createNode({ genesis }) runs a single-fork genesis (all forks at 0), with its alloc and chain id', async () => {
+    const dev = {
+      config: {
+        chainId: 1337, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0,
+        constantinopleBlock: 0, petersburgBlock: 0, istanbulBlock: 0, berlinBlock: 0, londonBlock: 0,
+        mergeNetsplitBlock: 0, terminalTotalDifficulty: 0, shanghaiTime: 0, cancunTime: 0,
+        blobSchedule: { cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477 } },
+      },
+      nonce: '0x0', timestamp: '0x0', gasLimit: '0x1c9c380', difficulty: '0x0', extraData: '0x',
+      alloc: {
+        '0x000f3df6d732807ef1319fb7b8bb8522d0beac02': { balance: '0x0', nonce: '0x1', code: genesis.alloc['000f3df6d732807ef1319fb7b8bb8522d0beac02'].code },
+        '0x1000000000000000000000000000000000000001': { balance: '0xde0b6b3a7640000' },
+        '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266': { balance: '0x8ac7230489e80000' },
+        '0x1000000000000000000000000000000000000002': { balance: '0x0', code: '0x60005460005260206000f3', storage: { '0x00': '0x2a' } },
+      },
+    }
+    const node = await createNode({ genesis: dev })
+    expect(await node.request({ method: 'eth_chainId' })).toBe('0x539')
+    const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { hash: string; timestamp: string }
+    expect(block.hash).toBe(`0x${Buffer.from((await gethGenesisBlock(dev)).hash()).toString('hex')}`)
+    expect(block.timestamp).toBe('0x0')
+    expect(await node.request({ method: 'eth_getBalance', params: ['0x1000000000000000000000000000000000000001', 'latest'] })).toBe('0xde0b6b3a7640000')
+    expect(await node.request({ method: 'eth_call', params: [{ to: '0x1000000000000000000000000000000000000002' }] })).toBe(`0x${'00'.repeat(31)}2a`)
+    // The node's keys sign for accounts the file funds, and it mines on top of the file's genesis.
+    const [a] = node.accounts
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: '0x1000000000000000000000000000000000000001', value: '0x1' }] })
+    expect(await node.request({ method: 'eth_blockNumber' })).toBe('0x1')
+    await node.close()
+  })
+
+  test('error: a schedule with forks after genesis is refused with the forks named', async () => {
+    await expect(createNode({ genesis })).rejects.toThrow(/forks after genesis .*tangerineWhistle/)
+  })
+})
