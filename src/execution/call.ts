@@ -29,6 +29,7 @@ import {
 } from './overrides.js'
 import { revertError } from './revert.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
+import { txFields } from './tx-fields.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
@@ -86,14 +87,7 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
 
 /** The (unsigned) transaction a call request describes, sent by `req.from`. */
 export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
-  const base = {
-    nonce,
-    gasLimit,
-    to: req.to,
-    value: req.value ?? 0n,
-    data: req.data ?? new Uint8Array(),
-    accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
-  }
+  const base = txFields(req, nonce, gasLimit)
   const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
   const tx = dynamic
     ? createTx(

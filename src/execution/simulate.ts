@@ -28,6 +28,7 @@ import { revertReason } from './revert.js'
 import { EvmTimeout } from './timeout.js'
 import { preBlock } from './system-calls.js'
 import { TransferTracer, type RawLog } from './transfer-tracer.js'
+import { txFields } from './tx-fields.js'
 
 /** geth's error codes of eth_simulateV1. */
 export const SIMULATE_ERRORS = {
@@ -322,11 +323,7 @@ async function simulateBlock(
 /** The transaction a simulated call becomes: EIP-1559 (fees default to 0) unless it names a gas price. */
 function simulatedTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, common: Common, london: boolean): TypedTransaction {
   const base = {
-    nonce,
-    gasLimit,
-    to: req.to,
-    value: req.value ?? 0n,
-    data: req.data ?? new Uint8Array(),
+    ...txFields(req, nonce, gasLimit),
     accessList: (req.accessList ?? []).map((e) => [e.address, e.storageKeys]) as never,
     chainId: common.chainId(),
   }

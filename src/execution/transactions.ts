@@ -15,6 +15,7 @@ import type { Limits } from '../limits.js'
 import type { CallRequest } from '../rpc/objects.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
+import { txFields } from './tx-fields.js'
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
 export const SUGGESTED_TIP = 1_000_000_000n
@@ -104,14 +105,7 @@ export class Transactions {
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.calls.estimate({ ...req, nonce }, head))
-    const base = {
-      nonce,
-      gasLimit,
-      to: req.to,
-      value: req.value ?? 0n,
-      data: req.data ?? new Uint8Array(),
-      accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
-    }
+    const base = txFields(req, nonce, gasLimit)
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + SUGGESTED_TIP
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy

@@ -11,13 +11,8 @@ import {
 } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
+import { finalityChain as chain } from '../helpers/viem.js'
 
-const chain = {
-  id: 31337,
-  name: 'finality',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-} as const
 const { Counter } = loadArtifacts()
 
 let node: FinalityNode

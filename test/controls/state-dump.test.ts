@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { createTestClient, custom } from 'viem'
 import { createNode, STATE_DUMP_VERSION } from '../../src/index.js'
+import { finalityChain as chain } from '../helpers/viem.js'
 
-const chain = {
-  id: 31337,
-  name: 'finality',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
-} as const
 const v1 = JSON.parse(readFileSync(new URL('../fixtures/state/dump-v1.json', import.meta.url), 'utf8'))
 const contract = '0x1000000000000000000000000000000000000002'
 
