@@ -24,6 +24,12 @@ type OpEntry = {
   gasHandler: unknown
 }
 
+type SelfdestructState = {
+  interpreter: { getAddress(): { bytes: Uint8Array } }
+  stack: { peek(n: number): bigint[] }
+  stateManager: { getAccount(address: { bytes: Uint8Array }): Promise<{ balance: bigint } | undefined> }
+}
+
 function pad(address: Uint8Array): Uint8Array {
   return concat(new Uint8Array(12), address)
 }
@@ -37,12 +43,37 @@ export class TransferTracer {
   private root: Pending[] = []
   traceTransfers = false
 
+  /**
+   * SELFDESTRUCT sends the contract's whole balance to the beneficiary: a transfer too, logged at
+   * the point it happens (as geth's tracer sees it, through its OnEnter for the opcode).
+   */
+  private wrapSelfdestruct(map: OpEntry[]): void {
+    const entry = map[0xff]
+    if (entry === undefined) return
+    const run = entry.opHandler as unknown as (runState: SelfdestructState, common: unknown) => Promise<unknown>
+    map[0xff] = {
+      ...entry,
+      opHandler: (async (runState: SelfdestructState, common: unknown) => {
+        const self = runState.interpreter.getAddress()
+        const beneficiary = fromHex(runState.stack.peek(1)[0]!.toString(16).padStart(40, '0').slice(-40))
+        const balance = (await runState.stateManager.getAccount(self))?.balance ?? 0n
+        if (this.traceTransfers && balance > 0n) {
+          this.frames[this.frames.length - 1]?.push({ log: transferLog(self.bytes, beneficiary, balance) })
+        }
+        // The handler ends the frame by throwing the interpreter's STOP trap, so it goes last;
+        // a frame that fails after all drops the log with the rest of its output.
+        return run(runState, common)
+      }) as unknown as OpEntry['opHandler'],
+    }
+  }
+
   constructor(evm: EVMInterface) {
     const events = evm.events
     if (events === undefined) throw new Error('EVM without events')
     events.on('beforeMessage', (m: Message) => this.enter(m))
     events.on('afterMessage', (r: EVMResult) => this.exit(r))
     const map = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap
+    this.wrapSelfdestruct(map)
     for (let op = 0xa0; op <= 0xa4; op++) {
       const entry = map[op]
       if (entry === undefined) continue

@@ -117,6 +117,26 @@ describe('eth_simulateV1', () => {
     expect(plain[0]!.calls[0]!.logs).toHaveLength(1)
   })
 
+  it('args: traceTransfers logs the balance a SELFDESTRUCT sends to its beneficiary', async () => {
+    const doomed = '0x00000000000000000000000000000000000dead1'
+    const heir = '0x00000000000000000000000000000000000be1a5'
+    // PUSH20 heir, SELFDESTRUCT
+    const code = `0x73${heir.slice(2)}ff`
+    const blocks = await simulate({
+      traceTransfers: true,
+      blockStateCalls: [{ stateOverrides: { [doomed]: { code, balance: '0x3e8' } }, calls: [{ from: sender(node), to: doomed }] }],
+    })
+    const call = blocks[0]!.calls[0]!
+    expect(call.status).toBe('0x1')
+    expect(call.logs.map((l) => [l.address.toLowerCase(), l.topics[0], l.topics[1], l.topics[2], l.data])).toEqual([
+      [ETHER, TRANSFER, pad(doomed), pad(heir), word(1000n)],
+    ])
+    const plain = await simulate({
+      blockStateCalls: [{ stateOverrides: { [doomed]: { code, balance: '0x3e8' } }, calls: [{ from: sender(node), to: doomed }] }],
+    })
+    expect(plain[0]!.calls[0]!.logs).toHaveLength(0)
+  })
+
   it('args: returnFullTransactions gives transaction objects with their sender', async () => {
     const blocks = await simulate({ returnFullTransactions: true, blockStateCalls: [{ calls: [{ from: sender(node, 2), to: stranger, value: '0x1' }] }] })
     const tx = blocks[0]!.transactions[0] as { from: Hex; hash: Hex; to: Hex }
