@@ -61,6 +61,30 @@ export interface FinalityNode {
   commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
   /** The head state as a versioned JSON dump (the format of docs/controls.md). */
   dumpState(): StateDump
+  /** Replaces accounts with a dump's (`anvil_loadState`). */
+  loadState(dump: StateDump | Hex): Promise<void>
+  /** Remembers the chain, pool and time (`evm_snapshot`); returns the id for {@link revert}. */
+  snapshot(): Promise<Hex>
+  /** Back to a snapshot (`evm_revert`); false for an unknown or used-up id. */
+  revert(id: Hex): Promise<boolean>
+  /** Mines `count` blocks, `interval` seconds apart (`hardhat_mine`). */
+  mineBlocks(count: number | bigint, interval?: number | bigint): Promise<void>
+  /** Moves the clock of later blocks forward (`evm_increaseTime`); returns the total offset. */
+  increaseTime(seconds: number | bigint): Promise<bigint>
+  /** The exact timestamp of the next block (`evm_setNextBlockTimestamp`). */
+  setNextBlockTimestamp(timestamp: number | bigint): Promise<void>
+  /** Automine on or off (`evm_setAutomine`). */
+  setAutomine(on: boolean): Promise<void>
+  /** State writes without a block (`hardhat_setBalance`, `setCode`, `setNonce`, `setStorageAt`). */
+  setBalance(address: Hex, wei: bigint): Promise<void>
+  setCode(address: Hex, code: Hex): Promise<void>
+  setNonce(address: Hex, nonce: bigint): Promise<void>
+  setStorageAt(address: Hex, slot: bigint, value: Hex): Promise<void>
+  /** Sends for an address without its key (`hardhat_impersonateAccount`), and stops. */
+  impersonate(address: Hex): Promise<void>
+  stopImpersonating(address: Hex): Promise<void>
+  /** Back to genesis (`hardhat_reset`). */
+  reset(): Promise<void>
   /**
    * A `(req, res, next?)` handler for `http.createServer(handler)` or Express
    * (`app.use('/rpc', node.http())`). Namespaces `eth, web3, net, rpc` unless `api` says otherwise.
@@ -216,6 +240,22 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (online) producer.resume()
     },
     dumpState: () => dumpState(chain, chainId),
+    loadState: (dump) => controls.loadState(parseDump(dump)),
+    snapshot: async () => quantity(controls.snapshot()),
+    revert: (id) => controls.revert(BigInt(id)),
+    async mineBlocks(count, interval = 1n) {
+      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+    },
+    increaseTime: async (seconds) => controls.increaseTime(BigInt(seconds)),
+    setNextBlockTimestamp: async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp)),
+    setAutomine: async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' }),
+    setBalance: (address, wei) => controls.setBalance(fromHex(address), wei),
+    setCode: (address, code) => controls.setCode(fromHex(address), fromHex(code)),
+    setNonce: (address, nonce) => controls.setNonce(fromHex(address), nonce),
+    setStorageAt: (address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value)),
+    impersonate: async (address) => controls.impersonate(fromHex(address)),
+    stopImpersonating: async (address) => void controls.stopImpersonating(fromHex(address)),
+    reset: () => controls.reset(),
     async commitCertificate(number) {
       const block = await chain.blockByNumber(number)
       if (block === undefined) return undefined
