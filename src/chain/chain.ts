@@ -274,7 +274,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private remember(key: string, block: Block): void {
     this.decoded.set(key, block)
-    if (this.decoded.size > 1024) {
+    if (this.decoded.size > 256) {
       const oldest = this.decoded.keys().next().value
       if (oldest !== undefined) this.decoded.delete(oldest)
     }

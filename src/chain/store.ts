@@ -56,10 +56,10 @@ export interface BlockRecord {
 
 export class ChainStore {
   private readonly hashes: string[] = []
-  private readonly blocks = new Recent<Uint8Array>(4096)
-  private readonly receipts = new Recent<StoredReceipt[]>(4096)
-  private readonly txs = new Recent<TxLocation>(65536)
-  private readonly certificates = new Recent<CommitCertificate>(4096)
+  private readonly blocks = new Recent<Uint8Array>(1024)
+  private readonly receipts = new Recent<StoredReceipt[]>(1024)
+  private readonly txs = new Recent<TxLocation>(16384)
+  private readonly certificates = new Recent<CommitCertificate>(1024)
 
   constructor(readonly db: Database) {}
 
