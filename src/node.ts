@@ -204,7 +204,11 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const enabled = new Set(options.api ?? NAMESPACES)
   const filters = new FilterManager(chain, pool, clock, limits)
   const services: Services = {
-    chainId, common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
+    // The EVM chain id can change (anvil_setChainId); consensus keeps the genesis one as its domain.
+    get chainId() {
+      return common.chainId()
+    },
+    common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)
@@ -216,10 +220,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
     quantity(chainId),
   )
+  chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
   let closed = false
 
   return {
-    chainId,
+    get chainId() {
+      return common.chainId()
+    },
     accounts: local.map((a) => ({ address: a.address, privateKey: data(a.privateKey) })),
     provider,
     validators,
@@ -239,7 +246,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       v.online = online
       if (online) producer.resume()
     },
-    dumpState: () => dumpState(chain, chainId),
+    dumpState: () => dumpState(chain, common.chainId()),
     loadState: (dump) => controls.loadState(parseDump(dump)),
     snapshot: async () => quantity(controls.snapshot()),
     revert: (id) => controls.revert(BigInt(id)),

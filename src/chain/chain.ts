@@ -20,6 +20,8 @@ import { ChainStore, type Database } from './store.js'
 /** Events the chain publishes; filters, subscriptions and the provider listen. */
 export interface ChainEvents {
   block: (block: Block, receipts: StoredReceipt[]) => void
+  /** The EVM chain id changed (anvil_setChainId). */
+  chainChanged: (chainId: bigint) => void
 }
 
 /** A transaction with where it was included. */
@@ -150,6 +152,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
     return { ...this.trie.reader(block.header.stateRoot), close: () => {} }
+  }
+
+  /**
+   * Changes the chain id later transactions are signed and checked with, and CHAINID reads
+   * (anvil_setChainId). Every service shares the node's one Common, so one write serves all.
+   */
+  setChainId(chainId: bigint): void {
+    ;(this.common as unknown as { _chainParams: { chainId: bigint } })._chainParams.chainId = chainId
+    this.emit('chainChanged', chainId)
   }
 
   /** The root of the head state, which the next block builds on. */

@@ -154,6 +154,14 @@ export const anvil: MethodTable = {
     params: [{ name: 'state', optional: false, decode: (v: unknown) => parseDump(v) }],
     run: async (s, [dump]) => (await s.controls.loadState(dump), true),
   }),
+  anvil_setChainId: method({
+    params: [numberOrQuantity],
+    run: (s, [id]) => {
+      if (id === 0n) throw new InvalidParamsError('invalid argument 0: the chain id must be positive')
+      s.chain.setChainId(id)
+      return null
+    },
+  }),
   anvil_addBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.addBalance(a, v), null) }),
   anvil_autoImpersonateAccount: method({
     params: [boolean],
