@@ -64,7 +64,8 @@ function orBloom(target: Uint8Array, bloom: Uint8Array): void {
 export class BlockBuilder {
   private constructor(
     private readonly chain: Chain,
-    private readonly vm: VM,
+    /** The VM blocks execute in (hooks such as console.log attach to its EVM). */
+    readonly vm: VM,
   ) {}
 
   static async create(chain: Chain, common: Common): Promise<BlockBuilder> {

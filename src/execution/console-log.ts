@@ -134,12 +134,7 @@ export function attachConsoleLog(evm: EVMInterface, sink: (message: string) => v
   return () => events.off('beforeMessage', listener)
 }
 
-/**
- * Delivers the console.log calls of mined transactions. The block builder does not expose its
- * VM, so this reaches its `vm` field; if the builder changes shape, mined transactions stop
- * logging and nothing else changes.
- */
-export function attachBuilderConsoleLog(builder: object, sink: (message: string) => void): void {
-  const vm = (builder as { vm?: { evm?: EVMInterface } }).vm
-  if (vm?.evm?.events !== undefined) attachConsoleLog(vm.evm, sink)
+/** Delivers the console.log calls of mined transactions, through the block builder's VM. */
+export function attachBuilderConsoleLog(builder: { vm: { evm: EVMInterface } }, sink: (message: string) => void): void {
+  attachConsoleLog(builder.vm.evm, sink)
 }
