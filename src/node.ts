@@ -6,6 +6,8 @@ import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type Loca
 import { Chain } from './chain/chain.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
+import { Forks } from './chain/forks.js'
+import { importBlocks } from './chain/import.js'
 import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
 import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
@@ -86,6 +88,11 @@ export interface FinalityNode {
   /** Back to genesis (`hardhat_reset`). */
   reset(): Promise<void>
   /**
+   * Imports an exported chain (concatenated RLP blocks) on top of the head, executing and
+   * checking each block; refuses a bad block and keeps nothing of it. Returns the count imported.
+   */
+  importBlocks(bytes: Uint8Array): Promise<{ imported: number }>
+  /**
    * A `(req, res, next?)` handler for `http.createServer(handler)` or Express
    * (`app.use('/rpc', node.http())`). Namespaces `eth, web3, net, rpc` unless `api` says otherwise.
    */
@@ -133,10 +140,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   await initKeccak()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
   if (genesisFile !== undefined) {
-    if (genesisFile.laterForks.length > 0) {
-      throw new Error(`fork schedules are not supported yet: the genesis file has forks after genesis (${genesisFile.laterForks.join(', ')})`)
-    }
-    if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {
+    if (genesisFile.laterForks.length === 0 && !(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {
       throw new Error(`the genesis file's hardfork ${genesisFile.hardfork} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
     }
     if (options.chainId !== undefined && BigInt(options.chainId) !== genesisFile.chainId) {
@@ -146,7 +150,16 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
-  const common = genesisFile?.common ?? createChainCommon(chainId, hardfork)
+  // With a fork schedule, new blocks are built under its newest fork; each block's own fork is
+  // picked by `forks` (decoding, import).
+  const common = genesisFile === undefined
+    ? createChainCommon(chainId, hardfork)
+    : genesisFile.laterForks.length === 0
+      ? genesisFile.common
+      : createChainCommon(chainId, genesisFile.headHardfork, genesisFile.config)
+  const forks = genesisFile === undefined || genesisFile.laterForks.length === 0
+    ? new Forks(common)
+    : new Forks(common, { common: genesisFile.schedule, chainId, config: genesisFile.config })
   const limits = resolveLimits(options.limits)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
@@ -164,7 +177,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
   await db.open()
 
-  const chain = new Chain(common, db, options.db !== undefined)
+  const chain = new Chain(common, db, options.db !== undefined, forks)
   const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
   const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
   if (options.db !== undefined && (await chain.resume())) {
@@ -263,6 +276,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     impersonate: async (address) => controls.impersonate(fromHex(address)),
     stopImpersonating: async (address) => void controls.stopImpersonating(fromHex(address)),
     reset: () => controls.reset(),
+    importBlocks: (bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) })),
     async commitCertificate(number) {
       const block = await chain.blockByNumber(number)
       if (block === undefined) return undefined

@@ -555,11 +555,12 @@ describe('Emitter', () => {
       .toEqual([toEventSelector(transfer2)])
   })
 
-  it('eth_getLogs rejects an inverted block range and answers [] for a range past the head', async () => {
+  it('eth_getLogs rejects an inverted block range and a range past the head (geth, execution-apis)', async () => {
     const head = await client.getBlockNumber({ cacheTime: 0 })
     const inverted = await rejectionOf(() => client.getLogs({ address: emitter, fromBlock: head, toBlock: head - 1n }))
     expect(String(inverted)).toMatch(/invalid block range/)
-    expect(await client.getLogs({ address: emitter, fromBlock: head + 10n, toBlock: head + 20n })).toEqual([])
+    const future = await rejectionOf(() => client.getLogs({ address: emitter, fromBlock: head + 10n, toBlock: head + 20n }))
+    expect(String(future)).toMatch(/block range extends beyond current head block/)
     const unknown = await rejectionOf(() => client.getLogs({ address: emitter, blockHash: `0x${'77'.repeat(32)}` }))
     expect(String(unknown)).toMatch(/unknown block/)
   })

@@ -3,7 +3,9 @@
  * Blocks enter only through `commit`, which writes everything in one database batch and then
  * makes the block visible at once; `safe` and `finalized` are the head (BFT blocks are final).
  */
-import { type Block, createBlock, createBlockFromRLP } from '@ethereumjs/block'
+import { type Block, createBlock } from '@ethereumjs/block'
+import { blockNumberAndTime, decodeBlock } from './decode.js'
+import { Forks } from './forks.js'
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
@@ -56,12 +58,17 @@ export class Chain extends EventEmitter<ChainEvents> {
    * database: the node store already holds every node in memory, and writing each block's
    * nodes into memory-level again cost ~10 % of a transfer.
    */
+  /** The hardfork of each block (one for most nodes; a schedule from a genesis file). */
+  readonly forks: Forks
+
   constructor(
     readonly common: Common,
     db: Database,
     private readonly persistNodes = true,
+    forks?: Forks,
   ) {
     super()
+    this.forks = forks ?? new Forks(common)
     this.store = new ChainStore(db)
     this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
     this.trie = new StateTrie(this.nodes, persistNodes)
@@ -71,9 +78,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
     this.genesisDiff = diff
     const stateRoot = await this.trie.commit(KECCAK256_RLP, diff, this.flat)
+    const common = this.forks.at(0n, BigInt((header as { timestamp?: bigint }).timestamp ?? 0n))
     const block = createBlock(
-      { header: { ...header, number: 0n, stateRoot }, withdrawals: this.common.isActivatedEIP(4895) ? [] : undefined },
-      { common: this.common, setHardfork: false },
+      { header: { ...header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined },
+      { common, setHardfork: false },
     )
     await this.commit(block, [], diff, undefined)
     return block
@@ -120,7 +128,12 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (hit !== undefined) return hit
     const rlp = await this.store.blockRlp(hash)
     if (rlp === undefined) return undefined
-    const block = createBlockFromRLP(rlp, { common: this.common, setHardfork: false })
+    let common = this.forks.head
+    if (!this.forks.single) {
+      const { number, timestamp } = blockNumberAndTime(rlp)
+      common = this.forks.at(number, timestamp)
+    }
+    const block = decodeBlock(rlp, common)
     this.remember(key, block)
     return block
   }

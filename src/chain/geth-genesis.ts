@@ -3,7 +3,7 @@
  * schedule, genesis header fields and `alloc` with balances, nonces, code and storage.
  */
 import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
-import { type Common, type GethGenesis, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { type ChainConfig, type Common, type GethGenesis, createCommonFromGethGenesis } from '@ethereumjs/common'
 import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { fromHex } from '../hex.js'
@@ -22,6 +22,12 @@ export interface GenesisSpec {
   laterForks: string[]
   /** A Common fixed at the genesis hardfork, with the file's chain configuration. */
   common: Common
+  /** The whole schedule, for picking each block's hardfork. */
+  schedule: Common
+  /** The file's chain configuration. */
+  config: ChainConfig
+  /** The hardfork of blocks made now (the newest the schedule reaches). */
+  headHardfork: string
   header: HeaderData
   alloc: StateDiff
 }
@@ -44,6 +50,22 @@ function unpad(value: Uint8Array): Uint8Array {
   return value.subarray(i)
 }
 
+/**
+ * @ethereumjs/common turns a `blobSchedule` entry into `targetBlobGasPerBlock` and
+ * `maxBlobGasPerBlock` only, but for BPO forks it reads the blob *counts* (`target`, `max`);
+ * without them every Cancun+ header computation of a BPO fork fails. Put the counts back.
+ */
+function keepBlobCounts(config: ChainConfig, schedule: Record<string, { target?: number; max?: number }> | undefined): void {
+  const custom = (config as unknown as { customHardforks?: Record<string, { params?: Record<string, unknown> }> }).customHardforks
+  if (custom === undefined || schedule === undefined) return
+  for (const [fork, entry] of Object.entries(schedule)) {
+    const hf = custom[fork]
+    if (hf?.params === undefined) continue
+    if (entry.target !== undefined) hf.params.target = entry.target
+    if (entry.max !== undefined) hf.params.max = entry.max
+  }
+}
+
 /** Reads a geth genesis file. */
 export function parseGethGenesis(json: unknown): GenesisSpec {
   if (typeof json !== 'object' || json === null) throw new Error('genesis: not an object')
@@ -57,7 +79,10 @@ export function parseGethGenesis(json: unknown): GenesisSpec {
     .hardforks()
     .filter((h) => (h.block !== null && h.block !== undefined && BigInt(h.block) > 0n) || (h.timestamp !== undefined && h.timestamp !== null && BigInt(h.timestamp) > timestamp))
     .map((h) => h.name)
-  const common = createChainCommon(chainId, hardfork, (schedule as unknown as { _chainParams: Parameters<typeof createChainCommon>[2] })._chainParams)
+  const config = (schedule as unknown as { _chainParams: ChainConfig })._chainParams
+  keepBlobCounts(config, (g.config as { blobSchedule?: Record<string, { target?: number; max?: number }> }).blobSchedule)
+  const common = createChainCommon(chainId, hardfork, config)
+  const headHardfork = schedule.getHardforkBy({ blockNumber: 1n << 62n, timestamp: 1n << 62n })
 
   const alloc = emptyDiff()
   for (const [rawAddress, a] of Object.entries((g.alloc ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -103,7 +128,7 @@ export function parseGethGenesis(json: unknown): GenesisSpec {
     header.excessBlobGas = quantity(g.excessBlobGas ?? '0x0', 'excessBlobGas')
     header.blobGasUsed = quantity((g as { blobGasUsed?: unknown }).blobGasUsed ?? '0x0', 'blobGasUsed')
   }
-  return { chainId, hardfork, laterForks, common, header, alloc }
+  return { chainId, hardfork, laterForks, common, schedule, config, headHardfork, header, alloc }
 }
 
 /** The genesis block a genesis file describes, with its state root computed (no node needed). */

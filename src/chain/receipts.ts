@@ -18,6 +18,8 @@ export interface StoredReceipt {
   from: Uint8Array
   contractAddress?: Uint8Array
   blobGasUsed?: bigint
+  /** Pre-Byzantium receipts: the state root after the transaction (instead of a status). */
+  root?: Uint8Array
 }
 
 /** RLP for the database: one list per block. */
@@ -32,6 +34,7 @@ export function encodeReceipts(receipts: StoredReceipt[]): Uint8Array {
       r.from,
       r.contractAddress ?? new Uint8Array(0),
       r.blobGasUsed ?? 0n,
+      r.root ?? new Uint8Array(0),
     ]),
   )
 }
@@ -39,9 +42,9 @@ export function encodeReceipts(receipts: StoredReceipt[]): Uint8Array {
 /** Inverse of {@link encodeReceipts}. */
 export function decodeReceipts(bytes: Uint8Array): StoredReceipt[] {
   const list = RLP.decode(bytes) as unknown as Array<
-    [Uint8Array, Uint8Array, Uint8Array, RawLog[], Uint8Array, Uint8Array, Uint8Array, Uint8Array]
+    [Uint8Array, Uint8Array, Uint8Array, RawLog[], Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array | undefined]
   >
-  return list.map(([status, cumulative, gasUsed, logs, bloom, from, created, blobGas]) => {
+  return list.map(([status, cumulative, gasUsed, logs, bloom, from, created, blobGas, root]) => {
     const r: StoredReceipt = {
       status: toBigInt(status) === 1n ? 1 : 0,
       cumulativeGasUsed: toBigInt(cumulative),
@@ -53,6 +56,7 @@ export function decodeReceipts(bytes: Uint8Array): StoredReceipt[] {
     if (created.length > 0) r.contractAddress = created
     const blob = toBigInt(blobGas)
     if (blob > 0n) r.blobGasUsed = blob
+    if (root !== undefined && root.length > 0) r.root = root
     return r
   })
 }

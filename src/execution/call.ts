@@ -147,6 +147,11 @@ export class CallExecutor {
     let gas = requested ?? block.header.gasLimit
     const cap = this.limits.rpcGasCap
     if (cap > 0n && gas > cap) gas = cap
+    // Osaka's per-transaction gas cap (EIP-7825) bounds calls too, as geth caps them.
+    if (block.common.isActivatedEIP(7825)) {
+      const max = block.common.param('maxTransactionGasLimit')
+      if (gas > max) gas = max
+    }
     return gas
   }
 

@@ -62,6 +62,7 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, at?: O
   const out: Json = {
     blockHash: at === undefined ? null : data(at.block.hash()),
     blockNumber: at === undefined ? null : quantity(at.block.header.number),
+    ...(at === undefined ? {} : { blockTimestamp: quantity(at.block.header.timestamp) }),
     from: data(from),
     gas: quantity(tx.gasLimit),
     gasPrice: quantity(at === undefined && tx.supports(Capability.EIP1559FeeMarket)
@@ -141,6 +142,7 @@ export function formatLogs(block: Block, index: number, receipts: StoredReceipt[
     transactionHash: txHash,
     transactionIndex: quantity(index),
     blockHash: bh,
+    blockTimestamp: quantity(block.header.timestamp),
     logIndex: quantity(logIndex + i),
     removed: false,
   }))
@@ -161,7 +163,8 @@ export function formatReceipt(block: Block, index: number, receipts: StoredRecei
     gasUsed: quantity(receipt.gasUsed),
     logs: formatLogs(block, index, receipts, blockHash),
     logsBloom: data(receipt.bloom),
-    status: quantity(receipt.status),
+    // Before Byzantium a receipt carries the state root after the transaction, not a status.
+    ...(receipt.root === undefined ? { status: quantity(receipt.status) } : { root: data(receipt.root) }),
     to: tx.to === undefined ? null : tx.to.toString(),
     transactionHash: data(tx.hash()),
     transactionIndex: quantity(index),

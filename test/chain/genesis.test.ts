@@ -59,7 +59,35 @@ describe('geth genesis files', () => {
     await node.close()
   })
 
-  test('error: a schedule with forks after genesis is refused with the forks named', async () => {
-    await expect(createNode({ genesis })).rejects.toThrow(/forks after genesis .*tangerineWhistle/)
+  test('behavior: a genesis with a fork schedule imports the exported chain; the head is the one geth reports', async () => {
+    const node = await createNode({ genesis, mining: { mode: 'manual' } })
+    const chain = new Uint8Array(readFileSync(`${dir}/chain.rlp`))
+    expect(await node.importBlocks(chain)).toEqual({ imported: 54 })
+    const head = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string; number: string }
+    const fcu = JSON.parse(readFileSync(`${dir}/headfcu.json`, 'utf8')) as { params: [{ headBlockHash: string }] }
+    expect(head).toMatchObject({ number: '0x36', hash: fcu.params[0].headBlockHash })
+    // A re-import of the same blocks is a no-op; imported blocks carry no commit certificate.
+    expect(await node.importBlocks(chain)).toEqual({ imported: 0 })
+    expect(await node.commitCertificate(54n)).toBeUndefined()
+    await node.close()
+  })
+
+  test('error: a block whose contents do not match its header is refused, and nothing of it is kept', async () => {
+    const node = await createNode({ genesis, mining: { mode: 'manual' } })
+    const chain = new Uint8Array(readFileSync(`${dir}/chain.rlp`))
+    // Blocks 1-3 only, with block 3's gas used changed in its header (the header is re-encoded).
+    const blocks: Uint8Array[] = []
+    let rest: Uint8Array = chain
+    for (let i = 0; i < 3; i++) {
+      const { data, remainder } = RLP.decode(rest, true) as unknown as { data: Uint8Array[][]; remainder: Uint8Array }
+      blocks.push(RLP.encode(data as never))
+      rest = remainder
+    }
+    const third = RLP.decode(blocks[2]!) as unknown as Uint8Array[][]
+    third[0]![10] = Uint8Array.of(1, 2, 3)
+    blocks[2] = RLP.encode(third as never)
+    await expect(node.importBlocks(Buffer.concat(blocks))).rejects.toThrow(/block 3 is invalid/)
+    expect(await node.request({ method: 'eth_blockNumber' })).toBe('0x2')
+    await node.close()
   })
 })

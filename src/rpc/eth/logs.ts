@@ -47,12 +47,10 @@ export async function getLogs(s: Services, filter: LogFilter): Promise<Record<st
     return blockLogs(s, block, filter)
   }
   const from = heightOf(s, filter.fromBlock ?? { kind: 'tag', tag: 'latest' })
-  const requestedTo = heightOf(s, filter.toBlock ?? { kind: 'tag', tag: 'latest' })
-  const to = requestedTo > s.chain.height ? s.chain.height : requestedTo
-  if (from > to) {
-    if (from > s.chain.height) return []
-    throw new InvalidParamsError('invalid block range params')
-  }
+  const to = heightOf(s, filter.toBlock ?? { kind: 'tag', tag: 'latest' })
+  // geth's answers for a range past the head and for a reversed range.
+  if (from > s.chain.height || to > s.chain.height) throw new InvalidParamsError('block range extends beyond current head block')
+  if (from > to) throw new InvalidParamsError('invalid block range params')
   const span = to - from + 1n
   if (span > BigInt(s.limits.logsBlockRange)) {
     throw new InvalidParamsError(`block range too large: ${span} blocks, the limit is ${s.limits.logsBlockRange}`)

@@ -1,0 +1,102 @@
+/**
+ * Importing an exported chain (concatenated RLP blocks): each block is executed on the head
+ * state under its own hardfork and must reproduce its header's state root, receipts root, logs
+ * bloom and gas used (@ethereumjs/vm's `runBlock` checks them); a block that does not is refused
+ * and nothing of it is kept. Imported blocks come from before this chain's BFT history and carry
+ * no commit certificate; their seals are not checked.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { type VM, createVM, runBlock } from '@ethereumjs/vm'
+import { ServerError } from '../errors.js'
+import { equalBytes, keyOf } from '../hex.js'
+import { JournaledState } from '../state/journaled-state.js'
+import { chainBlockhashes } from '../execution/blockhashes.js'
+import type { Chain } from './chain.js'
+import { decodeBlockValues } from './decode.js'
+import type { RawLog, StoredReceipt } from './receipts.js'
+
+type Values = Uint8Array | Values[]
+
+/** Imports every block of `bytes` in order; returns how many were imported. */
+export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<number> {
+  const vms = new Map<string, VM>()
+  const vmFor = async (common: Common): Promise<VM> => {
+    let vm = vms.get(common.hardfork())
+    if (vm === undefined) {
+      vm = await createVM({ common, stateManager: new JournaledState(chain.flat), blockchain: chainBlockhashes(chain) })
+      vms.set(common.hardfork(), vm)
+    }
+    return vm
+  }
+  let rest = bytes
+  let imported = 0
+  while (rest.length > 0) {
+    let values: Values[]
+    try {
+      const decoded = RLP.decode(rest, true) as unknown as { data: Values[]; remainder: Uint8Array }
+      values = decoded.data
+      rest = decoded.remainder
+    } catch (error) {
+      throw new ServerError(`import: block ${imported + 1} is not valid RLP: ${(error as Error).message}`)
+    }
+    const header = values[0] as Uint8Array[]
+    const number = BigInt(`0x${keyOf(header[8] as Uint8Array) || '0'}`)
+    const timestamp = BigInt(`0x${keyOf(header[11] as Uint8Array) || '0'}`)
+    if (number <= chain.height) {
+      // Already part of the chain (a re-import): it must be the block we have.
+      const ours = chain.store.hashAt(number)
+      const block = decodeBlockValues(values, chain.forks.at(number, timestamp))
+      if (ours === undefined || !equalBytes(ours, block.hash())) throw new ServerError(`import: block ${number} differs from the chain's`)
+      continue
+    }
+    const block = decodeBlockValues(values, chain.forks.at(number, timestamp))
+    await importOne(chain, block, await vmFor(block.common))
+    imported++
+  }
+  return imported
+}
+
+async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
+  const parent = chain.head
+  if (!equalBytes(block.header.parentHash, parent.hash()) || block.header.number !== parent.header.number + 1n) {
+    throw new ServerError(`import: block ${block.header.number} does not extend the head (block ${parent.header.number})`)
+  }
+  const view = chain.headView()
+  const parentRoot = chain.stateRoot
+  const state = new JournaledState(view, (diff) => chain.trie.commit(parentRoot, diff, view))
+  ;(vm as unknown as { stateManager: JournaledState }).stateManager = state
+  vm.evm.stateManager = state
+  ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
+  try {
+    let result
+    try {
+      result = await runBlock(vm, { block, skipBlockValidation: true, skipHardForkValidation: true, setHardfork: false })
+    } catch (error) {
+      throw new ServerError(`import: block ${block.header.number} is invalid: ${(error as Error).message.split(' (')[0]}`)
+    }
+    const receipts = result.receipts.map((r, i): StoredReceipt => {
+      const run = result.results[i]!
+      const tx = block.transactions[i]!
+      const status = (r as { status?: 0 | 1 }).status ?? (run.execResult.exceptionError === undefined ? 1 : 0)
+      const stored: StoredReceipt = {
+        status,
+        cumulativeGasUsed: r.cumulativeBlockGasUsed,
+        gasUsed: run.totalGasSpent,
+        logs: r.logs as RawLog[],
+        bloom: r.bitvector,
+        from: tx.getSenderAddress().bytes,
+      }
+      if (run.createdAddress !== undefined) stored.contractAddress = run.createdAddress.bytes
+      if (run.blobGasUsed !== undefined && run.blobGasUsed > 0n) stored.blobGasUsed = run.blobGasUsed
+      const root = (r as { stateRoot?: Uint8Array }).stateRoot
+      if (root !== undefined) stored.root = root
+      return stored
+    })
+    view.close()
+    await chain.commit(block, receipts, state.diff(), undefined)
+  } finally {
+    view.close()
+  }
+}
