@@ -1,0 +1,52 @@
+/** debug_getRaw*: the consensus encodings of blocks, headers, receipts and transactions. */
+import type { Block } from '@ethereumjs/block'
+import { encodeReceipt } from '@ethereumjs/vm'
+import { data } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { blockByTag, receiptsOf } from '../blocks.js'
+import { blockSelector, hash, type BlockSelector } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+
+async function selected(s: Services, at: BlockSelector): Promise<Block | undefined> {
+  return at.kind === 'hash' ? s.chain.blockByHash(at.hash) : blockByTag(s, at)
+}
+
+export const debugRaw: MethodTable = {
+  debug_getRawBlock: method({
+    params: [blockSelector],
+    run: async (s, [at]) => {
+      const block = await selected(s, at)
+      return block === undefined ? null : data(block.serialize())
+    },
+  }),
+  debug_getRawHeader: method({
+    params: [blockSelector],
+    run: async (s, [at]) => {
+      const block = await selected(s, at)
+      return block === undefined ? null : data(block.header.serialize())
+    },
+  }),
+  debug_getRawReceipts: method({
+    params: [blockSelector],
+    run: async (s, [at]) => {
+      const block = await selected(s, at)
+      if (block === undefined) return null
+      const receipts = await receiptsOf(s, block)
+      return receipts.map((r, i) => {
+        const base = { cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.bloom, logs: r.logs }
+        const receipt = r.root === undefined ? { ...base, status: r.status } : { ...base, stateRoot: r.root }
+        return data(encodeReceipt(receipt as never, block.transactions[i]!.type))
+      })
+    },
+  }),
+  debug_getRawTransaction: method({
+    params: [hash],
+    run: async (s, [h]) => {
+      const found = await s.chain.transaction(h)
+      if (found !== undefined) return data(found.tx.serialize())
+      const pending = s.pool.get(h)
+      // geth answers an unknown transaction with empty bytes.
+      return pending === undefined ? '0x' : data(pending.tx.serialize())
+    },
+  }),
+}
