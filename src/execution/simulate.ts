@@ -73,6 +73,8 @@ export interface SimCallResult {
   returnData: Uint8Array
   logs: RawLog[]
   gasUsed: bigint
+  /** The most gas the call held at once: used plus refunded (geth's `maxUsedGas`). */
+  maxUsedGas: bigint
   status: 0 | 1
   error?: { code: number; message: string; data?: string }
 }
@@ -350,7 +352,13 @@ function simulatedTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint,
 
 function callResult(run: RunTxResult, logs: RawLog[]): SimCallResult {
   const exec = run.execResult
-  const out: SimCallResult = { returnData: exec.returnValue, logs, gasUsed: run.totalGasSpent, status: 1 }
+  const out: SimCallResult = {
+    returnData: exec.returnValue,
+    logs,
+    gasUsed: run.totalGasSpent,
+    maxUsedGas: run.totalGasSpent + (run.gasRefund ?? 0n),
+    status: 1,
+  }
   const failure = exec.exceptionError
   if (failure !== undefined) {
     out.status = 0

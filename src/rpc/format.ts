@@ -3,7 +3,7 @@
  */
 import type { Block, BlockHeader } from '@ethereumjs/block'
 import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { data, quantity, type Hex } from '../hex.js'
+import { data, quantity, toBigInt, type Hex } from '../hex.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 
 type Json = Record<string, unknown>
@@ -94,7 +94,15 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, at?: O
     out.blobVersionedHashes = (tx.toJSON() as Json).blobVersionedHashes
   }
   if (tx.type === TransactionType.EOACodeEIP7702) {
-    out.authorizationList = (tx.toJSON() as Json).authorizationList
+    const list = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
+    out.authorizationList = list.map(([chainId, address, nonce, yParity, r, s]) => ({
+      chainId: quantity(toBigInt(chainId!)),
+      address: data(address!),
+      nonce: quantity(toBigInt(nonce!)),
+      yParity: quantity(toBigInt(yParity!)),
+      r: quantity(toBigInt(r!)),
+      s: quantity(toBigInt(s!)),
+    }))
   }
   out.v = quantity(tx.v ?? 0n)
   out.r = quantity(tx.r ?? 0n)

@@ -57,7 +57,7 @@ describe('eth_simulateV1', () => {
     expect(BigInt(b1.timestamp)).toBe(base.timestamp + 12n)
     expect(BigInt(b2.timestamp)).toBe(base.timestamp + 24n)
     expect(b1.baseFeePerGas).toBe('0x0')
-    expect(b1.calls).toEqual([{ returnData: '0x', logs: [], gasUsed: '0x5208', status: '0x1' }])
+    expect(b1.calls).toEqual([{ returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' }])
     expect(b1.gasUsed).toBe('0x5208')
     expect(b1.transactions).toHaveLength(1)
     expect(typeof b1.transactions[0]).toBe('string')

@@ -51,7 +51,8 @@ export const proof: MethodTable = {
         nonce: quantity(p.account?.nonce ?? 0n),
         storageHash: data(p.account?.storageRoot ?? EMPTY_ROOT),
         storageProof: p.storage.map((entry, i) => ({
-          key: keys[i]!.given,
+          // geth: a full 32-byte key is echoed as given, a shorter one as a number.
+          key: keys[i]!.given.length === 66 ? keys[i]!.given : quantity(toBigInt(keys[i]!.key)),
           value: quantity(toBigInt(entry.value)),
           proof: entry.proof.map(data),
         })),

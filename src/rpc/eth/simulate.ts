@@ -73,6 +73,7 @@ export const simulation: MethodTable = {
               removed: false,
             })),
             gasUsed: quantity(c.gasUsed),
+            maxUsedGas: quantity(c.maxUsedGas),
             status: quantity(c.status),
           }
           if (c.error !== undefined) result.error = c.error
