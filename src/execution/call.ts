@@ -204,6 +204,8 @@ export class CallExecutor {
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
       const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, this.common)
       const tx = callTransaction(req, nonce, gas, context, this.common)
+      // geth lets a call come from an account with code (SkipFromEOACheck).
+      overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
       return await runTx(lease.vm, {
         tx,

@@ -271,6 +271,8 @@ async function simulateBlock(
       const price = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice
       const runIn = request.validation || price >= (baseFee ?? 0n) ? context : feeless
       tracer.reset()
+      // As geth's simulation, a call may come from an account with code.
+      state.exemptFromEoaCheck(from)
       let run: RunTxResult
       try {
         run = await runTx(vm, {

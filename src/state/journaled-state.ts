@@ -56,13 +56,37 @@ export class JournaledState implements StateManagerInterface {
     return this.base.getAccount(address)
   }
 
+  /**
+   * A call sender with code that may send anyway (eth_call and friends: geth skips the EIP-3607
+   * "sender is not an EOA" check for them, @ethereumjs/vm has no switch for it). The first read
+   * of its account, the check's, sees no code; the code hash is put back when the account is
+   * written, so execution sees the real account.
+   */
+  private exempt: { key: string; codeHash: Uint8Array } | undefined
+
+  /** Lets `address` pass the EIP-3607 check of the next transaction run on this overlay. */
+  exemptFromEoaCheck(address: Uint8Array): void {
+    this.exempt = { key: keyOf(address), codeHash: KECCAK256_NULL }
+  }
+
   async getAccount(address: Address): Promise<Account | undefined> {
-    const a = await this.read(keyOf(address.bytes))
-    return a === undefined ? undefined : copyAccount(a)
+    const key = keyOf(address.bytes)
+    const a = await this.read(key)
+    if (a === undefined) return undefined
+    const copy = copyAccount(a)
+    if (this.exempt?.key === key && this.exempt.codeHash === KECCAK256_NULL) {
+      this.exempt.codeHash = copy.codeHash
+      copy.codeHash = KECCAK256_NULL
+    }
+    return copy
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     const key = keyOf(address.bytes)
+    if (account !== undefined && this.exempt?.key === key && account.codeHash === KECCAK256_NULL) {
+      account = copyAccount(account)
+      account.codeHash = this.exempt.codeHash
+    }
     this.journal.push({ kind: 'account', address: key, had: this.accounts.has(key), prev: this.accounts.get(key) })
     this.accounts.set(key, account === undefined ? null : copyAccount(account))
   }

@@ -192,3 +192,16 @@ describe('through viem', () => {
     expect((decode('Probe', 'blockInfo', info as Hex) as bigint[])[0]).toBe(77n)
   })
 })
+
+describe('calls from an account with code', () => {
+  it('behavior: eth_call and eth_estimateGas accept a contract as `from` (geth skips EIP-3607 for calls); the callee sees its real code hash', async () => {
+    const caller = '0x00000000000000000000000000000000000c0de1'
+    // The callee returns EXTCODEHASH(CALLER): CALLER EXTCODEHASH PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+    const callee = '0x00000000000000000000000000000000000c0de2'
+    const overrides = { [caller]: { code: '0x00' }, [callee]: { code: '0x333f60005260206000f3' } }
+    const out = await node.request({ method: 'eth_call', params: [{ from: caller, to: callee }, 'latest', overrides] })
+    // keccak256(0x00)
+    expect(out).toBe('0xbc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a')
+    expect(await node.request({ method: 'eth_estimateGas', params: [{ from: caller, to: callee }, 'latest', overrides] })).toMatch(/^0x[0-9a-f]+$/)
+  })
+})
