@@ -20,6 +20,7 @@ import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { postBlock, preBlock } from './system-calls.js'
+import { IMPERSONATED } from './transactions.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -114,6 +115,7 @@ export class BlockBuilder {
           continue
         }
         try {
+          if (IMPERSONATED.has(tx)) state.exemptFromEoaCheck(sender)
           const result = await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed })
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           included.push({ tx, result, sender })

@@ -30,8 +30,15 @@ function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction 
   const address = new Address(from)
   Object.defineProperty(signed, 'getSenderAddress', { value: () => address })
   Object.freeze(signed)
+  IMPERSONATED.add(signed)
   return signed
 }
+
+/**
+ * Transactions sent for an impersonated account. Their sender may be a contract: Hardhat and
+ * Anvil let an impersonated contract send, so the builder skips EIP-3607 for them.
+ */
+export const IMPERSONATED = new WeakSet<TypedTransaction>()
 
 /**
  * A decoded transaction that answers `serialize()` with the bytes it came from instead of

@@ -256,3 +256,19 @@ describe('reset', () => {
     await other.close()
   })
 })
+
+describe('impersonating a contract', () => {
+  test('behavior: an impersonated contract sends transactions (EIP-3607 is skipped for it, as Hardhat does)', async () => {
+    const other = await createNode()
+    const contract = '0x00000000000000000000000000000000000c0de3'
+    await other.setCode(contract, '0x00')
+    await other.setBalance(contract, 10n ** 18n)
+    await other.impersonate(contract)
+    const hash = await other.request({ method: 'eth_sendTransaction', params: [{ from: contract, to: stranger, value: '0x7', gas: '0x5208' }] })
+    const receipt = (await other.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string; from: string }
+    expect(receipt).toMatchObject({ status: '0x1', from: contract })
+    // Its code is untouched.
+    expect(await other.request({ method: 'eth_getCode', params: [contract, 'latest'] })).toBe('0x00')
+    await other.close()
+  })
+})
