@@ -28,12 +28,49 @@ export class Forks {
   /** The Common of the hardfork active at this block. */
   at(number: bigint, timestamp: bigint): Common {
     if (this.schedule === undefined) return this.head
-    const name = this.schedule.common.getHardforkBy({ blockNumber: number, timestamp })
+    return this.named(this.schedule.common.getHardforkBy({ blockNumber: number, timestamp }))
+  }
+
+  /** The Common of a hardfork by name (of the schedule, or the node's one fork). */
+  named(name: string): Common {
     let common = this.byName.get(name)
     if (common === undefined) {
+      if (this.schedule === undefined) throw new Error(`hardfork ${name} is not this chain's`)
       common = createChainCommon(this.schedule.chainId, name, this.schedule.config)
       this.byName.set(name, common)
     }
     return common
   }
+
+  /** The time-based forks of the schedule, in order, with their activation times. */
+  timed(): Array<{ name: string; timestamp: bigint }> {
+    if (this.schedule === undefined) return []
+    return this.schedule.common
+      .hardforks()
+      .filter((h) => h.timestamp !== undefined && h.timestamp !== null)
+      .map((h) => ({ name: h.name, timestamp: BigInt(h.timestamp as number | string) }))
+  }
+
+  /** EIP-2124's fork id of `name`: CRC32 over the genesis hash and every fork activation before it. */
+  forkId(name: string, genesisHash: Uint8Array): string {
+    if (this.schedule !== undefined) return this.schedule.common.forkHash(name, genesisHash)
+    return `0x${crc32(genesisHash).toString(16).padStart(8, '0')}`
+  }
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+/** IEEE CRC-32, as EIP-2124 uses it. */
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff
+  for (const b of bytes) c = (CRC_TABLE[(c ^ b) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
 }
