@@ -59,7 +59,8 @@ export const simulation: MethodTable = {
         out.calls = calls.map((c, i) => {
           const txHash = data((block.transactions[i] as { hash(): Uint8Array }).hash())
           const result: Record<string, unknown> = {
-            returnData: data(c.returnData),
+            // geth: a failed call's output is in its error's `data`, not in `returnData`.
+            returnData: c.error === undefined ? data(c.returnData) : '0x',
             logs: c.logs.map(([address, topics, payload]) => ({
               address: data(address),
               topics: topics.map(data),
