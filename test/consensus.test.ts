@@ -8,8 +8,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, hexToBytes, keccak256, parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../src/index.js'
+import { trackNodes } from './helpers/nodes.js'
 
 type Block = {
   number: Hex
@@ -28,16 +29,8 @@ type Certificate = {
 }
 type ValidatorInfo = { address: Hex; publicKey: Hex; votingPower: Hex; feeRecipient: Hex; online: boolean }
 
-const nodes: FinalityNode[] = []
-async function newNode(options?: Parameters<typeof createNode>[0]): Promise<FinalityNode> {
-  const n = await createNode(options)
-  nodes.push(n)
-  return n
-}
+const newNode = trackNodes()
 
-afterAll(async () => {
-  for (const n of nodes) await n.close()
-})
 
 async function blockNumber(n: FinalityNode): Promise<bigint> {
   return BigInt((await n.request({ method: 'eth_blockNumber' })) as string)

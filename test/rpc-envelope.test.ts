@@ -2,28 +2,20 @@
  * The JSON-RPC 2.0 envelope, as RELIABILITY.md states it: invalid requests, batches, notifications,
  * method lookup (no prototype lookups), namespaces, positional params and prototype safety.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, RpcError, type FinalityNode, type RpcResponse } from '../src/index.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { RpcError, type FinalityNode, type RpcResponse } from '../src/index.js'
+import { trackNodes } from './helpers/nodes.js'
 
 type ErrorResponse = { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } }
 type ResultResponse = { jsonrpc: '2.0'; id: string | number | null; result: unknown }
 
 let node: FinalityNode
-const nodes: FinalityNode[] = []
-
-async function newNode(options?: Parameters<typeof createNode>[0]): Promise<FinalityNode> {
-  const n = await createNode(options)
-  nodes.push(n)
-  return n
-}
+const newNode = trackNodes()
 
 beforeAll(async () => {
   node = await newNode()
 })
 
-afterAll(async () => {
-  for (const n of nodes) await n.close()
-})
 
 /** One response, asserted not to be a batch answer or nothing. */
 function single(r: RpcResponse | RpcResponse[] | undefined): RpcResponse {

@@ -17,9 +17,10 @@ import {
   type TransactionSerializable,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, RpcError, type FinalityNode } from '../src/index.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { RpcError, type FinalityNode } from '../src/index.js'
 import { loadArtifacts, type Artifact } from './fixtures/compile.js'
+import { trackNodes } from './helpers/nodes.js'
 
 const artifacts = loadArtifacts()
 function artifact(name: string): Artifact {
@@ -29,17 +30,8 @@ function artifact(name: string): Artifact {
 }
 
 const CHAIN_ID = 31337
-const nodes: FinalityNode[] = []
+const newNode = trackNodes()
 
-async function newNode(options?: Parameters<typeof createNode>[0]): Promise<FinalityNode> {
-  const n = await createNode(options)
-  nodes.push(n)
-  return n
-}
-
-afterAll(async () => {
-  for (const n of nodes) await n.close()
-})
 
 async function rejection(p: Promise<unknown>): Promise<RpcError> {
   try {
