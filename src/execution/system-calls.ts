@@ -93,6 +93,9 @@ function depositContract(vm: VM): Uint8Array {
   return fromHex(config.depositContractAddress ?? Mainnet.depositContractAddress ?? '0x' + '00'.repeat(20))
 }
 
+/** The `requestsHash` of a block without requests: sha256 of nothing. */
+const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0))
+
 /** The requests of a block (EIP-7685) and their `requestsHash`. */
 export async function postBlock(vm: VM, block: Block, logs: RawLog[]): Promise<{ requests: ExecutionRequest[]; requestsHash: Uint8Array }> {
   const requests: ExecutionRequest[] = [
@@ -100,6 +103,7 @@ export async function postBlock(vm: VM, block: Block, logs: RawLog[]): Promise<{
     { type: 1, data: await dequeue(vm, WITHDRAWAL_REQUESTS, block) },
     { type: 2, data: await dequeue(vm, CONSOLIDATION_REQUESTS, block) },
   ]
+  if (requests.every((r) => r.data.length === 0)) return { requests, requestsHash: EMPTY_REQUESTS_HASH }
   const hashes = requests.filter((r) => r.data.length > 0).map((r) => sha256(concat(Uint8Array.of(r.type), r.data)))
   return { requests, requestsHash: sha256(concat(...hashes)) }
 }

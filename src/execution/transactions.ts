@@ -10,6 +10,7 @@ import type { Keyring } from '../accounts/accounts.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
 import { ServerError } from '../errors.js'
+import { keccak256 } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from '../rpc/objects.js'
@@ -48,6 +49,10 @@ export const IMPERSONATED = new WeakSet<TypedTransaction>()
 function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   const bytes = raw.slice()
   Object.defineProperty(tx, 'serialize', { value: () => bytes })
+  // ethereumjs hashes the public key again (with a JS keccak) each time the sender is asked.
+  let sender: Address | undefined
+  const senderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).subarray(12)))
+  Object.defineProperty(tx, 'getSenderAddress', { value: senderAddress })
   Object.freeze(tx)
   return tx
 }

@@ -94,26 +94,92 @@ function fromHexPrefix(bytes: Uint8Array): { path: Uint8Array; leaf: boolean } {
   return { path: all.subarray(flag & 1 ? 1 : 2), leaf: (flag & 2) !== 0 }
 }
 
-function raw(node: Loaded): Raw {
+function encoded(node: Loaded): Uint8Array {
+  node.enc ??= encodeNode(node)
+  return node.enc
+}
+
+/**
+ * The RLP of a node, written straight into one buffer: the generic encoder (nested arrays, one
+ * allocation per item and per list) was the largest part of a commit's trie work. A child is
+ * either its hash (a 32-byte string) or, when its encoding is shorter than 32 bytes, that
+ * encoding itself, embedded as it is.
+ */
+function encodeNode(node: Loaded): Uint8Array {
+  const items: Uint8Array[] = []
+  const embedded: boolean[] = []
   switch (node.t) {
     case 0:
-      return [hexPrefix(node.path, true), node.value]
+      items.push(hexPrefix(node.path, true), node.value)
+      embedded.push(false, false)
+      break
     case 1:
-      return [hexPrefix(node.path, false), reference(node.child)]
+      items.push(hexPrefix(node.path, false))
+      embedded.push(false)
+      pushChild(items, embedded, node.child)
+      break
     case 2:
-      return [...node.children.map((c) => (c === null ? EMPTY : reference(c))), node.value ?? EMPTY]
+      for (const c of node.children) {
+        if (c !== null) pushChild(items, embedded, c)
+        else {
+          items.push(EMPTY)
+          embedded.push(false)
+        }
+      }
+      items.push(node.value ?? EMPTY)
+      embedded.push(false)
   }
+  let payload = 0
+  for (let i = 0; i < items.length; i++) {
+    const b = items[i] as Uint8Array
+    payload += embedded[i] ? b.length : stringLength(b)
+  }
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  for (let i = 0; i < items.length; i++) {
+    const b = items[i] as Uint8Array
+    if (!embedded[i] && !(b.length === 1 && (b[0] as number) < 0x80)) pos = writeHeader(out, pos, 0x80, b.length)
+    out.set(b, pos)
+    pos += b.length
+  }
+  return out
 }
 
-function reference(node: TrieNode): Raw {
-  if (node.t === 3) return node.hash
-  const enc = encoded(node)
-  return enc.length < 32 ? raw(node) : hashOf(node)
+/** A child reference: its hash, or its own encoding when that is shorter than 32 bytes. */
+function pushChild(items: Uint8Array[], embedded: boolean[], child: TrieNode): void {
+  if (child.t === 3) {
+    items.push(child.hash)
+    embedded.push(false)
+    return
+  }
+  const enc = encoded(child)
+  const small = enc.length < 32
+  items.push(small ? enc : hashOf(child))
+  embedded.push(small)
 }
 
-function encoded(node: Loaded): Uint8Array {
-  node.enc ??= RLP.encode(raw(node))
-  return node.enc
+/** Length of a byte string's RLP. */
+function stringLength(b: Uint8Array): number {
+  return b.length === 1 && (b[0] as number) < 0x80 ? 1 : headerLength(b.length) + b.length
+}
+
+function headerLength(length: number): number {
+  if (length <= 55) return 1
+  let n = 1
+  for (let l = length; l > 255; l = Math.floor(l / 256)) n++
+  return 1 + n
+}
+
+/** Writes an RLP string (base 0x80) or list (base 0xc0) header; returns the next position. */
+function writeHeader(out: Uint8Array, pos: number, base: number, length: number): number {
+  if (length <= 55) {
+    out[pos] = base + length
+    return pos + 1
+  }
+  const size = headerLength(length) - 1
+  out[pos] = base + 55 + size
+  for (let i = size, l = length; i > 0; i--, l = Math.floor(l / 256)) out[pos + i] = l & 0xff
+  return pos + 1 + size
 }
 
 function hashOf(node: TrieNode): Uint8Array {
@@ -287,16 +353,17 @@ export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uin
 /** Writes the nodes created since the last persist (those of 32 bytes or more, and the root). */
 export function persist(root: TrieNode | null, write: (key: string, value: Uint8Array) => void): Uint8Array {
   if (root === null) return EMPTY_ROOT
-  const visit = (node: TrieNode, isRoot: boolean): void => {
-    if (node.t === 3 || node.stored === true) return
-    if (node.t === 1) visit(node.child, false)
-    else if (node.t === 2) for (const c of node.children) if (c !== null) visit(c, false)
-    const enc = encoded(node)
-    if (enc.length >= 32 || isRoot) write(keyOf(hashOf(node)), enc)
-    node.stored = true
-  }
-  visit(root, true)
+  persistNode(root, true, write)
   return hashOf(root)
+}
+
+function persistNode(node: TrieNode, isRoot: boolean, write: (key: string, value: Uint8Array) => void): void {
+  if (node.t === 3 || node.stored === true) return
+  if (node.t === 1) persistNode(node.child, false, write)
+  else if (node.t === 2) for (const c of node.children) if (c !== null) persistNode(c, false, write)
+  const enc = encoded(node)
+  if (enc.length >= 32 || isRoot) write(keyOf(hashOf(node)), enc)
+  node.stored = true
 }
 
 function nibblesToBytes(path: number[]): Uint8Array {
