@@ -7,7 +7,7 @@
  * EVM every block; on an automine chain, where every transaction is its own block, that per-block
  * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
  */
-import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
+import { Block, type HeaderData, createBlock, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
@@ -145,23 +145,22 @@ export class BlockBuilder {
       })
       const diff = state.diff()
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
-      const block = createBlock(
+      const final = createBlockHeader(
         {
-          header: {
-            ...header,
-            stateRoot,
-            transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
-            receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
-            logsBloom: bloom,
-            gasUsed,
-            withdrawalsRoot: common.isActivatedEIP(4895) ? EMPTY_ROOT : undefined,
-            requestsHash: requests?.requestsHash,
-          },
-          transactions: included.map(({ tx }) => tx),
-          withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+          ...header,
+          stateRoot,
+          transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
+          receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
+          logsBloom: bloom,
+          gasUsed,
+          withdrawalsRoot: common.isActivatedEIP(4895) ? EMPTY_ROOT : undefined,
+          requestsHash: requests?.requestsHash,
         },
         { common, setHardfork: false },
       )
+      // The transactions themselves, not copies: `createBlock` would rebuild each one from its
+      // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
+      const block = new Block(final, included.map(({ tx }) => tx), [], common.isActivatedEIP(4895) ? [] : undefined, { common })
       return { hash: block.hash(), block, receipts, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
