@@ -13,6 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import path from 'node:path'
+import { ed25519Backend } from '../src/crypto/ed25519.js'
 import { secp256k1Backend } from '../src/crypto/secp256k1.js'
 import { createNode } from '../src/index.js'
 import { benchEthTransfers, type TimedHooks } from './cases.js'
@@ -45,7 +46,7 @@ if (profileTo !== undefined && profileTo !== '') {
 const node = await createNode()
 try {
   const r = await benchEthTransfers(node, n, hooks)
-  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, secp256k1 ${secp256k1Backend})`)
+  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, secp256k1 ${secp256k1Backend}, ed25519 ${ed25519Backend})`)
 } finally {
   await node.close()
 }

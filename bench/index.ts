@@ -12,6 +12,7 @@
  */
 import os from 'node:os'
 import type { Abi, Hex } from 'viem'
+import { ed25519Backend } from '../src/crypto/ed25519.js'
 import { secp256k1Backend } from '../src/crypto/secp256k1.js'
 import { createNode } from '../src/index.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
@@ -38,7 +39,7 @@ const log = (msg: string): void => {
 }
 
 const suiteStart = now()
-log(`secp256k1 backend: ${secp256k1Backend}${QUICK ? ' (BENCH_QUICK: 10x smaller workloads)' : ''}`)
+log(`secp256k1 backend: ${secp256k1Backend}, ed25519 backend: ${ed25519Backend}${QUICK ? ' (BENCH_QUICK: 10x smaller workloads)' : ''}`)
 
 log(`1/5 createNode() start-up x${N_STARTUP}`)
 const startup = await benchStartup(N_STARTUP)
@@ -103,6 +104,7 @@ const rows: Array<[string, string, string]> = [
   ['snapshot + transfer + revert', `${f(controls.wrappedPerSec)} cycles/s`, `N=${controls.wrappedCycles}: what wrapping a one-transaction test costs`],
   ['hardhat_mine empty blocks', `${f(controls.emptyBlocksPerSec)} blocks/s`, `N=${controls.emptyBlocks} in one call`],
   ['secp256k1 backend', secp256k1Backend, 'FINALITY_SECP256K1=noble forces pure JS'],
+  ['ed25519 backend', ed25519Backend, 'FINALITY_ED25519=node forces node:crypto'],
 ]
 
 const header: [string, string, string] = ['Benchmark', 'Result', 'Details']
@@ -127,6 +129,7 @@ const json = {
   node: process.version,
   cpus: os.cpus().length,
   secp256k1Backend,
+  ed25519Backend,
   startup: { runs: startup.runs, medianMs: round(startup.medianMs, 3), minMs: round(startup.minMs, 3), maxMs: round(startup.maxMs, 3), firstMs: round(startup.firstMs, 3) },
   ethTransfers: { n: eth.n, senders: SENDERS, elapsedMs: round(eth.elapsedMs), txPerSec: round(eth.txPerSec), p50Ms: round(eth.p50Ms, 3), p99Ms: round(eth.p99Ms, 3) },
   erc20Transfers: { n: erc20.n, senders: SENDERS, elapsedMs: round(erc20.elapsedMs), txPerSec: round(erc20.txPerSec), p50Ms: round(erc20.p50Ms, 3), p99Ms: round(erc20.p99Ms, 3), deployGasUsed: Number(erc20.deployGasUsed) },

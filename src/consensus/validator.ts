@@ -3,14 +3,10 @@
  * named by the first 20 bytes of sha256(public key); its fee recipient (the block's `miner`) is
  * the Ethereum-style address of that key, so fees never land in a prefunded test account.
  */
-import { createPrivateKey, createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto'
 import { sha256 } from '@noble/hashes/sha2.js'
+import { ed25519Key, ed25519Verify } from '../crypto/ed25519.js'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { concat, data, type Hex } from '../hex.js'
-
-// PKCS#8 and SPKI prefixes for a raw ed25519 key (RFC 8410), so node:crypto can use it.
-const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
-const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
 
 /** One member of the validator set. */
 export interface Validator {
@@ -29,23 +25,20 @@ export interface Validator {
 
 /** Checks an ed25519 signature by a raw public key. */
 export function verifySignature(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  const key = createPublicKey({ key: Buffer.from(concat(SPKI_PREFIX, publicKey)), format: 'der', type: 'spki' })
-  return edVerify(null, message, key, signature)
+  return ed25519Verify(publicKey, message, signature)
 }
 
 /** Creates a validator from a 32-byte ed25519 seed. */
 export function createValidator(seed: Uint8Array, power = 10n): Validator {
   if (seed.length !== 32) throw new Error('validator seed must be 32 bytes')
-  const privateKey: KeyObject = createPrivateKey({ key: Buffer.from(concat(PKCS8_PREFIX, seed)), format: 'der', type: 'pkcs8' })
-  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' })
-  const publicKey = new Uint8Array(spki.subarray(spki.length - 32))
+  const key = ed25519Key(seed)
   return {
-    address: data(sha256(publicKey).subarray(0, 20)),
-    publicKey,
+    address: data(sha256(key.publicKey).subarray(0, 20)),
+    publicKey: key.publicKey,
     power,
-    feeRecipient: data(keccak_256(publicKey).subarray(12)),
+    feeRecipient: data(keccak_256(key.publicKey).subarray(12)),
     online: true,
-    sign: (message) => new Uint8Array(edSign(null, message, privateKey)),
+    sign: (message) => key.sign(message),
   }
 }
 
