@@ -7,8 +7,10 @@ export interface Limits {
   batchItems: number
   /** Characters in a method name. */
   methodNameLength: number
-  /** Bytes of a raw transaction (`eth_sendRawTransaction`). */
+  /** Bytes of a raw transaction (`eth_sendRawTransaction`); for a blob transaction, without its sidecar. */
   rawTransactionBytes: number
+  /** Bytes of a blob transaction in network form, sidecar included (geth's blob pool: 1 MiB). */
+  blobTransactionBytes: number
   /** Blocks one `eth_getLogs` may span. */
   logsBlockRange: number
   /** Logs one `eth_getLogs` may return. */
@@ -59,6 +61,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   batchItems: 1000,
   methodNameLength: 256,
   rawTransactionBytes: 128 * 1024,
+  blobTransactionBytes: 1024 * 1024,
   logsBlockRange: 10_000,
   logsResults: 10_000,
   filterAddresses: 1000,

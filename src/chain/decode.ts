@@ -13,7 +13,8 @@ import { toBigInt } from '../hex.js'
 
 type Values = Uint8Array | Values[]
 
-function blobTransaction(serialized: Uint8Array, common: Common): TypedTransaction {
+/** An EIP-4844 transaction from its canonical encoding (no blobs), without a KZG setup. */
+export function blobTransaction(serialized: Uint8Array, common: Common, freeze = true): TypedTransaction {
   const [chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to, value, data, accessList, maxFeePerBlobGas, blobVersionedHashes, v, r, s] =
     RLP.decode(serialized.subarray(1)) as Uint8Array[]
   return new Blob4844Tx(
@@ -33,7 +34,7 @@ function blobTransaction(serialized: Uint8Array, common: Common): TypedTransacti
       r,
       s,
     },
-    { common },
+    { common, freeze },
   )
 }
 

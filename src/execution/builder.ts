@@ -10,7 +10,7 @@
 import { Block, type HeaderData, createBlock, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { type VM, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
@@ -109,15 +109,25 @@ export class BlockBuilder {
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }> = []
       const rejected: Rejected[] = []
       let gasUsed = 0n
+      const blobs = common.isActivatedEIP(4844)
+      const blobGasPerBlob = blobs ? common.param('blobGasPerBlob') : 0n
+      const maxBlobGas = blobs ? common.getBlobGasSchedule().maxBlobGasPerBlock : 0n
+      let blobGasUsed = 0n
       for (const { tx, sender } of txs) {
         if (tx.gasLimit > params.gasLimit - gasUsed) {
           rejected.push({ tx, error: new Error('gas limit reached'), retry: true })
+          continue
+        }
+        const txBlobGas = tx.type === TransactionType.BlobEIP4844 ? BigInt((tx as Blob4844Tx).numBlobs()) * blobGasPerBlob : 0n
+        if (blobGasUsed + txBlobGas > maxBlobGas && txBlobGas > 0n) {
+          rejected.push({ tx, error: new Error('blob gas limit reached'), retry: true })
           continue
         }
         try {
           if (IMPERSONATED.has(tx)) state.exemptFromEoaCheck(sender)
           const result = await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed })
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
+          blobGasUsed += txBlobGas
           included.push({ tx, result, sender })
         } catch (error) {
           rejected.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retry: false })
@@ -141,6 +151,7 @@ export class BlockBuilder {
           from: sender,
         }
         if (result.createdAddress !== undefined) stored.contractAddress = result.createdAddress.bytes
+        if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
       const diff = state.diff()
@@ -153,6 +164,7 @@ export class BlockBuilder {
           receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
           logsBloom: bloom,
           gasUsed,
+          blobGasUsed: blobs ? blobGasUsed : undefined,
           withdrawalsRoot: common.isActivatedEIP(4895) ? EMPTY_ROOT : undefined,
           requestsHash: requests?.requestsHash,
         },

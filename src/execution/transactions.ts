@@ -8,6 +8,7 @@ import { Address } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Keyring } from '../accounts/accounts.js'
 import type { Chain } from '../chain/chain.js'
+import { blobTransaction } from '../chain/decode.js'
 import type { Producer } from '../consensus/producer.js'
 import { ServerError } from '../errors.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -16,6 +17,7 @@ import type { Limits } from '../limits.js'
 import type { CallRequest } from '../rpc/objects.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
+import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { txFields } from './tx-fields.js'
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
@@ -81,16 +83,28 @@ export class Transactions {
 
   /** eth_sendRawTransaction. */
   async submitRaw(raw: Uint8Array): Promise<Uint8Array> {
-    if (raw.length > this.limits.rawTransactionBytes) throw new ServerError('oversized data')
+    const blobForm = raw[0] === TransactionType.BlobEIP4844
+    if (raw.length > (blobForm ? this.limits.blobTransactionBytes : this.limits.rawTransactionBytes)) throw new ServerError('oversized data')
+    const envelope = blobForm ? splitBlobEnvelope(raw) : undefined
+    const canonical = envelope?.canonical ?? raw
+    if (canonical.length > this.limits.rawTransactionBytes) throw new ServerError('oversized data')
     let tx: TypedTransaction
     try {
-      tx = withEncoding(createTxFromRLP(raw, { common: this.common, freeze: false }), raw)
+      // Blob transactions are built from their fields: @ethereumjs/tx wants a KZG setup for any.
+      const decoded = envelope !== undefined || canonical[0] === TransactionType.BlobEIP4844
+        ? blobTransaction(canonical, this.common, false)
+        : createTxFromRLP(canonical, { common: this.common, freeze: false })
+      tx = withEncoding(decoded, canonical)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
       throw new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
     }
-    if (tx.type === TransactionType.BlobEIP4844) throw new ServerError('transaction type not supported')
+    if (tx.type === TransactionType.BlobEIP4844) {
+      // Over RPC a blob transaction must bring its blobs; blocks carry it without them.
+      if (envelope === undefined) throw new ServerError('missing sidecar in blob transaction')
+      await verifyBlobSidecar(envelope, (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes)
+    }
     if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection) && !this.options.allowUnprotectedTxs) {
       throw new ServerError('only replay-protected (EIP-155) transactions allowed over RPC')
     }
