@@ -107,7 +107,7 @@ describe('blob transactions (EIP-4844 network form)', () => {
     const items = RLP.decode(hexToBytes(raw).subarray(1)) as Items
     const reencode = (next: Items) => bytesToHex(new Uint8Array([3, ...RLP.encode(next)]))
 
-    const proofs = (items[3] as Uint8Array[]).map((p) => p.slice())
+    const proofs: Uint8Array[] = (items[3] as Uint8Array[]).map((p) => p.slice())
     const other = hexToBytes(micro.computeBlobProof(bytesToHex((items[1] as Uint8Array[])[0] as Uint8Array), micro.blobToKzgCommitment('0x' + '00'.repeat(131_072))) as Hex)
     proofs[0] = other
     const badProof = await errorOf(rpc(node, 'eth_sendRawTransaction', [reencode([items[0] as Items, items[1] as Items, items[2] as Items, proofs])]))
