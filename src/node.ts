@@ -27,6 +27,7 @@ import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
 import { attachBuilderConsoleLog } from './execution/console-log.js'
 import { Transactions } from './execution/transactions.js'
+import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
@@ -150,6 +151,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
+  if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
+    throw new Error(`hardfork ${String(hardfork)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
+  }
   // With a fork schedule, new blocks are built under its newest fork; each block's own fork is
   // picked by `forks` (decoding, import).
   const common = genesisFile === undefined
@@ -222,6 +226,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return common.chainId()
     },
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
+    tracing: new Tracing(chain, calls, common, clock),
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)

@@ -9,12 +9,16 @@ export const SUPPORTED_HARDFORKS = [
   Hardfork.Shanghai,
   Hardfork.Cancun,
   Hardfork.Prague,
+  Hardfork.Osaka,
 ] as const
 
 /** A hardfork name a node can run. */
 export type HardforkName = (typeof SUPPORTED_HARDFORKS)[number]
 
-/** The default hardfork: the newest the engine supports fully. */
+/**
+ * The default hardfork: Prague, what mainnet tooling targets. Osaka runs too (the conformance
+ * chain is Osaka) and is chosen with `hardfork: 'osaka'`.
+ */
 export const DEFAULT_HARDFORK: HardforkName = Hardfork.Prague
 
 /**

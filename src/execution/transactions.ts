@@ -20,6 +20,13 @@ import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { txFields } from './tx-fields.js'
 
+/** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
+const MAX_TX_GAS = 16_777_216n
+
+function gasLimitTooHigh(gasLimit: bigint): ServerError {
+  return new ServerError(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`)
+}
+
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
 export const SUGGESTED_TIP = 1_000_000_000n
 
@@ -98,6 +105,8 @@ export class Transactions {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
+      const capped = /^Transaction gas limit (\d+) exceeds the maximum allowed by EIP-7825/.exec(message)
+      if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string))
       throw new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
     }
     if (tx.type === TransactionType.BlobEIP4844) {
@@ -124,6 +133,12 @@ export class Transactions {
     throw new ServerError('unknown account')
   }
 
+  /** EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas; geth's wording. */
+  private checkGasCap(gasLimit: bigint): void {
+    if (!this.common.isActivatedEIP(7825)) return
+    if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit)
+  }
+
   /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
   async fill(req: CallRequest, freeze = true): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
@@ -131,6 +146,7 @@ export class Transactions {
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.calls.estimate({ ...req, nonce }, head))
+    this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + SUGGESTED_TIP

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { privateKeyToAccount } from 'viem/accounts'
 import { createNode } from '../../src/index.js'
 
 type ForkConfig = { activationTime: number; chainId: string; forkId: string; precompiles: Record<string, string>; systemContracts: Record<string, string>; blobSchedule?: { target: number; max: number } }
@@ -31,5 +32,39 @@ describe('eth_config and eth_capabilities', () => {
     expect(caps.head.number).toBe('0x0')
     expect(caps.state).toEqual({ disabled: false, oldestBlock: '0x0' })
     await node.close()
+  })
+})
+
+describe('the hardfork option', () => {
+  test('behavior: osaka runs with its own rules (P256VERIFY precompile, EIP-7825 transaction gas cap)', async () => {
+    const node = await createNode({ hardfork: 'osaka' })
+    const config = (await node.request({ method: 'eth_config' })) as { current: ForkConfig }
+    expect(config.current.precompiles.P256VERIFY).toBe('0x0000000000000000000000000000000000000100')
+    const [a, b] = node.accounts
+    const send = (gas: bigint) =>
+      node.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: `0x${gas.toString(16)}` }] })
+    await expect(send(2n ** 24n + 1n)).rejects.toMatchObject({ code: -32000, message: 'transaction gas limit too high (cap: 16777216, tx: 16777217)' })
+    await expect(send(2n ** 24n)).resolves.toMatch(/^0x[0-9a-f]{64}$/)
+    const raw = await privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80').signTransaction({
+      chainId: 31337, nonce: 1, to: b!.address, value: 1n, gas: 2n ** 24n + 1n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n,
+    })
+    await expect(node.request({ method: 'eth_sendRawTransaction', params: [raw] })).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction gas limit too high (cap: 16777216, tx: 16777217)',
+    })
+    expect(await node.request({ method: 'eth_blockNumber' })).toBe('0x1')
+    await node.close()
+    // Prague has no per-transaction cap: the same gas is accepted.
+    const prague = await createNode()
+    await expect(
+      prague.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: `0x${(2n ** 24n + 1n).toString(16)}` }] }),
+    ).resolves.toMatch(/^0x[0-9a-f]{64}$/)
+    await prague.close()
+  })
+
+  test('error: an unknown hardfork name is refused with the supported list', async () => {
+    await expect(createNode({ hardfork: 'frontier' as never })).rejects.toThrow(
+      'hardfork frontier is not supported; supported: london, paris, shanghai, cancun, prague, osaka',
+    )
   })
 })
