@@ -61,6 +61,19 @@ function deposits(logs: RawLog[], depositContract: Uint8Array): Uint8Array {
   return concat(...parts)
 }
 
+/** Code already compared with a contract's canonical code (the same bytes are read each block). */
+const checkedCode = new WeakMap<Uint8Array, { contract: string; canonical: boolean }>()
+
+function isCanonicalCode(contract: Address, code: Uint8Array): boolean {
+  const key = contract.toString().slice(2)
+  const known = checkedCode.get(code)
+  if (known?.contract === key) return known.canonical
+  const expected = CANONICAL.get(key)
+  const canonical = expected !== undefined && equalBytes(keccak256(code), expected)
+  checkedCode.set(code, { contract: key, canonical })
+  return canonical
+}
+
 /**
  * EIP-7002 / EIP-7251: a system call that dequeues the contract's requests. When the contract
  * holds its canonical code and its queue and counters are all zero, the call returns nothing and
@@ -71,8 +84,7 @@ async function dequeue(vm: VM, contract: Address, block: Block): Promise<Uint8Ar
   const state = vm.stateManager
   const code = await state.getCode(contract)
   if (code.length === 0) return new Uint8Array(0)
-  const canonical = CANONICAL.get(contract.toString().slice(2))
-  if (canonical !== undefined && equalBytes(keccak256(code), canonical)) {
+  if (isCanonicalCode(contract, code)) {
     let idle = true
     for (let slot = 0n; slot < 4n && idle; slot++) idle = toBigInt(await state.getStorage(contract, word(slot))) === 0n
     if (idle) return new Uint8Array(0)
