@@ -13,6 +13,7 @@ import { subscribeUnsupported } from './eth/subscribe.js'
 import { logs, logFilter } from './eth/logs.js'
 import { raw } from './eth/raw.js'
 import { sign } from './eth/sign.js'
+import { personal, signMessages } from './eth/sign-messages.js'
 import { simulation } from './eth/simulate.js'
 import { state } from './eth/state.js'
 import { transactions } from './eth/transactions.js'
@@ -28,7 +29,7 @@ import { method, type Method, type MethodTable } from './method.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
-export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'debug', 'evm', 'hardhat', 'anvil'] as const
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'debug', 'evm', 'hardhat', 'anvil'] as const
 
 /** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
 export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
@@ -36,7 +37,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, evm, hardhat, anvil]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(

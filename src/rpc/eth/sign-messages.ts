@@ -1,0 +1,142 @@
+/**
+ * Message signing with keys the node holds: eth_sign and personal_sign (EIP-191, "personal
+ * message"), eth_signTypedData / _v3 / _v4 (EIP-712), and personal_ecRecover. viem's
+ * `signMessage` and ethers' `signer.signMessage` with a JSON-RPC account call personal_sign;
+ * `signTypedData` calls eth_signTypedData_v4 with the typed data as a JSON string.
+ *
+ * Signatures are 65 bytes, r ‖ s ‖ v with v 27 or 28, deterministic (RFC 6979) and low-s, so they
+ * equal what a local account of the same key signs. Impersonated accounts have no key: they
+ * cannot sign (`unknown account`), as in Hardhat.
+ */
+import { signTyped } from 'micro-eth-signer'
+import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import { ServerError } from '../../errors.js'
+import { concat, data, keyOf } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { address, bytes, CodecError, optional, type Codec } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+
+/** EIP-191 version 0x45: keccak256("\x19Ethereum Signed Message:\n" ‖ len ‖ message). */
+export function personalMessageHash(message: Uint8Array): Uint8Array {
+  const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}`)
+  return keccak256(concat(prefix, message))
+}
+
+function privateKeyOf(s: Services, account: Uint8Array): Uint8Array {
+  const key = s.keyring.get(keyOf(account))
+  if (key === undefined) throw new ServerError('unknown account')
+  return key.privateKey
+}
+
+function signPersonal(s: Services, account: Uint8Array, message: Uint8Array): string {
+  const recovered = ecsign(personalMessageHash(message), privateKeyOf(s, account))
+  // ecsign answers recid ‖ r ‖ s; the RPC form is r ‖ s ‖ v.
+  const out = new Uint8Array(65)
+  out.set(recovered.subarray(1), 0)
+  out[64] = (recovered[0] as number) + 27
+  return data(out)
+}
+
+interface TypedData {
+  types: Record<string, Array<{ name: string; type: string }>>
+  primaryType: string
+  domain: Record<string, unknown>
+  message: Record<string, unknown>
+}
+
+/** EIP-712 typed data: an object, or the JSON string of one (what viem and MetaMask send). */
+const typedData: Codec<TypedData> = {
+  name: 'TypedData',
+  optional: false,
+  decode(value) {
+    let v = value
+    if (typeof v === 'string') {
+      try {
+        v = JSON.parse(v)
+      } catch {
+        throw new CodecError('typed data is not valid JSON')
+      }
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CodecError('typed data must be an object')
+    const o = v as Record<string, unknown>
+    if (typeof o.types !== 'object' || o.types === null) throw new CodecError('typed data: types is required')
+    if (typeof o.primaryType !== 'string') throw new CodecError('typed data: primaryType is required')
+    if (typeof o.domain !== 'object' || o.domain === null) throw new CodecError('typed data: domain is required')
+    if (typeof o.message !== 'object' || o.message === null) throw new CodecError('typed data: message is required')
+    return o as unknown as TypedData
+  },
+}
+
+/**
+ * The types micro-eth-signer's encoder wants: EIP712Domain, when absent, is derived from the
+ * domain's fields in the order EIP-712 lists them (what viem and ethers do).
+ */
+function withDomainType(t: TypedData): TypedData {
+  if (t.types.EIP712Domain !== undefined) return t
+  const fields: Array<[string, string]> = [
+    ['name', 'string'],
+    ['version', 'string'],
+    ['chainId', 'uint256'],
+    ['verifyingContract', 'address'],
+    ['salt', 'bytes32'],
+  ]
+  const EIP712Domain = fields.filter(([name]) => t.domain[name] !== undefined).map(([name, type]) => ({ name, type }))
+  return { ...t, types: { EIP712Domain, ...t.types } }
+}
+
+function signTypedData(s: Services, account: Uint8Array, typed: TypedData): string {
+  const key = privateKeyOf(s, account)
+  try {
+    return signTyped(withDomainType(typed) as never, data(key), false)
+  } catch (error) {
+    throw new ServerError(`invalid typed data: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+const typedDataMethod = method({
+  params: [address, typedData],
+  run: (s, [account, typed]) => signTypedData(s, account, typed),
+})
+
+export const signMessages: MethodTable = {
+  eth_sign: method({
+    params: [address, bytes],
+    run: (s, [account, message]) => signPersonal(s, account, message),
+  }),
+  eth_signTypedData: typedDataMethod,
+  eth_signTypedData_v3: typedDataMethod,
+  eth_signTypedData_v4: typedDataMethod,
+}
+
+/** A 65-byte r ‖ s ‖ v signature, v 27 or 28 (or 0 or 1). */
+const signature: Codec<Uint8Array> = {
+  name: 'DATA',
+  optional: false,
+  decode(value, index) {
+    const b = bytes.decode(value, index)
+    if (b.length !== 65) throw new CodecError(`signature must be 65 bytes long`)
+    const v = b[64] as number
+    if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new CodecError('invalid Ethereum signature (V is not 27 or 28)')
+    return b
+  },
+}
+
+/** Any value (personal_sign's unused password). */
+const anyValue: Codec<unknown> = { name: 'string', optional: false, decode: (v) => v }
+
+export const personal: MethodTable = {
+  // personal_sign(message, account, password): the password of geth's keystore does not apply.
+  personal_sign: method({
+    params: [bytes, address, optional(anyValue)],
+    run: (s, [message, account]) => signPersonal(s, account, message),
+  }),
+  personal_ecRecover: method({
+    params: [bytes, signature],
+    run: (_s, [message, sig]) => {
+      const v = BigInt((sig[64] as number) < 27 ? (sig[64] as number) : (sig[64] as number) - 27)
+      const publicKey = ecrecover(personalMessageHash(message), v, sig.subarray(0, 32), sig.subarray(32, 64))
+      return data(keccak256(publicKey).subarray(12))
+    },
+  }),
+}
