@@ -82,7 +82,7 @@ describe('message signing (eth_sign, personal_sign, eth_signTypedData_v4)', () =
   it('behavior: ethers signTypedData and the object form of eth_signTypedData agree', async () => {
     const node = await newNode()
     const { address, privateKey } = accountAt(node, 4)
-    const types = { Person: MAIL.types.Person, Mail: MAIL.types.Mail }
+    const types = { Person: [...MAIL.types.Person], Mail: [...MAIL.types.Mail] }
     const signer = await new BrowserProvider(node.provider).getSigner(address)
     const remote = await signer.signTypedData(MAIL.domain, types, MAIL.message)
     expect(remote).toBe(await new Wallet(privateKey).signTypedData(MAIL.domain, types, MAIL.message))
