@@ -52,6 +52,8 @@ export interface RunOptions extends CallOptions {
 export interface Lease {
   vm: VM
   guard: CallGuard
+  /** The fork the VM runs under (idle VMs are pooled by it). */
+  common: Common
 }
 
 /** Geth's wording for refusals that ethereumjs words its own way. */
@@ -121,7 +123,8 @@ export function bindState(vm: VM, state: JournaledState): void {
 }
 
 export class CallExecutor {
-  private readonly idle: Lease[] = []
+  /** Idle call VMs by fork: a call runs under its block's fork (a chain with a schedule has several). */
+  private readonly idle = new Map<Common, Lease[]>()
 
   constructor(
     private readonly chain: Chain,
@@ -155,25 +158,38 @@ export class CallExecutor {
     return gas
   }
 
-  /** A call VM for one run; give it back with {@link release}. */
-  async lease(blockhashes?: EVMMockBlockchainInterface): Promise<Lease> {
-    const idle = blockhashes === undefined ? this.idle.pop() : undefined
+  /** eth_simulateV1's gas for a whole request: `rpc-gas-cap`, or undefined when it is 0 (none), as geth. */
+  gasBudget(): bigint | undefined {
+    const cap = this.limits.rpcGasCap
+    return cap > 0n ? cap : undefined
+  }
+
+  /**
+   * A call VM for one run under `common` (the node's fork by default); give it back with
+   * {@link release}. One with its own block-hash source (eth_simulateV1) is made for the caller,
+   * not taken from or returned to the pool.
+   */
+  async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
+    const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
     const vm = await createVM({
-      common: this.common,
+      common,
       stateManager: new JournaledState(this.chain.flat),
       blockchain: blockhashes ?? callBlockhashes(this.chain),
     })
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
     if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, this.onConsoleLog)
-    return { vm, guard }
+    return { vm, guard, common }
   }
 
   /** Returns a VM to the pool, unless a timeout left it mid-execution. */
   release(lease: Lease, reusable: boolean, pooled = true): void {
     lease.guard.disarm()
-    if (reusable && pooled) this.idle.push(lease)
+    if (!reusable || !pooled) return
+    const idle = this.idle.get(lease.common)
+    if (idle === undefined) this.idle.set(lease.common, [lease])
+    else idle.push(lease)
   }
 
   /** The state a run reads: the block's state with the overrides over it; close it after use. */
@@ -198,12 +214,14 @@ export class CallExecutor {
     let reusable = true
     let restore = () => {}
     try {
-      lease = await this.lease()
+      // The block's own fork: on a chain with a schedule, an old block's rules, not the head's.
+      const common = block.common
+      lease = await this.lease(undefined, common)
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
-      const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, this.common)
-      const tx = callTransaction(req, nonce, gas, context, this.common)
+      const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
+      const tx = callTransaction(req, nonce, gas, context, common)
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
@@ -231,7 +249,7 @@ export class CallExecutor {
 
   /** eth_call: the return data, or the revert as code 3. */
   async call(req: CallRequest, block: Block, options: CallOptions = {}): Promise<Uint8Array> {
-    const context = overriddenBlock(block, options.block, this.common)
+    const context = overriddenBlock(block, options.block, block.common)
     const result = await this.run(req, block, this.gasCap(req.gas, context), options)
     const exec = result.execResult
     if (exec.exceptionError !== undefined) {
@@ -243,7 +261,7 @@ export class CallExecutor {
 
   /** eth_estimateGas: the least gas limit with which the transaction succeeds. */
   async estimate(req: CallRequest, block: Block, options: CallOptions = {}): Promise<bigint> {
-    const context = overriddenBlock(block, options.block, this.common)
+    const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
     const price = req.gasPrice ?? req.maxFeePerGas
     if (price !== undefined && price > 0n) {

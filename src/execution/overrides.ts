@@ -88,6 +88,26 @@ export function validateOverrides(overrides: StateOverrides): void {
 type Precompiles = Map<string, unknown>
 
 /**
+ * The overridden precompile set, which still lists the fork's own precompiles: the EVM dispatches
+ * through `get`, and runTx warms (EIP-2929) the addresses `entries()` yields. geth warms the
+ * fork's precompile addresses whatever the overrides, so an overridden precompile's address
+ * stays warm and a moved one's new address starts cold.
+ */
+class OverriddenPrecompiles extends Map<string, unknown> {
+  private fork: Precompiles = new Map()
+
+  static of(active: Precompiles, fork: Precompiles): OverriddenPrecompiles {
+    const set = new OverriddenPrecompiles(active)
+    set.fork = fork
+    return set
+  }
+
+  override entries(): MapIterator<[string, unknown]> {
+    return this.fork.entries()
+  }
+}
+
+/**
  * Applies the precompile side of the overrides to an EVM (geth's order and messages): a moved
  * precompile answers at its new address, and any overridden precompile address stops being one.
  * Returns the function that restores the EVM's precompiles.
@@ -113,7 +133,7 @@ export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOver
     }
     if (precompile !== undefined && !moved.has(address)) active.delete(address)
   }
-  holder._precompiles = active
+  holder._precompiles = OverriddenPrecompiles.of(active, original)
   return () => {
     holder._precompiles = original
   }

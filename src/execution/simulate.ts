@@ -4,46 +4,40 @@
  * earlier ones. Without `validation` calls pay no fee and skip nonce checks (base fee 0 unless
  * overridden); with it they are checked as transactions are. Nothing reaches the chain.
  *
- * Each simulated block runs the Cancun/Prague system writes at its start (beacon root, parent
- * hash) after its state overrides, and gets a real `stateRoot`: the overlay's changes since the
- * base block written into the trie without moving the chain's head state.
+ * Each simulated block runs under the hardfork of its number and time (its header fields, its
+ * EVM rules), runs the Cancun/Prague system writes at its start (beacon root, parent hash) after
+ * its state overrides, pays a pre-merge block's miner reward at its end, and gets a real
+ * `stateRoot`: the overlay's changes since the base block written into the trie without moving
+ * the chain's head state.
  */
 import { type Block, createBlock, genTransactionsTrieRoot } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import { RpcError } from '../errors.js'
-import { data, fromHex, keyOf } from '../hex.js'
+import { data, fromHex } from '../hex.js'
 import type { CallRequest } from '../rpc/objects.js'
 import { JournaledState } from '../state/journaled-state.js'
-import { bindState, callBlockhashes, type CallExecutor } from './call.js'
+import { bindState, callBlockhashes, type CallExecutor, type Lease } from './call.js'
 import { applyPrecompileOverrides, validateOverrides, withBlobBaseFee, type BlockOverrides, type StateOverrides } from './overrides.js'
-import { revertReason } from './revert.js'
+import {
+  callResult,
+  invalidTx,
+  MAX_NONCE,
+  nonceMaxError,
+  offeredPrice,
+  SIMULATE_ERRORS,
+  simulatedTransaction,
+  type SimCallResult,
+} from './simulate-tx.js'
 import { EvmTimeout } from './timeout.js'
 import { preBlock } from './system-calls.js'
-import { TransferTracer, type RawLog } from './transfer-tracer.js'
-import { txFields } from './tx-fields.js'
-
-/** geth's error codes of eth_simulateV1. */
-export const SIMULATE_ERRORS = {
-  nonceTooLow: -38010,
-  nonceTooHigh: -38011,
-  baseFeeTooLow: -38012,
-  intrinsicGas: -38013,
-  insufficientFunds: -38014,
-  blockGasLimitReached: -38015,
-  blockNumberInvalid: -38020,
-  blockTimestampInvalid: -38021,
-  clientLimitExceeded: -38026,
-  invalidParams: -32602,
-  vmError: -32015,
-} as const
+import { TransferTracer } from './transfer-tracer.js'
 
 /** Blocks one simulation may span past its base (geth's `maxSimulateBlocks`). */
 export const MAX_SIMULATE_BLOCKS = 256n
@@ -66,17 +60,6 @@ export interface SimulateRequest {
   validation: boolean
   traceTransfers: boolean
   returnFullTransactions: boolean
-}
-
-/** A call's outcome, as geth's `simCallResult`. */
-export interface SimCallResult {
-  returnData: Uint8Array
-  logs: RawLog[]
-  gasUsed: bigint
-  /** The most gas the call held at once: used plus refunded (geth's `maxUsedGas`). */
-  maxUsedGas: bigint
-  status: 0 | 1
-  error?: { code: number; message: string; data?: string }
 }
 
 /** One simulated block: the block, what the calls' senders were, and the call results. */
@@ -142,34 +125,8 @@ async function writeOverrides(state: JournaledState, overrides: StateOverrides):
   }
 }
 
-/** geth's code and wording for a call that is not a valid transaction. */
-function invalidTx(error: unknown, from: Uint8Array): RpcError {
-  const message = error instanceof Error ? error.message : String(error)
-  const who = `address 0x${keyOf(from)}`
-  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message)
-  if (nonce !== null) {
-    const [state, got] = [BigInt(nonce[1]!), BigInt(nonce[2]!)]
-    return got < state
-      ? new RpcError(SIMULATE_ERRORS.nonceTooLow, `nonce too low: ${who}, tx: ${got} state: ${state}`)
-      : new RpcError(SIMULATE_ERRORS.nonceTooHigh, `nonce too high: ${who}, tx: ${got} state: ${state}`)
-  }
-  const funds = /cost is: (\d+) and the sender's account \(0x[0-9a-fA-F]+\) only has: (\d+)/.exec(message)
-  if (funds !== null) return new RpcError(SIMULATE_ERRORS.insufficientFunds, `insufficient funds for gas * price + value: ${who} have ${funds[2]} want ${funds[1]}`)
-  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
-  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
-  if (fee !== null) return new RpcError(SIMULATE_ERRORS.baseFeeTooLow, `max fee per gas less than block base fee: ${who}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
-  return new RpcError(-32603, message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
-}
-
 /** Runs a simulation; the result blocks carry their transactions, senders and call results. */
-export async function simulate(
-  calls: CallExecutor,
-  chain: Chain,
-  common: Common,
-  base: Block,
-  request: SimulateRequest,
-): Promise<SimBlockResult[]> {
+export async function simulate(calls: CallExecutor, chain: Chain, base: Block, request: SimulateRequest): Promise<SimBlockResult[]> {
   if (request.blockStateCalls.length === 0) fail(SIMULATE_ERRORS.invalidParams, 'empty input')
   if (BigInt(request.blockStateCalls.length) > MAX_SIMULATE_BLOCKS) fail(SIMULATE_ERRORS.clientLimitExceeded, 'too many blocks')
   const blocks = sanitize(base, request.blockStateCalls)
@@ -186,18 +143,35 @@ export async function simulate(
   const baseState = chain.stateAt(base)
   const state = new JournaledState(baseState)
   const baseRoot = base.header.number === chain.height ? chain.stateRoot : base.header.stateRoot
-  const rootOf = () => chain.trie.computeRoot(baseRoot, state.diff(), baseState)
-  const lease = await calls.lease(source as typeof blockhashes)
-  const tracer = new TransferTracer(lease.vm.evm)
-  tracer.traceTransfers = request.traceTransfers
-  bindState(lease.vm, state)
-  lease.guard.armUntil(calls.deadline())
+  const deadline = calls.deadline()
+  // One VM per hardfork the blocks run under (almost always one), all on the same overlay.
+  const vms = new Map<Common, Executor>()
+  const executor = async (common: Common): Promise<Executor> => {
+    let e = vms.get(common)
+    if (e === undefined) {
+      const lease = await calls.lease(source as typeof blockhashes, common)
+      bindState(lease.vm, state)
+      lease.guard.armUntil(deadline)
+      const tracer = new TransferTracer(lease.vm.evm)
+      tracer.traceTransfers = request.traceTransfers
+      e = { lease, tracer }
+      vms.set(common, e)
+    }
+    return e
+  }
+  const run: SimRun = {
+    state,
+    request,
+    rootOf: () => chain.trie.computeRoot(baseRoot, state.diff(), baseState),
+    budget: { remaining: calls.gasBudget() },
+  }
   let reusable = true
   const results: SimBlockResult[] = []
   try {
     let parent = base
     for (const b of blocks) {
-      const result = await simulateBlock(calls, common, state, tracer, lease.vm, parent, b, request, rootOf)
+      const common = chain.forks.at(b.blockOverrides.number, b.blockOverrides.time)
+      const result = await simulateBlock(run, await executor(common), common, parent, b)
       simulatedHashes.set(result.block.header.number, result.block.hash())
       results.push(result)
       parent = result.block
@@ -211,25 +185,41 @@ export async function simulate(
     throw error
   } finally {
     baseState.close()
-    calls.release(lease, reusable, false)
+    for (const { lease } of vms.values()) calls.release(lease, reusable, false)
   }
 }
 
+/** A VM bound to the simulation's overlay, and the log collector on its EVM. */
+interface Executor {
+  lease: Lease
+  tracer: TransferTracer
+}
+
+/** What every block of one simulation shares. */
+interface SimRun {
+  /** The overlay all blocks write to, in order. */
+  state: JournaledState
+  request: SimulateRequest
+  /** The state root of the overlay's changes so far. */
+  rootOf: () => Promise<Uint8Array>
+  /**
+   * Gas the whole simulation may still use: geth spends `rpc-gas-cap` across all calls of all
+   * blocks, and gives a call at most what is left; undefined = no cap.
+   */
+  budget: { remaining: bigint | undefined }
+}
+
 async function simulateBlock(
-  calls: CallExecutor,
+  { state, request, rootOf, budget }: SimRun,
+  { lease: { vm }, tracer }: Executor,
   common: Common,
-  state: JournaledState,
-  tracer: TransferTracer,
-  vm: Awaited<ReturnType<CallExecutor['lease']>>['vm'],
   parent: Block,
   b: SimBlock & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } },
-  request: SimulateRequest,
-  rootOf: () => Promise<Uint8Array>,
 ): Promise<SimBlockResult> {
   const o = b.blockOverrides
-  const london = parent.header.baseFeePerGas !== undefined
+  const london = common.isActivatedEIP(1559)
   const baseFee = london ? (o.baseFeePerGas ?? (request.validation ? parent.header.calcNextBaseFee() : 0n)) : undefined
-  const cancun = parent.header.excessBlobGas !== undefined
+  const cancun = common.isActivatedEIP(4844)
   const header = {
     parentHash: parent.hash(),
     number: o.number,
@@ -237,9 +227,10 @@ async function simulateBlock(
     gasLimit: o.gasLimit ?? parent.header.gasLimit,
     coinbase: data(o.feeRecipient ?? parent.header.coinbase.bytes),
     mixHash: o.prevRandao ?? ZERO_HASH,
-    difficulty: 0n,
+    // geth carries the difficulty over from the parent: 0 after the merge.
+    difficulty: parent.header.difficulty,
     baseFeePerGas: baseFee,
-    excessBlobGas: cancun ? parent.header.calcNextExcessBlobGas(common) : undefined,
+    excessBlobGas: cancun ? (parent.header.excessBlobGas === undefined ? 0n : parent.header.calcNextExcessBlobGas(common)) : undefined,
     blobGasUsed: cancun ? 0n : undefined,
     parentBeaconBlockRoot: cancun ? ZERO_HASH : undefined,
   }
@@ -253,30 +244,38 @@ async function simulateBlock(
   try {
     if (b.stateOverrides !== undefined) await writeOverrides(state, b.stateOverrides)
     if (cancun) await preBlock(vm, o.number, o.time, parent.hash(), ZERO_HASH)
+    tracer.startBlock()
     const txs: TypedTransaction[] = []
     const senders: Uint8Array[] = []
     const results: SimCallResult[] = []
     const runs: RunTxResult[] = []
     let gasUsed = 0n
+    let blobGasUsed = 0n
     for (const req of b.calls) {
       const from = req.from ?? ZERO_ADDRESS
-      const nonce = req.nonce ?? (await state.getAccount(new Address(from)))?.nonce ?? 0n
+      const sender = new Address(from)
+      const stateNonce = (await state.getAccount(sender))?.nonce ?? 0n
+      const nonce = req.nonce ?? stateNonce
       let gas = req.gas ?? context.header.gasLimit - gasUsed
-      const cap = calls.gasCap(gas, context)
-      if (cap < gas) gas = cap
       if (gasUsed + gas > context.header.gasLimit) {
         fail(SIMULATE_ERRORS.blockGasLimitReached, `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
       }
-      const tx = simulatedTransaction(req, nonce, gas, common, london)
-      const price = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice
-      const runIn = request.validation || price >= (baseFee ?? 0n) ? context : feeless
+      if (budget.remaining !== undefined && gas > budget.remaining) gas = budget.remaining
+      if (request.validation && stateNonce === MAX_NONCE && nonce === MAX_NONCE) throw nonceMaxError(from, nonce, gas)
+      let made: ReturnType<typeof simulatedTransaction>
+      try {
+        made = simulatedTransaction(req, nonce, gas, common)
+      } catch (error) {
+        throw invalidTx(error, from)
+      }
+      const runIn = request.validation || offeredPrice(made.run) >= (baseFee ?? 0n) ? context : feeless
       tracer.reset()
       // As geth's simulation, a call may come from an account with code.
       state.exemptFromEoaCheck(from)
       let run: RunTxResult
       try {
         run = await runTx(vm, {
-          tx,
+          tx: made.run,
           block: runIn,
           skipNonce: !request.validation,
           skipBlockGasLimitValidation: true,
@@ -286,13 +285,19 @@ async function simulateBlock(
         if (error instanceof EvmTimeout || error instanceof RpcError) throw error
         throw invalidTx(error, from)
       }
+      // geth's nonce is a uint64: past 2^64-1 (only without validation) it wraps to 0.
+      if (nonce === MAX_NONCE && stateNonce === MAX_NONCE) await wrapNonce(state, sender)
       gasUsed += run.totalGasSpent
+      blobGasUsed += run.blobGasUsed ?? 0n
+      if (budget.remaining !== undefined) budget.remaining -= run.totalGasSpent
       ;(run.receipt as { cumulativeBlockGasUsed: bigint }).cumulativeBlockGasUsed = gasUsed
-      txs.push(tx)
+      txs.push(made.tx)
       senders.push(from)
       runs.push(run)
-      results.push(callResult(run, request.traceTransfers ? tracer.logs() : (run.execResult.logs ?? []) as RawLog[]))
+      results.push(callResult(run, tracer.logs()))
     }
+    // A pre-merge block pays its miner, as geth's ethash Finalize does (no uncles here).
+    if (header.difficulty !== 0n) await credit(state, new Address(fromHex(header.coinbase)), vm.common.param('minerReward'))
     const receiptTrie = new MerklePatriciaTrie({ common })
     const bloom = new Uint8Array(256)
     for (let i = 0; i < runs.length; i++) {
@@ -306,17 +311,18 @@ async function simulateBlock(
         header: {
           ...header,
           gasUsed,
+          blobGasUsed: cancun ? blobGasUsed : undefined,
           logsBloom: bloom,
           receiptTrie: receiptTrie.root(),
           transactionsTrie: await genTransactionsTrieRoot(txs),
           stateRoot: await rootOf(),
         } as never,
-        transactions: txs,
         withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
       },
       blockOpts,
     )
-    // createBlock copies the transactions; keep ours, which know their sender and unsigned hash.
+    // Ours, not copies made by createBlock: they know their sender and unsigned hash, and a copy
+    // would be held to EIP-7825 and EIP-2681 again.
     ;(block as unknown as { transactions: TypedTransaction[] }).transactions = txs
     return { block, senders, calls: results }
   } finally {
@@ -324,59 +330,20 @@ async function simulateBlock(
   }
 }
 
-/** The transaction a simulated call becomes: EIP-1559 (fees default to 0) unless it names a gas price. */
-function simulatedTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, common: Common, london: boolean): TypedTransaction {
-  const base = {
-    ...txFields(req, nonce, gasLimit),
-    accessList: (req.accessList ?? []).map((e) => [e.address, e.storageKeys]) as never,
-    chainId: common.chainId(),
-  }
-  const opts = { common, freeze: false }
-  const tx =
-    req.gasPrice !== undefined || !london
-      ? createTx({ ...base, type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: req.gasPrice ?? 0n }, opts)
-      : createTx(
-          {
-            ...base,
-            type: TransactionType.FeeMarketEIP1559,
-            maxFeePerGas: req.maxFeePerGas ?? 0n,
-            maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
-          },
-          opts,
-        )
-  const sender = new Address(req.from ?? ZERO_ADDRESS)
-  const hash = keccak_256(tx.serialize())
-  const patch = tx as unknown as { getSenderAddress: () => Address; hash: () => Uint8Array }
-  patch.getSenderAddress = () => sender
-  patch.hash = () => hash
-  return tx
+async function wrapNonce(state: JournaledState, address: Address): Promise<void> {
+  const account = await state.getAccount(address)
+  if (account === undefined || account.nonce <= MAX_NONCE) return
+  account.nonce = 0n
+  await state.putAccount(address, account)
 }
 
-function callResult(run: RunTxResult, logs: RawLog[]): SimCallResult {
-  const exec = run.execResult
-  const out: SimCallResult = {
-    returnData: exec.returnValue,
-    logs,
-    gasUsed: run.totalGasSpent,
-    maxUsedGas: run.totalGasSpent + (run.gasRefund ?? 0n),
-    status: 1,
-  }
-  const failure = exec.exceptionError
-  if (failure !== undefined) {
-    out.status = 0
-    out.logs = []
-    if (failure.error === 'revert') {
-      const reason = revertReason(exec.returnValue)
-      out.error = { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(exec.returnValue) }
-    } else {
-      out.error = { code: SIMULATE_ERRORS.vmError, message: failure.error }
-    }
-  }
-  return out
+async function credit(state: JournaledState, address: Address, amount: bigint): Promise<void> {
+  const account = (await state.getAccount(address)) ?? new Account()
+  account.balance += amount
+  await state.putAccount(address, account)
 }
 
 /** Receipt-like records that give the block formatter each transaction's sender. */
 export function sendersAsReceipts(senders: Uint8Array[]): StoredReceipt[] {
   return senders.map((from) => ({ from }) as StoredReceipt)
 }
-

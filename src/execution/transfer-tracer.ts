@@ -1,6 +1,8 @@
 /**
  * eth_simulateV1's log collector: the logs of a call in execution order, with ether transfers
  * as ERC-7528 `Transfer` logs (`traceTransfers`), dropping whatever a failed frame emitted.
+ * Each log gets its block-wide index when it is emitted, as geth's tracer counts them: a dropped
+ * log keeps its number, so the logs after it do not move up.
  *
  * The EVM emits `beforeMessage` / `afterMessage` per call frame but no event per log, so the
  * tracer wraps the LOG opcodes of the simulation's own VM to see each log when it is emitted.
@@ -16,7 +18,13 @@ export const TRANSFER_TOPIC = fromHex('ddf252ad1be2c89b69c2b068fc378daa952ba7f16
 /** A log as the EVM produces it: address, topics, data. */
 export type RawLog = [Uint8Array, Uint8Array[], Uint8Array]
 
-type Pending = { log: RawLog } | { transfer: { from: Uint8Array; value: bigint; log?: RawLog } }
+/** A log and its index in the block. */
+export interface IndexedLog {
+  log: RawLog
+  index: number
+}
+
+type Pending = IndexedLog | { transfer: { from: Uint8Array; value: bigint; index: number; log?: RawLog } }
 
 type OpEntry = {
   opcodeInfo: unknown
@@ -41,6 +49,8 @@ function transferLog(from: Uint8Array, to: Uint8Array, value: bigint): RawLog {
 export class TransferTracer {
   private frames: Pending[][] = []
   private root: Pending[] = []
+  /** Logs emitted in the block so far, kept or not. */
+  private count = 0
   traceTransfers = false
 
   /**
@@ -58,7 +68,7 @@ export class TransferTracer {
         const beneficiary = fromHex(runState.stack.peek(1)[0]!.toString(16).padStart(40, '0').slice(-40))
         const balance = (await runState.stateManager.getAccount(self))?.balance ?? 0n
         if (this.traceTransfers && balance > 0n) {
-          this.frames[this.frames.length - 1]?.push({ log: transferLog(self.bytes, beneficiary, balance) })
+          this.frames[this.frames.length - 1]?.push({ log: transferLog(self.bytes, beneficiary, balance), index: this.count++ })
         }
         // The handler ends the frame by throwing the interpreter's STOP trap, so it goes last;
         // a frame that fails after all drops the log with the rest of its output.
@@ -84,11 +94,16 @@ export class TransferTracer {
           const out = run(runState, common)
           const logs = runState.interpreter._result.logs
           const log = logs[logs.length - 1]
-          if (log !== undefined) this.frames[this.frames.length - 1]?.push({ log })
+          if (log !== undefined) this.frames[this.frames.length - 1]?.push({ log, index: this.count++ })
           return out
         },
       }
     }
+  }
+
+  /** Starts a new block: log indexes count from 0 again. */
+  startBlock(): void {
+    this.count = 0
   }
 
   /** Starts a new transaction. */
@@ -98,11 +113,11 @@ export class TransferTracer {
   }
 
   /** The logs of the finished transaction, in order. */
-  logs(): RawLog[] {
-    const out: RawLog[] = []
+  logs(): IndexedLog[] {
+    const out: IndexedLog[] = []
     for (const p of this.root) {
-      if ('log' in p) out.push(p.log)
-      else if (p.transfer.log !== undefined) out.push(p.transfer.log)
+      if ('log' in p) out.push(p)
+      else if (p.transfer.log !== undefined) out.push({ log: p.transfer.log, index: p.transfer.index })
     }
     return out
   }
@@ -111,7 +126,7 @@ export class TransferTracer {
     const frame: Pending[] = []
     const callcode = m.to !== undefined && equalBytes(m.to.bytes, m.caller.bytes) && m._codeAddress !== undefined && !equalBytes(m._codeAddress.bytes, m.to.bytes)
     if (this.traceTransfers && m.value > 0n && !m.delegatecall && !callcode) {
-      const transfer: { from: Uint8Array; value: bigint; log?: RawLog } = { from: m.caller.bytes, value: m.value }
+      const transfer: { from: Uint8Array; value: bigint; index: number; log?: RawLog } = { from: m.caller.bytes, value: m.value, index: this.count++ }
       if (m.to !== undefined) transfer.log = transferLog(m.caller.bytes, m.to.bytes, m.value)
       frame.push({ transfer })
     }

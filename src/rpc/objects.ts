@@ -33,6 +33,9 @@ export interface CallRequest {
   chainId?: bigint
   /** EIP-7702 authorizations, as signed by their authorities. */
   authorizationList?: Authorization[]
+  /** EIP-4844 blob hashes (eth_simulateV1 makes a blob transaction of a call that has them). */
+  blobVersionedHashes?: Uint8Array[]
+  maxFeePerBlobGas?: bigint
 }
 
 /** One EIP-7702 authorization tuple. */
@@ -77,6 +80,11 @@ function accessList(v: unknown): AccessListEntry[] {
   })
 }
 
+function blobHashes(v: unknown): Uint8Array[] {
+  if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go struct field TransactionArgs.blobVersionedHashes of type []common.Hash')
+  return v.map(decodeHash)
+}
+
 /** The call / transaction object, geth's `TransactionArgs`. */
 export const callRequest: Codec<CallRequest> = {
   name: 'call object',
@@ -105,6 +113,8 @@ export const callRequest: Codec<CallRequest> = {
     set('type', optField(o, 'type', (x) => parseQuantity(x, 64)))
     set('chainId', optField(o, 'chainId', qty))
     set('authorizationList', optField(o, 'authorizationList', authorizationList))
+    set('blobVersionedHashes', optField(o, 'blobVersionedHashes', blobHashes))
+    set('maxFeePerBlobGas', optField(o, 'maxFeePerBlobGas', qty))
     if (req.gasPrice !== undefined && (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined)) {
       throw new CodecError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
     }

@@ -72,6 +72,24 @@ describe('geth genesis files', () => {
     await node.close()
   })
 
+  test('behavior: a call at an old block runs under that block\'s fork (PUSH0 is invalid before Shanghai)', async () => {
+    const node = await createNode({ genesis, mining: { mode: 'manual' } })
+    await node.importBlocks(new Uint8Array(readFileSync(`${dir}/chain.rlp`)))
+    // PUSH1 1, PUSH0, MSTORE, PUSH1 32, PUSH0, RETURN: returns the word 1 where PUSH0 exists.
+    const target = '0x00000000000000000000000000000000000c0de5'
+    const call = (block: string) =>
+      node.request({ method: 'eth_call', params: [{ to: target }, block, { [target]: { code: '0x60015f5260205ff3' } }] })
+    await expect(call('latest')).resolves.toBe(`0x${'0'.repeat(63)}1`)
+    await expect(call('0x1')).rejects.toMatchObject({ code: -32000, message: 'invalid opcode' })
+    // The same without PUSH0 (PUSH1 0 instead) runs at block 1, under Homestead's gas rules.
+    await expect(
+      node.request({ method: 'eth_call', params: [{ to: target }, '0x1', { [target]: { code: '0x600160005260206000f3' } }] }),
+    ).resolves.toBe(`0x${'0'.repeat(63)}1`)
+    // The head's fork is kept for calls at the head, and estimates follow the same rule.
+    await expect(node.request({ method: 'eth_estimateGas', params: [{ to: target }, '0x1', { [target]: { code: '0x60015f5260205ff3' } }] })).rejects.toMatchObject({ code: -32000 })
+    await node.close()
+  })
+
   test('error: a block whose contents do not match its header is refused, and nothing of it is kept', async () => {
     const node = await createNode({ genesis, mining: { mode: 'manual' } })
     const chain = new Uint8Array(readFileSync(`${dir}/chain.rlp`))

@@ -49,19 +49,18 @@ export const simulation: MethodTable = {
     params: [simulateRequest, optional(blockSelector, LATEST)],
     run: async (s, [request, at]) => {
       const base = await stateBlock(s, at)
-      const blocks = await simulate(s.calls, s.chain, s.common, base, request)
+      const blocks = await simulate(s.calls, s.chain, base, request)
       return blocks.map(({ block, senders, calls }) => {
         const out = formatBlock(block, request.returnFullTransactions, sendersAsReceipts(senders))
         const blockHash = data(block.hash())
         const number = quantity(block.header.number)
         const timestamp = quantity(block.header.timestamp)
-        let logIndex = 0
         out.calls = calls.map((c, i) => {
           const txHash = data((block.transactions[i] as { hash(): Uint8Array }).hash())
           const result: Record<string, unknown> = {
             // geth: a failed call's output is in its error's `data`, not in `returnData`.
             returnData: c.error === undefined ? data(c.returnData) : '0x',
-            logs: c.logs.map(([address, topics, payload]) => ({
+            logs: c.logs.map(({ log: [address, topics, payload], index }) => ({
               address: data(address),
               topics: topics.map(data),
               data: data(payload),
@@ -70,7 +69,7 @@ export const simulation: MethodTable = {
               blockTimestamp: timestamp,
               transactionHash: txHash,
               transactionIndex: quantity(i),
-              logIndex: quantity(logIndex++),
+              logIndex: quantity(index),
               removed: false,
             })),
             gasUsed: quantity(c.gasUsed),

@@ -1,0 +1,198 @@
+/**
+ * eth_simulateV1's calls as transactions: the transaction a call becomes (geth's types and
+ * defaults), the outcome of running it, and geth's codes for a call that is no valid transaction.
+ */
+import type { Common } from '@ethereumjs/common'
+import { Blob4844Tx, createTx, paramsTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
+import type { RunTxResult } from '@ethereumjs/vm'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { RpcError } from '../errors.js'
+import { data, keyOf } from '../hex.js'
+import type { CallRequest } from '../rpc/objects.js'
+import { revertReason } from './revert.js'
+import type { IndexedLog } from './transfer-tracer.js'
+import { txFields } from './tx-fields.js'
+
+/** geth's error codes of eth_simulateV1. */
+export const SIMULATE_ERRORS = {
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  baseFeeTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimitReached: -38015,
+  blockNumberInvalid: -38020,
+  blockTimestampInvalid: -38021,
+  clientLimitExceeded: -38026,
+  invalidParams: -32602,
+  internal: -32603,
+  vmError: -32015,
+} as const
+
+/** The largest nonce: geth keeps nonces in a uint64, and EIP-2681 forbids using 2^64-1. */
+export const MAX_NONCE = 2n ** 64n - 1n
+
+const ZERO_ADDRESS = new Uint8Array(20)
+
+/** A call's outcome, as geth's `simCallResult`. */
+export interface SimCallResult {
+  returnData: Uint8Array
+  logs: IndexedLog[]
+  gasUsed: bigint
+  /** The most gas the call held at once: used plus refunded (geth's `maxUsedGas`). */
+  maxUsedGas: bigint
+  status: 0 | 1
+  error?: { code: number; message: string; data?: string }
+}
+
+/** A typed transaction's fields beyond the common ones (geth's `ToTransaction`). */
+function typed(req: CallRequest, type: TransactionType): Record<string, unknown> {
+  const fees = { maxFeePerGas: req.maxFeePerGas ?? 0n, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n }
+  if (type === TransactionType.EOACodeEIP7702) {
+    const authorizationList = (req.authorizationList ?? []).map((a) => ({
+      chainId: `0x${a.chainId.toString(16)}`,
+      address: data(a.address),
+      nonce: `0x${a.nonce.toString(16)}`,
+      yParity: `0x${a.yParity.toString(16)}`,
+      r: `0x${a.r.toString(16)}`,
+      s: `0x${a.s.toString(16)}`,
+    }))
+    return { ...fees, authorizationList }
+  }
+  if (type === TransactionType.BlobEIP4844) {
+    return { ...fees, maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n, blobVersionedHashes: req.blobVersionedHashes ?? [] }
+  }
+  return fees
+}
+
+/** A call as a transaction: the one the block holds, and the one that runs. */
+export interface SimulatedTransaction {
+  tx: TypedTransaction
+  /**
+   * `tx`, or for a call with a gas price and an access list an EIP-2930 twin: geth's legacy
+   * transaction carries no access list, but the call it runs still warms and pays for it.
+   */
+  run: TypedTransaction
+}
+
+/**
+ * The transaction a simulated call becomes, as geth's `ToTransaction` with EIP-1559 as the
+ * default type: EIP-7702 with an authorization list, EIP-4844 with blob hashes, legacy with a
+ * gas price, EIP-1559 otherwise (fees default to 0). Before London, where @ethereumjs/tx has no
+ * fee-market transaction, legacy (EIP-2930 with an access list). Its hash is that of the unsigned
+ * encoding.
+ *
+ * Two of geth's liberties @ethereumjs/tx checks only when the object is made, so the object is
+ * made without them and then given them: a gas limit above Osaka's per-transaction cap
+ * (EIP-7825; geth does not cap simulated calls, and runTx checks nothing before EIP-8037), and
+ * the nonce 2^64-1 (EIP-2681), which a call without validation may use.
+ */
+export function simulatedTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, common: Common): SimulatedTransaction {
+  const max = txGasCap(common)
+  const base = {
+    ...txFields(req, nonce >= MAX_NONCE ? 0n : nonce, max !== undefined && gasLimit > max ? max : gasLimit),
+    chainId: common.chainId(),
+  }
+  const opts = { common, freeze: false }
+  const make = (type: TransactionType): TypedTransaction => {
+    switch (type) {
+      case TransactionType.Legacy:
+        return createTx({ ...base, type, accessList: undefined, gasPrice: req.gasPrice ?? 0n }, opts)
+      case TransactionType.AccessListEIP2930:
+        return createTx({ ...base, type, gasPrice: req.gasPrice ?? 0n }, opts)
+      case TransactionType.BlobEIP4844:
+        // Made directly: @ethereumjs/tx's factory wants a KZG setup for any blob transaction,
+        // and one without blobs needs none.
+        return new Blob4844Tx({ ...base, ...typed(req, type) } as never, opts)
+      default:
+        return createTx({ ...base, type, ...typed(req, type) } as never, opts)
+    }
+  }
+  const berlin = common.isActivatedEIP(2930)
+  let type: TransactionType
+  if (req.gasPrice !== undefined || !common.isActivatedEIP(1559)) {
+    type = req.gasPrice === undefined && req.accessList !== undefined && berlin ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
+  } else if (req.authorizationList !== undefined) type = TransactionType.EOACodeEIP7702
+  else if (req.blobVersionedHashes !== undefined) type = TransactionType.BlobEIP4844
+  else type = TransactionType.FeeMarketEIP1559
+  const tx = finish(make(type), req, nonce, gasLimit)
+  const twin = type === TransactionType.Legacy && req.accessList !== undefined && berlin
+  return { tx, run: twin ? finish(make(TransactionType.AccessListEIP2930), req, nonce, gasLimit) : tx }
+}
+
+/** EIP-7825's per-transaction gas cap, if active. */
+function txGasCap(common: Common): bigint | undefined {
+  if (!common.isActivatedEIP(7825)) return undefined
+  // A transaction parameter: merged into the Common by the first transaction made with it,
+  // which for a hardfork only simulations reach may not have happened yet.
+  common.updateParams(paramsTx)
+  return common.param('maxTransactionGasLimit')
+}
+
+/** Gives a made transaction its real gas and nonce, its sender and its unsigned hash. */
+function finish(tx: TypedTransaction, req: CallRequest, nonce: bigint, gasLimit: bigint): TypedTransaction {
+  const fields = tx as unknown as { gasLimit: bigint; nonce: bigint }
+  fields.gasLimit = gasLimit
+  fields.nonce = nonce
+  const sender = new Address(req.from ?? ZERO_ADDRESS)
+  const hash = keccak_256(tx.serialize())
+  const patch = tx as unknown as { getSenderAddress: () => Address; hash: () => Uint8Array }
+  patch.getSenderAddress = () => sender
+  patch.hash = () => hash
+  return tx
+}
+
+/** The price per gas a transaction offers: its fee cap, or its gas price. */
+export function offeredPrice(tx: TypedTransaction): bigint {
+  return 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice
+}
+
+/** A call's outcome from its run and the logs the tracer kept. */
+export function callResult(run: RunTxResult, logs: IndexedLog[]): SimCallResult {
+  const exec = run.execResult
+  const out: SimCallResult = {
+    returnData: exec.returnValue,
+    logs,
+    gasUsed: run.totalGasSpent,
+    maxUsedGas: run.totalGasSpent + (run.gasRefund ?? 0n),
+    status: 1,
+  }
+  const failure = exec.exceptionError
+  if (failure !== undefined) {
+    out.status = 0
+    out.logs = []
+    if (failure.error === 'revert') {
+      const reason = revertReason(exec.returnValue)
+      out.error = { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(exec.returnValue) }
+    } else {
+      out.error = { code: SIMULATE_ERRORS.vmError, message: failure.error }
+    }
+  }
+  return out
+}
+
+/** geth's refusal of a call whose sender's nonce is already 2^64-1 (with validation). */
+export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): RpcError {
+  return new RpcError(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
+}
+
+/** geth's code and wording for a call that is not a valid transaction. */
+export function invalidTx(error: unknown, from: Uint8Array): RpcError {
+  const message = error instanceof Error ? error.message : String(error)
+  const who = `address 0x${keyOf(from)}`
+  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message)
+  if (nonce !== null) {
+    const [state, got] = [BigInt(nonce[1]!), BigInt(nonce[2]!)]
+    return got < state
+      ? new RpcError(SIMULATE_ERRORS.nonceTooLow, `nonce too low: ${who}, tx: ${got} state: ${state}`)
+      : new RpcError(SIMULATE_ERRORS.nonceTooHigh, `nonce too high: ${who}, tx: ${got} state: ${state}`)
+  }
+  const funds = /cost is: (\d+) and the sender's account \(0x[0-9a-fA-F]+\) only has: (\d+)/.exec(message)
+  if (funds !== null) return new RpcError(SIMULATE_ERRORS.insufficientFunds, `insufficient funds for gas * price + value: ${who} have ${funds[2]} want ${funds[1]}`)
+  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
+  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
+  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
+  if (fee !== null) return new RpcError(SIMULATE_ERRORS.baseFeeTooLow, `max fee per gas less than block base fee: ${who}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
+  return new RpcError(SIMULATE_ERRORS.internal, message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
+}
