@@ -7,8 +7,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { isIP } from 'node:net'
 import { RpcError } from '../errors.js'
 
-/** Namespaces whose every method is private: key management, tracing, node control, test controls. */
-export const PRIVATE_NAMESPACES: ReadonlySet<string> = new Set(['personal', 'debug', 'admin', 'miner', 'evm', 'hardhat', 'anvil', 'test'])
+/**
+ * Namespaces whose every method is private: key management, tracing, node control, test controls,
+ * and `testing` (builds blocks with any transaction; execution-apis calls it sensitive).
+ */
+export const PRIVATE_NAMESPACES: ReadonlySet<string> = new Set(['personal', 'debug', 'admin', 'miner', 'evm', 'hardhat', 'anvil', 'test', 'testing'])
 
 /** Private methods of public namespaces: the ones that sign with keys the node holds. */
 export const PRIVATE_METHODS: ReadonlySet<string> = new Set([

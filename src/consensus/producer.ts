@@ -66,6 +66,11 @@ export class Producer {
     return this.mining
   }
 
+  /** The gas limit of the next block this producer builds. */
+  get blockGasLimit(): bigint {
+    return this.gasLimitOverride ?? this.gasLimit()
+  }
+
   setMode(mode: MiningMode): void {
     this.mining = mode
     this.schedule()

@@ -20,6 +20,7 @@ import { transactions } from './eth/transactions.js'
 import { finality } from './finality.js'
 import { anvil, evm, hardhat } from './test/controls.js'
 import { txpool } from './txpool.js'
+import { testing } from './testing.js'
 import { pool } from './eth/pool.js'
 import { proof } from './eth/proof.js'
 import { storageValues } from './eth/storage-values.js'
@@ -29,7 +30,7 @@ import { method, type Method, type MethodTable } from './method.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
-export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'debug', 'evm', 'hardhat', 'anvil'] as const
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'debug', 'testing', 'evm', 'hardhat', 'anvil'] as const
 
 /** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
 export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
@@ -37,7 +38,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, evm, hardhat, anvil]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, testing, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(
