@@ -9,6 +9,7 @@ import type { Limits } from './limits.js'
 import type { Clock } from './clock.js'
 import type { CallExecutor } from './execution/call.js'
 import type { Transactions } from './execution/transactions.js'
+import type { Tracing } from './execution/tracers/replay.js'
 import type { Controls } from './controls/controls.js'
 import type { FilterManager } from './filters/manager.js'
 
@@ -23,6 +24,8 @@ export interface Services {
   readonly limits: Readonly<Limits>
   readonly clock: Clock
   readonly calls: CallExecutor
+  /** Transaction replay for the debug_trace* methods. */
+  readonly tracing: Tracing
   readonly transactions: Transactions
   readonly controls: Controls
   /** Polling filters (eth_newFilter and friends). */

@@ -10,7 +10,7 @@ import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { EventEmitter } from 'eventemitter3'
-import { keyOf } from '../hex.js'
+import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
 import { NodeStore } from '../state/node-store.js'
 import { StateTrie } from '../state/state-trie.js'
@@ -45,6 +45,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly store: ChainStore
   private headBlock!: Block
   private readonly decoded = new Map<string, Block>()
+  /** State roots blocks were built on where test-control writes had moved the state past their parent's root. */
+  private readonly baseRoots = new Map<string, Uint8Array>()
   /** The state root of the head state: the head block's, or newer after test-control writes. */
   private committedRoot: Uint8Array = new Uint8Array(32)
   /** What each change since the oldest open snapshot overwrote, newest last. */
@@ -159,6 +161,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     const receipt = receipts[loc.index]
     if (receipt === undefined) return undefined
     return { tx, block, index: loc.index, receipt, receipts }
+  }
+
+  /** The state root `block` was built on when it is not its parent's (test-control writes came between); for replays. */
+  baseStateRoot(block: Block): Uint8Array | undefined {
+    return this.baseRoots.get(keyOf(block.hash()))
   }
 
   /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
@@ -290,6 +297,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(storageRoots)
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
+    const parentRoot = this.headBlock?.header.stateRoot
+    if (parentRoot !== undefined && !equalBytes(this.committedRoot, parentRoot)) this.baseRoots.set(keyOf(hash), this.committedRoot)
     this.committedRoot = block.header.stateRoot
     this.remember(keyOf(hash), block)
     this.headBlock = block

@@ -1,0 +1,125 @@
+/**
+ * The trace config of the debug_trace* methods (geth's `TraceConfig`) and the tracer it names.
+ * geth builds the tracer and parses `timeout` inside the trace, so their failures are -32000
+ * errors with geth's words, not param errors.
+ */
+import { ServerError } from '../../errors.js'
+import { CallTracer, type CallTracerConfig } from './call-tracer.js'
+import { FourByteTracer } from './four-byte-tracer.js'
+import { NoopTracer } from './noop-tracer.js'
+import { PrestateTracer, type PrestateTracerConfig } from './prestate-tracer.js'
+import { StructLogger, type StructLoggerConfig } from './struct-logger.js'
+import type { Tracer } from './types.js'
+
+/** geth's default time a trace may run (`defaultTraceTimeout`). */
+export const DEFAULT_TRACE_TIMEOUT_MS = 5_000
+
+/** A decoded trace config. */
+export interface TraceConfig {
+  /** The named tracer; undefined or empty = the struct logger. */
+  tracer?: string | undefined
+  /** The tracer's own options, as JSON. */
+  tracerConfig?: Record<string, unknown> | undefined
+  /** A Go duration (`5s`, `300ms`, `1m`); geth's default is 5s. */
+  timeout?: string | undefined
+  /** The struct logger's options. */
+  logger?: StructLoggerConfig
+}
+
+/** The tracers this node has, by geth's names. */
+export const TRACERS = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const
+
+const JS_IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+
+function goKind(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'array'
+  if (typeof v === 'object') return 'object'
+  return typeof v === 'boolean' ? 'bool' : typeof v
+}
+
+/** The booleans of a tracerConfig object, with Go's `json.Unmarshal` wording for a wrong type. */
+function booleans<K extends string>(raw: Record<string, unknown> | undefined, struct: string, keys: readonly K[]): Partial<Record<K, boolean>> {
+  const out: Partial<Record<K, boolean>> = {}
+  if (raw === undefined) return out
+  for (const key of keys) {
+    if (!Object.hasOwn(raw, key) || raw[key] === null) continue
+    const v = raw[key]
+    if (typeof v !== 'boolean') throw new ServerError(`json: cannot unmarshal ${goKind(v)} into Go struct field ${struct}.${key} of type bool`)
+    out[key] = v
+  }
+  return out
+}
+
+/** The tracer a config names, ready for one transaction. */
+export function createTracer(config: TraceConfig): Tracer {
+  const name = config.tracer ?? ''
+  const raw = config.tracerConfig
+  switch (name) {
+    case '':
+      return new StructLogger(config.logger)
+    case 'callTracer':
+      return new CallTracer(booleans(raw, 'callTracerConfig', ['onlyTopCall', 'withLog']) as CallTracerConfig)
+    case 'prestateTracer':
+      return new PrestateTracer(
+        booleans(raw, 'prestateTracerConfig', ['diffMode', 'disableCode', 'disableStorage', 'includeEmpty']) as PrestateTracerConfig,
+      )
+    case '4byteTracer':
+      return new FourByteTracer()
+    case 'noopTracer':
+      return new NoopTracer()
+  }
+  // geth evaluates any other name as JavaScript tracer code (goja): a bare name is an undefined
+  // variable there. This node runs no JavaScript tracers.
+  if (JS_IDENTIFIER.test(name)) throw new ServerError(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`)
+  throw new ServerError(`JavaScript tracers are not supported; built-in tracers: ${TRACERS.join(', ')}`)
+}
+
+/** True when geth would run this tracer as JavaScript (it fails per transaction in a block trace). */
+export function isJavaScript(name: string | undefined): boolean {
+  return name !== undefined && name !== '' && !(TRACERS as readonly string[]).includes(name)
+}
+
+const UNITS = new Map<string, number>([
+  ['ns', 1e-6],
+  ['us', 1e-3],
+  ['µs', 1e-3],
+  ['μs', 1e-3],
+  ['ms', 1],
+  ['s', 1_000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+])
+
+/** Go's `time.ParseDuration`, in milliseconds, with Go's error texts. */
+export function parseGoDuration(text: string): number {
+  const quoted = JSON.stringify(text)
+  let s = text
+  let sign = 1
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1
+    s = s.slice(1)
+  }
+  if (s === '0') return 0
+  if (s === '') throw new ServerError(`time: invalid duration ${quoted}`)
+  let total = 0
+  while (s !== '') {
+    const number = /^(\d*)(?:\.(\d*))?/.exec(s)
+    const whole = number?.[1] ?? ''
+    const fraction = number?.[2]
+    if (whole === '' && (fraction === undefined || fraction === '')) throw new ServerError(`time: invalid duration ${quoted}`)
+    s = s.slice(number?.[0].length ?? 0)
+    const unit = /^[^\d.]*/.exec(s)?.[0] ?? ''
+    if (unit === '') throw new ServerError(`time: missing unit in duration ${quoted}`)
+    const scale = UNITS.get(unit)
+    if (scale === undefined) throw new ServerError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`)
+    s = s.slice(unit.length)
+    total += Number(`${whole === '' ? '0' : whole}.${fraction ?? ''}0`) * scale
+  }
+  return sign * total
+}
+
+/** The time a trace may run, in milliseconds. */
+export function traceTimeout(config: TraceConfig): number {
+  return config.timeout === undefined ? DEFAULT_TRACE_TIMEOUT_MS : parseGoDuration(config.timeout)
+}

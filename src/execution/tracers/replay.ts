@@ -1,0 +1,340 @@
+/**
+ * Re-executes transactions for the debug_trace* methods. A block's transactions run again on the
+ * state it was built on (its parent's, a pinned view as eth_call at a past block reads it, or the
+ * newer root test-control writes such as hardhat_setBalance had made before it), in the block's
+ * own context and under its own hardfork, after the same start-of-block system writes the block
+ * made (EIP-4788 beacon root, EIP-2935 parent hash); only the transactions asked for carry a
+ * tracer. Each replayed transaction must use the gas its receipt says, or the trace is refused:
+ * a replay that diverged from the block would describe something that never happened.
+ *
+ * Tracing runs on VMs of its own (one pool per hardfork) whose call, create, LOG and SELFDESTRUCT
+ * opcodes carry the tracing hooks and whose JUMP/CALL family carries the time-out guard
+ * (`timeout`, geth's default 5 s); neither the block builder nor the eth_call VMs pay for them.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
+import { RLP } from '@ethereumjs/rlp'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Address, eoaCode7702RecoverAuthority, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
+import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { Chain } from '../../chain/chain.js'
+import type { StoredReceipt } from '../../chain/receipts.js'
+import type { Clock } from '../../clock.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import { RpcError, ServerError } from '../../errors.js'
+import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
+import type { CallRequest } from '../../rpc/objects.js'
+import { JournaledState } from '../../state/journaled-state.js'
+import type { StateReader } from '../../state/types.js'
+import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor } from '../call.js'
+import {
+  OverriddenState,
+  applyPrecompileOverrides,
+  overriddenBlock,
+  validateOverrides,
+  type BlockOverrides,
+  type StateOverrides,
+} from '../overrides.js'
+import { preBlock } from '../system-calls.js'
+import { CallGuard, EvmTimeout } from '../timeout.js'
+import { IMPERSONATED } from '../transactions.js'
+import { createTracer, isJavaScript, traceTimeout, type TraceConfig } from './config.js'
+import { TraceHooks } from './hooks.js'
+import { frameError } from './opcodes.js'
+import type { Tracer } from './types.js'
+
+const ZERO_ADDRESS = new Uint8Array(20)
+const ZERO_HASH = new Uint8Array(32)
+
+/** State and block overrides of debug_traceCall, and the transaction of the block to run after. */
+export interface TraceCallOptions {
+  state?: StateOverrides | undefined
+  block?: BlockOverrides | undefined
+  /** Run on the state before this transaction of the block instead of after the block (geth's `txIndex`). */
+  txIndex?: number | undefined
+}
+
+/** One transaction's entry of a block trace. */
+export interface BlockTraceEntry {
+  txHash: string
+  result?: unknown
+  error?: string
+}
+
+interface TracingVm {
+  vm: VM
+  guard: CallGuard
+  hooks: TraceHooks
+  common: Common
+}
+
+interface Traced {
+  tracer: Tracer
+  timeoutMs: number
+}
+
+/** Where a transaction's logs start in its block: the logs of the transactions before it. */
+function firstLogIndex(receipts: StoredReceipt[], index: number): number {
+  let n = 0
+  for (let i = 0; i < index; i++) n += receipts[i]?.logs.length ?? 0
+  return n
+}
+
+/** A transaction that answers with the sender its receipt names (impersonated ones carry no real signature). */
+function withSender(tx: TypedTransaction, from: Uint8Array): { tx: TypedTransaction; exempt: boolean } {
+  let recovered: Uint8Array | undefined
+  try {
+    recovered = tx.getSenderAddress().bytes
+  } catch {
+    recovered = undefined
+  }
+  if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: IMPERSONATED.has(tx) }
+  const sender = new Address(from)
+  return { tx: Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction, exempt: true }
+}
+
+/** The EIP-7702 authorities a transaction names (those whose signature recovers). */
+function authorities(tx: TypedTransaction): Uint8Array[] {
+  const list = (tx as unknown as { authorizationList?: EOACode7702AuthorizationListBytesItem[] }).authorizationList ?? []
+  const out: Uint8Array[] = []
+  for (const item of list) {
+    try {
+      out.push(eoaCode7702RecoverAuthority(item).bytes)
+    } catch {
+      // geth skips authorizations whose signature does not recover.
+    }
+  }
+  return out
+}
+
+/** Reads a journaled overlay as a `StateReader`, so overrides can be laid over a replayed state. */
+function readerOf(state: JournaledState): StateReader {
+  return {
+    getAccount: (address) => state.getAccount(new Address(fromHex(address))),
+    getStorage: (address, slot) => state.getStorage(new Address(fromHex(address)), fromHex(slot)),
+    getCode: (address) => state.getCode(new Address(fromHex(address))),
+  }
+}
+
+/** The debug_trace* work of one node: replays and traced calls on its own pool of tracing VMs. */
+export class Tracing {
+  private readonly idle = new Map<Common, TracingVm[]>()
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly calls: CallExecutor,
+    private readonly common: Common,
+    private readonly clock: Clock,
+  ) {}
+
+  /** debug_traceTransaction: replays the block up to the transaction and traces it. */
+  async traceTransaction(hash: Uint8Array, config: TraceConfig): Promise<unknown> {
+    const found = await this.chain.transaction(hash)
+    if (found === undefined) throw new ServerError('transaction not found')
+    if (found.block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    const traced: Traced = { tracer: createTracer(config), timeoutMs: traceTimeout(config) }
+    await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
+    return traced.tracer.result()
+  }
+
+  /** debug_traceBlockBy*: every transaction of the block, traced. */
+  async traceBlock(block: Block, receipts: StoredReceipt[], config: TraceConfig): Promise<BlockTraceEntry[]> {
+    if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    const txs = block.transactions
+    if (isJavaScript(config.tracer)) {
+      // geth runs a JavaScript tracer per transaction and puts each one's failure in its entry.
+      let message = ''
+      try {
+        createTracer(config)
+      } catch (error) {
+        message = (error as Error).message
+      }
+      return txs.map((tx) => ({ txHash: data(tx.hash()), error: message }))
+    }
+    const timeoutMs = traceTimeout(config)
+    const traced = txs.map((): Traced => ({ tracer: createTracer(config), timeoutMs }))
+    await this.replay(block, receipts, txs.length, (i) => traced[i])
+    return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
+  }
+
+  /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
+  async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
+    const traced: Traced = { tracer: createTracer(config), timeoutMs: traceTimeout(config) }
+    // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
+    const common = block.common
+    const gas = this.calls.gasCap(req.gas, overriddenBlock(block, options.block, common))
+    // geth's NoBaseFee: a call without a price pays nothing and BASEFEE reads 0.
+    const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
+    const { reader, close } = await this.callState(block, options)
+    const overlay = new JournaledState(reader)
+    const from = req.from ?? ZERO_ADDRESS
+    let vm: TracingVm | undefined
+    let reusable = true
+    let restore = () => {}
+    try {
+      vm = await this.lease(common)
+      bindState(vm.vm, overlay)
+      if (options.state !== undefined) restore = applyPrecompileOverrides(vm.vm.evm, options.state)
+      const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
+      const tx = callTransaction(req, nonce, gas, context, common)
+      // geth lets a call come from an account with code (SkipFromEOACheck).
+      overlay.exemptFromEoaCheck(from)
+      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true })
+    } catch (error) {
+      if (error instanceof EvmTimeout) reusable = false
+      throw this.failure(error, from)
+    } finally {
+      restore()
+      close()
+      if (vm !== undefined) this.release(vm, reusable)
+    }
+    return traced.tracer.result()
+  }
+
+  /** The state a traced call reads: after `block`, or before its transaction `txIndex`; overrides over it. */
+  private async callState(block: Block, options: TraceCallOptions): Promise<{ reader: StateReader; close: () => void }> {
+    if (options.txIndex === undefined) return this.calls.readState(block, options.state)
+    if (options.txIndex > block.transactions.length) {
+      throw new ServerError(`transaction index ${options.txIndex} out of range for block 0x${keyOf(block.hash())}`)
+    }
+    if (options.state !== undefined) validateOverrides(options.state)
+    let kept: { state: JournaledState; close: () => void } | undefined
+    const receipts = await this.chain.receipts(block.hash())
+    await this.replay(block, receipts, options.txIndex, () => undefined, (state, close) => {
+      kept = { state, close }
+    })
+    const { state, close } = kept as { state: JournaledState; close: () => void }
+    const reader = readerOf(state)
+    return { reader: options.state === undefined ? reader : new OverriddenState(reader, options.state), close }
+  }
+
+  /**
+   * Runs the first `count` transactions of `block` on its parent's state, tracing those `traced`
+   * names; `keep` receives the overlay afterwards (the state a later call runs on) and the
+   * function that releases the state under it.
+   */
+  private async replay(
+    block: Block,
+    receipts: StoredReceipt[],
+    count: number,
+    traced: (index: number) => Traced | undefined,
+    keep?: (state: JournaledState, close: () => void) => void,
+  ): Promise<void> {
+    if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    const parent = await this.chain.blockByHash(block.header.parentHash)
+    if (parent === undefined) throw new ServerError(`parent block 0x${keyOf(block.header.parentHash)} not found`)
+    // The state the block was built on: its parent's, or newer if test-control writes came between.
+    const baseRoot = this.chain.baseStateRoot(block)
+    const base = baseRoot === undefined ? this.chain.stateAt(parent) : { ...this.chain.trie.reader(baseRoot), close: () => {} }
+    const state = new JournaledState(base)
+    let vm: TracingVm | undefined
+    let sender: Uint8Array = ZERO_ADDRESS
+    let reusable = true
+    let kept = false
+    try {
+      vm = await this.lease(block.common)
+      bindState(vm.vm, state)
+      const header = block.header
+      await preBlock(vm.vm, header.number, header.timestamp, header.parentHash, header.parentBeaconBlockRoot ?? ZERO_HASH)
+      let gasUsed = 0n
+      for (let i = 0; i < count; i++) {
+        const receipt = receipts[i]
+        const included = block.transactions[i]
+        if (receipt === undefined || included === undefined) throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
+        sender = receipt.from
+        const { tx, exempt } = withSender(included, sender)
+        if (exempt) state.exemptFromEoaCheck(sender)
+        const options = { blockGasUsed: gasUsed }
+        const trace = traced(i)
+        const result =
+          trace === undefined
+            ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
+            : await this.runTraced(vm, state, tx, block, trace, firstLogIndex(receipts, i), options)
+        if (result.totalGasSpent !== receipt.gasUsed) {
+          throw new ServerError(
+            `replaying transaction ${data(included.hash())} used ${result.totalGasSpent} gas, its receipt says ${receipt.gasUsed}: the state it ran on differs from the block's`,
+          )
+        }
+        gasUsed += result.blockGasSpent ?? result.totalGasSpent
+      }
+      if (keep !== undefined) {
+        keep(state, () => base.close())
+        kept = true
+      }
+    } catch (error) {
+      if (error instanceof EvmTimeout) reusable = false
+      throw this.failure(error, sender)
+    } finally {
+      if (!kept) base.close()
+      if (vm !== undefined) this.release(vm, reusable)
+    }
+  }
+
+  /** One transaction with `traced.tracer` attached, under its time-out. */
+  private async runTraced(
+    vm: TracingVm,
+    state: JournaledState,
+    tx: TypedTransaction,
+    block: Block,
+    { tracer, timeoutMs }: Traced,
+    logIndex: number,
+    options: { blockGasUsed?: bigint; skipNonce?: boolean; skipBlockGasLimitValidation?: boolean },
+  ): Promise<RunTxResult> {
+    const from = tx.getSenderAddress()
+    const create = tx.to === undefined
+    const nonce = (await state.getAccount(from))?.nonce ?? 0n
+    await tracer.onTxStart?.({
+      from: from.bytes,
+      to: create ? keccak256(RLP.encode([from.bytes, nonce])).subarray(12) : (tx.to as Address).bytes,
+      create,
+      value: tx.value,
+      gasLimit: tx.gasLimit,
+      coinbase: block.header.coinbase.bytes,
+      authorities: authorities(tx),
+      state,
+      delegations: vm.common.isActivatedEIP(7702),
+      precompiles: new Set((vm.vm.evm as unknown as { precompiles: Map<string, unknown> }).precompiles.keys()),
+      logIndex,
+    })
+    vm.guard.armUntil(this.clock.now() + timeoutMs)
+    let result: RunTxResult
+    try {
+      result = await vm.hooks.trace(tracer, () => runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options }))
+    } finally {
+      vm.guard.disarm()
+    }
+    await tracer.onTxEnd?.({
+      gasUsed: result.totalGasSpent,
+      output: result.execResult.returnValue,
+      error: frameError(result.execResult, create),
+      state,
+    })
+    return result
+  }
+
+  /** geth's error for a trace that could not finish. */
+  private failure(error: unknown, from: Uint8Array): RpcError {
+    if (error instanceof EvmTimeout) return new ServerError('execution timeout')
+    if (error instanceof RpcError) return error
+    return new ServerError(`tracing failed: ${gethMessage(error, from).message}`)
+  }
+
+  private async lease(common: Common): Promise<TracingVm> {
+    const idle = this.idle.get(common)?.pop()
+    if (idle !== undefined) return idle
+    const vm = await createVM({ common, stateManager: new JournaledState(this.chain.flat), blockchain: callBlockhashes(this.chain) })
+    const guard = new CallGuard(this.clock)
+    guard.install(vm.evm)
+    return { vm, guard, hooks: new TraceHooks(vm.evm as EVM), common }
+  }
+
+  /** Returns a VM to its pool, unless a time-out left it mid-execution. */
+  private release(vm: TracingVm, reusable: boolean): void {
+    vm.guard.disarm()
+    if (!reusable) return
+    let pool = this.idle.get(vm.common)
+    if (pool === undefined) this.idle.set(vm.common, (pool = []))
+    pool.push(vm)
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * What a tracer sees of one transaction, modelled on geth's tracing hooks (`OnTxStart`, `OnEnter`,
+ * `OnExit`, `OnOpcode`, `OnLog`, `OnTxEnd`). `hooks.ts` produces these events from the EVM's
+ * `beforeMessage` / `afterMessage` / `step` events and a few wrapped opcodes.
+ */
+import type { StateManagerInterface } from '@ethereumjs/common'
+import type { RawLog } from '../../chain/receipts.js'
+
+/** A call frame's kind, in geth's opcode names. */
+export type FrameType = 'CALL' | 'STATICCALL' | 'DELEGATECALL' | 'CALLCODE' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT'
+
+/** The transaction about to run, read before its nonce and gas are charged. */
+export interface TxStart {
+  from: Uint8Array
+  /** The recipient, or the address the transaction creates. */
+  to: Uint8Array
+  create: boolean
+  value: bigint
+  gasLimit: bigint
+  coinbase: Uint8Array
+  /** EIP-7702 authorities named by the transaction's authorization list (recoverable ones). */
+  authorities: Uint8Array[]
+  /** The state the transaction runs on (also read at its end). */
+  state: StateManagerInterface
+  /** True when the chain rules include EIP-7702 delegations (Prague and later). */
+  delegations: boolean
+  /** Addresses of the active precompiles (lower-case hex, unprefixed). */
+  precompiles: ReadonlySet<string>
+  /** The block-wide index the transaction's first log gets (0 for a call). */
+  logIndex: number
+}
+
+/** A call frame entered (geth's `OnEnter`); depth 0 is the transaction itself. */
+export interface FrameStart {
+  depth: number
+  type: FrameType
+  from: Uint8Array
+  /** The callee; for a create, the new address when known (else filled in on exit). */
+  to: Uint8Array | undefined
+  input: Uint8Array
+  gas: bigint
+  /** Undefined for STATICCALL, which carries no value (geth passes nil). */
+  value: bigint | undefined
+}
+
+/** A call frame left (geth's `OnExit`). */
+export interface FrameEnd {
+  depth: number
+  output: Uint8Array
+  gasUsed: bigint
+  /** geth's error text, when the frame failed. */
+  error: string | undefined
+  /** True when the frame's changes were rolled back (any error, REVERT included). */
+  reverted: boolean
+  /** The address a successful create made. */
+  created: Uint8Array | undefined
+}
+
+/** One opcode about to run (geth's `OnOpcode`), with geth's gas cost. */
+export interface Step {
+  pc: number
+  op: number
+  gas: bigint
+  cost: bigint
+  /** 1 for the transaction's own frame, as geth counts. */
+  depth: number
+  /** Bottom first, top last. */
+  stack: bigint[]
+  /** The frame's memory before the opcode expands it (whole 32-byte words). */
+  memory: Uint8Array
+  /** The account whose storage the frame uses (for DELEGATECALL, the caller's). */
+  address: Uint8Array
+  refund: bigint
+  /** What the frame's last call or create returned. */
+  returnData: Uint8Array
+  state: StateManagerInterface
+}
+
+/** The transaction finished. */
+export interface TxEnd {
+  /** The receipt's gas used. */
+  gasUsed: bigint
+  output: Uint8Array
+  error: string | undefined
+  state: StateManagerInterface
+}
+
+/** A tracer: any subset of the hooks, and its JSON result. */
+export interface Tracer {
+  /** True when it needs every opcode (the EVM's `step` event, which slows execution down). */
+  readonly wantsSteps: boolean
+  onTxStart?(tx: TxStart): Promise<void> | void
+  onEnter?(frame: FrameStart): void
+  onExit?(frame: FrameEnd): void
+  onStep?(step: Step): Promise<void> | void
+  /** A step's error as geth reports it on the opcode (known only once the frame fails). */
+  onStepError?(depth: number, error: string): void
+  onLog?(log: RawLog): void
+  onTxEnd?(end: TxEnd): Promise<void> | void
+  /** The JSON-ready result; throws the tracer's own failure. */
+  result(): unknown
+}

@@ -1,0 +1,139 @@
+/**
+ * debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash and debug_traceCall,
+ * with geth's trace config (tracer, tracerConfig, timeout and the struct logger's options) and,
+ * for debug_traceCall, its state overrides, block overrides and `txIndex`.
+ */
+import type { Block } from '@ethereumjs/block'
+import { ServerError } from '../../errors.js'
+import { data } from '../../hex.js'
+import type { TraceConfig } from '../../execution/tracers/config.js'
+import type { TraceCallOptions } from '../../execution/tracers/replay.js'
+import type { Services } from '../../services.js'
+import { blockByTag, receiptsOf } from '../blocks.js'
+import { CodecError, blockSelector, blockTag, hash, objectParam, optional, parseQuantity, type BlockSelector, type Codec } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+import { callRequest } from '../objects.js'
+import { decodeBlockOverrides, decodeStateOverrides } from '../overrides.js'
+
+function goKind(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'array'
+  if (typeof v === 'object') return 'object'
+  return typeof v === 'boolean' ? 'bool' : typeof v
+}
+
+/** Go's `json.Unmarshal` message for a field of the wrong JSON type. */
+function wrongType(v: unknown, struct: string, name: string, type: string): never {
+  const kind = typeof v === 'number' ? `number ${v}` : goKind(v)
+  throw new CodecError(`json: cannot unmarshal ${kind} into Go struct field ${struct}.${name} of type ${type}`)
+}
+
+function decodeTraceConfig(o: Record<string, unknown>, struct: string): TraceConfig {
+  const present = (name: string) => Object.hasOwn(o, name) && o[name] !== null
+  const text = (name: string): string | undefined => {
+    if (!present(name)) return undefined
+    const v = o[name]
+    return typeof v === 'string' ? v : wrongType(v, struct, name, 'string')
+  }
+  const flag = (name: string): boolean | undefined => {
+    if (!present(name)) return undefined
+    const v = o[name]
+    return typeof v === 'boolean' ? v : wrongType(v, struct, name, 'bool')
+  }
+  const config: TraceConfig = { tracer: text('tracer'), timeout: text('timeout') }
+  if (present('tracerConfig')) {
+    const v = o.tracerConfig
+    if (typeof v !== 'object' || Array.isArray(v)) wrongType(v, struct, 'tracerConfig', 'json.RawMessage')
+    config.tracerConfig = v as Record<string, unknown>
+  }
+  let limit: number | undefined
+  if (present('limit')) {
+    const v = o.limit
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) wrongType(v, struct, 'limit', 'int')
+    limit = v
+  }
+  const logger = {
+    enableMemory: flag('enableMemory'),
+    disableStack: flag('disableStack'),
+    disableStorage: flag('disableStorage'),
+    enableReturnData: flag('enableReturnData'),
+    limit,
+  }
+  flag('debug')
+  config.logger = logger
+  return config
+}
+
+/** The optional trace config param (geth's `TraceConfig`). */
+export const traceConfig: Codec<TraceConfig> = optional(
+  {
+    name: 'TraceConfig',
+    optional: false,
+    decode: (v) => decodeTraceConfig(objectParam(v, 'tracers.TraceConfig'), 'TraceConfig'),
+  },
+  {},
+)
+
+/** debug_traceCall's config: a trace config with overrides and `txIndex` (geth's `TraceCallConfig`). */
+export const traceCallConfig: Codec<{ config: TraceConfig; options: TraceCallOptions }> = optional(
+  {
+    name: 'TraceCallConfig',
+    optional: false,
+    decode: (v) => {
+      const o = objectParam(v, 'tracers.TraceCallConfig')
+      const options: TraceCallOptions = {}
+      if (Object.hasOwn(o, 'stateOverrides') && o.stateOverrides !== null) options.state = decodeStateOverrides(o.stateOverrides)
+      if (Object.hasOwn(o, 'blockOverrides') && o.blockOverrides !== null) options.block = decodeBlockOverrides(o.blockOverrides)
+      if (Object.hasOwn(o, 'txIndex') && o.txIndex !== null) options.txIndex = Number(parseQuantity(o.txIndex, 64))
+      return { config: decodeTraceConfig(o, 'TraceCallConfig'), options }
+    },
+  },
+  { config: {}, options: {} },
+)
+
+/** The block debug_traceBlockByNumber names; geth's `block #N not found` past the head. */
+async function blockAt(s: Services, tag: Parameters<typeof blockByTag>[1]): Promise<Block> {
+  const block = await blockByTag(s, tag)
+  if (block !== undefined) return block
+  const number = tag.kind === 'number' ? tag.number : s.chain.height
+  throw new ServerError(`block #${number} not found`)
+}
+
+async function blockWithHash(s: Services, h: Uint8Array): Promise<Block> {
+  const block = await s.chain.blockByHash(h)
+  if (block === undefined) throw new ServerError(`block ${data(h)} not found`)
+  return block
+}
+
+/** The block a traced call runs on; geth refuses `pending`. */
+async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
+  if (at.kind === 'hash') return blockWithHash(s, at.hash)
+  if (at.kind === 'tag' && at.tag === 'pending') throw new ServerError('tracing on top of pending is not supported')
+  return blockAt(s, at)
+}
+
+/** The debug_trace* methods. */
+export const debugTrace: MethodTable = {
+  debug_traceTransaction: method({
+    params: [hash, traceConfig],
+    run: (s, [h, config]) => s.tracing.traceTransaction(h, config),
+  }),
+  debug_traceBlockByNumber: method({
+    params: [blockTag, traceConfig],
+    run: async (s, [tag, config]) => {
+      const block = await blockAt(s, tag)
+      return s.tracing.traceBlock(block, await receiptsOf(s, block), config)
+    },
+  }),
+  debug_traceBlockByHash: method({
+    params: [hash, traceConfig],
+    run: async (s, [h, config]) => {
+      const block = await blockWithHash(s, h)
+      return s.tracing.traceBlock(block, await receiptsOf(s, block), config)
+    },
+  }),
+  debug_traceCall: method({
+    params: [callRequest, blockSelector, traceCallConfig],
+    run: async (s, [req, at, { config, options }]) => s.tracing.traceCall(req, await callBlock(s, at), options, config),
+  }),
+}
