@@ -31,6 +31,7 @@ export const EXPECTED_TO_PASS: string[] = [
   'eth_chainId',
   'eth_config',
   'eth_createAccessList',
+  'eth_sendRawTransaction',
   'eth_estimateGas',
   'eth_feeHistory',
   'eth_getBalance',
