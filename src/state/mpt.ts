@@ -13,11 +13,16 @@ import { keyOf } from '../hex.js'
 
 type Raw = Uint8Array | Raw[]
 
+/**
+ * What a node caches once computed. Every node is made with all of these fields (see `leaf`,
+ * `ext`, `branch`), so all nodes of a kind share one shape and keep their fields in-object:
+ * adding them later gave each node an out-of-object property store (most of a commit's garbage).
+ */
 interface Cached {
-  enc?: Uint8Array
-  hash?: Uint8Array
+  enc: Uint8Array | undefined
+  hash: Uint8Array | undefined
   /** Already in the node store (or embedded in a stored parent). */
-  stored?: boolean
+  stored: boolean
 }
 interface Leaf extends Cached { t: 0; path: Uint8Array; value: Uint8Array }
 interface Ext extends Cached { t: 1; path: Uint8Array; child: TrieNode }
@@ -28,6 +33,18 @@ interface Ref { t: 3; hash: Uint8Array }
 /** A trie node. */
 export type TrieNode = Leaf | Ext | Branch | Ref
 type Loaded = Leaf | Ext | Branch
+
+function leaf(path: Uint8Array, value: Uint8Array, stored = false): Leaf {
+  return { t: 0, path, value, enc: undefined, hash: undefined, stored }
+}
+
+function ext(path: Uint8Array, child: TrieNode, stored = false): Ext {
+  return { t: 1, path, child, enc: undefined, hash: undefined, stored }
+}
+
+function branch(children: Array<TrieNode | null>, value: Uint8Array | null, stored = false): Branch {
+  return { t: 2, children, value, enc: undefined, hash: undefined, stored }
+}
 
 /** Where persisted nodes live: keyed by the node hash as unprefixed hex. */
 export interface NodeSource {
@@ -198,14 +215,14 @@ function fromRaw(r: Raw, stored: boolean): Loaded {
   if (r.length === 17) {
     const children = r.slice(0, 16).map((c) => child(c))
     const value = r[16] as Uint8Array
-    return { t: 2, children, value: value.length === 0 ? null : value, stored }
+    return branch(children, value.length === 0 ? null : value, stored)
   }
   if (r.length !== 2) throw new Error('invalid trie node')
-  const { path, leaf } = fromHexPrefix(r[0] as Uint8Array)
-  if (leaf) return { t: 0, path, value: r[1] as Uint8Array, stored }
+  const { path, leaf: isLeaf } = fromHexPrefix(r[0] as Uint8Array)
+  if (isLeaf) return leaf(path, r[1] as Uint8Array, stored)
   const c = child(r[1] as Raw)
   if (c === null) throw new Error('invalid extension node')
-  return { t: 1, path, child: c, stored }
+  return ext(path, c, stored)
 }
 
 function child(r: Raw): TrieNode | null {
@@ -272,37 +289,37 @@ export async function trieProof(root: TrieNode | null, key: Uint8Array, source: 
 }
 
 function leafOrExt(prefix: Uint8Array, node: Loaded): Loaded {
-  if (node.t === 0) return { t: 0, path: concatNibbles(prefix, node.path), value: node.value }
-  if (node.t === 1) return { t: 1, path: concatNibbles(prefix, node.path), child: node.child }
-  return prefix.length === 0 ? node : { t: 1, path: prefix, child: node }
+  if (node.t === 0) return leaf(concatNibbles(prefix, node.path), node.value)
+  if (node.t === 1) return ext(concatNibbles(prefix, node.path), node.child)
+  return prefix.length === 0 ? node : ext(prefix, node)
 }
 
 async function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, source: NodeSource): Promise<Loaded> {
   const rest = path.subarray(i)
-  if (node === null) return { t: 0, path: rest, value }
+  if (node === null) return leaf(rest, value)
   const n = await load(node, source)
   if (n.t === 2) {
-    const copy: Branch = { t: 2, children: n.children.slice(), value: n.value }
+    const copy = branch(n.children.slice(), n.value)
     if (rest.length === 0) copy.value = value
     else copy.children[rest[0] as number] = await put(n.children[rest[0] as number] ?? null, path, i + 1, value, source)
     return copy
   }
-  if (n.t === 0 && equal(n.path, rest)) return { t: 0, path: rest, value }
+  if (n.t === 0 && equal(n.path, rest)) return leaf(rest, value)
   const common = commonPrefix(n.path, rest)
   if (n.t === 1 && common === n.path.length) {
-    return { t: 1, path: n.path, child: await put(n.child, path, i + common, value, source) }
+    return ext(n.path, await put(n.child, path, i + common, value, source))
   }
-  const branch: Branch = { t: 2, children: new Array(16).fill(null), value: null }
+  const split = branch(new Array<TrieNode | null>(16).fill(null), null)
   if (n.t === 0) {
-    if (common === n.path.length) branch.value = n.value
-    else branch.children[n.path[common] as number] = { t: 0, path: n.path.subarray(common + 1), value: n.value }
+    if (common === n.path.length) split.value = n.value
+    else split.children[n.path[common] as number] = leaf(n.path.subarray(common + 1), n.value)
   } else {
-    branch.children[n.path[common] as number] =
-      common + 1 === n.path.length ? n.child : { t: 1, path: n.path.subarray(common + 1), child: n.child }
+    split.children[n.path[common] as number] =
+      common + 1 === n.path.length ? n.child : ext(n.path.subarray(common + 1), n.child)
   }
-  if (common === rest.length) branch.value = value
-  else branch.children[rest[common] as number] = { t: 0, path: rest.subarray(common + 1), value }
-  return common > 0 ? { t: 1, path: rest.subarray(0, common), child: branch } : branch
+  if (common === rest.length) split.value = value
+  else split.children[rest[common] as number] = leaf(rest.subarray(common + 1), value)
+  return common > 0 ? ext(rest.subarray(0, common), split) : split
 }
 
 async function del(node: TrieNode | null, path: Uint8Array, i: number, source: NodeSource): Promise<TrieNode | null> {
@@ -317,7 +334,7 @@ async function del(node: TrieNode | null, path: Uint8Array, i: number, source: N
     if (c === null) return null
     return leafOrExt(n.path, await load(c, source))
   }
-  const copy: Branch = { t: 2, children: n.children.slice(), value: n.value }
+  const copy = branch(n.children.slice(), n.value)
   if (rest.length === 0) {
     if (n.value === null) return node
     copy.value = null
@@ -336,7 +353,7 @@ async function del(node: TrieNode | null, path: Uint8Array, i: number, source: N
       only = k
     }
   })
-  if (count === 0) return copy.value === null ? null : { t: 0, path: EMPTY, value: copy.value }
+  if (count === 0) return copy.value === null ? null : leaf(EMPTY, copy.value)
   if (count === 1 && copy.value === null) {
     const c = await load(copy.children[only] as TrieNode, source)
     return leafOrExt(Uint8Array.of(only), c)
