@@ -15,8 +15,16 @@ type Values = Uint8Array | Values[]
 
 /** An EIP-4844 transaction from its canonical encoding (no blobs), without a KZG setup. */
 export function blobTransaction(serialized: Uint8Array, common: Common, freeze = true): TypedTransaction {
+  const fields = RLP.decode(serialized.subarray(1)) as Values
+  if (!Array.isArray(fields) || (fields.length !== 11 && fields.length !== 14)) {
+    throw new Error(`an EIP-4844 transaction has 11 fields, 14 when signed; got ${Array.isArray(fields) ? fields.length : 'a byte string'}`)
+  }
+  const lists = [8, 10]
+  for (const [i, field] of fields.entries()) {
+    if (Array.isArray(field) !== lists.includes(i)) throw new Error(`field ${i} of an EIP-4844 transaction has the wrong type`)
+  }
   const [chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to, value, data, accessList, maxFeePerBlobGas, blobVersionedHashes, v, r, s] =
-    RLP.decode(serialized.subarray(1)) as Uint8Array[]
+    fields as Uint8Array[]
   return new Blob4844Tx(
     {
       chainId: toBigInt(chainId as Uint8Array),

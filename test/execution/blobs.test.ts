@@ -126,6 +126,27 @@ describe('blob transactions (EIP-4844 network form)', () => {
     expect(await rpc(node, 'eth_getTransactionCount', [privateKeyToAccount(KEY0).address, 'pending'])).toBe('0x0')
   }, 30_000)
 
+  it('error: malformed blob payloads answer -32000 invalid transaction, never an internal error', async () => {
+    const node = await newNode()
+    for (const [payload, message] of [
+      // An empty list: neither a transaction nor a wrapper.
+      ['0x03c0', 'invalid transaction: an EIP-4844 transaction has 11 fields, 14 when signed; got 0'],
+      // Wrappers of 3 and 1 items.
+      ['0x03c3c0c0c0', 'invalid transaction: unsupported blob sidecar format'],
+      ['0x03c2c101', 'invalid transaction: unsupported blob sidecar format'],
+      // Version 1 and version 0 wrappers around an empty transaction.
+      ['0x03c5c001c0c0c0', 'invalid transaction: an EIP-4844 transaction has 11 fields, 14 when signed; got 0'],
+      ['0x03c4c0c0c0c0', 'invalid transaction: an EIP-4844 transaction has 11 fields, 14 when signed; got 0'],
+      // A version 0 wrapper whose blobs are a byte string.
+      ['0x03c4c080c0c0', 'invalid transaction: blob sidecar blobs must be a list of byte strings'],
+    ] as const) {
+      const e = await errorOf(rpc(node, 'eth_sendRawTransaction', [payload]))
+      expect(e.code).toBe(-32000)
+      expect(e.message).toBe(message)
+    }
+    expect(await rpc(node, 'eth_blockNumber')).toBe('0x0')
+  })
+
   it('limit: blobTransactionBytes accepts a blob transaction of exactly that size and refuses one byte more', async () => {
     const size = (raw.length - 2) / 2
     const at = await newNode({ limits: { blobTransactionBytes: size } })
