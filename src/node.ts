@@ -1,7 +1,6 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
-import { MemoryLevel } from 'memory-level'
 import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Chain } from './chain/chain.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon } from './chain/common.js'
@@ -178,13 +177,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     balance: options.accounts?.[i]?.balance ?? options.balance ?? DEFAULTS.balance,
   }))
   const keyring = new Keyring(local)
-  const db = options.db ?? new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
-  await db.open()
+  // Without a database the chain lives in memory (see ChainStore); with one it is kept there.
+  const db = options.db
+  await db?.open()
 
-  const chain = new Chain(common, db, options.db !== undefined, forks)
+  const chain = new Chain(common, db, forks)
   const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
   const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
-  if (options.db !== undefined && (await chain.resume())) {
+  if (db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
     const stored = (await db.get('mchainId', metaOptions)) as Uint8Array | undefined
     if (stored !== undefined && BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`) !== chainId) {
@@ -194,14 +194,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
     await chain.initGenesis(genesisFile.alloc, genesisFile.header)
-    if (options.db !== undefined) await db.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
   } else {
     await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
       gasLimit: blockGasLimit,
       timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
       baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
     })
-    if (options.db !== undefined) await db.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
   }
 
   const validatorCount = options.validators ?? DEFAULTS.validators
@@ -296,7 +296,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       await transports.close()
       filters.close()
       provider.disconnect()
-      await db.close()
+      await db?.close()
     },
   }
 }

@@ -56,7 +56,10 @@ export interface NodeOptions {
   genesis?: unknown
   /** Genesis timestamp in seconds. Default: now. */
   genesisTimestamp?: bigint
-  /** Any abstract-level database. Default: a new memory-level. */
+  /**
+   * Any abstract-level database (memory-level, classic-level…) to keep the chain in; one that
+   * already holds a chain is resumed. Default: none, the chain lives in the node's memory only.
+   */
   db?: Database
   /** Block production. Default `{ mode: 'auto' }`. */
   mining?: MiningMode

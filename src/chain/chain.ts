@@ -55,21 +55,24 @@ export class Chain extends EventEmitter<ChainEvents> {
   keepUndo = false
   private genesisDiff: StateDiff | undefined
 
-  /**
-   * @param persistNodes write trie nodes to `db` as well. Off for the node's own in-memory
-   * database: the node store already holds every node in memory, and writing each block's
-   * nodes into memory-level again cost ~10 % of a transfer.
-   */
   /** The hardfork of each block (one for most nodes; a schedule from a genesis file). */
   readonly forks: Forks
+  /**
+   * Whether the chain is kept in a database (trie nodes included). Without one every record and
+   * trie node lives in memory only: writing them into memory-level as a second copy cost ~10 %
+   * of a transfer for the nodes and ~9 % for the block records.
+   */
+  private readonly persistNodes: boolean
 
+  /** @param db where the chain is kept (and resumed from); undefined keeps it in memory. */
   constructor(
     readonly common: Common,
-    db: Database,
-    private readonly persistNodes = true,
+    db: Database | undefined,
     forks?: Forks,
   ) {
     super()
+    this.persistNodes = db !== undefined
+    const persistNodes = this.persistNodes
     this.forks = forks ?? new Forks(common)
     this.store = new ChainStore(db)
     this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
