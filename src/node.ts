@@ -210,8 +210,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
   const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
-  if (options.onConsoleLog !== undefined) attachBuilderConsoleLog(builder, options.onConsoleLog)
-  const calls = new CallExecutor(chain, common, limits, clock, options.onConsoleLog)
+  // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
+  const userConsoleLog = options.onConsoleLog
+  const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
+    if (controls.logging) userConsoleLog(message)
+  }
+  if (onConsoleLog !== undefined) attachBuilderConsoleLog(builder, onConsoleLog)
+  const calls = new CallExecutor(chain, common, limits, clock, onConsoleLog)
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,

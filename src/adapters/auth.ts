@@ -21,6 +21,7 @@ export const PRIVATE_METHODS: ReadonlySet<string> = new Set([
   'eth_signTypedData_v3',
   'eth_signTypedData_v4',
   'eth_sendTransaction',
+  'eth_sendUnsignedTransaction',
 ])
 
 /** True for a method that needs an authenticated caller when a JWT secret is configured. */

@@ -49,6 +49,8 @@ export class Producer {
   nextBaseFee: bigint | undefined
   /** The gas limit of later blocks (evm_setBlockGasLimit). */
   gasLimitOverride: bigint | undefined
+  /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
+  timestampInterval: bigint | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -237,7 +239,7 @@ export class Producer {
 
   private nextTimestamp(parent: Block, explicit?: bigint): bigint {
     const min = parent.header.timestamp + 1n
-    const requested = explicit ?? this.nextBlockTimestamp
+    const requested = explicit ?? this.nextBlockTimestamp ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)

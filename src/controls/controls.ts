@@ -8,13 +8,15 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
 import { InvalidParamsError } from '../errors.js'
-import { keyOf } from '../hex.js'
+import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
 import { fromHex } from '../hex.js'
 import type { StateDump } from './state-dump.js'
 
 interface Snapshot {
+  /** The head block when the snapshot was taken (anvil_metadata lists it). */
+  head: { number: bigint; hash: Uint8Array }
   id: bigint
   depth: number
   pool: PoolEntry[]
@@ -43,6 +45,8 @@ export class Controls {
   /** Addresses whose transactions the node accepts without a signature. */
   readonly impersonated = new Set<string>()
   autoImpersonate = false
+  /** Whether the node's log output (Solidity console.log) is delivered; `*_setLoggingEnabled`. */
+  logging = true
 
   constructor(
     private readonly chain: Chain,
@@ -50,6 +54,11 @@ export class Controls {
     private readonly producer: Producer,
     private readonly options: ControlsOptions,
   ) {}
+
+  /** The live snapshots: id → the head block they were taken at (anvil_metadata's shape). */
+  snapshotIds(): Record<string, [number, Hex]> {
+    return Object.fromEntries(this.snapshots.map((s) => [s.id.toString(10), [Number(s.head.number), data(s.head.hash)]]))
+  }
 
   /** evm_snapshot: remembers the chain, pool and time; returns the snapshot id. */
   snapshot(): bigint {
@@ -60,6 +69,7 @@ export class Controls {
       pool: this.pool.all(),
       timeOffset: this.producer.timeOffset,
       nextBlockTimestamp: this.producer.nextBlockTimestamp,
+      head: { number: this.chain.height, hash: this.chain.head.hash() },
     })
     this.chain.keepUndo = true
     return id
@@ -95,6 +105,7 @@ export class Controls {
       this.producer.prevRandao = undefined
       this.producer.nextBaseFee = undefined
       this.producer.gasLimitOverride = undefined
+      this.producer.timestampInterval = undefined
     })
     this.snapshots = []
     this.impersonated.clear()

@@ -139,6 +139,15 @@ export class Transactions {
     if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit)
   }
 
+  /**
+   * eth_sendUnsignedTransaction (Anvil): a request sent for `from` without a signature, whether
+   * or not `from` is impersonated.
+   */
+  async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
+    if (req.from === undefined) throw new ServerError('missing from address')
+    return this.admit(impersonated(await this.fill(req, false), req.from))
+  }
+
   /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
   async fill(req: CallRequest, freeze = true): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))

@@ -94,7 +94,7 @@ export class Dispatcher {
 
   private lookup(name: string, scope: CallScope): Method {
     const method = this.methods.get(name)
-    if (method === undefined || !scope.namespaces.has(namespaceOf(name))) throw new MethodNotFoundError(name)
+    if (method === undefined || !scope.namespaces.has(method.namespace ?? namespaceOf(name))) throw new MethodNotFoundError(name)
     return method
   }
 

@@ -6,12 +6,18 @@ type Decoded<C> = { [K in keyof C]: C[K] extends Codec<infer T> ? T : never }
 
 /** One method: params decoded by codecs, then `run`. */
 export interface Method {
+  /**
+   * The namespace that gates the method, when its name's prefix is not it: Anvil's
+   * `eth_sendUnsignedTransaction` is a test control (`anvil`), not part of `eth`.
+   */
+  readonly namespace?: string
   readonly params: readonly Codec<unknown>[]
   readonly run: (services: Services, params: unknown[]) => unknown
 }
 
 /** Declares a method; the handler receives decoded, typed params. */
 export function method<const C extends readonly Codec<unknown>[]>(spec: {
+  namespace?: string
   params: C
   run: (services: Services, params: Decoded<C>) => unknown
 }): Method {

@@ -209,6 +209,11 @@ export class TxPool extends EventEmitter<PoolEvents> {
     return entry
   }
 
+  /** Removes every transaction of `sender` (anvil_removePoolTransactions). */
+  removeSender(sender: string): void {
+    for (const entry of [...(this.bySender.get(sender)?.values() ?? [])]) this.remove(entry.hash)
+  }
+
   /** Drops a sender's transactions below its new state nonce; reports those that became pending. */
   settle(sender: string, stateNonce: bigint): void {
     const slots = this.bySender.get(sender)

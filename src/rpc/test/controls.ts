@@ -3,24 +3,59 @@
  * `hardhat_` and `anvil_`. Each family answers with its own conventions (Hardhat returns
  * `true`, Anvil `null`); the work is the same, in src/controls.
  */
+import type { Block } from '@ethereumjs/block'
 import { data, quantity } from '../../hex.js'
+import { formatBlock } from '../format.js'
 import type { Services } from '../../services.js'
 import { clientVersion } from '../web3.js'
 import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot } from '../codecs.js'
 import { method, type Method, type MethodTable } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
+import { callRequest } from '../objects.js'
 import { InvalidParamsError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 
-/** Mines `count` blocks, `interval` seconds apart after the first. */
-async function mineBlocks(s: Services, count: bigint, interval: bigint, first?: bigint): Promise<void> {
+/**
+ * Mines `count` blocks, `interval` seconds apart after the first; answers them. Without an
+ * interval the producer times each block (a block timestamp interval, or the clock).
+ */
+async function mineBlocks(s: Services, count: bigint, interval: bigint | undefined, first?: bigint): Promise<Block[]> {
   if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
   let timestamp = first
+  const mined: Block[] = []
   for (let i = 0n; i < count; i++) {
     const block = await s.producer.mine(timestamp === undefined ? {} : { timestamp })
     if (block === undefined) throw new InvalidParamsError('the chain is halted: not enough validators online')
-    timestamp = block.header.timestamp + (interval > 0n ? interval : 1n)
+    mined.push(block)
+    timestamp = interval === undefined ? undefined : block.header.timestamp + (interval > 0n ? interval : 1n)
   }
+  return mined
+}
+
+/**
+ * The seconds between blocks of one `*_mine` call. Hardhat's default is 1. Anvil adds the
+ * interval to the clock before each block (0, what viem sends by default, adds nothing), so its
+ * blocks follow `anvil_setBlockTimestampInterval` when one is set.
+ */
+function mineInterval(s: Services, prefix: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
+  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.timestampInterval === undefined ? 1n : undefined
+  return interval ?? 1n
+}
+
+/** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
+async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
+  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.timestampInterval === undefined ? 1n : undefined, p?.timestamp)
+  return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
+}
+
+/** Hardhat and Anvil refuse a minimum gas price on EIP-1559 chains, which every finality chain is. */
+function minGasPrice(prefix: 'hardhat' | 'anvil'): Method {
+  return method({
+    params: [qty],
+    run: () => {
+      throw new InvalidParamsError(`${prefix}_setMinGasPrice is not supported when EIP-1559 is active`)
+    },
+  })
 }
 
 /** The methods both Hardhat and Anvil have, with each family's result convention. */
@@ -31,8 +66,8 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
   }
   return {
     [`${prefix}_mine`]: method({
-      params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, 1n)],
-      run: t((s, [count, interval]: readonly [bigint, bigint]) => mineBlocks(s, count, interval)),
+      params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, undefined)],
+      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => mineBlocks(s, count, mineInterval(s, prefix, interval))),
     }),
     [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
     [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
@@ -73,6 +108,13 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
         return ok
       },
     }),
+    [`${prefix}_setLoggingEnabled`]: method({
+      params: [boolean],
+      run: t((s, [on]: readonly [boolean]) => {
+        s.controls.logging = on
+      }),
+    }),
+    [`${prefix}_setMinGasPrice`]: minGasPrice(prefix),
     [`${prefix}_dropTransaction`]: method({
       params: [hash],
       run: (s, [h]) => {
@@ -93,6 +135,7 @@ export const evm: MethodTable = {
       return '0x0'
     },
   }),
+  evm_mine_detailed: method({ params: [mineParam], run: (s, [p]) => mineDetailed(s, p) }),
   evm_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => s.controls.increaseTime(sec).toString(10) }),
   evm_setNextBlockTimestamp: method({
     params: [numberOrQuantity],
@@ -149,6 +192,62 @@ export const hardhat: MethodTable = {
 
 export const anvil: MethodTable = {
   ...family('anvil', null),
+  anvil_mine_detailed: method({ params: [mineParam], run: (s, [p]) => mineDetailed(s, p) }),
+  // Anvil's name, but a test control: gated by the `anvil` namespace, not `eth`.
+  eth_sendUnsignedTransaction: method({
+    namespace: 'anvil',
+    params: [callRequest],
+    run: async (s, [req]) => data(await s.transactions.submitUnsigned(req)),
+  }),
+  anvil_setBlockTimestampInterval: method({
+    params: [numberOrQuantity],
+    run: (s, [seconds]) => {
+      s.producer.timestampInterval = seconds
+      return null
+    },
+  }),
+  anvil_removeBlockTimestampInterval: method({
+    params: [],
+    run: (s) => {
+      const had = s.producer.timestampInterval !== undefined
+      s.producer.timestampInterval = undefined
+      return had
+    },
+  }),
+  anvil_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => Number(s.controls.increaseTime(sec)) }),
+  anvil_setNextBlockTimestamp: method({
+    params: [numberOrQuantity],
+    run: (s, [ts]) => {
+      s.controls.setNextBlockTimestamp(ts)
+      return null
+    },
+  }),
+  anvil_dropAllTransactions: method({
+    params: [],
+    run: (s) => {
+      s.pool.replaceAll([])
+      return null
+    },
+  }),
+  anvil_removePoolTransactions: method({
+    params: [address],
+    run: (s, [a]) => {
+      s.pool.removeSender(Buffer.from(a).toString('hex'))
+      return null
+    },
+  }),
+  anvil_metadata: method({
+    params: [],
+    run: ({ chain, chainId, controls }) => ({
+      clientVersion: clientVersion(),
+      chainId: Number(chainId),
+      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      latestBlockNumber: Number(chain.height),
+      latestBlockHash: data(chain.head.hash()),
+      forkConfig: null,
+      snapshots: controls.snapshotIds(),
+    }),
+  }),
   anvil_dumpState: method({ params: [], run: (s) => encodeDump(dumpState(s.chain, s.chainId)) }),
   anvil_loadState: method({
     params: [{ name: 'state', optional: false, decode: (v: unknown) => parseDump(v) }],
