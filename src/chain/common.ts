@@ -29,6 +29,21 @@ export const DEFAULT_HARDFORK: HardforkName = Hardfork.Prague
  */
 class SharedCommon extends Common {
   private readonly merged = new WeakSet<object>()
+  /**
+   * The active EIPs as a set: ethereumjs keeps them in an array and `isActivatedEIP` searches it,
+   * and the EVM asks for every opcode (~3 % of an ERC20 transfer). Filled by the constructor
+   * (through `_buildActivatedEIPsCache`), hence `declare`: no field initializer may reset it.
+   */
+  declare private eipSet: Set<number>
+
+  protected override _buildActivatedEIPsCache(): void {
+    super._buildActivatedEIPsCache()
+    this.eipSet = new Set(this._activatedEIPsCache)
+  }
+
+  override isActivatedEIP(eip: number): boolean {
+    return this.eipSet.has(eip)
+  }
 
   override copy(): Common {
     return this
