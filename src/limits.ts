@@ -11,6 +11,11 @@ export interface Limits {
   rawTransactionBytes: number
   /** Bytes of a blob transaction in network form, sidecar included (geth's blob pool: 1 MiB). */
   blobTransactionBytes: number
+  /**
+   * Bytes of struct-logger output one debug_trace* request may build (an estimate of its JSON);
+   * past it -32000 `trace too large`. A long transaction's full opcode trace can outgrow memory.
+   */
+  traceBytes: number
   /** Blocks one `eth_getLogs` may span. */
   logsBlockRange: number
   /** Logs one `eth_getLogs` may return. */
@@ -62,6 +67,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   methodNameLength: 256,
   rawTransactionBytes: 128 * 1024,
   blobTransactionBytes: 1024 * 1024,
+  traceBytes: 128 * 1024 * 1024,
   logsBlockRange: 10_000,
   logsResults: 10_000,
   filterAddresses: 1000,

@@ -8,7 +8,7 @@ import type { Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CallTracer } from '../../src/execution/tracers/call-tracer.js'
 import { TraceHooks } from '../../src/execution/tracers/hooks.js'
-import { StructLogger } from '../../src/execution/tracers/struct-logger.js'
+import { estimateBytes, StructLogger } from '../../src/execution/tracers/struct-logger.js'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { artifact, calldata, deploy, qty, rpcError, sender, word } from './helpers.js'
@@ -207,5 +207,32 @@ describe('errors', () => {
       message: 'invalid argument 1: json: cannot unmarshal string into Go value of type tracers.TraceConfig',
     })
     expect(await rpcError(node, 'debug_traceCall', [{ to: callee }])).toMatchObject({ code: -32602, message: 'missing value for required argument 1' })
+  })
+})
+
+describe('limits.traceBytes', () => {
+  // JUMPDEST PUSH1 0 JUMP: a loop that runs until its gas is gone, 3 struct logs a round.
+  const loop = '0x00000000000000000000000000000000000100bb'
+  const traceLoop = (n: FinalityNode, gas: number) =>
+    n.request({ method: 'debug_traceCall', params: [{ to: loop, gas: qty(gas) }, 'latest', { stateOverrides: { [loop]: { code: '0x5b600056' } } }] })
+
+  it('limit: a trace whose struct logs come to exactly traceBytes is answered, one byte less is refused', async () => {
+    const probe = await newNode()
+    const full = (await traceLoop(probe, 30_000)) as StructResult
+    const size = full.structLogs.reduce((sum, e) => sum + estimateBytes(e as never), 0)
+    expect(full.structLogs.length).toBeGreaterThan(2_000)
+
+    const at = await newNode({ limits: { traceBytes: size } })
+    expect(((await traceLoop(at, 30_000)) as StructResult).structLogs.length).toBe(full.structLogs.length)
+    const below = await newNode({ limits: { traceBytes: size - 1 } })
+    const e = await rpcError(below, 'debug_traceCall', [{ to: loop, gas: qty(30_000) }, 'latest', { stateOverrides: { [loop]: { code: '0x5b600056' } } }])
+    expect(e.code).toBe(-32000)
+    expect(e.message).toMatch(/^trace too large: the struct logs pass \d+ MiB \(limits\.traceBytes\)/)
+    // The node serves on, and a callTracer trace of the same call is small enough.
+    const calls = (await below.request({
+      method: 'debug_traceCall',
+      params: [{ to: loop, gas: qty(30_000) }, 'latest', { tracer: 'callTracer', stateOverrides: { [loop]: { code: '0x5b600056' } } }],
+    })) as CallFrame
+    expect(calls.error).toBe('out of gas')
   })
 })

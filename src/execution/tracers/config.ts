@@ -51,13 +51,21 @@ function booleans<K extends string>(raw: Record<string, unknown> | undefined, st
   return out
 }
 
+/** What one trace request may still output, shared by the tracers of its transactions. */
+export interface TraceBudget {
+  /** Estimated JSON bytes left. */
+  bytes: number
+  /** The limit, for the error message. */
+  readonly limit: number
+}
+
 /** The tracer a config names, ready for one transaction. */
-export function createTracer(config: TraceConfig): Tracer {
+export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {
   const name = config.tracer ?? ''
   const raw = config.tracerConfig
   switch (name) {
     case '':
-      return new StructLogger(config.logger)
+      return new StructLogger(config.logger, budget)
     case 'callTracer':
       return new CallTracer(booleans(raw, 'callTracerConfig', ['onlyTopCall', 'withLog']) as CallTracerConfig)
     case 'prestateTracer':

@@ -39,7 +39,8 @@ import {
 import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
 import { IMPERSONATED } from '../transactions.js'
-import { createTracer, isJavaScript, traceTimeout, type TraceConfig } from './config.js'
+import { createTracer, isJavaScript, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
+import type { Limits } from '../../limits.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
 import type { Tracer } from './types.js'
@@ -126,14 +127,20 @@ export class Tracing {
     private readonly calls: CallExecutor,
     private readonly common: Common,
     private readonly clock: Clock,
+    private readonly limits: Readonly<Limits>,
   ) {}
+
+  /** The output budget of one request (`limits.traceBytes`). */
+  private budget(): TraceBudget {
+    return { bytes: this.limits.traceBytes, limit: this.limits.traceBytes }
+  }
 
   /** debug_traceTransaction: replays the block up to the transaction and traces it. */
   async traceTransaction(hash: Uint8Array, config: TraceConfig): Promise<unknown> {
     const found = await this.chain.transaction(hash)
     if (found === undefined) throw new ServerError('transaction not found')
     if (found.block.header.number === 0n) throw new ServerError('genesis is not traceable')
-    const traced: Traced = { tracer: createTracer(config), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
     await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
     return traced.tracer.result()
   }
@@ -146,21 +153,22 @@ export class Tracing {
       // geth runs a JavaScript tracer per transaction and puts each one's failure in its entry.
       let message = ''
       try {
-        createTracer(config)
+        createTracer(config, this.budget())
       } catch (error) {
         message = (error as Error).message
       }
       return txs.map((tx) => ({ txHash: data(tx.hash()), error: message }))
     }
     const timeoutMs = traceTimeout(config)
-    const traced = txs.map((): Traced => ({ tracer: createTracer(config), timeoutMs }))
+    const budget = this.budget()
+    const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget), timeoutMs }))
     await this.replay(block, receipts, txs.length, (i) => traced[i])
     return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
   }
 
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
-    const traced: Traced = { tracer: createTracer(config), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
     // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
     const common = block.common
     const gas = this.calls.gasCap(req.gas, overriddenBlock(block, options.block, common))

@@ -5,7 +5,9 @@
  * of `0x`-prefixed 32-byte words shown only on SLOAD and SSTORE, `error` and `refund` only when set.
  */
 import { Address } from '@ethereumjs/util'
+import { ServerError } from '../../errors.js'
 import { data, keyOf, quantity, word } from '../../hex.js'
+import type { TraceBudget } from './config.js'
 import { opName } from './opcodes.js'
 import type { FrameEnd, Step, Tracer, TxEnd } from './types.js'
 
@@ -20,7 +22,7 @@ export interface StructLoggerConfig {
 }
 
 /** One entry, JSON-ready. */
-interface Entry {
+export interface Entry {
   pc: number
   op: string
   gas: number
@@ -63,6 +65,16 @@ function padded(value: Uint8Array): string {
   return '0x' + '00'.repeat(32 - value.length) + data(value).slice(2)
 }
 
+/** About the JSON size of an entry, without encoding it (checked on every step; `limits.traceBytes`). */
+export function estimateBytes(entry: Entry): number {
+  let n = 64 + entry.op.length
+  if (entry.stack !== undefined) for (const item of entry.stack) n += item.length + 3
+  if (entry.memory !== undefined) n += entry.memory.length * 69
+  if (entry.storage !== undefined) for (const _ in entry.storage) n += 136
+  if (entry.returnData !== undefined) n += entry.returnData.length + 16
+  return n
+}
+
 /** geth's struct logger, for one transaction. */
 export class StructLogger implements Tracer {
   readonly wantsSteps = true
@@ -76,7 +88,10 @@ export class StructLogger implements Tracer {
   private output: Uint8Array = new Uint8Array(0)
   private error: string | undefined
 
-  constructor(private readonly config: StructLoggerConfig = {}) {}
+  constructor(
+    private readonly config: StructLoggerConfig = {},
+    private readonly budget: TraceBudget = { bytes: Infinity, limit: Infinity },
+  ) {}
 
   onEnter(): void {
     this.last.push(undefined)
@@ -113,6 +128,13 @@ export class StructLogger implements Tracer {
     this.last[this.last.length - 1] = entry
     this.entries.push(entry)
     if (limit !== 0) this.size += JSON.stringify(entry).length
+    this.budget.bytes -= estimateBytes(entry)
+    if (this.budget.bytes < 0) {
+      const mib = Math.round(this.budget.limit / 1024 / 1024)
+      throw new ServerError(
+        `trace too large: the struct logs pass ${mib} MiB (limits.traceBytes); set a "limit", disable the stack, memory or storage, or use callTracer`,
+      )
+    }
   }
 
   /** geth's cumulative storage view: the slot SLOAD reads (current value) or SSTORE writes. */
