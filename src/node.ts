@@ -231,7 +231,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return common.chainId()
     },
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
-    tracing: new Tracing(chain, calls, common, clock, limits),
+    tracing: new Tracing(chain, calls, clock, limits),
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)

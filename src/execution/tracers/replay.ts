@@ -24,23 +24,21 @@ import type { Clock } from '../../clock.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { RpcError, ServerError } from '../../errors.js'
 import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
+import type { Limits } from '../../limits.js'
 import type { CallRequest } from '../../rpc/objects.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
-import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor } from '../call.js'
+import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
 import {
   OverriddenState,
   applyPrecompileOverrides,
   overriddenBlock,
   validateOverrides,
-  type BlockOverrides,
-  type StateOverrides,
 } from '../overrides.js'
 import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
 import { IMPERSONATED } from '../transactions.js'
 import { createTracer, isJavaScript, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
-import type { Limits } from '../../limits.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
 import type { Tracer } from './types.js'
@@ -48,10 +46,8 @@ import type { Tracer } from './types.js'
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
 
-/** State and block overrides of debug_traceCall, and the transaction of the block to run after. */
-export interface TraceCallOptions {
-  state?: StateOverrides | undefined
-  block?: BlockOverrides | undefined
+/** State and block overrides of debug_traceCall (as eth_call's), and the transaction of the block to run after. */
+export interface TraceCallOptions extends CallOptions {
   /** Run on the state before this transaction of the block instead of after the block (geth's `txIndex`). */
   txIndex?: number | undefined
 }
@@ -125,7 +121,6 @@ export class Tracing {
   constructor(
     private readonly chain: Chain,
     private readonly calls: CallExecutor,
-    private readonly common: Common,
     private readonly clock: Clock,
     private readonly limits: Readonly<Limits>,
   ) {}
