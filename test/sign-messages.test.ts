@@ -115,3 +115,19 @@ describe('message signing (eth_sign, personal_sign, eth_signTypedData_v4)', () =
     expect(await rpc(node, 'rpc_modules', [])).toHaveProperty('personal', '1.0')
   })
 })
+
+describe('message signing over HTTP', () => {
+  it('behavior: personal_sign and eth_signTypedData_v4 answer over node.listen() with the default api, as on Hardhat', async () => {
+    const node = await newNode()
+    const server = await node.listen({ address: '127.0.0.1:0' })
+    const { address, privateKey } = accountAt(node, 0)
+    const post = async (method: string, params: unknown[]) => {
+      const res = await fetch(server.http as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+      return (await res.json()) as { result?: string; error?: { code: number } }
+    }
+    const signed = await post('personal_sign', [toHex('over http'), address])
+    expect(signed.result).toBe(await privateKeyToAccount(privateKey).signMessage({ message: 'over http' }))
+    // personal_ecRecover stays in the private personal namespace, off by default.
+    expect((await post('personal_ecRecover', [toHex('over http'), signed.result])).error?.code).toBe(-32601)
+  })
+})

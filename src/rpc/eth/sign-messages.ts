@@ -127,7 +127,11 @@ const anyValue: Codec<unknown> = { name: 'string', optional: false, decode: (v) 
 
 export const personal: MethodTable = {
   // personal_sign(message, account, password): the password of geth's keystore does not apply.
+  // It is eth_sign with its params swapped, and what viem's and ethers' JSON-RPC signers call, so
+  // it is open wherever eth_sign is (the `eth` namespace, a private method), as Hardhat and Anvil
+  // serve it.
   personal_sign: method({
+    namespace: 'eth',
     params: [bytes, address, optional(anyValue)],
     run: (s, [message, account]) => signPersonal(s, account, message),
   }),
