@@ -245,6 +245,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   )
   chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
   let closed = false
+  // A transport's request log (the CLI's) follows hardhat_/anvil_setLoggingEnabled too.
+  const withLogSwitch = <O extends { onRequest?: ((info: { methods: string[]; ms: number }) => void) | undefined }>(o: O | undefined): O | undefined => {
+    const onRequest = o?.onRequest
+    if (o === undefined || onRequest === undefined) return o
+    return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && onRequest(info) }
+  }
 
   return {
     get chainId() {
@@ -255,9 +261,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     validators,
     request: ({ method, params }) => call(method, params),
     handle: (payload) => dispatcher.handle(payload, scope),
-    http: (httpOptions) => transports.http(httpOptions),
-    ws: (server, wsOptions) => transports.ws(server, wsOptions),
-    listen: (listenOptions) => transports.listen(listenOptions),
+    http: (httpOptions) => transports.http(withLogSwitch(httpOptions)),
+    ws: (server, wsOptions) => transports.ws(server, withLogSwitch(wsOptions)),
+    listen: (listenOptions) => transports.listen(withLogSwitch(listenOptions)),
     async mine(mineOptions) {
       const block = await producer.mine(mineOptions)
       return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }

@@ -47,6 +47,22 @@ describe('anvil and hardhat extras', () => {
     expect(messages[0]).toBe('hello 5')
   })
 
+  test('behavior: setLoggingEnabled(false) also silences a transport\'s request log (the CLI\'s)', async () => {
+    const node = await newNode()
+    const logged: string[][] = []
+    const served = await node.listen({ address: '127.0.0.1:0', onRequest: ({ methods }) => logged.push(methods) })
+    const post = (method: string) =>
+      fetch(served.http as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })
+    await post('eth_chainId')
+    expect(logged).toEqual([['eth_chainId']])
+    await rpc(node, 'anvil_setLoggingEnabled', [false])
+    await post('eth_blockNumber')
+    expect(logged).toEqual([['eth_chainId']])
+    await rpc(node, 'hardhat_setLoggingEnabled', [true])
+    await post('eth_blockNumber')
+    expect(logged).toEqual([['eth_chainId'], ['eth_blockNumber']])
+  })
+
   test('error: setMinGasPrice is refused on an EIP-1559 chain in both modes, with their wording', async () => {
     const node = await newNode()
     for (const mode of ['hardhat', 'anvil'] as const) {
