@@ -152,7 +152,7 @@ export class RpcHost {
   ): Promise<string | undefined> {
     const { hasId, id } = idOf(item)
     const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
-    if (scope.locked && typeof method === 'string' && isPrivate(method) && scope.namespaces.has(method.slice(0, method.indexOf('_')))) {
+    if (scope.locked && typeof method === 'string' && isPrivate(method) && scope.namespaces.has(dispatcher.gateOf(method))) {
       return hasId ? errorText(id, new UnauthorizedError(method)) : undefined
     }
     const response = wrap(() => dispatcher.handle(item, scope))

@@ -35,6 +35,11 @@ function namespaceOf(name: string): string {
 }
 
 export class Dispatcher {
+  /** The namespace that gates `name`: the one its method declares, or its name's prefix. */
+  gateOf(name: string): string {
+    return this.methods.get(name)?.namespace ?? namespaceOf(name)
+  }
+
   constructor(
     private readonly methods: ReadonlyMap<string, Method>,
     private readonly services: Services,
@@ -94,7 +99,7 @@ export class Dispatcher {
 
   private lookup(name: string, scope: CallScope): Method {
     const method = this.methods.get(name)
-    if (method === undefined || !scope.namespaces.has(method.namespace ?? namespaceOf(name))) throw new MethodNotFoundError(name)
+    if (method === undefined || !scope.namespaces.has(this.gateOf(name))) throw new MethodNotFoundError(name)
     return method
   }
 

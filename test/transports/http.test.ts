@@ -240,7 +240,12 @@ describe('http: access', () => {
     const locked = await rpc(url, 'eth_sendTransaction', tx)
     expect(locked.error.code).toBe(-32001)
     expect(locked.error.message).toContain('eth_sendTransaction is a private method')
+    // personal_sign is gated by the eth namespace, and private like eth_sign: locked the same way.
+    const sign = await rpc(url, 'personal_sign', ['0x01', node.accounts[0]?.address])
+    expect(sign.error.code).toBe(-32001)
+    expect(sign.error.message).toContain('personal_sign is a private method')
     const bearer = (ms: number) => ({ authorization: `Bearer ${signJwt(key, ms)}` })
+    expect((await rpc(url, 'personal_sign', ['0x01', node.accounts[0]?.address], bearer(Date.now()))).result).toMatch(/^0x[0-9a-f]{130}$/)
     expect((await rpc(url, 'eth_sendTransaction', tx, bearer(Date.now()))).result).toMatch(/^0x[0-9a-f]{64}$/)
     expect((await rpc(url, 'eth_chainId', [], bearer(Date.now() - 55_000))).result).toBe('0x7a69')
     expect((await post(url, call('eth_chainId'), bearer(Date.now() - 70_000))).status).toBe(401)
