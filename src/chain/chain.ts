@@ -6,6 +6,7 @@
 import { type Block, createBlock } from '@ethereumjs/block'
 import { blockNumberAndTime, decodeBlock } from './decode.js'
 import { Forks } from './forks.js'
+import { BadBlocks } from './bad-blocks.js'
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
@@ -43,6 +44,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly nodes: NodeStore
   readonly trie: StateTrie
   readonly store: ChainStore
+  /** Imported blocks that were refused (debug_getBadBlocks). */
+  readonly badBlocks = new BadBlocks()
   private headBlock!: Block
   private readonly decoded = new Map<string, Block>()
   /** State roots blocks were built on where test-control writes had moved the state past their parent's root. */
@@ -76,7 +79,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.forks = forks ?? new Forks(common)
     this.store = new ChainStore(db)
     this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
-    this.trie = new StateTrie(this.nodes, persistNodes)
+    this.trie = new StateTrie(this.nodes)
   }
 
   /** Commits the genesis block: `diff` is the genesis allocation. */

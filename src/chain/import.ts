@@ -2,8 +2,9 @@
  * Importing an exported chain (concatenated RLP blocks): each block is executed on the head
  * state under its own hardfork and must reproduce its header's state root, receipts root, logs
  * bloom and gas used (@ethereumjs/vm's `runBlock` checks them); a block that does not is refused
- * and nothing of it is kept. Imported blocks come from before this chain's BFT history and carry
- * no commit certificate; their seals are not checked.
+ * and nothing of it is kept but an entry in the chain's bad blocks (debug_getBadBlocks).
+ * Imported blocks come from before this chain's BFT history and carry no commit certificate;
+ * their seals are not checked.
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
@@ -74,6 +75,8 @@ async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
     try {
       result = await runBlock(vm, { block, skipBlockValidation: true, skipHardForkValidation: true, setHardfork: false })
     } catch (error) {
+      // Kept for debug_getBadBlocks / debug_traceBadBlock, as geth reports a block that fails to process.
+      chain.badBlocks.add(block)
       throw new ServerError(`import: block ${block.header.number} is invalid: ${(error as Error).message.split(' (')[0]}`)
     }
     const receipts = result.receipts.map((r, i): StoredReceipt => {

@@ -113,6 +113,24 @@ export const boolean = codec('boolean', (v) => {
   return v
 })
 
+/**
+ * A JSON number decoded as Go decodes it into an integer type (`uint64`, `int`): geth's older
+ * debug methods take plain numbers, not hex. A string, a fraction or a value out of range fails
+ * with Go's `json: cannot unmarshal … into Go value of type …`.
+ */
+function jsonInteger(type: string, min: bigint, max: bigint): Codec<bigint> {
+  return codec(type, (v) => {
+    if (typeof v !== 'number') fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${type}`)
+    if (!Number.isInteger(v) || BigInt(v) < min || BigInt(v) > max) fail(`json: cannot unmarshal number ${v} into Go value of type ${type}`)
+    return BigInt(v)
+  })
+}
+
+/** A JSON number as Go's `uint64` (debug_getBlockRlp, debug_getModifiedAccountsByNumber). */
+export const jsonUint64 = jsonInteger('uint64', 0n, 2n ** 64n - 1n)
+/** A JSON number as Go's `int` (64-bit; debug_storageRangeAt's index and count). */
+export const jsonInt = jsonInteger('int', -(2n ** 63n), 2n ** 63n - 1n)
+
 /** A storage slot: a QTY or a 32-byte word, as geth accepts. */
 export const storageSlot = codec('QTY|HASH', (v) => {
   const body = hexString(v, 'common.Hash')

@@ -32,7 +32,9 @@ interface Ref { t: 3; hash: Uint8Array }
 
 /** A trie node. */
 export type TrieNode = Leaf | Ext | Branch | Ref
-type Loaded = Leaf | Ext | Branch
+/** A node with its contents at hand (leaf, extension or branch). */
+export type LoadedNode = Leaf | Ext | Branch
+type Loaded = LoadedNode
 
 function leaf(path: Uint8Array, value: Uint8Array, stored = false): Leaf {
   return { t: 0, path, value, enc: undefined, hash: undefined, stored }
@@ -199,6 +201,11 @@ function writeHeader(out: Uint8Array, pos: number, base: number, length: number)
   return pos + 1 + size
 }
 
+/** The hash of a node (its reference in the parent when 32 bytes or more). */
+export function nodeHash(node: TrieNode): Uint8Array {
+  return hashOf(node)
+}
+
 function hashOf(node: TrieNode): Uint8Array {
   if (node.t === 3) return node.hash
   node.hash ??= keccak_256(encoded(node))
@@ -232,7 +239,11 @@ function child(r: Raw): TrieNode | null {
   throw new Error('invalid trie reference')
 }
 
-/** Loads a node known by hash. */
+/** Loads a node known by hash; a loaded node is returned as it is. */
+export async function loadNode(node: TrieNode, source: NodeSource): Promise<LoadedNode> {
+  return load(node, source)
+}
+
 async function load(node: TrieNode, source: NodeSource): Promise<Loaded> {
   if (node.t !== 3) return node
   const bytes = await source.get(keyOf(node.hash))
@@ -383,7 +394,8 @@ function persistNode(node: TrieNode, isRoot: boolean, write: (key: string, value
   node.stored = true
 }
 
-function nibblesToBytes(path: number[]): Uint8Array {
+/** Bytes from an even number of nibbles. */
+export function nibblesToBytes(path: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(path.length / 2)
   for (let i = 0; i < out.length; i++) out[i] = ((path[2 * i] as number) << 4) | (path[2 * i + 1] as number)
   return out

@@ -71,11 +71,33 @@ interface Traced {
   timeoutMs: number
 }
 
-/** Where a transaction's logs start in its block: the logs of the transactions before it. */
-function firstLogIndex(receipts: StoredReceipt[], index: number): number {
-  let n = 0
-  for (let i = 0; i < index; i++) n += receipts[i]?.logs.length ?? 0
-  return n
+/** What a replay does besides running (and tracing) the transactions. */
+interface ReplayHooks {
+  /** After each transaction: the overlay, the state under it and that state's root. */
+  afterTx?: (at: ReplayState) => Promise<void>
+  /**
+   * Receives the overlay afterwards (the state a later call runs on) and the function that
+   * releases the state under it.
+   */
+  keep?: (at: ReplayState, close: () => void) => void
+  /** A transaction the EVM refuses ends the replay instead of failing it (geth's IntermediateRoots). */
+  stopAtInvalid?: boolean
+}
+
+/** A replay's overlay, the state it lies over (the block's parent state) and that state's root. */
+export interface ReplayState {
+  state: JournaledState
+  base: StateReader
+  baseRoot: Uint8Array
+}
+
+/** The sender a transaction's signature names, or the zero address when it names none (runTx refuses it). */
+function signer(tx: TypedTransaction): Uint8Array {
+  try {
+    return tx.getSenderAddress().bytes
+  } catch {
+    return ZERO_ADDRESS
+  }
 }
 
 /** A transaction that answers with the sender its receipt names (impersonated ones carry no real signature). */
@@ -140,8 +162,12 @@ export class Tracing {
     return traced.tracer.result()
   }
 
-  /** debug_traceBlockBy*: every transaction of the block, traced. */
-  async traceBlock(block: Block, receipts: StoredReceipt[], config: TraceConfig): Promise<BlockTraceEntry[]> {
+  /**
+   * debug_traceBlockBy*, debug_traceBlock, debug_traceBadBlock: every transaction of the block,
+   * traced. `receipts` undefined: a block the chain does not hold (its parent must be on it); the
+   * senders are recovered from the signatures and nothing checks the replay against a receipt.
+   */
+  async traceBlock(block: Block, receipts: StoredReceipt[] | undefined, config: TraceConfig): Promise<BlockTraceEntry[]> {
     if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
     const txs = block.transactions
     if (isJavaScript(config.tracer)) {
@@ -204,8 +230,10 @@ export class Tracing {
     if (options.state !== undefined) validateOverrides(options.state)
     let kept: { state: JournaledState; close: () => void } | undefined
     const receipts = await this.chain.receipts(block.hash())
-    await this.replay(block, receipts, options.txIndex, () => undefined, (state, close) => {
-      kept = { state, close }
+    await this.replay(block, receipts, options.txIndex, () => undefined, {
+      keep: ({ state }, close) => {
+        kept = { state, close }
+      },
     })
     const { state, close } = kept as { state: JournaledState; close: () => void }
     const reader = readerOf(state)
@@ -213,24 +241,80 @@ export class Tracing {
   }
 
   /**
+   * debug_intermediateRoots: the state root after each transaction of `block` (the root geth's
+   * `IntermediateRoot` gives: the block's start-of-block system writes included, its
+   * post-transaction work — withdrawals, EIP-7002/7251 requests, rewards — not). A transaction the
+   * EVM refuses (a bad block's) ends the list, as in geth.
+   */
+  async intermediateRoots(block: Block, receipts: StoredReceipt[] | undefined): Promise<Uint8Array[]> {
+    const roots: Uint8Array[] = []
+    await this.replay(block, receipts, block.transactions.length, () => undefined, {
+      stopAtInvalid: true,
+      afterTx: async ({ state, base, baseRoot }) => {
+        roots.push(await this.chain.trie.rootOf(baseRoot, state.diff(), base))
+      },
+    })
+    return roots
+  }
+
+  /**
+   * Runs `use` on the state before transaction `txIndex` of `block` (after the start-of-block
+   * system writes): geth's `stateAtTransaction`, with its errors.
+   */
+  async atTransaction<T>(block: Block, receipts: StoredReceipt[] | undefined, txIndex: number, use: (at: ReplayState) => Promise<T>): Promise<T> {
+    if (block.header.number === 0n) throw new ServerError('no transaction in genesis')
+    const count = block.transactions.length
+    // geth: the state of an empty block is there for index 0; otherwise the index names a transaction.
+    if (!(txIndex === 0 && count === 0) && (txIndex < 0 || txIndex >= count)) {
+      throw new ServerError(`transaction index ${txIndex} out of range for block ${data(block.hash())}`)
+    }
+    let kept: { at: ReplayState; close: () => void } | undefined
+    await this.replay(block, receipts, txIndex, () => undefined, {
+      keep: (at, close) => {
+        kept = { at, close }
+      },
+    })
+    const { at, close } = kept as { at: ReplayState; close: () => void }
+    try {
+      return await use(at)
+    } finally {
+      close()
+    }
+  }
+
+  /** The parent of a block being replayed; geth's `blockByNumberAndHash` and its errors. */
+  private async parentOf(block: Block): Promise<Block> {
+    const number = block.header.number - 1n
+    const byNumber = await this.chain.blockByNumber(number)
+    if (byNumber === undefined) throw new ServerError(`block #${number} not found`)
+    if (equalBytes(byNumber.hash(), block.header.parentHash)) return byNumber
+    const byHash = await this.chain.blockByHash(block.header.parentHash)
+    if (byHash === undefined) throw new ServerError(`block ${data(block.header.parentHash)} not found`)
+    return byHash
+  }
+
+  /**
    * Runs the first `count` transactions of `block` on its parent's state, tracing those `traced`
-   * names; `keep` receives the overlay afterwards (the state a later call runs on) and the
-   * function that releases the state under it.
+   * names. With `receipts` each transaction runs with the sender its receipt names and must use
+   * the gas the receipt says; without (a block not on the chain), with the sender its signature
+   * names.
    */
   private async replay(
     block: Block,
-    receipts: StoredReceipt[],
+    receipts: StoredReceipt[] | undefined,
     count: number,
     traced: (index: number) => Traced | undefined,
-    keep?: (state: JournaledState, close: () => void) => void,
+    hooks: ReplayHooks = {},
   ): Promise<void> {
     if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
-    const parent = await this.chain.blockByHash(block.header.parentHash)
-    if (parent === undefined) throw new ServerError(`parent block 0x${keyOf(block.header.parentHash)} not found`)
+    const parent = await this.parentOf(block)
     // The state the block was built on: its parent's, or newer if test-control writes came between.
+    // Read together, with no await between, so the head view and the head root are one version.
     const baseRoot = this.chain.baseStateRoot(block)
     const base = baseRoot === undefined ? this.chain.stateAt(parent) : { ...this.chain.trie.reader(baseRoot), close: () => {} }
+    const root = baseRoot ?? (parent.header.number === this.chain.height ? this.chain.stateRoot : parent.header.stateRoot)
     const state = new JournaledState(base)
+    const at: ReplayState = { state, base, baseRoot: root }
     let vm: TracingVm | undefined
     let sender: Uint8Array = ZERO_ADDRESS
     let reusable = true
@@ -241,28 +325,45 @@ export class Tracing {
       const header = block.header
       await preBlock(vm.vm, header.number, header.timestamp, header.parentHash, header.parentBeaconBlockRoot ?? ZERO_HASH)
       let gasUsed = 0n
+      let logIndex = 0
       for (let i = 0; i < count; i++) {
-        const receipt = receipts[i]
         const included = block.transactions[i]
-        if (receipt === undefined || included === undefined) throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
-        sender = receipt.from
-        const { tx, exempt } = withSender(included, sender)
-        if (exempt) state.exemptFromEoaCheck(sender)
+        const receipt = receipts?.[i]
+        if (included === undefined || (receipts !== undefined && receipt === undefined)) {
+          throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
+        }
+        let tx = included
+        if (receipt === undefined) {
+          sender = signer(included)
+        } else {
+          sender = receipt.from
+          const named = withSender(included, sender)
+          tx = named.tx
+          if (named.exempt) state.exemptFromEoaCheck(sender)
+        }
         const options = { blockGasUsed: gasUsed }
         const trace = traced(i)
-        const result =
-          trace === undefined
-            ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
-            : await this.runTraced(vm, state, tx, block, trace, firstLogIndex(receipts, i), options)
-        if (result.totalGasSpent !== receipt.gasUsed) {
+        let result: RunTxResult
+        try {
+          result =
+            trace === undefined
+              ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
+              : await this.runTraced(vm, state, tx, block, trace, logIndex, options)
+        } catch (error) {
+          if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
+          throw error
+        }
+        if (receipt !== undefined && result.totalGasSpent !== receipt.gasUsed) {
           throw new ServerError(
             `replaying transaction ${data(included.hash())} used ${result.totalGasSpent} gas, its receipt says ${receipt.gasUsed}: the state it ran on differs from the block's`,
           )
         }
         gasUsed += result.blockGasSpent ?? result.totalGasSpent
+        logIndex += result.receipt.logs.length
+        await hooks.afterTx?.(at)
       }
-      if (keep !== undefined) {
-        keep(state, () => base.close())
+      if (hooks.keep !== undefined) {
+        hooks.keep(at, () => base.close())
         kept = true
       }
     } catch (error) {

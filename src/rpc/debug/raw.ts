@@ -1,10 +1,14 @@
-/** debug_getRaw*: the consensus encodings of blocks, headers, receipts and transactions. */
+/**
+ * debug_getRaw*: the consensus encodings of blocks, headers, receipts and transactions; and
+ * geth's older debug_getBlockRlp / debug_getHeaderRlp, which take the block number as a JSON number.
+ */
 import type { Block } from '@ethereumjs/block'
 import { encodeReceipt } from '@ethereumjs/vm'
+import { ServerError } from '../../errors.js'
 import { data } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
-import { blockSelector, hash, type BlockSelector } from '../codecs.js'
+import { blockSelector, hash, jsonUint64, type BlockSelector } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 
 async function selected(s: Services, at: BlockSelector): Promise<Block | undefined> {
@@ -37,6 +41,22 @@ export const debugRaw: MethodTable = {
         const receipt = r.root === undefined ? { ...base, status: r.status } : { ...base, stateRoot: r.root }
         return data(encodeReceipt(receipt as never, block.transactions[i]!.type))
       })
+    },
+  }),
+  debug_getBlockRlp: method({
+    params: [jsonUint64],
+    run: async (s, [number]) => {
+      const block = await s.chain.blockByNumber(number)
+      if (block === undefined) throw new ServerError(`block #${number} not found`)
+      return data(block.serialize())
+    },
+  }),
+  debug_getHeaderRlp: method({
+    params: [jsonUint64],
+    run: async (s, [number]) => {
+      const block = await s.chain.blockByNumber(number)
+      if (block === undefined) throw new ServerError(`header #${number} not found`)
+      return data(block.header.serialize())
     },
   }),
   debug_getRawTransaction: method({

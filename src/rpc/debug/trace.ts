@@ -1,16 +1,19 @@
 /**
- * debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash and debug_traceCall,
- * with geth's trace config (tracer, tracerConfig, timeout and the struct logger's options) and,
- * for debug_traceCall, its state overrides, block overrides and `txIndex`.
+ * debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash, debug_traceBlock
+ * (an RLP block) and debug_traceCall, with geth's trace config (tracer, tracerConfig, timeout and
+ * the struct logger's options) and, for debug_traceCall, its state overrides, block overrides and
+ * `txIndex`; and debug_intermediateRoots, which replays a block as they do.
  */
 import type { Block } from '@ethereumjs/block'
+import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
+import type { StoredReceipt } from '../../chain/receipts.js'
 import { ServerError } from '../../errors.js'
 import { data } from '../../hex.js'
 import type { TraceConfig } from '../../execution/tracers/config.js'
 import type { TraceCallOptions } from '../../execution/tracers/replay.js'
 import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
-import { CodecError, blockSelector, blockTag, hash, objectParam, optional, parseQuantity, type BlockSelector, type Codec } from '../codecs.js'
+import { CodecError, blockSelector, blockTag, bytes, hash, objectParam, optional, parseQuantity, type BlockSelector, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest } from '../objects.js'
 import { decodeBlockOverrides, decodeStateOverrides } from '../overrides.js'
@@ -112,6 +115,22 @@ async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
   return blockAt(s, at)
 }
 
+/**
+ * A block from its RLP (debug_traceBlock), under the fork of its number and time; the chain's own
+ * copy when it holds the block, with its receipts (the senders of impersonated transactions).
+ */
+async function rlpBlock(s: Services, rlp: Uint8Array): Promise<{ block: Block; receipts: StoredReceipt[] | undefined }> {
+  let block: Block
+  try {
+    const { number, timestamp } = blockNumberAndTime(rlp)
+    block = decodeBlock(rlp, s.chain.forks.at(number, timestamp))
+  } catch (error) {
+    throw new ServerError(`could not decode block: ${(error as Error).message}`)
+  }
+  const ours = await s.chain.blockByHash(block.hash())
+  return ours === undefined ? { block, receipts: undefined } : { block: ours, receipts: await s.chain.receipts(ours.hash()) }
+}
+
 /** The debug_trace* methods. */
 export const debugTrace: MethodTable = {
   debug_traceTransaction: method({
@@ -130,6 +149,24 @@ export const debugTrace: MethodTable = {
     run: async (s, [h, config]) => {
       const block = await blockWithHash(s, h)
       return s.tracing.traceBlock(block, await receiptsOf(s, block), config)
+    },
+  }),
+  debug_traceBlock: method({
+    params: [bytes, traceConfig],
+    run: async (s, [rlp, config]) => {
+      const { block, receipts } = await rlpBlock(s, rlp)
+      return s.tracing.traceBlock(block, receipts, config)
+    },
+  }),
+  debug_intermediateRoots: method({
+    params: [hash, traceConfig],
+    run: async (s, [h]) => {
+      // geth looks among the bad blocks for a hash the chain does not hold.
+      const ours = await s.chain.blockByHash(h)
+      const block = ours ?? s.chain.badBlocks.get(h)
+      if (block === undefined) throw new ServerError(`block ${data(h)} not found`)
+      const roots = await s.tracing.intermediateRoots(block, ours === undefined ? undefined : await s.chain.receipts(h))
+      return roots.map(data)
     },
   }),
   debug_traceCall: method({
