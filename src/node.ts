@@ -1,7 +1,8 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
-import { DEFAULT_MNEMONIC, Keyring, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
+import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
+import { Keyring } from './accounts/keyring.js'
 import { Chain } from './chain/chain.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
@@ -21,6 +22,7 @@ import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
 import { logFilter } from './rpc/objects.js'
 import type { Server } from 'node:http'
+import { resolve } from 'node:path'
 import { RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
@@ -176,7 +178,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     address: a.address,
     balance: options.accounts?.[i]?.balance ?? options.balance ?? DEFAULTS.balance,
   }))
-  const keyring = new Keyring(local)
+  const keyring = new Keyring(local, clock)
   // Without a database the chain lives in memory (see ChainStore); with one it is kept there.
   const db = options.db
   await db?.open()
@@ -232,6 +234,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
+    // classic-level (the CLI's --db) names its directory; a database without one has none.
+    dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)

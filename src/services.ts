@@ -3,7 +3,7 @@ import type { Common } from '@ethereumjs/common'
 import type { Chain } from './chain/chain.js'
 import type { BftEngine } from './consensus/bft.js'
 import type { Producer } from './consensus/producer.js'
-import type { Keyring } from './accounts/accounts.js'
+import type { Keyring } from './accounts/keyring.js'
 import type { TxPool } from './txpool/pool.js'
 import type { Limits } from './limits.js'
 import type { Clock } from './clock.js'
@@ -30,6 +30,8 @@ export interface Services {
   readonly controls: Controls
   /** Polling filters (eth_newFilter and friends). */
   readonly filters: FilterManager
+  /** The directory of the node's database (admin_datadir); undefined for a chain in memory. */
+  readonly dataDir: string | undefined
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }

@@ -60,17 +60,3 @@ export function deriveAccounts(seed: Uint8Array, count: number): LocalAccount[] 
   }
   return out
 }
-
-/** Keys by lower-case address. */
-export class Keyring {
-  private readonly keys = new Map<string, LocalAccount>()
-  constructor(accounts: LocalAccount[]) {
-    for (const a of accounts) this.keys.set(keyOf(Buffer.from(a.address.slice(2), 'hex')), a)
-  }
-  get(address: string): LocalAccount | undefined {
-    return this.keys.get(address.toLowerCase().replace(/^0x/, ''))
-  }
-  addresses(): Hex[] {
-    return [...this.keys.values()].map((a) => a.address)
-  }
-}

@@ -51,6 +51,28 @@ export class Forks {
       .map((h) => ({ name: h.name, timestamp: BigInt(h.timestamp as number | string) }))
   }
 
+  /**
+   * The forks this chain runs, oldest first, each with its activation block or time. A chain
+   * made from options runs every fork up to its own from genesis.
+   */
+  activations(): Array<{ name: string; block?: bigint; timestamp?: bigint }> {
+    const set = (v: unknown): v is number | string | bigint => v !== undefined && v !== null
+    if (this.schedule === undefined) {
+      const all = this.head.hardforks()
+      const upTo = all.findIndex((h) => h.name === this.head.hardfork())
+      // `dao` is mainnet's irregular state change at one block, which these chains never made.
+      return all
+        .slice(0, upTo + 1)
+        .filter((h) => h.name !== 'dao')
+        .map((h) => (set(h.timestamp) ? { name: h.name, timestamp: 0n } : { name: h.name, block: 0n }))
+    }
+    return this.schedule.common.hardforks().flatMap((h): Array<{ name: string; block?: bigint; timestamp?: bigint }> => {
+      if (set(h.timestamp)) return [{ name: h.name, timestamp: BigInt(h.timestamp) }]
+      if (set(h.block)) return [{ name: h.name, block: BigInt(h.block) }]
+      return []
+    })
+  }
+
   /** EIP-2124's fork id of `name`: CRC32 over the genesis hash and every fork activation before it. */
   forkId(name: string, genesisHash: Uint8Array): string {
     if (this.schedule !== undefined) return this.schedule.common.forkHash(name, genesisHash)

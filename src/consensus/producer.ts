@@ -51,6 +51,10 @@ export class Producer {
   gasLimitOverride: bigint | undefined
   /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
   timestampInterval: bigint | undefined
+  /** The extraData of later blocks (miner_setExtra); none = empty. */
+  extraData: Uint8Array | undefined
+  /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
+  private stoppedFrom: MiningMode | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -74,9 +78,37 @@ export class Producer {
   }
 
   setMode(mode: MiningMode): void {
+    this.stoppedFrom = undefined
     this.mining = mode
     this.schedule()
     if (mode.mode === 'auto') void this.drain()
+  }
+
+  /**
+   * miner_stop: no more blocks on their own (manual mode); transactions wait in the pool, and
+   * explicit mining (`node.mine()`, evm_mine) still works. Stopping twice keeps the first mode.
+   */
+  stop(): void {
+    if (this.stoppedFrom !== undefined) return
+    const was = this.mining
+    this.setMode({ mode: 'manual' })
+    this.stoppedFrom = was
+  }
+
+  /**
+   * miner_start: back to the mode miner_stop left; resolves once the blocks that mode makes at
+   * once (automine's, for the waiting transactions) are committed. Nothing to do when not stopped.
+   */
+  async start(): Promise<void> {
+    const mode = this.stoppedFrom
+    if (mode === undefined) return
+    this.setMode(mode)
+    await this.serial(async () => {})
+  }
+
+  /** Settles the senders waiting on transactions removed from the pool without a block. */
+  discarded(hashes: string[], reason: Error): void {
+    for (const hash of hashes) this.settleWaiter(hash, reason)
   }
 
   /**
@@ -137,6 +169,7 @@ export class Producer {
           gasLimit: this.gasLimitOverride ?? this.gasLimit(),
           baseFeePerGas: this.nextBaseFee,
           prevRandao: this.prevRandao,
+          extraData: this.extraData,
         })
         return built
       })
@@ -195,7 +228,9 @@ export class Producer {
       const flat = this.chain.flat
       const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
       if (entries.length === 0) return undefined
-      const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${entries.map((e) => e.hash).join(',')}`
+      // The header settings are part of the key: miner_setExtra / setEtherbase / setGasLimit apply at once.
+      const header = `${this.coinbase}/${this.gasLimitOverride}/${this.extraData === undefined ? '' : keyOf(this.extraData)}`
+      const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
       const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const built = await this.builder.build(
@@ -206,6 +241,7 @@ export class Producer {
           gasLimit: this.gasLimitOverride ?? this.gasLimit(),
           baseFeePerGas: this.nextBaseFee,
           prevRandao: this.prevRandao,
+          extraData: this.extraData,
         },
       )
       built.close()

@@ -106,6 +106,8 @@ export class Controls {
       this.producer.nextBaseFee = undefined
       this.producer.gasLimitOverride = undefined
       this.producer.timestampInterval = undefined
+      this.producer.extraData = undefined
+      this.pool.setMinTip(0n)
     })
     this.snapshots = []
     this.impersonated.clear()

@@ -47,6 +47,8 @@ export interface BlockParams {
   gasLimit: bigint
   baseFeePerGas?: bigint
   prevRandao?: Uint8Array
+  /** At most 32 bytes (miner_setExtra checks); none = empty. */
+  extraData?: Uint8Array
 }
 
 const NO_SOURCE = { get: async () => undefined }
@@ -96,6 +98,7 @@ export class BlockBuilder {
         gasLimit: params.gasLimit,
         timestamp: params.timestamp,
         mixHash: params.prevRandao ?? keccak256(parent.hash()),
+        extraData: params.extraData,
         baseFeePerGas: common.isActivatedEIP(1559) ? (params.baseFeePerGas ?? parent.header.calcNextBaseFee()) : undefined,
         excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
         blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,

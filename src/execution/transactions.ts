@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import type { Keyring } from '../accounts/accounts.js'
+import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import type { Producer } from '../consensus/producer.js'
@@ -29,6 +29,11 @@ function gasLimitTooHigh(gasLimit: bigint): ServerError {
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
 export const SUGGESTED_TIP = 1_000_000_000n
+
+/** The tip to suggest and fill in: 1 gwei, or the pool's minimum when miner_setGasPrice set more. */
+export function suggestedTip(pool: TxPool): bigint {
+  return pool.minTip > SUGGESTED_TIP ? pool.minTip : SUGGESTED_TIP
+}
 
 /**
  * A transaction from an impersonated account: no key signs it, so it carries a placeholder
@@ -123,14 +128,19 @@ export class Transactions {
   /** Addresses the node sends for without a key (hardhat_impersonateAccount); set by the node. */
   impersonation: (address: string) => boolean = () => false
 
-  /** eth_sendTransaction: fills the missing fields, signs with the node's key, submits. */
-  async submit(req: CallRequest): Promise<Uint8Array> {
+  /**
+   * eth_sendTransaction: fills the missing fields, signs with the node's key, submits. The key
+   * must be unlocked, or the account impersonated; with `passphrase` (personal_sendTransaction)
+   * the key is decrypted for this one transaction, as geth's SignTxWithPassphrase does.
+   */
+  async submit(req: CallRequest, passphrase?: string): Promise<Uint8Array> {
     if (req.from === undefined) throw new ServerError('missing from address')
     const sender = keyOf(req.from)
-    const account = this.keyring.get(sender)
-    if (account !== undefined) return this.admit((await this.fill(req)).sign(account.privateKey))
+    // The key is taken before filling: an unlock that expires during gas estimation still signs.
+    const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
+    if (key !== undefined) return this.admit((await this.fill(req)).sign(key))
     if (this.impersonation(sender)) return this.admit(impersonated(await this.fill(req, false), req.from))
-    throw new ServerError('unknown account')
+    throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
   /** EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas; geth's wording. */
@@ -158,11 +168,11 @@ export class Transactions {
     this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
-      const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + SUGGESTED_TIP
+      const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + suggestedTip(this.pool)
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
       return createTx({ ...base, type, gasPrice }, { common: this.common, freeze })
     }
-    const tip = req.maxPriorityFeePerGas ?? SUGGESTED_TIP
+    const tip = req.maxPriorityFeePerGas ?? suggestedTip(this.pool)
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
     const fees = { maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas }
     if (req.authorizationList !== undefined || req.type === 4n) {

@@ -108,6 +108,8 @@ export const uint64 = codec('QTY', (v) => parseQuantity(v, 64))
 export const bytes = codec('DATA', (v) => parseData(v))
 export const address = codec('ADDR', (v) => fixed(v, 20, 'common.Address'))
 export const hash = codec('HASH', (v) => fixed(v, 32, 'common.Hash'))
+/** A JSON string (passphrases, file paths, miner_setExtra's text). */
+export const text = codec('string', (v) => (typeof v === 'string' ? v : fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`)))
 export const boolean = codec('boolean', (v) => {
   if (typeof v !== 'boolean') fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type bool`)
   return v

@@ -18,6 +18,9 @@ import { simulation } from './eth/simulate.js'
 import { state } from './eth/state.js'
 import { transactions } from './eth/transactions.js'
 import { finality } from './finality.js'
+import { admin } from './admin.js'
+import { miner } from './miner.js'
+import { personalAccounts } from './personal.js'
 import { anvil, evm, hardhat } from './test/controls.js'
 import { txpool } from './txpool.js'
 import { testing } from './testing.js'
@@ -33,7 +36,7 @@ import { method, type Method, type MethodTable } from './method.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
-export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'debug', 'testing', 'evm', 'hardhat', 'anvil'] as const
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'admin', 'miner', 'debug', 'testing', 'evm', 'hardhat', 'anvil'] as const
 
 /** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
 export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
@@ -41,7 +44,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, testing, evm, hardhat, anvil]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, testing, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(

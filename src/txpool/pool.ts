@@ -71,9 +71,15 @@ export class TxPool extends EventEmitter<PoolEvents> {
   private readonly byHash = new Map<string, PoolEntry>()
   private readonly bySender = new Map<string, Map<bigint, PoolEntry>>()
   private arrivals = 0
+  private tipFloor = 0n
 
   constructor(readonly options: Readonly<PoolOptions> = DEFAULT_POOL_OPTIONS) {
     super()
+  }
+
+  /** The least tip per gas a new transaction must offer (geth's txpool price limit); 0 = none. */
+  get minTip(): bigint {
+    return this.tipFloor
   }
 
   get size(): number {
@@ -104,6 +110,9 @@ export class TxPool extends EventEmitter<PoolEvents> {
       throw new ServerError(
         `max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${tipCap(tx)}, maxFeePerGas: ${feeCap(tx)}`,
       )
+    }
+    if (tipCap(tx) < this.tipFloor) {
+      throw new ServerError(`transaction gas price below minimum: gas tip cap ${tipCap(tx)}, minimum needed ${this.tipFloor}`)
     }
     if (feeCap(tx) < ctx.baseFee) {
       throw new ServerError(
@@ -207,6 +216,19 @@ export class TxPool extends EventEmitter<PoolEvents> {
     slots?.delete(entry.nonce)
     if (slots?.size === 0) this.bySender.delete(entry.sender)
     return entry
+  }
+
+  /**
+   * Sets the minimum tip; a raised one drops the pooled transactions below it, as geth's
+   * SetGasTip does. Returns the dropped entries.
+   */
+  setMinTip(tip: bigint): PoolEntry[] {
+    const raised = tip > this.tipFloor
+    this.tipFloor = tip
+    if (!raised) return []
+    const dropped = [...this.byHash.values()].filter((e) => tipCap(e.tx) < tip)
+    for (const e of dropped) this.remove(e.hash)
+    return dropped
   }
 
   /** Removes every transaction of `sender` (anvil_removePoolTransactions). */

@@ -102,6 +102,15 @@ describe('cli', () => {
     expect(c).toMatchObject({ chainId: 777n, api: ['eth', 'net'], rpcGasCap: 50_000_000n, rpcEvmTimeoutMs: 5000, maxOpenConnections: 0 })
   })
 
+  it('--db: admin_datadir answers the database directory (admin listed in the api)', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'finality-cli-')), 'chain')
+    const cli = await start([...EPHEMERAL, '--db', dir, '--json-rpc.api', 'eth,admin', '--quiet'])
+    expect((await rpc(cli.http, 'admin_datadir')).result).toBe(dir)
+    const exited = exitOf(cli.child)
+    cli.child.kill('SIGINT')
+    expect(await exited).toBe(0)
+  })
+
   it('error: refuses a non-loopback address with private namespaces and no JWT secret', async () => {
     const { code, out } = await run(['--json-rpc.address', '0.0.0.0:0', '--json-rpc.ws-address', '127.0.0.1:0', '--json-rpc.api', 'eth,personal'])
     expect(code).toBe(1)

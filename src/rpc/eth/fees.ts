@@ -1,7 +1,7 @@
 /** Fee suggestions and history (EIP-1559). */
 import { InvalidParamsError } from '../../errors.js'
 import { quantity } from '../../hex.js'
-import { SUGGESTED_TIP } from '../../execution/transactions.js'
+import { suggestedTip } from '../../execution/transactions.js'
 import { effectiveGasPrice } from '../format.js'
 import { heightOf } from '../blocks.js'
 import { blockTag, CodecError, parseQuantity, type Codec } from '../codecs.js'
@@ -39,9 +39,9 @@ const blockCount: Codec<bigint> = {
 export const fees: MethodTable = {
   eth_gasPrice: method({
     params: [],
-    run: ({ chain }) => quantity(chain.head.header.calcNextBaseFee() + SUGGESTED_TIP),
+    run: ({ chain, pool }) => quantity(chain.head.header.calcNextBaseFee() + suggestedTip(pool)),
   }),
-  eth_maxPriorityFeePerGas: method({ params: [], run: () => quantity(SUGGESTED_TIP) }),
+  eth_maxPriorityFeePerGas: method({ params: [], run: ({ pool }) => quantity(suggestedTip(pool)) }),
   eth_feeHistory: method({
     params: [blockCount, blockTag, percentiles],
     run: async (s, [count, newest, rewardPercentiles]) => {

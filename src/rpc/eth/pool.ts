@@ -27,7 +27,7 @@ export const pool: MethodTable = {
     params: [],
     run: (s) =>
       pendingOf(s)
-        .filter((e) => s.keyring.get(e.sender) !== undefined)
+        .filter((e) => s.keyring.has(e.sender))
         .map((e) => formatTransaction(e.tx, Buffer.from(e.sender, 'hex'))),
   }),
   /** Every pending transaction in the pool (the older, node-agnostic name). */

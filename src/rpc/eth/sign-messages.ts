@@ -6,7 +6,8 @@
  *
  * Signatures are 65 bytes, r ‖ s ‖ v with v 27 or 28, deterministic (RFC 6979) and low-s, so they
  * equal what a local account of the same key signs. Impersonated accounts have no key: they
- * cannot sign (`unknown account`), as in Hardhat.
+ * cannot sign (`unknown account`), as in Hardhat. A locked account (docs/accounts.md) answers
+ * geth's `authentication needed: password or unlock`.
  */
 import { signTyped } from 'micro-eth-signer'
 import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
@@ -14,7 +15,7 @@ import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
 import { concat, data, keyOf } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { address, bytes, CodecError, optional, type Codec } from '../codecs.js'
+import { address, bytes, CodecError, optional, text, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 
 /** EIP-191 version 0x45: keccak256("\x19Ethereum Signed Message:\n" ‖ len ‖ message). */
@@ -24,13 +25,11 @@ export function personalMessageHash(message: Uint8Array): Uint8Array {
 }
 
 function privateKeyOf(s: Services, account: Uint8Array): Uint8Array {
-  const key = s.keyring.get(keyOf(account))
-  if (key === undefined) throw new ServerError('unknown account')
-  return key.privateKey
+  return s.keyring.signer(keyOf(account))
 }
 
-function signPersonal(s: Services, account: Uint8Array, message: Uint8Array): string {
-  const recovered = ecsign(personalMessageHash(message), privateKeyOf(s, account))
+function signPersonal(key: Uint8Array, message: Uint8Array): string {
+  const recovered = ecsign(personalMessageHash(message), key)
   // ecsign answers recid ‖ r ‖ s; the RPC form is r ‖ s ‖ v.
   const out = new Uint8Array(65)
   out.set(recovered.subarray(1), 0)
@@ -102,7 +101,7 @@ const typedDataMethod = method({
 export const signMessages: MethodTable = {
   eth_sign: method({
     params: [address, bytes],
-    run: (s, [account, message]) => signPersonal(s, account, message),
+    run: (s, [account, message]) => signPersonal(privateKeyOf(s, account), message),
   }),
   eth_signTypedData: typedDataMethod,
   eth_signTypedData_v3: typedDataMethod,
@@ -122,18 +121,20 @@ const signature: Codec<Uint8Array> = {
   },
 }
 
-/** Any value (personal_sign's unused password). */
-const anyValue: Codec<unknown> = { name: 'string', optional: false, decode: (v) => v }
-
 export const personal: MethodTable = {
-  // personal_sign(message, account, password): the password of geth's keystore does not apply.
-  // It is eth_sign with its params swapped, and what viem's and ethers' JSON-RPC signers call, so
-  // it is open wherever eth_sign is (the `eth` namespace, a private method), as Hardhat and Anvil
-  // serve it.
+  // personal_sign(message, account, password?): eth_sign with its params swapped, and what viem's
+  // and ethers' JSON-RPC signers call (without a password), so it is open wherever eth_sign is
+  // (the `eth` namespace, a private method), as Hardhat and Anvil serve it. An unlocked account
+  // signs whatever password is given (Hardhat's and Anvil's ignore it); a locked one signs only
+  // with its passphrase, which unlocks it for this one signature (geth's SignTextWithPassphrase).
   personal_sign: method({
     namespace: 'eth',
-    params: [bytes, address, optional(anyValue)],
-    run: (s, [message, account]) => signPersonal(s, account, message),
+    params: [bytes, address, optional(text, undefined)],
+    run: async (s, [message, account, password]) => {
+      const unlocked = s.keyring.unlocked(keyOf(account))
+      if (unlocked !== undefined || password === undefined) return signPersonal(unlocked ?? privateKeyOf(s, account), message)
+      return signPersonal(await s.keyring.withPassphrase(keyOf(account), password), message)
+    },
   }),
   personal_ecRecover: method({
     params: [bytes, signature],

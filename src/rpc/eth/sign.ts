@@ -62,13 +62,12 @@ export const sign: MethodTable = {
     params: [callRequest],
     run: async (s, [req]) => {
       if (req.from === undefined) throw new ServerError('from not specified')
-      const account = s.keyring.get(keyOf(req.from))
-      if (account === undefined) throw new ServerError('unknown account')
+      const key = s.keyring.signer(keyOf(req.from))
       const tx = await s.transactions.fill(req)
       checkFee(s, tx)
       // The signed raw transaction, as Hardhat and Anvil answer and as viem's and ethers'
       // signTransaction expect (geth wraps it as `{ raw, tx }`).
-      return data(tx.sign(account.privateKey).serialize())
+      return data(tx.sign(key).serialize())
     },
   }),
 }
