@@ -46,6 +46,21 @@ export class StateTrie {
     void this.store.put(`p${keyOf(hashed)}`, key)
   }
 
+  /** keccak256 of each address and slot committed so far, by hex key (the same keys recur every block). */
+  private readonly hashedKeys = new Map<string, Uint8Array>()
+
+  /** The trie key of an address or slot; its preimage is stored the first time it is committed. */
+  private hashedKey(key: string, keep: boolean, raw = fromHex(key)): Uint8Array {
+    const known = this.hashedKeys.get(key)
+    if (known !== undefined) return known
+    const hashed = keccak_256(raw)
+    if (keep) {
+      this.preimage(raw, hashed)
+      this.hashedKeys.set(key, hashed)
+    }
+    return hashed
+  }
+
   /** The preimage of a hashed key (an address or a storage slot), if it was ever written. */
   async preimageOf(hashed: Uint8Array): Promise<Uint8Array | undefined> {
     return this.store.get(`p${keyOf(hashed)}`)
@@ -55,8 +70,8 @@ export class StateTrie {
     return equalBytes(hash, this.headHash) ? this.headRoot : refNode(hash)
   }
 
-  private async accountAt(root: TrieNode | null, address: Uint8Array): Promise<Account | undefined> {
-    const bytes = await trieGet(root, keccak_256(address), this.store)
+  private async accountAt(root: TrieNode | null, address: Uint8Array, hashed = keccak_256(address)): Promise<Account | undefined> {
+    const bytes = await trieGet(root, hashed, this.store)
     return bytes === undefined ? undefined : createAccountFromRLP(bytes)
   }
 
@@ -94,8 +109,7 @@ export class StateTrie {
     const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
     for (const key of touchedAddresses(diff)) {
       const address = fromHex(key)
-      const hashedAddress = keccak_256(address)
-      if (keep) this.preimage(address, hashedAddress)
+      const hashedAddress = this.hashedKey(key, keep, address)
       const own = diff.accounts.get(key)
       if (own === null) {
         root = await trieSet(root, hashedAddress, EMPTY, this.store)
@@ -103,7 +117,7 @@ export class StateTrie {
       }
       const next = own ?? (await base.getAccount(key))
       if (next === undefined) continue
-      const previous = await this.accountAt(root, address)
+      const previous = await this.accountAt(root, address, hashedAddress)
       let storageHash = previous?.storageRoot ?? EMPTY_ROOT
       const slots = diff.storage.get(key)
       if (diff.cleared.has(key) || (slots !== undefined && slots.size > 0)) {
@@ -114,9 +128,7 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          const slotKey = fromHex(slot)
-          const hashedSlot = keccak_256(slotKey)
-          if (keep) this.preimage(slotKey, hashedSlot)
+          const hashedSlot = this.hashedKey(slot, keep)
           storage = await trieSet(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
         }
         storageHash = keep ? persist(storage, this.put) : rootHash(storage)
