@@ -48,7 +48,11 @@ export function blobTransaction(serialized: Uint8Array, common: Common, freeze =
 
 /** The number and timestamp of a block from its bytes, to pick the hardfork it runs under. */
 export function blockNumberAndTime(bytes: Uint8Array): { number: bigint; timestamp: bigint } {
-  const [header] = RLP.decode(bytes) as Values[]
+  const block = RLP.decode(bytes) as Values
+  const header = Array.isArray(block) ? block[0] : undefined
+  if (!Array.isArray(header) || header.length < 15 || header.slice(0, 15).some((f) => Array.isArray(f))) {
+    throw new Error('not a block: expected a list whose first item is a header of at least 15 byte strings')
+  }
   const fields = header as Uint8Array[]
   return { number: toBigInt(fields[8] as Uint8Array), timestamp: toBigInt(fields[11] as Uint8Array) }
 }

@@ -424,6 +424,13 @@ describe('debug_traceBlock', () => {
     const error = await rpcError(node, 'debug_traceBlock', ['0x1234'])
     expect(error.code).toBe(-32000)
     expect(error.message).toMatch(/^could not decode block: /)
+    // An empty list, an empty string and a list without a header: named, not a JS TypeError.
+    for (const bytes of ['0x', '0x80', '0xc0', '0xc1c0']) {
+      expect(await rpcError(node, 'debug_traceBlock', [bytes])).toMatchObject({
+        code: -32000,
+        message: 'could not decode block: not a block: expected a list whose first item is a header of at least 15 byte strings',
+      })
+    }
     const fifth = chainBlocks(5)[4] as Uint8Array
     expect(await rpcError(node, 'debug_traceBlock', [hex(fifth)])).toMatchObject({ code: -32000, message: 'block #4 not found' })
   })
