@@ -42,7 +42,10 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
     } catch (error) {
       throw new ServerError(`import: block ${imported + 1} is not valid RLP: ${(error as Error).message}`)
     }
-    const header = values[0] as Uint8Array[]
+    const header = Array.isArray(values) ? values[0] : undefined
+    if (!Array.isArray(header) || header.length < 15 || header.slice(0, 15).some((f) => Array.isArray(f))) {
+      throw new ServerError(`import: block ${imported + 1} is not a block: expected a list whose first item is a header of at least 15 byte strings`)
+    }
     const number = BigInt(`0x${keyOf(header[8] as Uint8Array) || '0'}`)
     const timestamp = BigInt(`0x${keyOf(header[11] as Uint8Array) || '0'}`)
     if (number <= chain.height) {

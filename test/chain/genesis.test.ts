@@ -106,6 +106,11 @@ describe('geth genesis files', () => {
     blocks[2] = RLP.encode(third as never)
     await expect(node.importBlocks(Buffer.concat(blocks))).rejects.toThrow(/block 3 is invalid/)
     expect(await node.request({ method: 'eth_blockNumber' })).toBe('0x2')
+    // Bytes that are RLP but not blocks (a text file, a list without a header) are named as such.
+    const notBlock = 'import: block 1 is not a block: expected a list whose first item is a header of at least 15 byte strings'
+    await expect(node.importBlocks(new TextEncoder().encode('root:x:0:0:root'))).rejects.toThrow(notBlock)
+    await expect(node.importBlocks(Uint8Array.of(0xc1, 0xc0))).rejects.toThrow(notBlock)
+    expect(await node.request({ method: 'eth_blockNumber' })).toBe('0x2')
     await node.close()
   })
 })
