@@ -2,7 +2,7 @@
  * Wire encoders: bigint and bytes inside, hex only on the wire.
  * One encoder per wire type of the interface spec (QTY, DATA, ADDR, HASH).
  */
-import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
+import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
 
 /** A `0x`-prefixed hex string. */
 export type Hex = `0x${string}`
@@ -12,9 +12,18 @@ export function quantity(value: bigint | number): Hex {
   return `0x${value.toString(16)}`
 }
 
+/**
+ * Lower-case hex of bytes by Node's native encoder: about twice as fast as a JavaScript table
+ * loop, and it makes one flat string instead of a chain of concatenations (the keys of every
+ * in-memory map are made this way, many times a block).
+ */
+function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}
+
 /** DATA: two hex digits per byte, `0x` for empty. */
 export function data(bytes: Uint8Array): Hex {
-  return `0x${nobleBytesToHex(bytes)}`
+  return `0x${hexOf(bytes)}`
 }
 
 /** Bytes from a hex string that the codecs already validated. */
@@ -25,7 +34,7 @@ export function fromHex(hex: string): Uint8Array {
 
 /** Lower-case, unprefixed hex: the key form used by every in-memory map. */
 export function keyOf(bytes: Uint8Array): string {
-  return nobleBytesToHex(bytes)
+  return hexOf(bytes)
 }
 
 /** A bigint as a 32-byte big-endian word. */
@@ -36,7 +45,7 @@ export function word(value: bigint): Uint8Array {
 /** Big-endian unsigned bytes to bigint (empty = 0). */
 export function toBigInt(bytes: Uint8Array): bigint {
   if (bytes.length === 0) return 0n
-  return BigInt(`0x${nobleBytesToHex(bytes)}`)
+  return BigInt(`0x${hexOf(bytes)}`)
 }
 
 /** Concatenate byte arrays. */
