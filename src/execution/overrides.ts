@@ -142,6 +142,22 @@ export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOver
 /** The block a run executes in: `block` with the header overrides applied. */
 export function overriddenBlock(block: Block, o: BlockOverrides | undefined, common: Common): Block {
   if (o === undefined || Object.keys(o).length === 0) return block
+  // The commonest override by far: a call without a price runs with base fee 0 (geth's NoBaseFee).
+  // Its context block is made once per block, not once per run (an estimate runs several times).
+  const feeless = Object.keys(o).length === 1 && o.baseFeePerGas === 0n
+  if (feeless) {
+    const known = FEELESS.get(block)
+    if (known !== undefined && known.common === common) return known
+  }
+  const out = buildOverridden(block, o, common)
+  if (feeless) FEELESS.set(block, out)
+  return out
+}
+
+/** The base-fee-0 context of each block (read-only once made: nothing sets fields on it). */
+const FEELESS = new WeakMap<Block, Block>()
+
+function buildOverridden(block: Block, o: BlockOverrides, common: Common): Block {
   const header = block.header.toJSON() as Record<string, unknown>
   if (o.number !== undefined) header.number = o.number
   if (o.time !== undefined) header.timestamp = o.time

@@ -50,6 +50,17 @@ function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction 
 }
 
 /**
+ * A transaction the node just signed with `from`'s key: its sender is known, so it is not
+ * recovered from the signature again (~80 µs of a send).
+ */
+function signedBy(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
+  const address = new Address(from)
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => address })
+  Object.freeze(tx)
+  return tx
+}
+
+/**
  * Transactions sent for an impersonated account. Their sender may be a contract: Hardhat and
  * Anvil let an impersonated contract send, so the builder skips EIP-3607 for them.
  */
@@ -138,7 +149,7 @@ export class Transactions {
     const sender = keyOf(req.from)
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
-    if (key !== undefined) return this.admit((await this.fill(req)).sign(key))
+    if (key !== undefined) return this.admit(signedBy((await this.fill(req, false)).sign(key), req.from))
     if (this.impersonation(sender)) return this.admit(impersonated(await this.fill(req, false), req.from))
     throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
