@@ -291,6 +291,9 @@ export class CallExecutor {
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       throw new ServerError(`gas required exceeds allowance (${hi})`)
     }
+    // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
+    // from there on succeeds the same way. No second run is needed.
+    if (first.execResult.executionGasUsed === 0n && first.gasRefund === 0n) return first.totalGasSpent
     let lo = first.totalGasSpent - 1n
     // Most calls need exactly the gas they consumed before refunds: one run settles them. Then
     // geth's guess, which covers the 63/64 rule of nested calls, and a binary search.
