@@ -1,6 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
+import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
 import { Chain } from './chain/chain.js'
@@ -140,6 +141,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
   await initKeccak()
+  await installJumpCache()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
   if (genesisFile !== undefined) {
     if (genesisFile.laterForks.length === 0 && !(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {

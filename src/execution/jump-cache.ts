@@ -1,0 +1,75 @@
+/**
+ * Caches the EVM's jump-destination analysis per contract code.
+ *
+ * @ethereumjs/evm analyses a contract's code afresh in every call frame that jumps: it marks the
+ * valid JUMPDESTs, converts every PUSH immediate to a bigint and builds a table of opcode entries,
+ * the size of the code. For a token called once per transaction that work, and the garbage it
+ * leaves, was ~15 % of an ERC20 transfer. The analysis depends only on the code and the EVM's
+ * opcode table, and its result is only read afterwards, so it is computed once per code.
+ *
+ * The analysis lives on the Interpreter class, which @ethereumjs/evm does not export: a throwaway
+ * EVM with one custom opcode hands the class over (the opcode's handler receives the run state,
+ * which names its interpreter). Each cached entry keeps a copy of the code and is used only when
+ * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
+ * Where the class or its method is not found, nothing is patched.
+ */
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createEVM } from '@ethereumjs/evm'
+
+type Analysis = unknown
+type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
+interface InterpreterLike {
+  _evm: { _opcodeMap: object }
+}
+
+/** An unassigned opcode in every fork the node runs, used once to reach the interpreter. */
+const PROBE_OPCODE = 0x0c
+
+let installing: Promise<void> | undefined
+
+/** Installs the cache once per process; later calls wait for the first. */
+export function installJumpCache(): Promise<void> {
+  installing ??= install().catch(() => {})
+  return installing
+}
+
+async function install(): Promise<void> {
+  let interpreterClass: { prototype: Record<string, unknown> } | undefined
+  const evm = await createEVM({
+    common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }),
+    customOpcodes: [
+      {
+        opcode: PROBE_OPCODE,
+        opcodeName: 'FINALITY_PROBE',
+        baseFee: 0,
+        logicFunction: (runState) => {
+          interpreterClass = (runState as unknown as { interpreter: { constructor: { prototype: Record<string, unknown> } } }).interpreter.constructor
+        },
+      },
+    ],
+  })
+  await evm.runCode({ code: Uint8Array.of(PROBE_OPCODE), gasLimit: 1000n })
+  const proto = interpreterClass?.prototype
+  const analyse = proto?._getValidJumpDestinations
+  if (proto === undefined || typeof analyse !== 'function') return
+  proto._getValidJumpDestinations = cached(analyse as Analyse)
+}
+
+function cached(analyse: Analyse): Analyse {
+  // By code object, then by opcode table (one per EVM, so per fork).
+  const byCode = new WeakMap<Uint8Array, { copy: Buffer; byTable: WeakMap<object, Analysis> }>()
+  return function (this: InterpreterLike, code: Uint8Array): Analysis {
+    const table = this._evm._opcodeMap
+    let entry = byCode.get(code)
+    if (entry === undefined || !entry.copy.equals(code)) {
+      entry = { copy: Buffer.from(code), byTable: new WeakMap() }
+      byCode.set(code, entry)
+    }
+    let analysis = entry.byTable.get(table)
+    if (analysis === undefined) {
+      analysis = analyse.call(this, code)
+      entry.byTable.set(table, analysis as object)
+    }
+    return analysis
+  }
+}

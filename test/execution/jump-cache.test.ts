@@ -1,0 +1,39 @@
+/**
+ * The jump-destination cache (src/execution/jump-cache.ts) changes no result: code runs the
+ * same when cached, and a buffer reused for other code is analysed again.
+ */
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createEVM } from '@ethereumjs/evm'
+import { describe, expect, it } from 'vitest'
+import { installJumpCache } from '../../src/execution/jump-cache.js'
+
+// PUSH1 5, JUMP, INVALID, INVALID, JUMPDEST (at 5), PUSH1 42, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN
+const JUMPS_TO_5 = Uint8Array.from([0x60, 0x05, 0x56, 0xfe, 0xfe, 0x5b, 0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3])
+
+async function run(code: Uint8Array) {
+  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  return evm.runCode({ code, gasLimit: 100_000n })
+}
+
+describe('the jump-destination cache', () => {
+  it('behavior: the same code gives the same result on every run once the cache is installed', async () => {
+    await installJumpCache()
+    for (let i = 0; i < 3; i++) {
+      const result = await run(JUMPS_TO_5)
+      expect(result.exceptionError).toBeUndefined()
+      expect(BigInt(`0x${Buffer.from(result.returnValue).toString('hex')}`)).toBe(42n)
+    }
+  })
+
+  it('behavior: a buffer changed in place after a run is analysed again (no stale jump table)', async () => {
+    await installJumpCache()
+    // One EVM (one opcode table) and one buffer: only the bytes change between the runs.
+    const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+    const code = JUMPS_TO_5.slice()
+    expect((await evm.runCode({ code, gasLimit: 100_000n })).exceptionError).toBeUndefined()
+    // Byte 5 is no longer a JUMPDEST: the same jump must now fail.
+    code[5] = 0x00
+    const result = await evm.runCode({ code, gasLimit: 100_000n })
+    expect(result.exceptionError?.error).toMatch(/^invalid JUMP/)
+  })
+})
