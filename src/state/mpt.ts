@@ -51,6 +51,11 @@ function branch(children: Array<TrieNode | null>, value: Uint8Array | null, stor
 /** Where persisted nodes live: keyed by the node hash as unprefixed hex. */
 export interface NodeSource {
   get(key: string): Promise<Uint8Array | undefined>
+  /**
+   * A root kept as a live node (a chain without a database keeps its roots as objects instead
+   * of storing every node's bytes), by the same key.
+   */
+  live?(key: string): LoadedNode | undefined
 }
 
 const EMPTY = new Uint8Array(0)
@@ -122,59 +127,67 @@ function encoded(node: Loaded): Uint8Array {
  * The RLP of a node, written straight into one buffer: the generic encoder (nested arrays, one
  * allocation per item and per list) was the largest part of a commit's trie work. A child is
  * either its hash (a 32-byte string) or, when its encoding is shorter than 32 bytes, that
- * encoding itself, embedded as it is.
+ * encoding itself, embedded as it is. Two passes over the children (length, then bytes) with no
+ * array of items in between: each child's reference is cached on the child after the first.
  */
 function encodeNode(node: Loaded): Uint8Array {
-  const items: Uint8Array[] = []
-  const embedded: boolean[] = []
-  switch (node.t) {
-    case 0:
-      items.push(hexPrefix(node.path, true), node.value)
-      embedded.push(false, false)
-      break
-    case 1:
-      items.push(hexPrefix(node.path, false))
-      embedded.push(false)
-      pushChild(items, embedded, node.child)
-      break
-    case 2:
-      for (const c of node.children) {
-        if (c !== null) pushChild(items, embedded, c)
-        else {
-          items.push(EMPTY)
-          embedded.push(false)
-        }
-      }
-      items.push(node.value ?? EMPTY)
-      embedded.push(false)
+  if (node.t === 2) {
+    let payload = node.value === null ? 1 : stringLength(node.value)
+    for (let i = 0; i < 16; i++) {
+      const c = node.children[i] ?? null
+      payload += c === null ? 1 : refLength(c)
+    }
+    const out = new Uint8Array(headerLength(payload) + payload)
+    let pos = writeHeader(out, 0, 0xc0, payload)
+    for (let i = 0; i < 16; i++) {
+      const c = node.children[i] ?? null
+      if (c === null) out[pos++] = 0x80
+      else pos = writeRef(out, pos, c)
+    }
+    if (node.value === null) out[pos] = 0x80
+    else writeString(out, pos, node.value)
+    return out
   }
-  let payload = 0
-  for (let i = 0; i < items.length; i++) {
-    const b = items[i] as Uint8Array
-    payload += embedded[i] ? b.length : stringLength(b)
-  }
+  const path = hexPrefix(node.path, node.t === 0)
+  const payload = stringLength(path) + (node.t === 0 ? stringLength(node.value) : refLength(node.child))
   const out = new Uint8Array(headerLength(payload) + payload)
-  let pos = writeHeader(out, 0, 0xc0, payload)
-  for (let i = 0; i < items.length; i++) {
-    const b = items[i] as Uint8Array
-    if (!embedded[i] && !(b.length === 1 && (b[0] as number) < 0x80)) pos = writeHeader(out, pos, 0x80, b.length)
-    out.set(b, pos)
-    pos += b.length
-  }
+  const pos = writeString(out, writeHeader(out, 0, 0xc0, payload), path)
+  if (node.t === 0) writeString(out, pos, node.value)
+  else writeRef(out, pos, node.child)
   return out
 }
 
-/** A child reference: its hash, or its own encoding when that is shorter than 32 bytes. */
-function pushChild(items: Uint8Array[], embedded: boolean[], child: TrieNode): void {
-  if (child.t === 3) {
-    items.push(child.hash)
-    embedded.push(false)
-    return
-  }
+/** How many bytes a child reference takes: a 32-byte string, or the child's short encoding. */
+function refLength(child: TrieNode): number {
+  if (child.t === 3 || (child.enc === undefined && child.hash !== undefined)) return 33
   const enc = encoded(child)
-  const small = enc.length < 32
-  items.push(small ? enc : hashOf(child))
-  embedded.push(small)
+  return enc.length < 32 ? enc.length : 33
+}
+
+/** Writes a child reference (see {@link refLength}); returns the next position. */
+function writeRef(out: Uint8Array, pos: number, child: TrieNode): number {
+  // A hashed node without its encoding had it dropped by `persist`: it is 32 bytes or more.
+  if (child.t !== 3 && !(child.enc === undefined && child.hash !== undefined)) {
+    const enc = encoded(child)
+    if (enc.length < 32) {
+      out.set(enc, pos)
+      return pos + enc.length
+    }
+  }
+  out[pos] = 0xa0
+  out.set(hashOf(child), pos + 1)
+  return pos + 33
+}
+
+/** Writes an RLP byte string; returns the next position. */
+function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
+  if (b.length === 1 && (b[0] as number) < 0x80) {
+    out[pos] = b[0] as number
+    return pos + 1
+  }
+  pos = writeHeader(out, pos, 0x80, b.length)
+  out.set(b, pos)
+  return pos + b.length
 }
 
 /** Length of a byte string's RLP. */
@@ -246,8 +259,11 @@ export async function loadNode(node: TrieNode, source: NodeSource): Promise<Load
 
 async function load(node: TrieNode, source: NodeSource): Promise<Loaded> {
   if (node.t !== 3) return node
-  const bytes = await source.get(keyOf(node.hash))
-  if (bytes === undefined) throw new Error(`missing trie node ${keyOf(node.hash)}`)
+  const key = keyOf(node.hash)
+  const live = source.live?.(key)
+  if (live !== undefined) return live
+  const bytes = await source.get(key)
+  if (bytes === undefined) throw new Error(`missing trie node ${key}`)
   const loaded = fromRaw(RLP.decode(bytes) as Raw, true)
   loaded.enc = bytes
   loaded.hash = node.hash
@@ -260,7 +276,7 @@ export async function trieGet(root: TrieNode | null, key: Uint8Array, source: No
   let node = root
   let i = 0
   while (node !== null) {
-    const n = await load(node, source)
+    const n = node.t === 3 ? await load(node, source) : node
     if (n.t === 0) return equal(n.path, path.subarray(i)) ? n.value : undefined
     if (n.t === 1) {
       if (commonPrefix(n.path, path.subarray(i)) !== n.path.length) return undefined
@@ -308,7 +324,7 @@ function leafOrExt(prefix: Uint8Array, node: Loaded): Loaded {
 async function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, source: NodeSource): Promise<Loaded> {
   const rest = path.subarray(i)
   if (node === null) return leaf(rest, value)
-  const n = await load(node, source)
+  const n = node.t === 3 ? await load(node, source) : node
   if (n.t === 2) {
     const copy = branch(n.children.slice(), n.value)
     if (rest.length === 0) copy.value = value
@@ -335,7 +351,7 @@ async function put(node: TrieNode | null, path: Uint8Array, i: number, value: Ui
 
 async function del(node: TrieNode | null, path: Uint8Array, i: number, source: NodeSource): Promise<TrieNode | null> {
   if (node === null) return null
-  const n = await load(node, source)
+  const n = node.t === 3 ? await load(node, source) : node
   const rest = path.subarray(i)
   if (n.t === 0) return equal(n.path, rest) ? null : node
   if (n.t === 1) {
@@ -378,19 +394,28 @@ export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uin
   return put(root, nibbles(key), 0, value, source)
 }
 
-/** Writes the nodes created since the last persist (those of 32 bytes or more, and the root). */
-export function persist(root: TrieNode | null, write: (key: string, value: Uint8Array) => void): Uint8Array {
+/**
+ * Hashes the nodes created since the last persist and, given `write`, writes those of 32 bytes
+ * or more, and the root. Without `write` (a chain kept as live objects) nothing is written and a
+ * large node's encoding is dropped once hashed: its parents need only its hash, and a proof
+ * encodes it again.
+ */
+export function persist(root: TrieNode | null, write?: (key: string, value: Uint8Array) => void): Uint8Array {
   if (root === null) return EMPTY_ROOT
   persistNode(root, true, write)
   return hashOf(root)
 }
 
-function persistNode(node: TrieNode, isRoot: boolean, write: (key: string, value: Uint8Array) => void): void {
+function persistNode(node: TrieNode, isRoot: boolean, write: ((key: string, value: Uint8Array) => void) | undefined): void {
   if (node.t === 3 || node.stored === true) return
   if (node.t === 1) persistNode(node.child, false, write)
   else if (node.t === 2) for (const c of node.children) if (c !== null) persistNode(c, false, write)
   const enc = encoded(node)
-  if (enc.length >= 32 || isRoot) write(keyOf(hashOf(node)), enc)
+  if (enc.length >= 32 || isRoot) {
+    const hash = hashOf(node)
+    if (write !== undefined) write(keyOf(hash), enc)
+    else if (enc.length >= 32) node.enc = undefined
+  }
   node.stored = true
 }
 

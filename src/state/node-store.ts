@@ -4,6 +4,7 @@
  * every node is also written to the node's abstract-level database with the block that made it.
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util'
+import type { LoadedNode } from './mpt.js'
 
 /** What the store needs from the database: get by key, and hand pending writes to a batch. */
 export interface NodeBackend {
@@ -13,11 +14,32 @@ export interface NodeBackend {
 export class NodeStore implements DB<string, string | Uint8Array> {
   private readonly cache = new Map<string, Uint8Array>()
   private pending = new Map<string, Uint8Array>()
+  /** Every committed trie root as a live node, by hash (only without a backend: see {@link objects}). */
+  private readonly roots = new Map<string, LoadedNode>()
+
+  /**
+   * Without a database the tries are kept as the live, path-copied node objects themselves:
+   * each committed root is remembered by hash and reaches every node under it, so no node's
+   * bytes are written anywhere (hex-keying and storing ~20 nodes a block cost ~5 % of a transfer).
+   */
+  readonly objects: boolean
 
   constructor(
     private readonly backend: NodeBackend | undefined,
     private readonly cacheLimit = 1_000_000,
-  ) {}
+  ) {
+    this.objects = backend === undefined
+  }
+
+  /** A committed root kept as an object (see {@link objects}). */
+  live(key: string): LoadedNode | undefined {
+    return this.roots.get(key)
+  }
+
+  /** Remembers a committed root as an object (see {@link objects}). */
+  keepRoot(key: string, node: LoadedNode): void {
+    this.roots.set(key, node)
+  }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const hit = this.cache.get(key) ?? this.pending.get(key)

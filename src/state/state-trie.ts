@@ -34,6 +34,14 @@ export class StateTrie {
   private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
   private readonly put = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
+  /** Hashes a new trie and keeps it: its new nodes written to the store, or its root kept live. */
+  private keep(root: TrieNode | null): Uint8Array {
+    if (!this.store.objects) return persist(root, this.put)
+    const hash = persist(root)
+    if (root !== null && root.t !== 3) this.store.keepRoot(keyOf(hash), root)
+    return hash
+  }
+
   constructor(private readonly store: NodeStore) {}
 
   /**
@@ -131,7 +139,7 @@ export class StateTrie {
           const hashedSlot = this.hashedKey(slot, keep)
           storage = await trieSet(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
         }
-        storageHash = keep ? persist(storage, this.put) : rootHash(storage)
+        storageHash = keep ? this.keep(storage) : rootHash(storage)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
       const code = diff.code.get(key)
@@ -139,7 +147,7 @@ export class StateTrie {
       const account = new Account(next.nonce, next.balance, storageHash, next.codeHash)
       root = await trieSet(root, hashedAddress, account.serialize(), this.store)
     }
-    const hash = keep ? persist(root, this.put) : rootHash(root)
+    const hash = keep ? this.keep(root) : rootHash(root)
     return { hash, root, storageRoots }
   }
 
