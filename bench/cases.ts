@@ -52,6 +52,8 @@ export interface ThroughputResult {
   p50Ms: number
   p99Ms: number
   signMs: number
+  /** Process CPU time per transaction, µs (all threads; compare runs by this on a noisy machine). */
+  cpuUsPerTx: number
 }
 
 function summarize(n: number, signMs: number, r: SendResult): ThroughputResult {
@@ -62,6 +64,7 @@ function summarize(n: number, signMs: number, r: SendResult): ThroughputResult {
     p50Ms: percentile(r.latencies, 50),
     p99Ms: percentile(r.latencies, 99),
     signMs,
+    cpuUsPerTx: r.cpuUs / n,
   }
 }
 

@@ -176,6 +176,8 @@ export interface SendResult {
   /** Per-transaction send+receipt latency, ms. */
   latencies: number[]
   receipts: Receipt[]
+  /** CPU time of the process (user + system, all threads) over the loop, µs: steadier than wall time on a shared machine. */
+  cpuUs: number
 }
 
 /**
@@ -185,6 +187,7 @@ export interface SendResult {
 export async function sendAndFetch(node: FinalityNode, raws: readonly Hex[], collectLatencies = true): Promise<SendResult> {
   const receipts: Receipt[] = new Array(raws.length)
   const latencies: number[] = collectLatencies ? new Array(raws.length) : []
+  const cpu = process.cpuUsage()
   const start = now()
   for (let i = 0; i < raws.length; i++) {
     const t0 = collectLatencies ? now() : 0
@@ -194,7 +197,9 @@ export async function sendAndFetch(node: FinalityNode, raws: readonly Hex[], col
     receipts[i] = receipt
     if (collectLatencies) latencies[i] = now() - t0
   }
-  return { elapsedMs: now() - start, latencies, receipts }
+  const elapsedMs = now() - start
+  const used = process.cpuUsage(cpu)
+  return { elapsedMs, latencies, receipts, cpuUs: used.user + used.system }
 }
 
 export function checkStatuses(label: string, receipts: readonly Receipt[]): void {
