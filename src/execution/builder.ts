@@ -7,7 +7,7 @@
  * EVM every block; on an automine chain, where every transaction is its own block, that per-block
  * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
  */
-import { Block, type HeaderData, createBlock, createBlockHeader } from '@ethereumjs/block'
+import { Block, type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
@@ -21,6 +21,7 @@ import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
+import { encodeList, encodeString } from '../rlp.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -59,6 +60,21 @@ async function orderedRoot(values: Uint8Array[]): Promise<Uint8Array> {
   for (const [i, value] of values.entries()) root = await trieSet(root, RLP.encode(i), value, NO_SOURCE)
   return root === null ? EMPTY_ROOT : persist(root, () => {})
 }
+
+/** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
+const EMPTY_LIST = Uint8Array.of(0xc0)
+
+/**
+ * The RLP of a block from its header's RLP and its transactions' kept encodings, as
+ * `Block.serialize` would make it (typed transactions as byte strings, legacy ones as lists).
+ */
+function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
+  const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
+  return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
+}
+
+/** The header fields a block's execution decides; written into the header once it has run. */
+type Outcome = Pick<BlockHeader, 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash'>
 
 function orBloom(target: Uint8Array, bloom: Uint8Array): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) | (bloom[i] as number)
@@ -104,8 +120,12 @@ export class BlockBuilder {
         blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
         parentBeaconBlockRoot: beaconRoot,
       }
-      // The block the EVM sees while executing (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …).
-      const context = createBlock({ header }, { common, setHardfork: false })
+      // The block the EVM sees while executing (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …). Its
+      // header is left unfrozen and becomes the built block's header once the outcome is known:
+      // a second header would be built and validated again for nothing.
+      const withdrawals = common.isActivatedEIP(4895)
+      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      const context = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common })
       await state.checkpoint()
       await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
 
@@ -159,23 +179,27 @@ export class BlockBuilder {
       })
       const diff = state.diff()
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
-      const final = createBlockHeader(
-        {
-          ...header,
-          stateRoot,
-          transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
-          receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
-          logsBloom: bloom,
-          gasUsed,
-          blobGasUsed: blobs ? blobGasUsed : undefined,
-          withdrawalsRoot: common.isActivatedEIP(4895) ? EMPTY_ROOT : undefined,
-          requestsHash: requests?.requestsHash,
-        },
-        { common, setHardfork: false },
-      )
+      const outcome: Outcome = {
+        stateRoot,
+        transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
+        receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
+        logsBloom: bloom,
+        gasUsed,
+        blobGasUsed: blobs ? blobGasUsed : undefined,
+        requestsHash: requests?.requestsHash ?? blockHeader.requestsHash,
+      }
+      Object.assign(blockHeader, outcome)
+      Object.freeze(blockHeader)
+      // The header's RLP once, for its hash and for the block's RLP.
+      const headerRlp = blockHeader.serialize()
+      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
-      const block = new Block(final, included.map(({ tx }) => tx), [], common.isActivatedEIP(4895) ? [] : undefined, { common })
+      const transactions = included.map(({ tx }) => tx)
+      const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
+      let rlp: Uint8Array | undefined
+      Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
+      Object.freeze(block)
       return { hash: block.hash(), block, receipts, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()

@@ -10,6 +10,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
+import { headerLength, stringLength, writeHeader, writeString } from '../rlp.js'
 
 type Raw = Uint8Array | Raw[]
 
@@ -177,41 +178,6 @@ function writeRef(out: Uint8Array, pos: number, child: TrieNode): number {
   out[pos] = 0xa0
   out.set(hashOf(child), pos + 1)
   return pos + 33
-}
-
-/** Writes an RLP byte string; returns the next position. */
-function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
-  if (b.length === 1 && (b[0] as number) < 0x80) {
-    out[pos] = b[0] as number
-    return pos + 1
-  }
-  pos = writeHeader(out, pos, 0x80, b.length)
-  out.set(b, pos)
-  return pos + b.length
-}
-
-/** Length of a byte string's RLP. */
-function stringLength(b: Uint8Array): number {
-  return b.length === 1 && (b[0] as number) < 0x80 ? 1 : headerLength(b.length) + b.length
-}
-
-function headerLength(length: number): number {
-  if (length <= 55) return 1
-  let n = 1
-  for (let l = length; l > 255; l = Math.floor(l / 256)) n++
-  return 1 + n
-}
-
-/** Writes an RLP string (base 0x80) or list (base 0xc0) header; returns the next position. */
-function writeHeader(out: Uint8Array, pos: number, base: number, length: number): number {
-  if (length <= 55) {
-    out[pos] = base + length
-    return pos + 1
-  }
-  const size = headerLength(length) - 1
-  out[pos] = base + 55 + size
-  for (let i = size, l = length; i > 0; i--, l = Math.floor(l / 256)) out[pos + i] = l & 0xff
-  return pos + 1 + size
 }
 
 /** The hash of a node (its reference in the parent when 32 bytes or more). */

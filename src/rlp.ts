@@ -1,0 +1,62 @@
+/**
+ * RLP written straight into one buffer, for the hot paths that know their items' sizes (trie
+ * nodes, blocks): the generic encoder of @ethereumjs/rlp allocates per item and per list.
+ */
+
+/** Length of a byte string's RLP. */
+export function stringLength(b: Uint8Array): number {
+  return b.length === 1 && (b[0] as number) < 0x80 ? 1 : headerLength(b.length) + b.length
+}
+
+/** Length of the header of an RLP string or list whose payload is `length` bytes. */
+export function headerLength(length: number): number {
+  if (length <= 55) return 1
+  let n = 1
+  for (let l = length; l > 255; l = Math.floor(l / 256)) n++
+  return 1 + n
+}
+
+/** Writes an RLP string (base 0x80) or list (base 0xc0) header; returns the next position. */
+export function writeHeader(out: Uint8Array, pos: number, base: number, length: number): number {
+  if (length <= 55) {
+    out[pos] = base + length
+    return pos + 1
+  }
+  const size = headerLength(length) - 1
+  out[pos] = base + 55 + size
+  for (let i = size, l = length; i > 0; i--, l = Math.floor(l / 256)) out[pos + i] = l & 0xff
+  return pos + 1 + size
+}
+
+/** Writes an RLP byte string; returns the next position. */
+export function writeString(out: Uint8Array, pos: number, b: Uint8Array): number {
+  if (b.length === 1 && (b[0] as number) < 0x80) {
+    out[pos] = b[0] as number
+    return pos + 1
+  }
+  pos = writeHeader(out, pos, 0x80, b.length)
+  out.set(b, pos)
+  return pos + b.length
+}
+
+/**
+ * The RLP list of items that are already RLP-encoded (each embedded as it is).
+ */
+export function encodeList(items: readonly Uint8Array[]): Uint8Array {
+  let payload = 0
+  for (const item of items) payload += item.length
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  for (const item of items) {
+    out.set(item, pos)
+    pos += item.length
+  }
+  return out
+}
+
+/** The RLP of a byte string. */
+export function encodeString(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(stringLength(bytes))
+  writeString(out, 0, bytes)
+  return out
+}

@@ -1,0 +1,51 @@
+/**
+ * The builder writes a block's RLP and hash itself (from the header's RLP and the transactions'
+ * kept encodings). @ethereumjs/block must read those bytes back as the same block: same hash,
+ * same bytes when it serializes them again, and transaction / receipt roots it agrees with.
+ */
+import { createBlockFromRLP } from '@ethereumjs/block'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { type Hex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createChainCommon } from '../../src/chain/common.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
+
+let node: FinalityNode
+const to = '0x00000000000000000000000000000000000000aa'
+
+async function send(tx: Record<string, unknown>): Promise<Hex> {
+  return (await node.request({ method: 'eth_sendTransaction', params: [{ from: node.accounts[0]!.address, to, value: '0x1', ...tx }] })) as Hex
+}
+
+beforeAll(async () => {
+  node = await createNode({ mining: { mode: 'manual' } })
+  // One block with a legacy, an EIP-2930 and an EIP-1559 transaction, one with a single
+  // transaction, and one empty.
+  await send({ gasPrice: '0x77359400' })
+  await send({ type: '0x1', gasPrice: '0x77359400', accessList: [{ address: to, storageKeys: [`0x${'00'.repeat(32)}`] }] })
+  await send({ maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x1' })
+  await node.mine()
+  await send({})
+  await node.mine()
+  await node.mine()
+})
+afterAll(() => node.close())
+
+describe('built blocks', () => {
+  it.each([1, 2, 3])('block %i reads back as the same block through @ethereumjs/block', async (n) => {
+    const number = `0x${n.toString(16)}`
+    const raw = (await node.request({ method: 'debug_getRawBlock', params: [number] })) as Hex
+    const json = (await node.request({ method: 'eth_getBlockByNumber', params: [number, false] })) as { hash: Hex; transactions: Hex[]; stateRoot: Hex }
+    const decoded = createBlockFromRLP(hexToBytes(raw), { common: createChainCommon(31337n, 'prague') })
+    expect(bytesToHex(decoded.serialize())).toBe(raw)
+    expect(bytesToHex(decoded.hash())).toBe(json.hash)
+    expect(bytesToHex(decoded.header.stateRoot)).toBe(json.stateRoot)
+    expect(decoded.transactions.map((tx) => bytesToHex(tx.hash()))).toEqual(json.transactions)
+    expect(await decoded.transactionsTrieIsValid()).toBe(true)
+  })
+
+  it('the first block holds one transaction of each type', async () => {
+    const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] })) as { transactions: Array<{ type: Hex }> }
+    expect(block.transactions.map((tx) => tx.type)).toEqual(['0x0', '0x1', '0x2'])
+  })
+})
