@@ -42,6 +42,13 @@ export function word(value: bigint): Uint8Array {
   return fromHex(value.toString(16).padStart(64, '0'))
 }
 
+/** A bigint as big-endian bytes without leading zeros (empty for zero), as RLP wants integers. */
+export function unpadded(value: bigint): Uint8Array {
+  if (value === 0n) return new Uint8Array(0)
+  const hex = value.toString(16)
+  return Buffer.from(hex.length % 2 === 1 ? `0${hex}` : hex, 'hex')
+}
+
 /** Big-endian unsigned bytes to bigint (empty = 0). */
 export function toBigInt(bytes: Uint8Array): bigint {
   if (bytes.length === 0) return 0n

@@ -60,3 +60,26 @@ export function encodeString(bytes: Uint8Array): Uint8Array {
   writeString(out, 0, bytes)
   return out
 }
+
+/** Where an RLP item starts its payload and where it ends, read at `pos`. */
+export function itemBounds(bytes: Uint8Array, pos: number): { payload: number; end: number } {
+  const b = bytes[pos]
+  if (b === undefined) throw new Error('RLP: truncated input')
+  if (b < 0x80) return { payload: pos, end: pos + 1 }
+  if (b < 0xb8) return { payload: pos + 1, end: pos + 1 + b - 0x80 }
+  if (b >= 0xc0 && b < 0xf8) return { payload: pos + 1, end: pos + 1 + b - 0xc0 }
+  const size = b < 0xc0 ? b - 0xb7 : b - 0xf7
+  let length = 0
+  for (let i = 1; i <= size; i++) length = length * 256 + (bytes[pos + i] ?? 0)
+  return { payload: pos + 1 + size, end: pos + 1 + size + length }
+}
+
+/** The start offsets of the items of the RLP list at `pos`, and where the list ends. */
+export function listItems(bytes: Uint8Array, pos: number): { starts: number[]; end: number } {
+  if ((bytes[pos] ?? 0) < 0xc0) throw new Error('RLP: not a list')
+  const { payload, end } = itemBounds(bytes, pos)
+  if (end > bytes.length) throw new Error('RLP: truncated input')
+  const starts: number[] = []
+  for (let at = payload; at < end; at = itemBounds(bytes, at).end) starts.push(at)
+  return { starts, end }
+}

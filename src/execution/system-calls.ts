@@ -9,7 +9,7 @@ import { Mainnet } from '@ethereumjs/common'
 import { type Address, createAddressFromString } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { concat, equalBytes, toBigInt, word } from '../hex.js'
+import { concat, equalBytes, word } from '../hex.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { RawLog } from '../chain/receipts.js'
 import { SYSTEM_CONTRACTS } from '../chain/system-contracts.js'
@@ -61,6 +61,14 @@ function deposits(logs: RawLog[], depositContract: Uint8Array): Uint8Array {
   return concat(...parts)
 }
 
+/** The queue head and tail and the excess and count words of a request contract: slots 0-3. */
+const QUEUE_SLOTS = [0n, 1n, 2n, 3n].map((slot) => word(slot))
+
+function isZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false
+  return true
+}
+
 /** Code already compared with a contract's canonical code (the same bytes are read each block). */
 const checkedCode = new WeakMap<Uint8Array, { contract: string; canonical: boolean }>()
 
@@ -86,7 +94,7 @@ async function dequeue(vm: VM, contract: Address, block: Block): Promise<Uint8Ar
   if (code.length === 0) return new Uint8Array(0)
   if (isCanonicalCode(contract, code)) {
     let idle = true
-    for (let slot = 0n; slot < 4n && idle; slot++) idle = toBigInt(await state.getStorage(contract, word(slot))) === 0n
+    for (let slot = 0; slot < 4 && idle; slot++) idle = isZero(await state.getStorage(contract, QUEUE_SLOTS[slot] as Uint8Array))
     if (idle) return new Uint8Array(0)
   }
   const systemAccount = await state.getAccount(SYSTEM_ADDRESS)

@@ -4,7 +4,7 @@
  * in automine, resolve once the transaction is in a committed block.
  */
 import type { Common } from '@ethereumjs/common'
-import { Address } from '@ethereumjs/util'
+import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
@@ -12,7 +12,8 @@ import { blobTransaction } from '../chain/decode.js'
 import type { Producer } from '../consensus/producer.js'
 import { ServerError } from '../errors.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { keyOf } from '../hex.js'
+import { concat, keyOf } from '../hex.js'
+import { encodeList, encodeString, listItems } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from '../rpc/objects.js'
 import type { TxPool } from '../txpool/pool.js'
@@ -72,6 +73,9 @@ export const IMPERSONATED = new WeakSet<TypedTransaction>()
 function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   const bytes = raw.slice()
   Object.defineProperty(tx, 'serialize', { value: () => bytes })
+  // The hash a sender signed, cut from the bytes received instead of re-encoding the fields.
+  let signed: Uint8Array | undefined
+  Object.defineProperty(tx, 'getMessageToVerifySignature', { value: () => (signed ??= signingHash(tx, bytes)) })
   // ethereumjs hashes the public key again (with a JS keccak) each time the sender is asked.
   let sender: Address | undefined
   const senderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).subarray(12)))
@@ -79,6 +83,27 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   Object.freeze(tx)
   return tx
 }
+
+/**
+ * The hash a transaction's signature covers, from its signed encoding: the same list without its
+ * last three items (v, r, s), behind the type byte of a typed transaction; an EIP-155 legacy
+ * transaction signs its chain id and two empty strings in their place.
+ */
+export function signingHash(tx: TypedTransaction, signed: Uint8Array): Uint8Array {
+  const at = tx.type === TransactionType.Legacy ? 0 : 1
+  const { starts } = listItems(signed, at)
+  const cut = starts[starts.length - 3]
+  const first = starts[0]
+  if (cut === undefined || first === undefined) throw new Error('invalid transaction encoding')
+  const fields = signed.subarray(first, cut)
+  const items = [fields]
+  if (at === 0 && tx.supports(Capability.EIP155ReplayProtection)) items.push(encodeString(bigIntToUnpaddedBytes(tx.common.chainId())), EMPTY_STRINGS)
+  const list = encodeList(items)
+  return keccak256(at === 0 ? list : concat(signed.subarray(0, 1), list))
+}
+
+/** Two empty RLP strings: the `r` and `s` of an EIP-155 signing payload. */
+const EMPTY_STRINGS = Uint8Array.of(0x80, 0x80)
 
 function ether(wei: bigint): string {
   return (Number(wei) / 1e18).toFixed(2)

@@ -6,13 +6,19 @@
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
-import { equalBytes, fromHex, keyOf } from '../hex.js'
+import { equalBytes, fromHex, keyOf, unpadded } from '../hex.js'
+import { encodeList, encodeString, itemBounds, listItems } from '../rlp.js'
 import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
 import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
+
+/** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
+function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
+  return encodeList([encodeString(unpadded(nonce)), encodeString(unpadded(balance)), encodeString(storageRoot), encodeString(codeHash)])
+}
 
 /** The key under which contract code is stored, by code hash. */
 function codeKey(codeHash: Uint8Array): string {
@@ -83,6 +89,16 @@ export class StateTrie {
     return bytes === undefined ? undefined : createAccountFromRLP(bytes)
   }
 
+  /** The storage root of an account in the trie under `root` (the empty root for none), read without decoding the rest. */
+  private async storageRootAt(root: TrieNode | null, hashedAddress: Uint8Array): Promise<Uint8Array> {
+    const bytes = await trieGet(root, hashedAddress, this.store)
+    if (bytes === undefined) return EMPTY_ROOT
+    const at = listItems(bytes, 0).starts[2]
+    if (at === undefined) throw new Error('invalid account in the state trie')
+    const { payload, end } = itemBounds(bytes, at)
+    return bytes.subarray(payload, end)
+  }
+
   /**
    * Writes `diff` on top of `parentRoot` and returns the new root, which later commits start
    * from. `base` supplies the values of accounts the diff names only through storage or code.
@@ -125,8 +141,7 @@ export class StateTrie {
       }
       const next = own ?? (await base.getAccount(key))
       if (next === undefined) continue
-      const previous = await this.accountAt(root, address, hashedAddress)
-      let storageHash = previous?.storageRoot ?? EMPTY_ROOT
+      let storageHash = await this.storageRootAt(root, hashedAddress)
       const slots = diff.storage.get(key)
       if (diff.cleared.has(key) || (slots !== undefined && slots.size > 0)) {
         const cached = this.storageHeads.get(key)
@@ -144,8 +159,7 @@ export class StateTrie {
       }
       const code = diff.code.get(key)
       if (keep && code !== undefined && code.length > 0) void this.store.put(codeKey(next.codeHash), code)
-      const account = new Account(next.nonce, next.balance, storageHash, next.codeHash)
-      root = await trieSet(root, hashedAddress, account.serialize(), this.store)
+      root = await trieSet(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
     }
     const hash = keep ? this.keep(root) : rootHash(root)
     return { hash, root, storageRoots }
