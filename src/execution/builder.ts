@@ -19,6 +19,7 @@ import { EMPTY_ROOT, persist, trieSet, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
+import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
 import { encodeList, encodeString } from '../rlp.js'
@@ -147,8 +148,11 @@ export class BlockBuilder {
           continue
         }
         try {
-          if (IMPERSONATED.has(tx)) state.exemptFromEoaCheck(sender)
-          const result = await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed })
+          const impersonated = IMPERSONATED.has(tx)
+          if (impersonated) state.exemptFromEoaCheck(sender)
+          const result =
+            (impersonated ? undefined : await runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
+            (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas
           included.push({ tx, result, sender })

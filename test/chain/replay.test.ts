@@ -47,6 +47,18 @@ beforeAll(async () => {
     await node.mine()
   }
   await node.mine()
+  // Block 6: plain ether transfers of every shape (most take the builder's EVM-free path, the
+  // odd ones runTx): legacy, EIP-2930 and EIP-1559 (gas above 21,000), to a new account, to
+  // itself, to the fee recipient, with no tip, with no value, to a precompile.
+  const miner = (await rpc<{ miner: Hex }>('eth_getBlockByNumber', ['0x1', false])).miner
+  await send(a!, { to: '0x00000000000000000000000000000000000abcde', value: '0x10', gasPrice: '0x77359400' })
+  await send(a!, { to: c, value: '0x11', gasPrice: '0x77359400', type: '0x1', accessList: [] })
+  await send(a!, { to: a, value: '0x12', gas: '0x7530' })
+  await send(b!, { to: miner, value: '0x13', gas: '0x5208' })
+  await send(b!, { to: c, value: '0x14', gas: '0x5208', maxPriorityFeePerGas: '0x0' })
+  await send(c!, { to: a, value: '0x0', gas: '0x5208' })
+  await send(c!, { to: '0x0000000000000000000000000000000000000004', value: '0x15', gas: '0x7530' })
+  await node.mine()
 })
 
 afterAll(() => node.close())
@@ -78,7 +90,7 @@ describe('replay', () => {
       },
     })
     const height = BigInt(await rpc<Hex>('eth_blockNumber'))
-    expect(height).toBe(5n)
+    expect(height).toBe(6n)
     let transactions = 0
     for (let n = 1n; n <= height; n++) {
       const json = await rpc<JSONRPCBlock>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true])
@@ -91,6 +103,6 @@ describe('replay', () => {
       hashes.set(n, block.hash())
       transactions += block.transactions.length
     }
-    expect(transactions).toBe(9)
+    expect(transactions).toBe(16)
   })
 })

@@ -1,0 +1,93 @@
+/**
+ * A plain ether transfer, run without the EVM: value from an externally owned account to an
+ * account without code, no calldata, no access list. Its outcome is fixed by the protocol: the
+ * intrinsic gas (21,000) is all it uses, the sender pays value and gas, the recipient gets the
+ * value, the fee recipient gets the tip. geth's state transition does the same through an EVM
+ * call that finds no code; @ethereumjs/vm's `runTx` sets up warm-address sets, a journal and a
+ * message frame for it (~6 % of an automined transfer).
+ *
+ * Anything out of the ordinary is left to `runTx`, which also words the errors: a wrong nonce,
+ * too little balance, a fee under the base fee, a zero value or zero tip (EIP-161 touches), a
+ * precompile or a contract as recipient, a sender with code (EIP-3607 / EIP-7702 delegation).
+ */
+import type { Block } from '@ethereumjs/block'
+import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { equalBytes } from '../hex.js'
+
+/** Addresses whose first 18 bytes are zero: every precompile (0x01-0x11, 0x0100) lies among them. */
+function nearZero(address: Uint8Array): boolean {
+  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false
+  return true
+}
+
+/** What a transaction pays per gas, and the part of it over the base fee. */
+type Fees = { gasPrice: bigint; tip: bigint }
+
+function fees(tx: TypedTransaction, baseFee: bigint): Fees | undefined {
+  if (tx.type === TransactionType.FeeMarketEIP1559) {
+    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+    if (t.maxFeePerGas < baseFee) return undefined
+    const room = t.maxFeePerGas - baseFee
+    const tip = t.maxPriorityFeePerGas < room ? t.maxPriorityFeePerGas : room
+    return { gasPrice: baseFee + tip, tip }
+  }
+  const gasPrice = (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
+  if (gasPrice < baseFee) return undefined
+  return { gasPrice, tip: gasPrice - baseFee }
+}
+
+/** The most a transaction may cost its sender: gas at its fee cap, plus value. */
+function maxCost(tx: TypedTransaction): bigint {
+  const cap = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
+  return tx.gasLimit * cap + tx.value
+}
+
+/**
+ * Runs `tx` as a plain transfer on the VM's state if it is one; undefined when it is not (the
+ * caller runs it with `runTx`). `blockGasUsed` is the gas the block used before it.
+ */
+export async function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult | undefined> {
+  if (tx.type !== TransactionType.FeeMarketEIP1559 && tx.type !== TransactionType.Legacy && tx.type !== TransactionType.AccessListEIP2930) return undefined
+  const to = tx.to
+  if (to === undefined || tx.data.length !== 0 || tx.value === 0n || nearZero(to.bytes)) return undefined
+  if ('accessList' in tx && (tx.accessList as unknown[]).length !== 0) return undefined
+  const gas = vm.common.param('txGas')
+  if (tx.gasLimit < gas) return undefined
+  const baseFee = block.header.baseFeePerGas
+  if (baseFee === undefined) return undefined
+  const price = fees(tx, baseFee)
+  if (price === undefined || price.tip === 0n) return undefined
+
+  const state = vm.stateManager
+  const from = await state.getAccount(sender)
+  if (from === undefined || from.nonce !== tx.nonce || !equalBytes(from.codeHash, KECCAK256_NULL)) return undefined
+  if (from.balance < maxCost(tx)) return undefined
+  const recipient = await state.getAccount(to)
+  if (recipient !== undefined && !equalBytes(recipient.codeHash, KECCAK256_NULL)) return undefined
+
+  const spent = gas * price.gasPrice
+  from.nonce += 1n
+  from.balance -= spent + tx.value
+  await state.putAccount(sender, from)
+  const credited = (await state.getAccount(to)) ?? new Account()
+  credited.balance += tx.value
+  await state.putAccount(to, credited)
+  const coinbase = block.header.coinbase
+  const miner = (await state.getAccount(coinbase)) ?? new Account()
+  const minerValue = gas * price.tip
+  miner.balance += minerValue
+  await state.putAccount(coinbase, miner)
+
+  const receipt = { status: 1 as const, cumulativeBlockGasUsed: blockGasUsed + gas, bitvector: new Uint8Array(256), logs: [] }
+  return {
+    execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n },
+    totalGasSpent: gas,
+    blockGasSpent: gas,
+    amountSpent: spent,
+    minerValue,
+    gasRefund: 0n,
+    receipt,
+  } as unknown as RunTxResult
+}
