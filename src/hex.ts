@@ -39,7 +39,11 @@ export function keyOf(bytes: Uint8Array): string {
 
 /** A bigint as a 32-byte big-endian word. */
 export function word(value: bigint): Uint8Array {
-  return fromHex(value.toString(16).padStart(64, '0'))
+  if (value < 0n || value > 0xffffffffffffn) return fromHex(value.toString(16).padStart(64, '0'))
+  // Small values (slot numbers, timestamps) without a trip through hex.
+  const out = new Uint8Array(32)
+  for (let n = Number(value), i = 31; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+  return out
 }
 
 /** A bigint as big-endian bytes without leading zeros (empty for zero), as RLP wants integers. */

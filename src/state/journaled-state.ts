@@ -25,6 +25,21 @@ function unpad(value: Uint8Array): Uint8Array {
   return i === 0 ? value : value.subarray(i)
 }
 
+/**
+ * The map key of an address. The same Address objects come back many times a block (the
+ * system contracts, a transaction's sender and recipient, the coinbase, a contract through its
+ * frames), so each one's hex is made once.
+ */
+const addressKeys = new WeakMap<Address, string>()
+function addressKey(address: Address): string {
+  let key = addressKeys.get(address)
+  if (key === undefined) {
+    key = keyOf(address.bytes)
+    addressKeys.set(address, key)
+  }
+  return key
+}
+
 function slotKey(key: Uint8Array): string {
   if (key.length === 32) return keyOf(key)
   return keyOf(key).padStart(64, '0')
@@ -70,7 +85,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const key = keyOf(address.bytes)
+    const key = addressKey(address)
     const a = await this.read(key)
     if (a === undefined) return undefined
     const copy = copyAccount(a)
@@ -82,7 +97,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    const key = keyOf(address.bytes)
+    const key = addressKey(address)
     if (account !== undefined && this.exempt?.key === key && account.codeHash === KECCAK256_NULL) {
       account = copyAccount(account)
       account.codeHash = this.exempt.codeHash
@@ -92,7 +107,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const key = keyOf(address.bytes)
+    const key = addressKey(address)
     await this.putAccount(address, undefined)
     this.wipeStorage(key)
     this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
@@ -109,7 +124,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const key = keyOf(address.bytes)
+    const key = addressKey(address)
     this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
     this.code.set(key, value)
     const account = (await this.getAccount(address)) ?? new Account()
@@ -118,7 +133,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const key = keyOf(address.bytes)
+    const key = addressKey(address)
     const own = this.code.get(key)
     if (own !== undefined) return own
     if (this.accounts.get(key) === null) return EMPTY
@@ -130,7 +145,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    const addr = keyOf(address.bytes)
+    const addr = addressKey(address)
     const slot = slotKey(key)
     const own = this.storage.get(addr)?.get(slot)
     if (own !== undefined) return own
@@ -139,7 +154,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    const addr = keyOf(address.bytes)
+    const addr = addressKey(address)
     const slot = slotKey(key)
     let slots = this.storage.get(addr)
     if (slots === undefined) {
@@ -151,7 +166,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async clearStorage(address: Address): Promise<void> {
-    this.wipeStorage(keyOf(address.bytes))
+    this.wipeStorage(addressKey(address))
   }
 
   private wipeStorage(addr: string): void {

@@ -54,14 +54,18 @@ export class StateTrie {
    * Stores each hashed key's preimage (address or slot) under `p<hash>`, with the nodes: a stored
    * chain is reopened by walking its trie (the flat state is rebuilt from them), and the debug
    * methods that walk old states name accounts and slots by them (geth keeps preimages the same
-   * way). About 0.3 µs per touched key; the keys were hashed for the trie anyway.
+   * way). About 0.3 µs per touched key; the keys were hashed for the trie anyway. A chain kept as
+   * objects stores nothing: `hashedKeys` already holds every key with its hash, and the reverse
+   * index is built from it when a preimage is first asked for.
    */
   private preimage(key: Uint8Array, hashed: Uint8Array): void {
-    void this.store.put(`p${keyOf(hashed)}`, key)
+    if (!this.store.objects) void this.store.put(`p${keyOf(hashed)}`, key)
   }
 
   /** keccak256 of each address and slot committed so far, by hex key (the same keys recur every block). */
   private readonly hashedKeys = new Map<string, Uint8Array>()
+  /** `hashedKeys` reversed (objects only): the preimage of each hash, by hex hash; caught up on lookup. */
+  private readonly preimages = new Map<string, string>()
 
   /** The trie key of an address or slot; its preimage is stored the first time it is committed. */
   private hashedKey(key: string, keep: boolean, raw = fromHex(key)): Uint8Array {
@@ -77,7 +81,12 @@ export class StateTrie {
 
   /** The preimage of a hashed key (an address or a storage slot), if it was ever written. */
   async preimageOf(hashed: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.store.get(`p${keyOf(hashed)}`)
+    if (!this.store.objects) return this.store.get(`p${keyOf(hashed)}`)
+    if (this.preimages.size !== this.hashedKeys.size) {
+      for (const [key, hash] of this.hashedKeys) this.preimages.set(keyOf(hash), key)
+    }
+    const key = this.preimages.get(keyOf(hashed))
+    return key === undefined ? undefined : fromHex(key)
   }
 
   private rootFor(hash: Uint8Array): TrieNode | null {
@@ -201,7 +210,7 @@ export class StateTrie {
   async load(root: Uint8Array): Promise<StateDiff> {
     const diff = emptyDiff()
     const preimage = async (hashed: Uint8Array) => {
-      const key = await this.store.get(`p${keyOf(hashed)}`)
+      const key = await this.preimageOf(hashed)
       if (key === undefined) throw new Error(`no preimage stored for ${keyOf(hashed)}: the database was not written with preimages`)
       return key
     }

@@ -1,0 +1,19 @@
+/** The wire and key encoders of src/hex.ts agree with the plain definitions on edge values. */
+import { describe, expect, it } from 'vitest'
+import { keyOf, toBigInt, unpadded, word } from '../../src/hex.js'
+
+const values = [0n, 1n, 255n, 256n, 8190n, 1_700_000_000n, 0xffffffffffffn, 0x1000000000000n, 2n ** 64n, 2n ** 256n - 1n]
+
+describe('hex', () => {
+  it.each(values)('word(%s) is the 32-byte big-endian value', (v) => {
+    expect(keyOf(word(v))).toBe(v.toString(16).padStart(64, '0'))
+    expect(toBigInt(word(v))).toBe(v)
+  })
+
+  it.each(values)('unpadded(%s) has no leading zero byte and reads back', (v) => {
+    const bytes = unpadded(v)
+    expect(bytes.length === 0 || bytes[0] !== 0).toBe(true)
+    expect(toBigInt(bytes)).toBe(v)
+    expect(bytes.length).toBe(v === 0n ? 0 : Math.ceil(v.toString(16).length / 2))
+  })
+})
