@@ -17,3 +17,14 @@ describe('hex', () => {
     expect(bytes.length).toBe(v === 0n ? 0 : Math.ceil(v.toString(16).length / 2))
   })
 })
+
+describe('keyOf', () => {
+  it('is the lower-case hex of inputs short and long, views included', () => {
+    for (const length of [0, 1, 20, 32, 255, 256, 257, 1000]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 37 + 11) & 0xff)
+      expect(keyOf(bytes)).toBe(Buffer.from(bytes).toString('hex'))
+      const view = bytes.subarray(Math.min(3, length))
+      expect(keyOf(view)).toBe(Buffer.from(view).toString('hex'))
+    }
+  })
+})
