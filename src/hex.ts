@@ -73,8 +73,16 @@ export function word(value: bigint): Uint8Array {
 /** A bigint as big-endian bytes without leading zeros (empty for zero), as RLP wants integers. */
 export function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return new Uint8Array(0)
-  const hex = value.toString(16)
-  return Buffer.from(hex.length % 2 === 1 ? `0${hex}` : hex, 'hex')
+  if (value > 0n && value <= 0xffffffffffffn) {
+    // Small values (nonces, most balances' low range) without a trip through hex.
+    let n = Number(value)
+    let length = 0
+    for (let m = n; m > 0; m = Math.floor(m / 256)) length++
+    const out = new Uint8Array(length)
+    for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return out
+  }
+  return fromHex(value.toString(16))
 }
 
 /** Big-endian unsigned bytes to bigint (empty = 0). */

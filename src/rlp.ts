@@ -83,3 +83,13 @@ export function listItems(bytes: Uint8Array, pos: number): { starts: number[]; e
   for (let at = payload; at < end; at = itemBounds(bytes, at).end) starts.push(at)
   return { starts, end }
 }
+
+/** The RLP list of byte strings (a header's or an account's fields), written into one buffer. */
+export function encodeStrings(items: readonly Uint8Array[]): Uint8Array {
+  let payload = 0
+  for (const item of items) payload += stringLength(item)
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  for (const item of items) pos = writeString(out, pos, item)
+  return out
+}

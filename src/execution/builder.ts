@@ -22,7 +22,7 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
-import { encodeList, encodeString } from '../rlp.js'
+import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -195,7 +195,7 @@ export class BlockBuilder {
       Object.assign(blockHeader, outcome)
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
-      const headerRlp = blockHeader.serialize()
+      const headerRlp = encodeStrings(blockHeader.raw())
       ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.

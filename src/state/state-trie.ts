@@ -7,7 +7,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf, unpadded } from '../hex.js'
-import { encodeList, encodeString, itemBounds, listItems } from '../rlp.js'
+import { encodeStrings, itemBounds, listItems } from '../rlp.js'
 import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
@@ -17,7 +17,7 @@ const EMPTY = new Uint8Array(0)
 
 /** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
 function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
-  return encodeList([encodeString(unpadded(nonce)), encodeString(unpadded(balance)), encodeString(storageRoot), encodeString(codeHash)])
+  return encodeStrings([unpadded(nonce), unpadded(balance), storageRoot, codeHash])
 }
 
 /** The key under which contract code is stored, by code hash. */
