@@ -12,9 +12,12 @@
  * which names its interpreter). Each cached entry keeps a copy of the code and is used only when
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
  * Where the class or its method is not found, nothing is patched.
+ *
+ * The same hook hands each EVM's opcode table to `fast-opcodes.ts` once.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
+import { patchOpcodeTable } from './fast-opcodes.js'
 
 type Analysis = unknown
 type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
@@ -60,6 +63,8 @@ function cached(analyse: Analyse): Analyse {
   const byCode = new WeakMap<Uint8Array, { copy: Buffer; byTable: WeakMap<object, Analysis> }>()
   return function (this: InterpreterLike, code: Uint8Array): Analysis {
     const table = this._evm._opcodeMap
+    // The one place every EVM's opcode table passes through before its code runs.
+    patchOpcodeTable(table)
     let entry = byCode.get(code)
     if (entry === undefined || !entry.copy.equals(code)) {
       entry = { copy: Buffer.from(code), byTable: new WeakMap() }

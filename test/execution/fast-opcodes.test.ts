@@ -1,0 +1,76 @@
+/**
+ * The word conversions behind the faster MLOAD / MSTORE / SLOAD / LOG handlers agree with the
+ * plain definitions on every size of value, and the handlers are in the opcode table of the
+ * EVM that runs code (an ERC20's MSTOREs, SLOADs and LOG3 give the same results as before:
+ * the token and conformance suites run through them).
+ */
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createEVM } from '@ethereumjs/evm'
+import { Account, createAddressFromString } from '@ethereumjs/util'
+import { describe, expect, it } from 'vitest'
+import { isPatched, word32, wordToBigInt } from '../../src/execution/fast-opcodes.js'
+import { installJumpCache } from '../../src/execution/jump-cache.js'
+
+function reference(value: bigint): string {
+  return value.toString(16).padStart(64, '0')
+}
+
+const samples: bigint[] = [0n, 1n, 0xffn, 0x100n, 0xffffffffffffn, 0x1000000000000n, 2n ** 64n - 1n, 2n ** 160n - 1n, 2n ** 255n, 2n ** 256n - 1n]
+for (let bits = 1; bits <= 256; bits += 7) samples.push((2n ** BigInt(bits)) / 3n + BigInt(bits))
+
+describe('word32 / wordToBigInt', () => {
+  it.each(samples)('word32(%s) is the 32-byte big-endian word and reads back', (v) => {
+    const word = word32(v)
+    expect(word.length).toBe(32)
+    expect(Buffer.from(word).toString('hex')).toBe(reference(v))
+    expect(wordToBigInt(word)).toBe(v)
+  })
+
+  it('wordToBigInt reads unpadded values of every length', () => {
+    for (let length = 0; length <= 32; length++) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 53 + 7) & 0xff)
+      const expected = length === 0 ? 0n : BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
+      expect(wordToBigInt(bytes)).toBe(expected)
+    }
+  })
+})
+
+const X = Array.from({ length: 32 }, (_, i) => i + 1)
+const Y = Array.from({ length: 32 }, (_, i) => 0xff - i)
+// MSTORE X at 0, MLOAD it, SSTORE it at slot 7, SLOAD it, MSTORE it at 32,
+// LOG2(data = memory[0..64], topics Y and 5), RETURN memory[0..64].
+const BODY = [
+  0x7f, ...X, 0x60, 0x00, 0x52, 0x60, 0x00, 0x51, 0x60, 0x07, 0x55, 0x60, 0x07, 0x54, 0x60, 0x20, 0x52,
+  0x60, 0x05, 0x7f, ...Y, 0x60, 0x40, 0x60, 0x00, 0xa2,
+  0x60, 0x40, 0x60, 0x00, 0xf3,
+]
+// The same behind a jump (PUSH1 4, JUMP, INVALID, JUMPDEST): the jump-destination analysis
+// runs first, so the rest runs on the patched handlers. Without a jump nothing is analysed, so
+// a fresh EVM runs BODY on the original handlers.
+const JUMP_FIRST = [0x60, 0x04, 0x56, 0xfe, 0x5b, ...BODY]
+
+async function run(code: number[]) {
+  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  const to = createAddressFromString('0x00000000000000000000000000000000000c0de5')
+  await evm.stateManager.putAccount(to, new Account())
+  const result = await evm.runCode({ code: Uint8Array.from(code), gasLimit: 1_000_000n, to })
+  return { ...result, patched: isPatched((evm as unknown as { _opcodeMap: object })._opcodeMap) }
+}
+
+describe('the patched handlers', () => {
+  it('behavior: MLOAD, MSTORE, SLOAD and LOG give what the original handlers give', async () => {
+    await installJumpCache()
+    const original = await run(BODY)
+    const patched = await run(JUMP_FIRST)
+    expect([original.patched, patched.patched]).toEqual([false, true])
+    expect(original.exceptionError).toBeUndefined()
+    expect(patched.exceptionError).toBeUndefined()
+    expect(Buffer.from(patched.returnValue).toString('hex')).toBe(Buffer.from(original.returnValue).toString('hex'))
+    expect(Buffer.from(patched.returnValue.subarray(32)).toString('hex')).toBe(Buffer.from(X).toString('hex'))
+    const logs = (r: typeof original) => (r.logs ?? []).map(([address, topics, data]) => [address, topics.map((t) => Buffer.from(t).toString('hex')), Buffer.from(data).toString('hex')])
+    expect(logs(patched)).toEqual(logs(original))
+    expect(logs(patched)[0]?.[1]).toEqual([Buffer.from(Y).toString('hex'), reference(5n)])
+    // PUSH1 + JUMP + JUMPDEST: 3 + 8 + 1 gas more, nothing else.
+    expect(patched.executionGasUsed).toBe(original.executionGasUsed + 12n)
+  })
+})
