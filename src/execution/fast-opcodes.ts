@@ -7,7 +7,11 @@
  *
  * The handlers live in each EVM's opcode table (`_opcodeMap`, one per EVM). The table is
  * reached through the interpreter's jump-destination analysis, which `jump-cache.ts` already
- * wraps: each table is patched in place the first time code runs against it.
+ * wraps: each table is patched in place the first time code runs against it. Only entries that
+ * still hold @ethereumjs/evm's own handler are replaced (they are known from a pristine table,
+ * see {@link rememberOriginalHandlers}); an entry another module wrapped (tracers, the call
+ * time-out) keeps its wrapper. Those modules patch a table before they wrap it, so that their
+ * wrappers call the faster handlers.
  */
 
 /** One entry of an EVM's opcode table. */
@@ -99,23 +103,34 @@ function log(runState: RunState): void {
 }
 
 const patched = new WeakSet<object>()
+/** @ethereumjs/evm's own handler of each replaced opcode, from a table no one has changed. */
+const originals = new Map<number, unknown>()
+
+/** Learns the library's own handlers from a pristine opcode table (once per process). */
+export function rememberOriginalHandlers(table: object): void {
+  if (originals.size > 0) return
+  const entries = table as Array<OpcodeEntry | undefined>
+  for (const [opcode] of replacements) originals.set(opcode, entries[opcode]?.opHandler)
+  for (let opcode = LOG0; opcode <= LOG4; opcode++) originals.set(opcode, entries[opcode]?.opHandler)
+}
 
 /** Whether an opcode table has the faster handlers. */
 export function isPatched(table: object): boolean {
   return patched.has(table)
 }
 
-/** Puts the faster handlers into an EVM's opcode table, once per table. */
+/**
+ * Puts the faster handlers into an EVM's opcode table, once per table, where the entry still
+ * holds the library's own handler. Nothing changes before the originals are known.
+ */
 export function patchOpcodeTable(table: object): void {
-  if (patched.has(table)) return
+  if (patched.has(table) || originals.size === 0) return
   patched.add(table)
   const entries = table as Array<OpcodeEntry | undefined>
-  for (const [opcode, handler] of replacements) {
+  const replace = (opcode: number, handler: OpcodeEntry['opHandler']) => {
     const entry = entries[opcode]
-    if (entry !== undefined) entry.opHandler = handler
+    if (entry !== undefined && entry.opHandler === originals.get(opcode)) entry.opHandler = handler
   }
-  for (let opcode = LOG0; opcode <= LOG4; opcode++) {
-    const entry = entries[opcode]
-    if (entry !== undefined) entry.opHandler = log
-  }
+  for (const [opcode, handler] of replacements) replace(opcode, handler)
+  for (let opcode = LOG0; opcode <= LOG4; opcode++) replace(opcode, log)
 }

@@ -17,7 +17,7 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
-import { patchOpcodeTable } from './fast-opcodes.js'
+import { patchOpcodeTable, rememberOriginalHandlers } from './fast-opcodes.js'
 
 type Analysis = unknown
 type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
@@ -51,6 +51,7 @@ async function install(): Promise<void> {
       },
     ],
   })
+  rememberOriginalHandlers((evm as unknown as { _opcodeMap: object })._opcodeMap)
   await evm.runCode({ code: Uint8Array.of(PROBE_OPCODE), gasLimit: 1000n })
   const proto = interpreterClass?.prototype
   const analyse = proto?._getValidJumpDestinations
