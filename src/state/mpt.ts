@@ -236,16 +236,65 @@ async function load(node: TrieNode, source: NodeSource): Promise<Loaded> {
   return loaded
 }
 
-/** The value at `key`, or undefined. */
-export async function trieGet(root: TrieNode | null, key: Uint8Array, source: NodeSource): Promise<Uint8Array | undefined> {
-  const path = nibbles(key)
+/**
+ * Resolves a node for the synchronous walks below: loaded nodes as they are, a root kept live by
+ * the source, or a node already loaded by an earlier attempt; anything else is {@link Missing}.
+ */
+type Resolve = (node: TrieNode) => Loaded
+
+/** Thrown by a walk that needs a stored node: the caller loads it and walks again. */
+class Missing {
+  constructor(readonly node: Ref) {}
+}
+
+/**
+ * Runs a synchronous walk, loading the stored nodes it asks for between attempts. A chain kept
+ * as objects never stores nodes, so its walks finish in one attempt, without a promise per
+ * level; a chain in a database loads each missing node once and walks again (walks only build
+ * new nodes, so a failed attempt leaves nothing behind).
+ */
+async function walk<T>(source: NodeSource, run: (resolve: Resolve) => T): Promise<T> {
+  let loaded: Map<TrieNode, Loaded> | undefined
+  const resolve: Resolve = (node) => {
+    if (node.t !== 3) return node
+    const known = loaded?.get(node) ?? source.live?.(keyOf(node.hash))
+    if (known === undefined) throw new Missing(node)
+    return known
+  }
+  for (;;) {
+    try {
+      return run(resolve)
+    } catch (error) {
+      if (!(error instanceof Missing)) throw error
+      loaded ??= new Map()
+      loaded.set(error.node, await load(error.node, source))
+    }
+  }
+}
+
+/** Whether `path` from position `i` on is exactly `nodePath`. */
+function equalAt(nodePath: Uint8Array, path: Uint8Array, i: number): boolean {
+  if (nodePath.length !== path.length - i) return false
+  for (let k = 0; k < nodePath.length; k++) if (nodePath[k] !== path[i + k]) return false
+  return true
+}
+
+/** How many nibbles `nodePath` shares with `path` from position `i` on. */
+function commonAt(nodePath: Uint8Array, path: Uint8Array, i: number): number {
+  const n = Math.min(nodePath.length, path.length - i)
+  let k = 0
+  while (k < n && nodePath[k] === path[i + k]) k++
+  return k
+}
+
+function getIn(root: TrieNode | null, path: Uint8Array, resolve: Resolve): Uint8Array | undefined {
   let node = root
   let i = 0
   while (node !== null) {
-    const n = node.t === 3 ? await load(node, source) : node
-    if (n.t === 0) return equal(n.path, path.subarray(i)) ? n.value : undefined
+    const n = resolve(node)
+    if (n.t === 0) return equalAt(n.path, path, i) ? n.value : undefined
     if (n.t === 1) {
-      if (commonPrefix(n.path, path.subarray(i)) !== n.path.length) return undefined
+      if (commonAt(n.path, path, i) !== n.path.length) return undefined
       i += n.path.length
       node = n.child
     } else {
@@ -255,6 +304,12 @@ export async function trieGet(root: TrieNode | null, key: Uint8Array, source: No
     }
   }
   return undefined
+}
+
+/** The value at `key`, or undefined. */
+export async function trieGet(root: TrieNode | null, key: Uint8Array, source: NodeSource): Promise<Uint8Array | undefined> {
+  const path = nibbles(key)
+  return walk(source, (resolve) => getIn(root, path, resolve))
 }
 
 /** The encoded nodes on the path to `key` (a Merkle proof; embedded nodes are inside their parents). */
@@ -287,21 +342,24 @@ function leafOrExt(prefix: Uint8Array, node: Loaded): Loaded {
   return prefix.length === 0 ? node : ext(prefix, node)
 }
 
-async function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, source: NodeSource): Promise<Loaded> {
-  const rest = path.subarray(i)
-  if (node === null) return leaf(rest, value)
-  const n = node.t === 3 ? await load(node, source) : node
+function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, resolve: Resolve): Loaded {
+  if (node === null) return leaf(path.subarray(i), value)
+  const n = resolve(node)
   if (n.t === 2) {
     const copy = branch(n.children.slice(), n.value)
-    if (rest.length === 0) copy.value = value
-    else copy.children[rest[0] as number] = await put(n.children[rest[0] as number] ?? null, path, i + 1, value, source)
+    if (i === path.length) copy.value = value
+    else {
+      const k = path[i] as number
+      copy.children[k] = put(n.children[k] ?? null, path, i + 1, value, resolve)
+    }
     return copy
   }
-  if (n.t === 0 && equal(n.path, rest)) return leaf(rest, value)
-  const common = commonPrefix(n.path, rest)
+  if (n.t === 0 && equalAt(n.path, path, i)) return leaf(n.path, value)
+  const common = commonAt(n.path, path, i)
   if (n.t === 1 && common === n.path.length) {
-    return ext(n.path, await put(n.child, path, i + common, value, source))
+    return ext(n.path, put(n.child, path, i + common, value, resolve))
   }
+  const rest = path.subarray(i)
   const split = branch(new Array<TrieNode | null>(16).fill(null), null)
   if (n.t === 0) {
     if (common === n.path.length) split.value = n.value
@@ -315,26 +373,25 @@ async function put(node: TrieNode | null, path: Uint8Array, i: number, value: Ui
   return common > 0 ? ext(rest.subarray(0, common), split) : split
 }
 
-async function del(node: TrieNode | null, path: Uint8Array, i: number, source: NodeSource): Promise<TrieNode | null> {
+function del(node: TrieNode | null, path: Uint8Array, i: number, resolve: Resolve): TrieNode | null {
   if (node === null) return null
-  const n = node.t === 3 ? await load(node, source) : node
-  const rest = path.subarray(i)
-  if (n.t === 0) return equal(n.path, rest) ? null : node
+  const n = resolve(node)
+  if (n.t === 0) return equalAt(n.path, path, i) ? null : node
   if (n.t === 1) {
-    if (commonPrefix(n.path, rest) !== n.path.length) return node
-    const c = await del(n.child, path, i + n.path.length, source)
+    if (commonAt(n.path, path, i) !== n.path.length) return node
+    const c = del(n.child, path, i + n.path.length, resolve)
     if (c === n.child) return node
     if (c === null) return null
-    return leafOrExt(n.path, await load(c, source))
+    return leafOrExt(n.path, resolve(c))
   }
   const copy = branch(n.children.slice(), n.value)
-  if (rest.length === 0) {
+  if (i === path.length) {
     if (n.value === null) return node
     copy.value = null
   } else {
-    const index = rest[0] as number
+    const index = path[i] as number
     const before = n.children[index] ?? null
-    const after = await del(before, path, i + 1, source)
+    const after = del(before, path, i + 1, resolve)
     if (after === before) return node
     copy.children[index] = after
   }
@@ -348,7 +405,7 @@ async function del(node: TrieNode | null, path: Uint8Array, i: number, source: N
   })
   if (count === 0) return copy.value === null ? null : leaf(EMPTY, copy.value)
   if (count === 1 && copy.value === null) {
-    const c = await load(copy.children[only] as TrieNode, source)
+    const c = resolve(copy.children[only] as TrieNode)
     return leafOrExt(Uint8Array.of(only), c)
   }
   return copy
@@ -356,8 +413,9 @@ async function del(node: TrieNode | null, path: Uint8Array, i: number, source: N
 
 /** The trie with `key` set to `value` (an empty value deletes). */
 export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): Promise<TrieNode | null> {
-  if (value.length === 0) return del(root, nibbles(key), 0, source)
-  return put(root, nibbles(key), 0, value, source)
+  const path = nibbles(key)
+  if (value.length === 0) return walk(source, (resolve) => del(root, path, 0, resolve))
+  return walk(source, (resolve) => put(root, path, 0, value, resolve))
 }
 
 /**
