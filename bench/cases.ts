@@ -123,7 +123,7 @@ export async function deployToken(node: FinalityNode, signer: Signer, artifact: 
   return { address: receipt.contractAddress, abi: artifact.abi, deployGasUsed: BigInt(receipt.gasUsed) }
 }
 
-export async function benchErc20Transfers(node: FinalityNode, token: DeployedToken, n: number): Promise<Erc20Result> {
+export async function benchErc20Transfers(node: FinalityNode, token: DeployedToken, n: number, hooks: TimedHooks = {}): Promise<Erc20Result> {
   const signer = new Signer(node)
   // Untimed setup: give every sender a token balance so the workload spreads over SENDERS accounts.
   const seed = transferSpecs(node, SENDERS - 1, SENDERS, (i) => ({
@@ -145,7 +145,9 @@ export async function benchErc20Transfers(node: FinalityNode, token: DeployedTok
   const signMs = now() - s0
 
   const before = await blockNumber(node)
+  await hooks.before?.()
   const result = await sendAndFetch(node, raws)
+  await hooks.after?.()
   const after = await blockNumber(node)
 
   checkStatuses('ERC20 transfers', result.receipts)

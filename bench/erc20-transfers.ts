@@ -6,7 +6,7 @@ import type { Abi, Hex } from 'viem'
 import { createNode } from '../src/index.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
 import { benchErc20Transfers, deployToken } from './cases.js'
-import { Signer, scale } from './util.js'
+import { Signer, profileHooks, scale } from './util.js'
 
 const n = process.env.BENCH_N !== undefined ? Number(process.env.BENCH_N) : scale(2000)
 if (!Number.isInteger(n) || n < 1) throw new Error(`bad BENCH_N ${process.env.BENCH_N}`)
@@ -16,7 +16,7 @@ if (artifact === undefined) throw new Error('compileFixtures() returned no Token
 const node = await createNode()
 try {
   const token = await deployToken(node, new Signer(node), { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex })
-  const r = await benchErc20Transfers(node, token, n)
+  const r = await benchErc20Transfers(node, token, n, profileHooks())
   console.log(`ERC20 transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx)`)
 } finally {
   await node.close()

@@ -10,38 +10,16 @@
  *
  * BENCH_N overrides the transfer count (default 2000, or 200 with BENCH_QUICK=1).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { Session } from 'node:inspector/promises'
-import path from 'node:path'
 import { ed25519Backend } from '../src/crypto/ed25519.js'
 import { secp256k1Backend } from '../src/crypto/secp256k1.js'
 import { createNode } from '../src/index.js'
-import { benchEthTransfers, type TimedHooks } from './cases.js'
-import { scale } from './util.js'
+import { benchEthTransfers } from './cases.js'
+import { profileHooks, scale } from './util.js'
 
 const n = process.env.BENCH_N !== undefined ? Number(process.env.BENCH_N) : scale(2000)
 if (!Number.isInteger(n) || n < 1) throw new Error(`bad BENCH_N ${process.env.BENCH_N}`)
 
-const profileTo = process.env.BENCH_PROFILE
-let hooks: TimedHooks = {}
-if (profileTo !== undefined && profileTo !== '') {
-  const session = new Session()
-  session.connect()
-  hooks = {
-    async before() {
-      await session.post('Profiler.enable')
-      await session.post('Profiler.setSamplingInterval', { interval: 1000 })
-      await session.post('Profiler.start')
-    },
-    async after() {
-      const { profile } = await session.post('Profiler.stop')
-      mkdirSync(path.dirname(profileTo), { recursive: true })
-      writeFileSync(profileTo, JSON.stringify(profile))
-      session.disconnect()
-      console.log(`profile of the timed loop written to ${profileTo}`)
-    },
-  }
-}
+const hooks = profileHooks()
 
 const node = await createNode()
 try {

@@ -2,6 +2,9 @@
  * Shared helpers of the benchmark suite: timing, statistics, pre-signing with viem, and the
  * send-then-fetch-receipt loop every throughput figure is measured with.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
@@ -206,5 +209,30 @@ export function checkStatuses(label: string, receipts: readonly Receipt[]): void
   const bad = receipts.filter((r) => r.status !== '0x1')
   if (bad.length > 0) {
     fail(`${label}: ${bad.length}/${receipts.length} receipts not status 0x1 (first: ${JSON.stringify(bad[0])})`)
+  }
+}
+
+/**
+ * Hooks that profile only a benchmark's timed loop when `BENCH_PROFILE` names a file (V8
+ * inspector, main thread, 1 ms sampling); no hooks otherwise.
+ */
+export function profileHooks(): { before?: () => Promise<void>; after?: () => Promise<void> } {
+  const profileTo = process.env.BENCH_PROFILE
+  if (profileTo === undefined || profileTo === '') return {}
+  const session = new Session()
+  session.connect()
+  return {
+    async before() {
+      await session.post('Profiler.enable')
+      await session.post('Profiler.setSamplingInterval', { interval: 1000 })
+      await session.post('Profiler.start')
+    },
+    async after() {
+      const { profile } = await session.post('Profiler.stop')
+      mkdirSync(path.dirname(profileTo), { recursive: true })
+      writeFileSync(profileTo, JSON.stringify(profile))
+      session.disconnect()
+      console.log(`profile of the timed loop written to ${profileTo}`)
+    },
   }
 }

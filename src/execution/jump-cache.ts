@@ -57,6 +57,30 @@ async function install(): Promise<void> {
   const analyse = proto?._getValidJumpDestinations
   if (proto === undefined || typeof analyse !== 'function') return
   proto._getValidJumpDestinations = cached(analyse as Analyse)
+  const run = proto.run
+  if (typeof run === 'function') proto.run = leanEnv(run as InterpreterRun)
+}
+
+type InterpreterRun = (this: { _env: object }, code: Uint8Array, opts?: unknown) => Promise<unknown>
+
+/** An interpreter's environment once its run is over (see {@link leanEnv}). */
+const SPENT_ENV = Object.freeze({})
+
+/**
+ * After a run, @ethereumjs/evm's `runInterpreter` builds a `runState` for its result by spreading
+ * the run state, the result and the environment into one object literal. V8 (Node 20) makes each
+ * property a literal gains from a second spread a slow runtime call: the environment's ~20
+ * properties cost ~30 µs per call frame (measured in isolation: 32 µs for two spreads of 20
+ * properties, 1.5 µs for Object.assign of the same). Nothing reads that copy (the run state
+ * keeps the environment itself, as `runState.env`), so the interpreter hands over an empty
+ * environment once its run has ended.
+ */
+function leanEnv(run: InterpreterRun): InterpreterRun {
+  return async function (this: { _env: object }, code: Uint8Array, opts?: unknown): Promise<unknown> {
+    const result = await run.call(this, code, opts)
+    this._env = SPENT_ENV
+    return result
+  }
 }
 
 function cached(analyse: Analyse): Analyse {

@@ -37,3 +37,14 @@ describe('the jump-destination cache', () => {
     expect(result.exceptionError?.error).toMatch(/^invalid JUMP/)
   })
 })
+
+describe('the interpreter after its run', () => {
+  it('behavior: a run state still names its environment (runState.env), whose copy the result no longer spreads', async () => {
+    await installJumpCache()
+    const result = await run(JUMPS_TO_5)
+    const runState = (result as unknown as { runState: { env: { code: Uint8Array; depth: number }; programCounter: number } }).runState
+    expect(runState.env.code).toEqual(JUMPS_TO_5)
+    expect(runState.env.depth).toBe(0)
+    expect(runState.programCounter).toBeGreaterThan(0)
+  })
+})

@@ -79,7 +79,8 @@ interface HaltedState {
   stack: { getStack(): bigint[] }
   memory: { _store: Uint8Array }
   memoryWordCount: bigint
-  address: Address
+  /** The frame's environment (the run state keeps it; see jump-cache.ts on the spent copy). */
+  env: { address: Address }
   stateManager: StateManagerInterface
 }
 
@@ -225,7 +226,7 @@ export class TraceHooks {
       stack: rs.stack.getStack(),
       memory: rs.memory._store.slice(0, Number(rs.memoryWordCount) * 32),
       depth: frame?.message?.depth ?? 0,
-      address: rs.address,
+      address: rs.env.address,
       stateManager: rs.stateManager,
     } as unknown as InterpreterStep
   }
