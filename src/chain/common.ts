@@ -36,6 +36,27 @@ class SharedCommon extends Common {
    */
   declare private eipSet: Set<number>
 
+  /**
+   * Parameters as bigints, by name: `param` converts the stored value with `BigInt()` on every
+   * call, and the EVM asks for gas costs at nearly every opcode. Emptied whenever ethereumjs
+   * rebuilds its parameter cache (hardfork, EIPs or parameter tables changed).
+   */
+  declare private bigParams: Map<string, bigint>
+
+  protected override _buildParamsCache(): void {
+    super._buildParamsCache()
+    this.bigParams = new Map()
+  }
+
+  override param(name: string): bigint {
+    let value = this.bigParams.get(name)
+    if (value === undefined) {
+      value = super.param(name)
+      this.bigParams.set(name, value)
+    }
+    return value
+  }
+
   protected override _buildActivatedEIPsCache(): void {
     super._buildActivatedEIPsCache()
     this.eipSet = new Set(this._activatedEIPsCache)
