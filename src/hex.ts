@@ -53,8 +53,14 @@ export function data(bytes: Uint8Array): Hex {
 /** Bytes from a hex string that the codecs already validated. */
 export function fromHex(hex: string): Uint8Array {
   const body = hex.startsWith('0x') ? hex.slice(2) : hex
-  return nobleHexToBytes(body.length % 2 === 1 ? `0${body}` : body)
+  const even = body.length % 2 === 1 ? `0${body}` : body
+  // Long inputs (raw transactions, calldata) by Node's native decoder, copied out of its shared
+  // pool; anything that is not hex still goes to noble, which says what is wrong with it.
+  if (even.length > 128 && HEX_DIGITS_ONLY.test(even)) return new Uint8Array(Buffer.from(even, 'hex'))
+  return nobleHexToBytes(even)
 }
+
+const HEX_DIGITS_ONLY = /^[0-9a-fA-F]*$/
 
 /** Lower-case, unprefixed hex: the key form used by every in-memory map. */
 export function keyOf(bytes: Uint8Array): string {

@@ -426,3 +426,17 @@ describe('the chain', () => {
     expect(await getBlock(n, 'safe')).toEqual(next)
   })
 })
+
+describe('signBytes', () => {
+  it('is the domain tag and RLP([step, chainId, height, round, blockHash]) for edge values', async () => {
+    const { signBytes, Step } = await import('../src/consensus/votes.js')
+    const hash = hexToBytes(`0x${'ab'.repeat(32)}`)
+    const domain = new TextEncoder().encode('finality/consensus/v1')
+    for (const [chainId, height, round] of [[31337n, 1n, 0], [1n, 0n, 0], [2n ** 64n, 2n ** 40n + 7n, 300], [255n, 256n, 127], [128n, 127n, 128]] as const) {
+      for (const step of [Step.Proposal, Step.Prevote, Step.Precommit]) {
+        const expected = bytesToHex(new Uint8Array([...domain, ...RLP.encode([step, chainId, height, round, hash])]))
+        expect(bytesToHex(signBytes(step, chainId, height, round, hash))).toBe(expected)
+      }
+    }
+  })
+})

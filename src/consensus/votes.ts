@@ -2,8 +2,8 @@
  * Consensus messages and the bytes validators sign. Every message names its chain, height,
  * round and block, so a signature cannot be replayed in another context.
  */
-import { RLP } from '@ethereumjs/rlp'
-import { concat, type Hex } from '../hex.js'
+import { concat, type Hex, unpadded } from '../hex.js'
+import { encodeStrings } from '../rlp.js'
 
 /** The three signed steps of a height. */
 export const Step = { Proposal: 1, Prevote: 2, Precommit: 3 } as const
@@ -13,7 +13,8 @@ const DOMAIN = new TextEncoder().encode('finality/consensus/v1')
 
 /** The canonical bytes a validator signs for one step. */
 export function signBytes(step: Step, chainId: bigint, height: bigint, round: number, blockHash: Uint8Array): Uint8Array {
-  return concat(DOMAIN, RLP.encode([step, chainId, height, round, blockHash]))
+  // RLP([step, chainId, height, round, blockHash]) with integers as minimal big-endian bytes.
+  return concat(DOMAIN, encodeStrings([unpadded(BigInt(step)), unpadded(chainId), unpadded(height), unpadded(BigInt(round)), blockHash]))
 }
 
 /** A signed prevote or precommit (or the proposer's signature on a proposal). */

@@ -55,8 +55,14 @@ export interface BlockParams {
 
 const NO_SOURCE = { get: async () => undefined }
 
+/** The hex-prefixed path of the only leaf of a one-entry index-keyed trie (key RLP(0)). */
+const SOLE_LEAF_PATH = Uint8Array.of(0x20, 0x80)
+
 /** The root of an index-keyed trie (transactions, receipts, withdrawals). */
 async function orderedRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  // One value (every automined block): the trie is a single leaf at key RLP(0) = 0x80, whose
+  // hex-prefixed path is 0x20 0x80, and the root is its hash whatever its size.
+  if (values.length === 1) return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))
   let root: TrieNode | null = null
   for (const [i, value] of values.entries()) root = await trieSet(root, RLP.encode(i), value, NO_SOURCE)
   return root === null ? EMPTY_ROOT : persist(root, () => {})
