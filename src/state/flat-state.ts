@@ -75,13 +75,17 @@ export class FlatState implements StateReader {
     }
     return {
       version,
+      // No newer version applied yet (the usual case while a block is built): the head's values,
+      // without a closure per read.
       getAccount: async (address) => {
+        if (this.undo.length === 0) return this.getAccount(address)
         const prior = undoFor((u) => u.accounts.get(address)) as Prior<Account> | undefined
         if (prior === ABSENT) return undefined
         if (prior !== undefined) return copyAccount(prior)
         return this.getAccount(address)
       },
       getStorage: async (address, slot) => {
+        if (this.undo.length === 0) return this.getStorage(address, slot)
         const prior = undoFor((u) => {
           const s = u.storage.get(address)
           if (s === undefined) return undefined
@@ -92,6 +96,7 @@ export class FlatState implements StateReader {
         return this.getStorage(address, slot)
       },
       getCode: async (address) => {
+        if (this.undo.length === 0) return this.getCode(address)
         const prior = undoFor((u) => u.code.get(address)) as Prior<Uint8Array> | undefined
         if (prior === ABSENT) return EMPTY
         if (prior !== undefined) return prior

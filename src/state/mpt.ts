@@ -237,39 +237,35 @@ async function load(node: TrieNode, source: NodeSource): Promise<Loaded> {
 }
 
 /**
- * Resolves a node for the synchronous walks below: loaded nodes as they are, a root kept live by
- * the source, or a node already loaded by an earlier attempt; anything else is {@link Missing}.
+ * What the synchronous walks below need to resolve a node known only by hash: the source (for a
+ * root kept live) and the nodes loaded by earlier attempts. A node found in neither is
+ * {@link Missing}: the walk stops, the node is loaded, and the walk runs again. A chain kept as
+ * objects never stores nodes, so its walks finish in one attempt, without a promise per level;
+ * a chain in a database loads each missing node once (walks only build new nodes, so a failed
+ * attempt leaves nothing behind).
  */
-type Resolve = (node: TrieNode) => Loaded
+interface Lookup {
+  source: NodeSource
+  loaded: Map<TrieNode, Loaded> | undefined
+}
 
-/** Thrown by a walk that needs a stored node: the caller loads it and walks again. */
+/** Thrown by a walk that needs a stored node. */
 class Missing {
   constructor(readonly node: Ref) {}
 }
 
-/**
- * Runs a synchronous walk, loading the stored nodes it asks for between attempts. A chain kept
- * as objects never stores nodes, so its walks finish in one attempt, without a promise per
- * level; a chain in a database loads each missing node once and walks again (walks only build
- * new nodes, so a failed attempt leaves nothing behind).
- */
-async function walk<T>(source: NodeSource, run: (resolve: Resolve) => T): Promise<T> {
-  let loaded: Map<TrieNode, Loaded> | undefined
-  const resolve: Resolve = (node) => {
-    if (node.t !== 3) return node
-    const known = loaded?.get(node) ?? source.live?.(keyOf(node.hash))
-    if (known === undefined) throw new Missing(node)
-    return known
-  }
-  for (;;) {
-    try {
-      return run(resolve)
-    } catch (error) {
-      if (!(error instanceof Missing)) throw error
-      loaded ??= new Map()
-      loaded.set(error.node, await load(error.node, source))
-    }
-  }
+function resolve(node: TrieNode, lookup: Lookup): Loaded {
+  if (node.t !== 3) return node
+  const known = lookup.loaded?.get(node) ?? lookup.source.live?.(keyOf(node.hash))
+  if (known === undefined) throw new Missing(node)
+  return known
+}
+
+/** After a walk stopped at a stored node: loads it for the next attempt (rethrows anything else). */
+async function loadMissing(error: unknown, lookup: Lookup): Promise<void> {
+  if (!(error instanceof Missing)) throw error
+  lookup.loaded ??= new Map()
+  lookup.loaded.set(error.node, await load(error.node, lookup.source))
 }
 
 /** Whether `path` from position `i` on is exactly `nodePath`. */
@@ -287,11 +283,11 @@ function commonAt(nodePath: Uint8Array, path: Uint8Array, i: number): number {
   return k
 }
 
-function getIn(root: TrieNode | null, path: Uint8Array, resolve: Resolve): Uint8Array | undefined {
+function getIn(root: TrieNode | null, path: Uint8Array, lookup: Lookup): Uint8Array | undefined {
   let node = root
   let i = 0
   while (node !== null) {
-    const n = resolve(node)
+    const n = resolve(node, lookup)
     if (n.t === 0) return equalAt(n.path, path, i) ? n.value : undefined
     if (n.t === 1) {
       if (commonAt(n.path, path, i) !== n.path.length) return undefined
@@ -309,7 +305,14 @@ function getIn(root: TrieNode | null, path: Uint8Array, resolve: Resolve): Uint8
 /** The value at `key`, or undefined. */
 export async function trieGet(root: TrieNode | null, key: Uint8Array, source: NodeSource): Promise<Uint8Array | undefined> {
   const path = nibbles(key)
-  return walk(source, (resolve) => getIn(root, path, resolve))
+  const lookup: Lookup = { source, loaded: undefined }
+  for (;;) {
+    try {
+      return getIn(root, path, lookup)
+    } catch (error) {
+      await loadMissing(error, lookup)
+    }
+  }
 }
 
 /** The encoded nodes on the path to `key` (a Merkle proof; embedded nodes are inside their parents). */
@@ -342,22 +345,22 @@ function leafOrExt(prefix: Uint8Array, node: Loaded): Loaded {
   return prefix.length === 0 ? node : ext(prefix, node)
 }
 
-function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, resolve: Resolve): Loaded {
+function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, lookup: Lookup): Loaded {
   if (node === null) return leaf(path.subarray(i), value)
-  const n = resolve(node)
+  const n = resolve(node, lookup)
   if (n.t === 2) {
     const copy = branch(n.children.slice(), n.value)
     if (i === path.length) copy.value = value
     else {
       const k = path[i] as number
-      copy.children[k] = put(n.children[k] ?? null, path, i + 1, value, resolve)
+      copy.children[k] = put(n.children[k] ?? null, path, i + 1, value, lookup)
     }
     return copy
   }
   if (n.t === 0 && equalAt(n.path, path, i)) return leaf(n.path, value)
   const common = commonAt(n.path, path, i)
   if (n.t === 1 && common === n.path.length) {
-    return ext(n.path, put(n.child, path, i + common, value, resolve))
+    return ext(n.path, put(n.child, path, i + common, value, lookup))
   }
   const rest = path.subarray(i)
   const split = branch(new Array<TrieNode | null>(16).fill(null), null)
@@ -373,16 +376,16 @@ function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Arr
   return common > 0 ? ext(rest.subarray(0, common), split) : split
 }
 
-function del(node: TrieNode | null, path: Uint8Array, i: number, resolve: Resolve): TrieNode | null {
+function del(node: TrieNode | null, path: Uint8Array, i: number, lookup: Lookup): TrieNode | null {
   if (node === null) return null
-  const n = resolve(node)
+  const n = resolve(node, lookup)
   if (n.t === 0) return equalAt(n.path, path, i) ? null : node
   if (n.t === 1) {
     if (commonAt(n.path, path, i) !== n.path.length) return node
-    const c = del(n.child, path, i + n.path.length, resolve)
+    const c = del(n.child, path, i + n.path.length, lookup)
     if (c === n.child) return node
     if (c === null) return null
-    return leafOrExt(n.path, resolve(c))
+    return leafOrExt(n.path, resolve(c, lookup))
   }
   const copy = branch(n.children.slice(), n.value)
   if (i === path.length) {
@@ -391,7 +394,7 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, resolve: Resolv
   } else {
     const index = path[i] as number
     const before = n.children[index] ?? null
-    const after = del(before, path, i + 1, resolve)
+    const after = del(before, path, i + 1, lookup)
     if (after === before) return node
     copy.children[index] = after
   }
@@ -405,7 +408,7 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, resolve: Resolv
   })
   if (count === 0) return copy.value === null ? null : leaf(EMPTY, copy.value)
   if (count === 1 && copy.value === null) {
-    const c = resolve(copy.children[only] as TrieNode)
+    const c = resolve(copy.children[only] as TrieNode, lookup)
     return leafOrExt(Uint8Array.of(only), c)
   }
   return copy
@@ -414,8 +417,14 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, resolve: Resolv
 /** The trie with `key` set to `value` (an empty value deletes). */
 export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): Promise<TrieNode | null> {
   const path = nibbles(key)
-  if (value.length === 0) return walk(source, (resolve) => del(root, path, 0, resolve))
-  return walk(source, (resolve) => put(root, path, 0, value, resolve))
+  const lookup: Lookup = { source, loaded: undefined }
+  for (;;) {
+    try {
+      return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
+    } catch (error) {
+      await loadMissing(error, lookup)
+    }
+  }
 }
 
 /**
