@@ -3,7 +3,8 @@
  * the gas it used alone and the contract it created, so that reads never recover a signature.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { toBigInt } from '../hex.js'
+import { concat, toBigInt, unpadded } from '../hex.js'
+import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 
 /** One log as executed: address, topics, data. */
 export type RawLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
@@ -59,4 +60,24 @@ export function decodeReceipts(bytes: Uint8Array): StoredReceipt[] {
     if (root !== undefined && root.length > 0) r.root = root
     return r
   })
+}
+
+const STATUS_OK = Uint8Array.of(1)
+const STATUS_FAILED = new Uint8Array(0)
+
+/**
+ * The consensus encoding of a receipt (the receipt trie's values, debug_getRawReceipts):
+ * RLP([status or post-state root, cumulative gas, bloom, logs]), behind the transaction type for
+ * typed transactions (EIP-2718). Written straight into buffers, as @ethereumjs/vm's
+ * `encodeReceipt` encodes it (a cumulative gas of zero as one zero byte, as it does).
+ */
+export function encodeConsensusReceipt(
+  receipt: { status?: 0 | 1; stateRoot?: Uint8Array; cumulativeBlockGasUsed: bigint; bitvector: Uint8Array; logs: RawLog[] },
+  type: number,
+): Uint8Array {
+  const outcome = receipt.stateRoot ?? (receipt.status === 0 ? STATUS_FAILED : STATUS_OK)
+  const gas = receipt.cumulativeBlockGasUsed === 0n ? Uint8Array.of(0) : unpadded(receipt.cumulativeBlockGasUsed)
+  const logs = encodeList(receipt.logs.map(([address, topics, data]) => encodeList([encodeString(address), encodeStrings(topics), encodeString(data)])))
+  const body = encodeList([encodeString(outcome), encodeString(gas), encodeString(receipt.bitvector), logs])
+  return type === 0 ? body : concat(Uint8Array.of(type), body)
 }

@@ -11,10 +11,10 @@ import { Block, type BlockHeader, type HeaderData, createBlockHeader } from '@et
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { type VM, createVM, encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
-import type { RawLog, StoredReceipt } from '../chain/receipts.js'
+import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
 import { EMPTY_ROOT, persist, trieSet, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
@@ -192,7 +192,7 @@ export class BlockBuilder {
       const outcome: Outcome = {
         stateRoot,
         transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
-        receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeReceipt(result.receipt, tx.type))),
+        receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Parameters<typeof encodeConsensusReceipt>[0], tx.type))),
         logsBloom: bloom,
         gasUsed,
         blobGasUsed: blobs ? blobGasUsed : undefined,

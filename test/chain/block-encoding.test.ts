@@ -49,3 +49,28 @@ describe('built blocks', () => {
     expect(block.transactions.map((tx) => tx.type)).toEqual(['0x0', '0x1', '0x2'])
   })
 })
+
+describe('encodeConsensusReceipt', () => {
+  it('equals @ethereumjs/vm encodeReceipt for every type, status, gas and log shape', async () => {
+    const { encodeReceipt } = await import('@ethereumjs/vm')
+    const { encodeConsensusReceipt } = await import('../../src/chain/receipts.js')
+    const bloom = Uint8Array.from({ length: 256 }, (_, i) => i & 0xff)
+    const address = hexToBytes('0x00000000000000000000000000000000000000aa')
+    const topic = (n: number) => new Uint8Array(32).fill(n)
+    const logSets = [
+      [],
+      [[address, [], new Uint8Array(0)]],
+      [[address, [topic(1), topic(2), topic(3), topic(4)], new Uint8Array(300).fill(7)], [address, [topic(9)], Uint8Array.of(1)]],
+    ] as Array<Array<[Uint8Array, Uint8Array[], Uint8Array]>>
+    for (const type of [0, 1, 2, 3, 4]) {
+      for (const status of [0, 1] as const) {
+        for (const cumulativeBlockGasUsed of [0n, 21_000n, 2n ** 40n]) {
+          for (const logs of logSets) {
+            const receipt = { status, cumulativeBlockGasUsed, bitvector: bloom, logs }
+            expect(bytesToHex(encodeConsensusReceipt(receipt, type))).toBe(bytesToHex(encodeReceipt(receipt as never, type)))
+          }
+        }
+      }
+    }
+  })
+})
