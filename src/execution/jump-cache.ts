@@ -13,7 +13,8 @@
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
  * Where the class or its method is not found, nothing is patched.
  *
- * The same hook hands each EVM's opcode table to `fast-opcodes.ts` once.
+ * The same probe serves two more patches: the analysis hook hands each EVM's opcode table to
+ * `fast-opcodes.ts` once, and `Interpreter#run` drops the spent environment (see `leanEnv`).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
@@ -71,9 +72,9 @@ const SPENT_ENV = Object.freeze({})
  * the run state, the result and the environment into one object literal. V8 (Node 20) makes each
  * property a literal gains from a second spread a slow runtime call: the environment's ~20
  * properties cost ~30 µs per call frame (measured in isolation: 32 µs for two spreads of 20
- * properties, 1.5 µs for Object.assign of the same). Nothing reads that copy (the run state
- * keeps the environment itself, as `runState.env`), so the interpreter hands over an empty
- * environment once its run has ended.
+ * properties, 1.5 µs for Object.assign of the same). Nothing needs that copy: the run state
+ * keeps the environment itself, as `runState.env`, which is where the struct logger reads a
+ * frame's address. So the interpreter hands over an empty environment once its run has ended.
  */
 function leanEnv(run: InterpreterRun): InterpreterRun {
   return async function (this: { _env: object }, code: Uint8Array, opts?: unknown): Promise<unknown> {

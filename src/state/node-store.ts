@@ -20,7 +20,7 @@ export class NodeStore implements DB<string, string | Uint8Array> {
   /**
    * Without a database the tries are kept as the live, path-copied node objects themselves:
    * each committed root is remembered by hash and reaches every node under it, so no node's
-   * bytes are written anywhere (hex-keying and storing ~20 nodes a block cost ~5 % of a transfer).
+   * bytes are written anywhere (hex-keying and storing ~20 nodes a block were 5–10 % of a transfer).
    */
   readonly objects: boolean
 
