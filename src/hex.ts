@@ -69,12 +69,23 @@ export function keyOf(bytes: Uint8Array): string {
 
 /** A bigint as a 32-byte big-endian word. */
 export function word(value: bigint): Uint8Array {
-  if (value < 0n || value > 0xffffffffffffn) return fromHex(value.toString(16).padStart(64, '0'))
-  // Small values (slot numbers, timestamps) without a trip through hex.
+  if (value < 0n || value >= TWO_256) return fromHex(value.toString(16).padStart(64, '0'))
+  // Without a trip through hex (the EVM's MSTORE, SLOAD and LOG convert words this way too).
   const out = new Uint8Array(32)
-  for (let n = Number(value), i = 31; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+  if (value <= 0xffffffffffffn) {
+    for (let n = Number(value), i = 31; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return out
+  }
+  // 32 bits at a time from the low end; smaller words stop early.
+  for (let v = value, i = 31; v > 0n; v /= TWO_32) {
+    let limb = Number(v % TWO_32)
+    for (let k = 0; k < 4; k++, i--, limb >>>= 8) out[i] = limb & 0xff
+  }
   return out
 }
+
+const TWO_32 = 0x100000000n
+const TWO_256 = 1n << 256n
 
 /** A bigint as big-endian bytes without leading zeros (empty for zero), as RLP wants integers. */
 export function unpadded(value: bigint): Uint8Array {
@@ -93,8 +104,16 @@ export function unpadded(value: bigint): Uint8Array {
 
 /** Big-endian unsigned bytes to bigint (empty = 0). */
 export function toBigInt(bytes: Uint8Array): bigint {
-  if (bytes.length === 0) return 0n
-  return BigInt(`0x${hexOf(bytes)}`)
+  let i = 0
+  while (i < bytes.length && bytes[i] === 0) i++
+  if (i === bytes.length) return 0n
+  if (bytes.length - i <= 6) {
+    // Up to 48 bits fit a number exactly.
+    let n = 0
+    for (; i < bytes.length; i++) n = n * 256 + (bytes[i] as number)
+    return BigInt(n)
+  }
+  return BigInt(`0x${hexOf(bytes.subarray(i))}`)
 }
 
 /** Concatenate byte arrays. */

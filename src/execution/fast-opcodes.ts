@@ -13,6 +13,7 @@
  * time-out) keeps its wrapper. Those modules patch a table before they wrap it, so that their
  * wrappers call the faster handlers.
  */
+import { toBigInt, word } from '../hex.js'
 
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
@@ -29,40 +30,6 @@ interface RunState {
   }
 }
 
-const TWO_32 = 0x100000000n
-
-/** A bigint (0 <= value < 2^256) as a 32-byte big-endian word. */
-export function word32(value: bigint): Uint8Array {
-  const out = new Uint8Array(32)
-  if (value <= 0xffffffffffffn) {
-    for (let n = Number(value), i = 31; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
-    return out
-  }
-  // 32 bits at a time from the low end; small words stop early.
-  for (let v = value, i = 31; v > 0n && i >= 0; v /= TWO_32) {
-    let limb = Number(v % TWO_32)
-    for (let k = 0; k < 4 && i >= 0; k++, i--, limb >>>= 8) out[i] = limb & 0xff
-  }
-  return out
-}
-
-const HEX_DIGITS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
-
-/** A big-endian byte string (up to 32 bytes) as a bigint. */
-export function wordToBigInt(bytes: Uint8Array): bigint {
-  let i = 0
-  while (i < bytes.length && bytes[i] === 0) i++
-  if (i === bytes.length) return 0n
-  if (bytes.length - i <= 6) {
-    let n = 0
-    for (; i < bytes.length; i++) n = n * 256 + (bytes[i] as number)
-    return BigInt(n)
-  }
-  let hex = '0x'
-  for (; i < bytes.length; i++) hex += HEX_DIGITS[bytes[i] as number]
-  return BigInt(hex)
-}
-
 const MLOAD = 0x51
 const MSTORE = 0x52
 const SLOAD = 0x54
@@ -74,22 +41,22 @@ const replacements: Array<[number, (runState: RunState) => unknown]> = [
     MLOAD,
     (runState) => {
       const pos = runState.stack.pop()
-      runState.stack.push(wordToBigInt(runState.memory.read(Number(pos), 32, true)))
+      runState.stack.push(toBigInt(runState.memory.read(Number(pos), 32, true)))
     },
   ],
   [
     MSTORE,
     (runState) => {
-      const [offset, word] = runState.stack.popN(2) as [bigint, bigint]
-      runState.memory.write(Number(offset), 32, word32(word))
+      const [offset, value] = runState.stack.popN(2) as [bigint, bigint]
+      runState.memory.write(Number(offset), 32, word(value))
     },
   ],
   [
     SLOAD,
     async (runState) => {
       const key = runState.stack.pop()
-      const value = await runState.interpreter.storageLoad(word32(key))
-      runState.stack.push(value.length === 0 ? 0n : wordToBigInt(value))
+      const value = await runState.interpreter.storageLoad(word(key))
+      runState.stack.push(value.length === 0 ? 0n : toBigInt(value))
     },
   ],
 ]
@@ -97,7 +64,7 @@ const replacements: Array<[number, (runState: RunState) => unknown]> = [
 function log(runState: RunState): void {
   const [memOffset, memLength] = runState.stack.popN(2) as [bigint, bigint]
   const topicsCount = runState.opCode - LOG0
-  const topics = runState.stack.popN(topicsCount).map(word32)
+  const topics = runState.stack.popN(topicsCount).map(word)
   const data = memLength === 0n ? new Uint8Array(0) : runState.memory.read(Number(memOffset), Number(memLength))
   runState.interpreter.log(data, topicsCount, topics)
 }

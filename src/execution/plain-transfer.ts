@@ -15,33 +15,12 @@ import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { equalBytes } from '../hex.js'
+import { effectiveTip, feeCap } from '../txpool/pool.js'
 
 /** Addresses whose first 18 bytes are zero: every precompile (0x01-0x11, 0x0100) lies among them. */
 function nearZero(address: Uint8Array): boolean {
   for (let i = 0; i < 18; i++) if (address[i] !== 0) return false
   return true
-}
-
-/** What a transaction pays per gas, and the part of it over the base fee. */
-type Fees = { gasPrice: bigint; tip: bigint }
-
-function fees(tx: TypedTransaction, baseFee: bigint): Fees | undefined {
-  if (tx.type === TransactionType.FeeMarketEIP1559) {
-    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-    if (t.maxFeePerGas < baseFee) return undefined
-    const room = t.maxFeePerGas - baseFee
-    const tip = t.maxPriorityFeePerGas < room ? t.maxPriorityFeePerGas : room
-    return { gasPrice: baseFee + tip, tip }
-  }
-  const gasPrice = (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
-  if (gasPrice < baseFee) return undefined
-  return { gasPrice, tip: gasPrice - baseFee }
-}
-
-/** The most a transaction may cost its sender: gas at its fee cap, plus value. */
-function maxCost(tx: TypedTransaction): bigint {
-  const cap = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
-  return tx.gasLimit * cap + tx.value
 }
 
 /**
@@ -57,17 +36,18 @@ export async function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Add
   if (tx.gasLimit < gas) return undefined
   const baseFee = block.header.baseFeePerGas
   if (baseFee === undefined) return undefined
-  const price = fees(tx, baseFee)
-  if (price === undefined || price.tip === 0n) return undefined
+  // Negative when the fee cap is under the base fee: runTx words that error.
+  const tip = effectiveTip(tx, baseFee)
+  if (tip <= 0n) return undefined
 
   const state = vm.stateManager
   const from = await state.getAccount(sender)
   if (from === undefined || from.nonce !== tx.nonce || !equalBytes(from.codeHash, KECCAK256_NULL)) return undefined
-  if (from.balance < maxCost(tx)) return undefined
+  if (from.balance < tx.gasLimit * feeCap(tx) + tx.value) return undefined
   const recipient = await state.getAccount(to)
   if (recipient !== undefined && !equalBytes(recipient.codeHash, KECCAK256_NULL)) return undefined
 
-  const spent = gas * price.gasPrice
+  const spent = gas * (baseFee + tip)
   from.nonce += 1n
   from.balance -= spent + tx.value
   await state.putAccount(sender, from)
@@ -76,7 +56,7 @@ export async function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Add
   await state.putAccount(to, credited)
   const coinbase = block.header.coinbase
   const miner = (await state.getAccount(coinbase)) ?? new Account()
-  const minerValue = gas * price.tip
+  const minerValue = gas * tip
   miner.balance += minerValue
   await state.putAccount(coinbase, miner)
 

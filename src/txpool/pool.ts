@@ -52,7 +52,8 @@ export const DEFAULT_POOL_OPTIONS: Readonly<PoolOptions> = Object.freeze({
   order: 'fees',
 })
 
-function feeCap(tx: TypedTransaction): bigint {
+/** The most a transaction pays per gas: its fee cap, or its gas price. */
+export function feeCap(tx: TypedTransaction): bigint {
   return 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
 }
 

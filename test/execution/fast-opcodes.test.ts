@@ -1,5 +1,5 @@
 /**
- * The word conversions behind the faster MLOAD / MSTORE / SLOAD / LOG handlers agree with the
+ * The word conversions (src/hex.ts) behind the faster MLOAD / MSTORE / SLOAD / LOG handlers agree with the
  * plain definitions on every size of value, and the handlers are in the opcode table of the
  * EVM that runs code (an ERC20's MSTOREs, SLOADs and LOG3 give the same results as before:
  * the token and conformance suites run through them).
@@ -8,7 +8,8 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { isPatched, word32, wordToBigInt } from '../../src/execution/fast-opcodes.js'
+import { isPatched } from '../../src/execution/fast-opcodes.js'
+import { toBigInt as wordToBigInt, word as word32 } from '../../src/hex.js'
 import { installJumpCache } from '../../src/execution/jump-cache.js'
 
 function reference(value: bigint): string {
