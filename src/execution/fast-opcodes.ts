@@ -3,7 +3,9 @@
  * LOGs. Each does exactly what the original does, through the same memory, stack, storage and
  * log calls; only the conversion between a stack bigint and a 32-byte word differs. The
  * originals go through hex strings and pad short words with array spreads
- * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer.
+ * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also
+ * synchronous gas handlers for the opcodes whose dynamic gas is only memory expansion (MLOAD,
+ * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT).
  *
  * The handlers live in each EVM's opcode table (`_opcodeMap`, one per EVM). The table is
  * reached through the interpreter's jump-destination analysis, which `jump-cache.ts` already
@@ -18,11 +20,20 @@ import { toBigInt, word } from '../hex.js'
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
   opHandler: (runState: RunState) => unknown
+  gasHandler?: GasHandler
+}
+
+type GasHandler = (runState: RunState, gas: bigint, common: Params) => bigint | Promise<bigint>
+
+interface Params {
+  param(name: string): bigint
 }
 
 interface RunState {
   opCode: number
-  stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void }
+  memoryWordCount: bigint
+  highestMemCost: bigint
+  stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(n?: number): bigint[] }
   memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array; write(offset: number, size: number, value: Uint8Array): void }
   interpreter: {
     storageLoad(key: Uint8Array): Promise<Uint8Array>
@@ -30,9 +41,13 @@ interface RunState {
   }
 }
 
+const KECCAK256 = 0x20
 const MLOAD = 0x51
 const MSTORE = 0x52
+const MSTORE8 = 0x53
 const SLOAD = 0x54
+const RETURN = 0xf3
+const REVERT = 0xfd
 const LOG0 = 0xa0
 const LOG4 = 0xa4
 
@@ -61,6 +76,50 @@ const replacements: Array<[number, (runState: RunState) => unknown]> = [
   ],
 ]
 
+/**
+ * The memory-expansion charge of an access to `length` bytes at `offset`, and the new memory
+ * size, as @ethereumjs/evm's `subMemUsage` computes them (words * memoryGas + words² /
+ * quadCoefficientDivGas, less what the frame's largest memory already paid).
+ */
+function memoryExpansion(runState: RunState, offset: bigint, length: bigint, common: Params): bigint {
+  if (length === 0n) return 0n
+  const words = (offset + length + 31n) / 32n
+  if (words <= runState.memoryWordCount) return 0n
+  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
+  if (cost > runState.highestMemCost) {
+    const paid = runState.highestMemCost
+    runState.highestMemCost = cost
+    cost -= paid
+  }
+  runState.memoryWordCount = words
+  return cost
+}
+
+/**
+ * Synchronous equivalents of the library's dynamic-gas handlers that only price memory: theirs
+ * are async functions, so each MLOAD or MSTORE waited on a promise (see fast-interpreter.ts).
+ */
+const gasReplacements: Array<[number, GasHandler]> = [
+  [MLOAD, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 32n, common)],
+  [MSTORE, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 32n, common)],
+  [MSTORE8, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 1n, common)],
+  [
+    KECCAK256,
+    (runState, gas, common) => {
+      const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+      gas += memoryExpansion(runState, offset, length, common)
+      return gas + common.param('keccak256WordGas') * ((length + 31n) / 32n)
+    },
+  ],
+  [RETURN, haltGas],
+  [REVERT, haltGas],
+]
+
+function haltGas(runState: RunState, gas: bigint, common: Params): bigint {
+  const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+  return gas + memoryExpansion(runState, offset, length, common)
+}
+
 function log(runState: RunState): void {
   const [memOffset, memLength] = runState.stack.popN(2) as [bigint, bigint]
   const topicsCount = runState.opCode - LOG0
@@ -72,6 +131,8 @@ function log(runState: RunState): void {
 const patched = new WeakSet<object>()
 /** @ethereumjs/evm's own handler of each replaced opcode, from a table no one has changed. */
 const originals = new Map<number, unknown>()
+/** The same for the replaced gas handlers. */
+const originalGas = new Map<number, unknown>()
 
 /** Learns the library's own handlers from a pristine opcode table (once per process). */
 export function rememberOriginalHandlers(table: object): void {
@@ -79,6 +140,7 @@ export function rememberOriginalHandlers(table: object): void {
   const entries = table as Array<OpcodeEntry | undefined>
   for (const [opcode] of replacements) originals.set(opcode, entries[opcode]?.opHandler)
   for (let opcode = LOG0; opcode <= LOG4; opcode++) originals.set(opcode, entries[opcode]?.opHandler)
+  for (const [opcode] of gasReplacements) originalGas.set(opcode, entries[opcode]?.gasHandler)
 }
 
 /** Whether an opcode table has the faster handlers. */
@@ -100,4 +162,8 @@ export function patchOpcodeTable(table: object): void {
   }
   for (const [opcode, handler] of replacements) replace(opcode, handler)
   for (let opcode = LOG0; opcode <= LOG4; opcode++) replace(opcode, log)
+  for (const [opcode, handler] of gasReplacements) {
+    const entry = entries[opcode]
+    if (entry !== undefined && entry.gasHandler !== undefined && entry.gasHandler === originalGas.get(opcode)) entry.gasHandler = handler
+  }
 }

@@ -13,12 +13,14 @@
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
  * Where the class or its method is not found, nothing is patched.
  *
- * The same probe serves two more patches: the analysis hook hands each EVM's opcode table to
- * `fast-opcodes.ts` once, and `Interpreter#run` drops the spent environment (see `leanEnv`).
+ * The same probe serves three more patches: the analysis hook hands each EVM's opcode table to
+ * `fast-opcodes.ts` once, `Interpreter#run` gets the loop of `fast-interpreter.ts`, and it drops
+ * the spent environment (see `leanEnv`).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { patchOpcodeTable, rememberOriginalHandlers } from './fast-opcodes.js'
+import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
 
 type Analysis = unknown
 type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
@@ -59,7 +61,7 @@ async function install(): Promise<void> {
   if (proto === undefined || typeof analyse !== 'function') return
   proto._getValidJumpDestinations = cached(analyse as Analyse)
   const run = proto.run
-  if (typeof run === 'function') proto.run = leanEnv(run as InterpreterRun)
+  if (typeof run === 'function') proto.run = leanEnv(fastRun(run as FastRunnable) as unknown as InterpreterRun)
 }
 
 type InterpreterRun = (this: { _env: object }, code: Uint8Array, opts?: unknown) => Promise<unknown>

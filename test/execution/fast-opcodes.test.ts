@@ -8,7 +8,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { isPatched } from '../../src/execution/fast-opcodes.js'
+import { isPatched, patchOpcodeTable } from '../../src/execution/fast-opcodes.js'
 import { toBigInt as wordToBigInt, word as word32 } from '../../src/hex.js'
 import { installJumpCache } from '../../src/execution/jump-cache.js'
 
@@ -73,5 +73,42 @@ describe('the patched handlers', () => {
     expect(logs(patched)[0]?.[1]).toEqual([Buffer.from(Y).toString('hex'), reference(5n)])
     // PUSH1 + JUMP + JUMPDEST: 3 + 8 + 1 gas more, nothing else.
     expect(patched.executionGasUsed).toBe(original.executionGasUsed + 12n)
+  })
+})
+
+describe('the synchronous memory gas handlers', () => {
+  type Gas = (runState: unknown, gas: bigint, common: unknown) => bigint | Promise<bigint>
+  const table = async () => {
+    const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+    return { map: (evm as unknown as { _opcodeMap: Array<{ gasHandler: Gas }> })._opcodeMap, common: evm.common }
+  }
+  // [offset, length] pairs: no expansion, growth within a word, growth by many words, zero length
+  // at a huge offset, and a shrink after a larger memory was paid for.
+  const accesses: Array<[bigint, bigint]> = [[0n, 32n], [1n, 32n], [31n, 1n], [64n, 0n], [2n ** 40n, 0n], [1000n, 64n], [4096n, 33n], [0n, 1n]]
+  const opcodes = { KECCAK256: 0x20, MLOAD: 0x51, MSTORE: 0x52, MSTORE8: 0x53, RETURN: 0xf3, REVERT: 0xfd }
+
+  it.each(Object.entries(opcodes))('behavior: %s charges what the library charges, with the same memory bookkeeping', async (_name, opcode) => {
+    await installJumpCache()
+    const pristine = await table()
+    const patched = await table()
+    patchOpcodeTable(patched.map)
+    const original = pristine.map[opcode]!.gasHandler
+    const fast = patched.map[opcode]!.gasHandler
+    expect(fast).not.toBe(original)
+    const state = (words: bigint, paid: bigint, offset: bigint, length: bigint) => ({
+      memoryWordCount: words,
+      highestMemCost: paid,
+      stack: { peek: (n = 1) => [offset, length].slice(0, n) },
+    })
+    for (const [words, paid] of [[0n, 0n], [2n, 6n], [40n, 400n]] as Array<[bigint, bigint]>) {
+      for (const [offset, length] of accesses) {
+        const a = state(words, paid, offset, length)
+        const b = state(words, paid, offset, length)
+        const charged = fast(b, 3n, patched.common)
+        expect(typeof charged).toBe('bigint')
+        expect(charged).toBe(await original(a, 3n, pristine.common))
+        expect([b.memoryWordCount, b.highestMemCost]).toEqual([a.memoryWordCount, a.highestMemCost])
+      }
+    }
   })
 })

@@ -1,0 +1,180 @@
+/**
+ * A main loop for @ethereumjs/evm's interpreter that does not await what is not asynchronous.
+ *
+ * The library's `Interpreter#run` awaits `runStep` for every opcode, and `runStep` is an async
+ * function that also awaits every dynamic-gas handler; so each PUSH, DUP or ADD pays for two
+ * promises and two turns of the microtask queue. Over the few hundred opcodes of a token
+ * transfer that was the largest single cost of its EVM run. This loop does what `run` and
+ * `runStep` do, in the same order and through the same objects (the opcode table's entries, the
+ * interpreter's `useGas`, the same error handling), but awaits a gas handler or an opcode
+ * handler only when it returns a promise.
+ *
+ * It takes over only for legacy (non-EOF) code that starts at the first byte, on forks without
+ * Verkle code-chunk charging (EIPs 6800, 7864) or block-level access lists (EIP 7928, whose
+ * call out-of-gas is finished inside `runStep`), with the library's profiler off. A step that
+ * needs more than the plain path (a `step` listener or DEBUG, an access witness) goes through
+ * the library's own `runStep`, so tracers see exactly what they saw before. Anything else runs
+ * the library's `run` unchanged.
+ */
+import { EVMError } from '@ethereumjs/evm'
+
+interface OpcodeInfo {
+  feeBigInt: bigint
+  dynamicGas: boolean
+  isAsync: boolean
+  isInvalid: boolean
+}
+
+interface OpcodeEntry {
+  opcodeInfo: OpcodeInfo
+  opHandler: (runState: RunState, common: unknown) => unknown
+  gasHandler: (runState: RunState, gas: bigint, common: unknown) => bigint | Promise<bigint>
+}
+
+interface RunState {
+  code: Uint8Array
+  programCounter: number
+  opCode: number
+  gasLeft: bigint
+  validJumps: unknown
+  cachedPushes: unknown
+  shouldDoJumpAnalysis: boolean
+  eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean
+  env: { accessWitness?: { revert(): void } }
+  gasRefund: bigint
+  stateGasSpilled?: bigint
+  stack: unknown
+  memory: unknown
+  memoryWordCount: bigint
+  returnBytes: Uint8Array
+  stateManager: unknown
+}
+
+type HaltedState = Pick<
+  RunState,
+  'programCounter' | 'opCode' | 'gasLeft' | 'gasRefund' | 'stateGasSpilled' | 'stack' | 'memory' | 'memoryWordCount' | 'returnBytes' | 'env' | 'stateManager'
+>
+
+interface Interpreter {
+  _runState: RunState
+  _env: { chargeCodeAccesses?: boolean }
+  _evm: { _opcodeMap: Array<OpcodeEntry | undefined>; events: { listenerCount(event: string): number }; DEBUG: boolean }
+  common: { isActivatedEIP(eip: number): boolean }
+  profilerOpts?: { enabled?: boolean }
+  runStep(entry?: OpcodeEntry): Promise<void>
+  useGas(amount: bigint, context?: unknown): void
+  _getValidJumpDestinations(code: Uint8Array): { jumps: unknown; pushes: unknown; opcodesCached: Array<OpcodeEntry> }
+}
+
+export type InterpreterRun = (this: Interpreter, code: Uint8Array, opts?: { pc?: number }) => Promise<unknown>
+
+const EOF_FORMAT = 0xef
+const JUMP = 0x56
+const JUMPI = 0x57
+const JUMPSUB = 0x5e
+const EVM_ERROR = 'EVMError'
+
+/** Wraps `Interpreter#run` with the loop described above. */
+export function fastRun(original: InterpreterRun): InterpreterRun {
+  return function run(this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<unknown> {
+    const common = this.common
+    if (
+      (code[0] === EOF_FORMAT && common.isActivatedEIP(3540)) ||
+      (opts.pc !== undefined && opts.pc !== 0) ||
+      this._runState.programCounter !== 0 ||
+      this.profilerOpts?.enabled === true ||
+      common.isActivatedEIP(6800) ||
+      common.isActivatedEIP(7864) ||
+      common.isActivatedEIP(7928)
+    ) {
+      return original.call(this, code, opts)
+    }
+    return loop(this, code)
+  }
+}
+
+async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown> {
+  const rs = interpreter._runState
+  const common = interpreter.common
+  const evm = interpreter._evm
+  const table = evm._opcodeMap
+  rs.code = code
+  let err: unknown
+  let cachedOpcodes: Array<OpcodeEntry> | undefined
+  while (rs.programCounter < rs.code.length) {
+    const programCounter = rs.programCounter
+    let opCode: number
+    let entry: OpcodeEntry | undefined
+    if (cachedOpcodes === undefined) {
+      opCode = rs.code[programCounter] as number
+      // The jump-destination analysis runs when the code first reaches a jump, as in `run`.
+      if (opCode === JUMP || opCode === JUMPI || opCode === JUMPSUB) {
+        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(rs.code)
+        rs.validJumps = jumps
+        rs.cachedPushes = pushes
+        rs.shouldDoJumpAnalysis = false
+        cachedOpcodes = opcodesCached
+      }
+    } else {
+      entry = cachedOpcodes[programCounter] as OpcodeEntry
+      opCode = (entry.opcodeInfo as unknown as { code: number }).code
+    }
+    rs.opCode = opCode
+    try {
+      if (
+        evm.events.listenerCount('step') > 0 ||
+        evm.DEBUG ||
+        rs.env.accessWitness !== undefined
+      ) {
+        await interpreter.runStep(entry)
+        continue
+      }
+      const op = entry ?? (table[opCode] as OpcodeEntry)
+      const info = op.opcodeInfo
+      let gas = info.feeBigInt
+      if (info.dynamicGas) {
+        const charged = op.gasHandler(rs, gas, common)
+        gas = typeof charged === 'bigint' ? charged : await charged
+      }
+      if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
+      interpreter.useGas(gas, info)
+      rs.programCounter++
+      if (info.isAsync) await op.opHandler(rs, common)
+      else op.opHandler(rs, common)
+    } catch (e) {
+      rs.env.accessWitness?.revert()
+      // Non-VM errors are thrown on; STOP is not an exception.
+      const error = e as { errorType?: string; error?: string }
+      if (typeof e !== 'object' || e === null || !('errorType' in e) || error.errorType !== EVM_ERROR) throw e
+      if (error.error !== EVMError.errorMessages.STOP) err = e
+      break
+    }
+  }
+  if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
+    rs.gasLeft = 0n
+    err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+  }
+  return { runState: halted(rs), exceptionError: err }
+}
+
+/**
+ * What readers take from a finished frame's run state: @ethereumjs/evm its gas figures, the
+ * tracers where and how it stopped. `runInterpreter` copies the run state it is handed into the
+ * frame's result with a second object spread, which V8 (Node 20) makes cost about a microsecond
+ * per property (see jump-cache.ts); the full run state has ~35 of them.
+ */
+function halted(rs: RunState): HaltedState {
+  return {
+    programCounter: rs.programCounter,
+    opCode: rs.opCode,
+    gasLeft: rs.gasLeft,
+    gasRefund: rs.gasRefund,
+    stateGasSpilled: rs.stateGasSpilled,
+    stack: rs.stack,
+    memory: rs.memory,
+    memoryWordCount: rs.memoryWordCount,
+    returnBytes: rs.returnBytes,
+    env: rs.env,
+    stateManager: rs.stateManager,
+  }
+}
