@@ -52,8 +52,10 @@ export interface ThroughputResult {
   p50Ms: number
   p99Ms: number
   signMs: number
-  /** Process CPU time per transaction, µs (all threads; compare runs by this on a noisy machine). */
+  /** Process CPU time per transaction, µs (all threads). */
   cpuUsPerTx: number
+  /** Main-thread on-CPU time per transaction, µs (Linux; NaN elsewhere): compare versions by this on a busy machine. */
+  mainCpuUsPerTx: number
 }
 
 function summarize(n: number, signMs: number, r: SendResult): ThroughputResult {
@@ -65,6 +67,7 @@ function summarize(n: number, signMs: number, r: SendResult): ThroughputResult {
     p99Ms: percentile(r.latencies, 99),
     signMs,
     cpuUsPerTx: r.cpuUs / n,
+    mainCpuUsPerTx: r.mainCpuUs / n,
   }
 }
 

@@ -24,7 +24,7 @@ const hooks = profileHooks()
 const node = await createNode()
 try {
   const r = await benchEthTransfers(node, n, hooks)
-  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, secp256k1 ${secp256k1Backend}, ed25519 ${ed25519Backend})`)
+  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, main thread ${r.mainCpuUsPerTx.toFixed(0)} µs/tx, secp256k1 ${secp256k1Backend}, ed25519 ${ed25519Backend})`)
 } finally {
   await node.close()
 }

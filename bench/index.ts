@@ -94,8 +94,8 @@ const totalSec = (now() - suiteStart) / 1000
 const f = (x: number, d = 1): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
 const rows: Array<[string, string, string]> = [
   ['createNode() start-up (create+close)', `${f(startup.medianMs, 2)} ms`, `median of ${startup.runs}; min ${f(startup.minMs, 2)}, max ${f(startup.maxMs, 2)}, first ${f(startup.firstMs, 2)} ms`],
-  ['ETH transfers (send + receipt)', `${f(eth.txPerSec)} tx/s`, `N=${eth.n} over ${SENDERS} senders in ${f(eth.elapsedMs / 1000, 2)} s; p50 ${f(eth.p50Ms, 3)} ms, p99 ${f(eth.p99Ms, 3)} ms; cpu ${f(eth.cpuUsPerTx, 0)} µs/tx`],
-  ['ERC20 transfers (send + receipt)', `${f(erc20.txPerSec)} tx/s`, `N=${erc20.n} over ${SENDERS} senders in ${f(erc20.elapsedMs / 1000, 2)} s; p50 ${f(erc20.p50Ms, 3)} ms, p99 ${f(erc20.p99Ms, 3)} ms; cpu ${f(erc20.cpuUsPerTx, 0)} µs/tx`],
+  ['ETH transfers (send + receipt)', `${f(eth.txPerSec)} tx/s`, `N=${eth.n} over ${SENDERS} senders in ${f(eth.elapsedMs / 1000, 2)} s; p50 ${f(eth.p50Ms, 3)} ms, p99 ${f(eth.p99Ms, 3)} ms; cpu ${f(eth.cpuUsPerTx, 0)} µs/tx (main thread ${f(eth.mainCpuUsPerTx, 0)})`],
+  ['ERC20 transfers (send + receipt)', `${f(erc20.txPerSec)} tx/s`, `N=${erc20.n} over ${SENDERS} senders in ${f(erc20.elapsedMs / 1000, 2)} s; p50 ${f(erc20.p50Ms, 3)} ms, p99 ${f(erc20.p99Ms, 3)} ms; cpu ${f(erc20.cpuUsPerTx, 0)} µs/tx (main thread ${f(erc20.mainCpuUsPerTx, 0)})`],
   ['eth_call balanceOf', `${f(call.callsPerSec)} calls/s`, `N=${call.n} in ${f(call.elapsedMs / 1000, 2)} s; p50 ${f(call.p50Ms, 3)} ms, p99 ${f(call.p99Ms, 3)} ms`],
   [`Memory after ${memory.n} ETH transfers: heapUsed`, `${f(memory.heapUsedMb)} MB`, `baseline before createNode ${f(memory.baselineHeapUsedMb)} MB; GC: ${memory.gc}`],
   [`Memory after ${memory.n} ETH transfers: rss`, `${f(memory.rssMb)} MB`, `baseline ${f(memory.baselineRssMb)} MB`],
@@ -131,8 +131,8 @@ const json = {
   secp256k1Backend,
   ed25519Backend,
   startup: { runs: startup.runs, medianMs: round(startup.medianMs, 3), minMs: round(startup.minMs, 3), maxMs: round(startup.maxMs, 3), firstMs: round(startup.firstMs, 3) },
-  ethTransfers: { n: eth.n, senders: SENDERS, elapsedMs: round(eth.elapsedMs), txPerSec: round(eth.txPerSec), p50Ms: round(eth.p50Ms, 3), p99Ms: round(eth.p99Ms, 3), cpuUsPerTx: round(eth.cpuUsPerTx, 0) },
-  erc20Transfers: { n: erc20.n, senders: SENDERS, elapsedMs: round(erc20.elapsedMs), txPerSec: round(erc20.txPerSec), p50Ms: round(erc20.p50Ms, 3), p99Ms: round(erc20.p99Ms, 3), cpuUsPerTx: round(erc20.cpuUsPerTx, 0), deployGasUsed: Number(erc20.deployGasUsed) },
+  ethTransfers: { n: eth.n, senders: SENDERS, elapsedMs: round(eth.elapsedMs), txPerSec: round(eth.txPerSec), p50Ms: round(eth.p50Ms, 3), p99Ms: round(eth.p99Ms, 3), cpuUsPerTx: round(eth.cpuUsPerTx, 0), mainCpuUsPerTx: round(eth.mainCpuUsPerTx, 0) },
+  erc20Transfers: { n: erc20.n, senders: SENDERS, elapsedMs: round(erc20.elapsedMs), txPerSec: round(erc20.txPerSec), p50Ms: round(erc20.p50Ms, 3), p99Ms: round(erc20.p99Ms, 3), cpuUsPerTx: round(erc20.cpuUsPerTx, 0), mainCpuUsPerTx: round(erc20.mainCpuUsPerTx, 0), deployGasUsed: Number(erc20.deployGasUsed) },
   ethCall: { n: call.n, elapsedMs: round(call.elapsedMs), callsPerSec: round(call.callsPerSec), p50Ms: round(call.p50Ms, 3), p99Ms: round(call.p99Ms, 3) },
   memory: {
     transfers: memory.n, gc: memory.gc, heapUsedMb: memory.heapUsedMb, rssMb: memory.rssMb,

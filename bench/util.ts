@@ -2,7 +2,7 @@
  * Shared helpers of the benchmark suite: timing, statistics, pre-signing with viem, and the
  * send-then-fetch-receipt loop every throughput figure is measured with.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -181,6 +181,21 @@ export interface SendResult {
   receipts: Receipt[]
   /** CPU time of the process (user + system, all threads) over the loop, µs: steadier than wall time on a shared machine. */
   cpuUs: number
+  /**
+   * On-CPU time of the main thread alone over the loop, µs (Linux: /proc/self/task/<pid>/schedstat),
+   * NaN elsewhere. Leaves out the JIT compiler's and the GC's helper threads and the time the
+   * thread waited for a core: the steadiest figure for comparing two versions on a busy machine.
+   */
+  mainCpuUs: number
+}
+
+/** The main thread's on-CPU nanoseconds so far (Linux), or NaN. */
+export function mainThreadCpuNs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0])
+  } catch {
+    return NaN
+  }
 }
 
 /**
@@ -191,6 +206,7 @@ export async function sendAndFetch(node: FinalityNode, raws: readonly Hex[], col
   const receipts: Receipt[] = new Array(raws.length)
   const latencies: number[] = collectLatencies ? new Array(raws.length) : []
   const cpu = process.cpuUsage()
+  const mainCpu = mainThreadCpuNs()
   const start = now()
   for (let i = 0; i < raws.length; i++) {
     const t0 = collectLatencies ? now() : 0
@@ -202,7 +218,7 @@ export async function sendAndFetch(node: FinalityNode, raws: readonly Hex[], col
   }
   const elapsedMs = now() - start
   const used = process.cpuUsage(cpu)
-  return { elapsedMs, latencies, receipts, cpuUs: used.user + used.system }
+  return { elapsedMs, latencies, receipts, cpuUs: used.user + used.system, mainCpuUs: (mainThreadCpuNs() - mainCpu) / 1000 }
 }
 
 export function checkStatuses(label: string, receipts: readonly Receipt[]): void {
