@@ -6,7 +6,7 @@
  * with `view()`: while a view is open, `apply` keeps the values it overwrote, per version.
  */
 import { Account } from '@ethereumjs/util'
-import type { StateDiff, StateReader } from './types.js'
+import type { StateDiff, StateReader, SyncStateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 const ABSENT = Symbol('absent')
@@ -34,6 +34,7 @@ export interface StateUndo {
 /** A pinned version of the state; close it when done. */
 export interface StateView extends StateReader {
   readonly version: number
+  readonly now: SyncStateReader
   close(): void
 }
 
@@ -51,17 +52,23 @@ export class FlatState implements StateReader {
   private readonly openViews = new Map<number, number>()
   private undo: Undo[] = []
 
+  readonly now: SyncStateReader = {
+    account: (address) => this.accounts.get(address),
+    storage: (address, slot) => this.storage.get(address)?.get(slot) ?? EMPTY,
+    code: (address) => this.code.get(address) ?? EMPTY,
+  }
+
   async getAccount(address: string): Promise<Account | undefined> {
     const a = this.accounts.get(address)
     return a === undefined ? undefined : copyAccount(a)
   }
 
   async getStorage(address: string, slot: string): Promise<Uint8Array> {
-    return this.storage.get(address)?.get(slot) ?? EMPTY
+    return this.now.storage(address, slot)
   }
 
   async getCode(address: string): Promise<Uint8Array> {
-    return this.code.get(address) ?? EMPTY
+    return this.now.code(address)
   }
 
   /** Pins the current version for reads across awaits. */
@@ -73,35 +80,42 @@ export class FlatState implements StateReader {
       for (const u of this.undo) if (u.version > version) { const v = pick(u); if (v !== undefined) return v }
       return undefined
     }
-    return {
-      version,
-      // No newer version applied yet (the usual case while a block is built): the head's values,
-      // without a closure per read.
-      getAccount: async (address) => {
-        if (this.undo.length === 0) return this.getAccount(address)
+    const head = this.now
+    // No newer version applied yet (the usual case while a block is built): the head's values,
+    // without a closure per read.
+    const now: SyncStateReader = {
+      account: (address) => {
+        if (this.undo.length === 0) return head.account(address)
         const prior = undoFor((u) => u.accounts.get(address)) as Prior<Account> | undefined
         if (prior === ABSENT) return undefined
-        if (prior !== undefined) return copyAccount(prior)
-        return this.getAccount(address)
+        return prior ?? head.account(address)
       },
-      getStorage: async (address, slot) => {
-        if (this.undo.length === 0) return this.getStorage(address, slot)
+      storage: (address, slot) => {
+        if (this.undo.length === 0) return head.storage(address, slot)
         const prior = undoFor((u) => {
           const s = u.storage.get(address)
           if (s === undefined) return undefined
           if (s.cleared) return s.whole?.get(slot) ?? EMPTY
           return s.slots.get(slot)
         }) as Uint8Array | undefined
-        if (prior !== undefined) return prior
-        return this.getStorage(address, slot)
+        return prior ?? head.storage(address, slot)
       },
-      getCode: async (address) => {
-        if (this.undo.length === 0) return this.getCode(address)
+      code: (address) => {
+        if (this.undo.length === 0) return head.code(address)
         const prior = undoFor((u) => u.code.get(address)) as Prior<Uint8Array> | undefined
         if (prior === ABSENT) return EMPTY
-        if (prior !== undefined) return prior
-        return this.getCode(address)
+        return prior ?? head.code(address)
       },
+    }
+    return {
+      version,
+      now,
+      getAccount: async (address) => {
+        const a = now.account(address)
+        return a === undefined ? undefined : copyAccount(a)
+      },
+      getStorage: async (address, slot) => now.storage(address, slot),
+      getCode: async (address) => now.code(address),
       close: () => {
         if (!open) return
         open = false

@@ -9,7 +9,7 @@ import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
 import { copyAccount } from './flat-state.js'
-import type { StateDiff, StateReader } from './types.js'
+import type { StateDiff, StateReader, SyncStateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -62,12 +62,15 @@ export class JournaledState implements StateManagerInterface {
     private readonly computeRoot?: RootComputer,
   ) {
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
+    this.now = base.now
   }
+
+  /** The base's synchronous reads, when it has them (see {@link StateReader.now}). */
+  private readonly now: SyncStateReader | undefined
 
   private async read(address: string): Promise<Account | undefined> {
     const own = this.accounts.get(address)
     if (own !== undefined) return own === null ? undefined : own
-    if (this.accounts.has(address)) return undefined
     return this.base.getAccount(address)
   }
 
@@ -86,7 +89,8 @@ export class JournaledState implements StateManagerInterface {
 
   async getAccount(address: Address): Promise<Account | undefined> {
     const key = addressKey(address)
-    const a = await this.read(key)
+    const own = this.accounts.get(key)
+    const a = own !== undefined ? (own ?? undefined) : this.now !== undefined ? this.now.account(key) : await this.read(key)
     if (a === undefined) return undefined
     const copy = copyAccount(a)
     if (this.exempt?.key === key && this.exempt.codeHash === KECCAK256_NULL) {
@@ -137,7 +141,7 @@ export class JournaledState implements StateManagerInterface {
     const own = this.code.get(key)
     if (own !== undefined) return own
     if (this.accounts.get(key) === null) return EMPTY
-    return this.base.getCode(key)
+    return this.now !== undefined ? this.now.code(key) : this.base.getCode(key)
   }
 
   async getCodeSize(address: Address): Promise<number> {
@@ -150,7 +154,7 @@ export class JournaledState implements StateManagerInterface {
     const own = this.storage.get(addr)?.get(slot)
     if (own !== undefined) return own
     if (this.cleared.has(addr)) return EMPTY
-    return this.base.getStorage(addr, slot)
+    return this.now !== undefined ? this.now.storage(addr, slot) : this.base.getStorage(addr, slot)
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {

@@ -304,13 +304,31 @@ function getIn(root: TrieNode | null, path: Uint8Array, lookup: Lookup): Uint8Ar
 
 /** The value at `key`, or undefined. */
 export async function trieGet(root: TrieNode | null, key: Uint8Array, source: NodeSource): Promise<Uint8Array | undefined> {
+  return trieGetNow(root, key, source)
+}
+
+/**
+ * {@link trieGet} without a promise when every node on the path is at hand (always, for a
+ * chain kept as live objects); a promise when one must be loaded from the store first.
+ */
+export function trieGetNow(root: TrieNode | null, key: Uint8Array, source: NodeSource): Uint8Array | undefined | Promise<Uint8Array | undefined> {
   const path = nibbles(key)
   const lookup: Lookup = { source, loaded: undefined }
+  try {
+    return getIn(root, path, lookup)
+  } catch (error) {
+    return retry(error, lookup, () => getIn(root, path, lookup))
+  }
+}
+
+/** Loads the node a walk stopped at and walks again, until the walk completes. */
+async function retry<T>(error: unknown, lookup: Lookup, walk: () => T): Promise<T> {
   for (;;) {
+    await loadMissing(error, lookup)
     try {
-      return getIn(root, path, lookup)
-    } catch (error) {
-      await loadMissing(error, lookup)
+      return walk()
+    } catch (next) {
+      error = next
     }
   }
 }
@@ -416,14 +434,18 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, lookup: Lookup)
 
 /** The trie with `key` set to `value` (an empty value deletes). */
 export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): Promise<TrieNode | null> {
+  return trieSetNow(root, key, value, source)
+}
+
+/** {@link trieSet} without a promise when every node it passes is at hand (see {@link trieGetNow}). */
+export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
   const path = nibbles(key)
   const lookup: Lookup = { source, loaded: undefined }
-  for (;;) {
-    try {
-      return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
-    } catch (error) {
-      await loadMissing(error, lookup)
-    }
+  const walk = (): TrieNode | null => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup))
+  try {
+    return walk()
+  } catch (error) {
+    return retry(error, lookup, walk)
   }
 }
 

@@ -8,7 +8,7 @@ import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf, unpadded } from '../hex.js'
 import { encodeStrings, itemBounds, listItems } from '../rlp.js'
-import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieProof, trieSet, type TrieNode } from './mpt.js'
+import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
 import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from './types.js'
@@ -21,6 +21,15 @@ function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, 
 }
 
 /** The key under which contract code is stored, by code hash. */
+/** The storage root field of an encoded account (the empty root for no account), read without decoding the rest. */
+function storageRootOf(bytes: Uint8Array | undefined): Uint8Array {
+  if (bytes === undefined) return EMPTY_ROOT
+  const at = listItems(bytes, 0).starts[2]
+  if (at === undefined) throw new Error('invalid account in the state trie')
+  const { payload, end } = itemBounds(bytes, at)
+  return bytes.subarray(payload, end)
+}
+
 function codeKey(codeHash: Uint8Array): string {
   return `c${keyOf(codeHash)}`
 }
@@ -98,16 +107,6 @@ export class StateTrie {
     return bytes === undefined ? undefined : createAccountFromRLP(bytes)
   }
 
-  /** The storage root of an account in the trie under `root` (the empty root for none), read without decoding the rest. */
-  private async storageRootAt(root: TrieNode | null, hashedAddress: Uint8Array): Promise<Uint8Array> {
-    const bytes = await trieGet(root, hashedAddress, this.store)
-    if (bytes === undefined) return EMPTY_ROOT
-    const at = listItems(bytes, 0).starts[2]
-    if (at === undefined) throw new Error('invalid account in the state trie')
-    const { payload, end } = itemBounds(bytes, at)
-    return bytes.subarray(payload, end)
-  }
-
   /**
    * Writes `diff` on top of `parentRoot` and returns the new root, which later commits start
    * from. `base` supplies the values of accounts the diff names only through storage or code.
@@ -145,12 +144,14 @@ export class StateTrie {
       const hashedAddress = this.hashedKey(key, keep, address)
       const own = diff.accounts.get(key)
       if (own === null) {
-        root = await trieSet(root, hashedAddress, EMPTY, this.store)
+        const deleted = trieSetNow(root, hashedAddress, EMPTY, this.store)
+        root = deleted instanceof Promise ? await deleted : deleted
         continue
       }
-      const next = own ?? (await base.getAccount(key))
+      const next = own ?? (base.now !== undefined ? base.now.account(key) : await base.getAccount(key))
       if (next === undefined) continue
-      let storageHash = await this.storageRootAt(root, hashedAddress)
+      const stored = trieGetNow(root, hashedAddress, this.store)
+      let storageHash = storageRootOf(stored instanceof Promise ? await stored : stored)
       const slots = diff.storage.get(key)
       if (diff.cleared.has(key) || (slots !== undefined && slots.size > 0)) {
         const cached = this.storageHeads.get(key)
@@ -161,14 +162,16 @@ export class StateTrie {
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
           const hashedSlot = this.hashedKey(slot, keep)
-          storage = await trieSet(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
+          const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
+          storage = set instanceof Promise ? await set : set
         }
         storageHash = keep ? this.keep(storage) : rootHash(storage)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
       const code = diff.code.get(key)
       if (keep && code !== undefined && code.length > 0) void this.store.put(codeKey(next.codeHash), code)
-      root = await trieSet(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
+      const set = trieSetNow(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
+      root = set instanceof Promise ? await set : set
     }
     const hash = keep ? this.keep(root) : rootHash(root)
     return { hash, root, storageRoots }

@@ -8,6 +8,19 @@ export interface StateReader {
   getAccount(address: string): Promise<Account | undefined>
   getStorage(address: string, slot: string): Promise<Uint8Array>
   getCode(address: string): Promise<Uint8Array>
+  /**
+   * The same reads without a promise, where the state is in memory (the flat head state and its
+   * views). An execution reads state a few dozen times per transaction, and each awaited read
+   * through the overlay, the view and the flat state cost a promise and a microtask turn per layer.
+   */
+  readonly now?: SyncStateReader
+}
+
+/** Synchronous reads; `account` returns the stored object, which callers copy before changing. */
+export interface SyncStateReader {
+  account(address: string): Account | undefined
+  storage(address: string, slot: string): Uint8Array
+  code(address: string): Uint8Array
 }
 
 /** The changes one block (or one call) made, as final values. */
