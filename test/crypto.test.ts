@@ -81,3 +81,26 @@ describe('secp256k1 backends', () => {
     await node.close()
   })
 })
+
+describe('cryptoBackends() (public API)', () => {
+  test('behavior: names the native bindings and the WebAssembly keccak once a node has started, and the fallbacks when forced', async () => {
+    vi.resetModules()
+    const { createNode, cryptoBackends } = await import('../src/index.js')
+    const node = await createNode()
+    try {
+      expect(cryptoBackends()).toEqual({ secp256k1: 'native', ed25519: 'sodium', keccak: 'wasm' })
+    } finally {
+      await node.close()
+    }
+    vi.resetModules()
+    process.env.FINALITY_SECP256K1 = 'noble'
+    process.env.FINALITY_ED25519 = 'node'
+    try {
+      const forced = await import('../src/crypto/backends.js')
+      expect(forced.cryptoBackends()).toMatchObject({ secp256k1: 'noble', ed25519: 'node' })
+    } finally {
+      delete process.env.FINALITY_SECP256K1
+      delete process.env.FINALITY_ED25519
+    }
+  })
+})
