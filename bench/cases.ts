@@ -1,6 +1,7 @@
 /** The individual benchmarks; `index.ts` runs them in order and prints the table. */
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
-import { createNode, type FinalityNode } from '../src/index.js'
+import type { FinalityNode } from '../src/index.js'
+import { createNode } from './finality.js'
 import {
   Signer,
   blockNumber,

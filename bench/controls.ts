@@ -1,5 +1,5 @@
 /** Benchmarks of the test-chain controls: snapshot + revert cycles and empty blocks mined. */
-import { createNode } from '../src/index.js'
+import { createNode } from './finality.js'
 import { fail, now, rpc } from './util.js'
 
 export interface ControlsResult {

@@ -3,7 +3,7 @@
  * and A/B runs; see `eth-transfers.ts` for the profiling recipe (BENCH_PROFILE, BENCH_N).
  */
 import type { Abi, Hex } from 'viem'
-import { createNode } from '../src/index.js'
+import { MEASURED, createNode } from './finality.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
 import { benchErc20Transfers, deployToken } from './cases.js'
 import { Signer, profileHooks, scale } from './util.js'
@@ -17,7 +17,7 @@ const node = await createNode()
 try {
   const token = await deployToken(node, new Signer(node), { abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex })
   const r = await benchErc20Transfers(node, token, n, profileHooks())
-  console.log(`ERC20 transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, main thread ${r.mainCpuUsPerTx.toFixed(0)} µs/tx)`)
+  console.log(`ERC20 transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, main thread ${r.mainCpuUsPerTx.toFixed(0)} µs/tx, ${MEASURED})`)
 } finally {
   await node.close()
 }

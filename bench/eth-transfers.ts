@@ -10,9 +10,7 @@
  *
  * BENCH_N overrides the transfer count (default 2000, or 200 with BENCH_QUICK=1).
  */
-import { ed25519Backend } from '../src/crypto/ed25519.js'
-import { secp256k1Backend } from '../src/crypto/secp256k1.js'
-import { createNode } from '../src/index.js'
+import { MEASURED, createNode, cryptoBackends } from './finality.js'
 import { benchEthTransfers } from './cases.js'
 import { profileHooks, scale } from './util.js'
 
@@ -24,7 +22,7 @@ const hooks = profileHooks()
 const node = await createNode()
 try {
   const r = await benchEthTransfers(node, n, hooks)
-  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, main thread ${r.mainCpuUsPerTx.toFixed(0)} µs/tx, secp256k1 ${secp256k1Backend}, ed25519 ${ed25519Backend})`)
+  console.log(`ETH transfers: ${r.txPerSec.toFixed(1)} tx/s (N=${r.n}, ${(r.elapsedMs / 1000).toFixed(2)} s, p50 ${r.p50Ms.toFixed(3)} ms, p99 ${r.p99Ms.toFixed(3)} ms, cpu ${r.cpuUsPerTx.toFixed(0)} µs/tx, main thread ${r.mainCpuUsPerTx.toFixed(0)} µs/tx, secp256k1 ${cryptoBackends().secp256k1}, ed25519 ${cryptoBackends().ed25519}, ${MEASURED})`)
 } finally {
   await node.close()
 }

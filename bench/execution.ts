@@ -5,7 +5,8 @@
  * `BENCH_HARDFORK=cancun` for another hardfork).
  */
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
-import { createNode, type FinalityNode, type NodeOptions } from '../src/index.js'
+import type { FinalityNode, NodeOptions } from '../src/index.js'
+import { createNode } from './finality.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
 import { fail, median, now, round, rpc, scale } from './util.js'
 

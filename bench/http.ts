@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'node:http'
 import WebSocket from 'ws'
-import { createNode } from '../src/index.js'
+import { createNode } from './finality.js'
 
 const REQUESTS = Number(process.env.REQUESTS ?? 20_000)
 const IN_FLIGHT = 8

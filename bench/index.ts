@@ -12,9 +12,7 @@
  */
 import os from 'node:os'
 import type { Abi, Hex } from 'viem'
-import { ed25519Backend } from '../src/crypto/ed25519.js'
-import { secp256k1Backend } from '../src/crypto/secp256k1.js'
-import { createNode } from '../src/index.js'
+import { MEASURED, createNode, cryptoBackends } from './finality.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
 import {
   SENDERS,
@@ -39,7 +37,7 @@ const log = (msg: string): void => {
 }
 
 const suiteStart = now()
-log(`secp256k1 backend: ${secp256k1Backend}, ed25519 backend: ${ed25519Backend}${QUICK ? ' (BENCH_QUICK: 10x smaller workloads)' : ''}`)
+log(`measuring ${MEASURED === 'dist' ? 'the build in dist/' : 'the sources (BENCH_SOURCE=src)'}; secp256k1 backend: ${cryptoBackends().secp256k1}, ed25519 backend: ${cryptoBackends().ed25519}${QUICK ? ' (BENCH_QUICK: 10x smaller workloads)' : ''}`)
 
 log(`1/5 createNode() start-up x${N_STARTUP}`)
 const startup = await benchStartup(N_STARTUP)
@@ -92,6 +90,7 @@ const totalSec = (now() - suiteStart) / 1000
 // Report
 
 const f = (x: number, d = 1): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
+const backends = cryptoBackends()
 const rows: Array<[string, string, string]> = [
   ['createNode() start-up (create+close)', `${f(startup.medianMs, 2)} ms`, `median of ${startup.runs}; min ${f(startup.minMs, 2)}, max ${f(startup.maxMs, 2)}, first ${f(startup.firstMs, 2)} ms`],
   ['ETH transfers (send + receipt)', `${f(eth.txPerSec)} tx/s`, `N=${eth.n} over ${SENDERS} senders in ${f(eth.elapsedMs / 1000, 2)} s; p50 ${f(eth.p50Ms, 3)} ms, p99 ${f(eth.p99Ms, 3)} ms; cpu ${f(eth.cpuUsPerTx, 0)} µs/tx (main thread ${f(eth.mainCpuUsPerTx, 0)})`],
@@ -103,8 +102,10 @@ const rows: Array<[string, string, string]> = [
   ['evm_snapshot + evm_revert', `${f(controls.snapshotPerSec)} cycles/s`, `N=${controls.snapshotCycles}, nothing in between`],
   ['snapshot + transfer + revert', `${f(controls.wrappedPerSec)} cycles/s`, `N=${controls.wrappedCycles}: what wrapping a one-transaction test costs`],
   ['hardhat_mine empty blocks', `${f(controls.emptyBlocksPerSec)} blocks/s`, `N=${controls.emptyBlocks} in one call`],
-  ['secp256k1 backend', secp256k1Backend, 'FINALITY_SECP256K1=noble forces pure JS'],
-  ['ed25519 backend', ed25519Backend, 'FINALITY_ED25519=node forces node:crypto'],
+  ['secp256k1 backend', backends.secp256k1, 'FINALITY_SECP256K1=noble forces pure JS'],
+  ['ed25519 backend', backends.ed25519, 'FINALITY_ED25519=node forces node:crypto'],
+  ['keccak backend', backends.keccak, 'FINALITY_KECCAK=noble forces pure JS'],
+  ['package measured', MEASURED, MEASURED === 'dist' ? 'the build users import; BENCH_SOURCE=src runs the sources through tsx' : 'the sources through tsx (keepNames costs a few per cent)'],
 ]
 
 const header: [string, string, string] = ['Benchmark', 'Result', 'Details']
@@ -128,8 +129,10 @@ const json = {
   quick: QUICK,
   node: process.version,
   cpus: os.cpus().length,
-  secp256k1Backend,
-  ed25519Backend,
+  measured: MEASURED,
+  secp256k1Backend: backends.secp256k1,
+  ed25519Backend: backends.ed25519,
+  keccakBackend: backends.keccak,
   startup: { runs: startup.runs, medianMs: round(startup.medianMs, 3), minMs: round(startup.minMs, 3), maxMs: round(startup.maxMs, 3), firstMs: round(startup.firstMs, 3) },
   ethTransfers: { n: eth.n, senders: SENDERS, elapsedMs: round(eth.elapsedMs), txPerSec: round(eth.txPerSec), p50Ms: round(eth.p50Ms, 3), p99Ms: round(eth.p99Ms, 3), cpuUsPerTx: round(eth.cpuUsPerTx, 0), mainCpuUsPerTx: round(eth.mainCpuUsPerTx, 0) },
   erc20Transfers: { n: erc20.n, senders: SENDERS, elapsedMs: round(erc20.elapsedMs), txPerSec: round(erc20.txPerSec), p50Ms: round(erc20.p50Ms, 3), p99Ms: round(erc20.p99Ms, 3), cpuUsPerTx: round(erc20.cpuUsPerTx, 0), mainCpuUsPerTx: round(erc20.mainCpuUsPerTx, 0), deployGasUsed: Number(erc20.deployGasUsed) },
