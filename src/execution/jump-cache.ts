@@ -15,12 +15,14 @@
  *
  * The same probe serves three more patches: the analysis hook hands each EVM's opcode table to
  * `fast-opcodes.ts` once, `Interpreter#run` gets the loop of `fast-interpreter.ts`, and it drops
- * the spent environment (see `leanEnv`).
+ * the spent environment (see `leanEnv`). `fast-call.ts`, which patches the exported EVM class,
+ * is installed from here too, so that every EVM patch is in place after one call.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { patchOpcodeTable, rememberOriginalHandlers } from './fast-opcodes.js'
 import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
+import { installFastCall } from './fast-call.js'
 
 type Analysis = unknown
 type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
@@ -40,6 +42,7 @@ export function installJumpCache(): Promise<void> {
 }
 
 async function install(): Promise<void> {
+  installFastCall()
   let interpreterClass: { prototype: Record<string, unknown> } | undefined
   const evm = await createEVM({
     common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }),
