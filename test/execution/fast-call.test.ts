@@ -32,7 +32,7 @@ async function evm(): Promise<EVM> {
   return e
 }
 
-async function frame(useLibrary: boolean, to: Address, value: bigint, data = new Uint8Array(0)) {
+async function frame(useLibrary: boolean, to: Address, value: bigint, data: Uint8Array = new Uint8Array(0)) {
   await installJumpCache()
   const e = await evm()
   const proto = EVM.prototype as unknown as { _executeCall: unknown }
