@@ -27,13 +27,18 @@ export const DEFAULT_HARDFORK: HardforkName = Hardfork.Prague
  * trip per EIP): 12 % of a transfer's time in a profile. A node's hardfork never changes, so one
  * instance can serve all of them, and merging the same parameter table twice changes nothing.
  */
+/** EIP numbers below this are looked up in a table (the highest ethereumjs knows is in the 8000s). */
+const EIP_TABLE_SIZE = 16384
+
 class SharedCommon extends Common {
   private readonly merged = new WeakSet<object>()
   /**
-   * The active EIPs as a set: ethereumjs keeps them in an array and `isActivatedEIP` searches it,
-   * and the EVM asks for every opcode (~3 % of an ERC20 transfer). Filled by the constructor
-   * (through `_buildActivatedEIPsCache`), hence `declare`: no field initializer may reset it.
+   * The active EIPs as a table indexed by EIP number (a set for numbers past its end):
+   * ethereumjs keeps them in an array and `isActivatedEIP` searches it, and the EVM asks for
+   * every opcode (~3 % of an ERC20 transfer). Filled by the constructor (through
+   * `_buildActivatedEIPsCache`), hence `declare`: no field initializer may reset it.
    */
+  declare private eipTable: Uint8Array
   declare private eipSet: Set<number>
 
   /**
@@ -60,10 +65,12 @@ class SharedCommon extends Common {
   protected override _buildActivatedEIPsCache(): void {
     super._buildActivatedEIPsCache()
     this.eipSet = new Set(this._activatedEIPsCache)
+    this.eipTable = new Uint8Array(EIP_TABLE_SIZE)
+    for (const eip of this._activatedEIPsCache) if (eip >= 0 && eip < EIP_TABLE_SIZE) this.eipTable[eip] = 1
   }
 
   override isActivatedEIP(eip: number): boolean {
-    return this.eipSet.has(eip)
+    return eip >= 0 && eip < EIP_TABLE_SIZE ? this.eipTable[eip] === 1 : this.eipSet.has(eip)
   }
 
   override copy(): Common {
