@@ -1,5 +1,6 @@
 /** The `@ethereumjs/common` configuration of a finality chain. */
 import { type ChainConfig, Common, Hardfork, Mainnet, type ParamsDict } from '@ethereumjs/common'
+import { paramsTx } from '@ethereumjs/tx'
 import { customCrypto } from '../crypto/secp256k1.js'
 
 /** Hardforks the engine supports fully, oldest first; the default is the newest. */
@@ -89,9 +90,13 @@ class SharedCommon extends Common {
  * to Mainnet's configuration under the node's chain id; a geth genesis supplies its own.
  */
 export function createChainCommon(chainId: bigint, hardfork: string, chain: ChainConfig = Mainnet): Common {
-  return new SharedCommon({
+  const common = new SharedCommon({
     chain: { ...chain, chainId: Number(chainId), name: chain === Mainnet ? 'finality' : chain.name },
     hardfork,
     customCrypto: customCrypto(),
   })
+  // Transaction parameters from the start: ethereumjs merges them when it first builds a
+  // transaction, and a call capped by Osaka's per-transaction gas limit (EIP-7825) may come first.
+  common.updateParams(paramsTx)
+  return common
 }

@@ -5,6 +5,7 @@
 import { Common, Mainnet } from '@ethereumjs/common'
 import { describe, expect, it } from 'vitest'
 import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
+import { createNode } from '../../src/index.js'
 
 describe('the shared Common', () => {
   it.each(SUPPORTED_HARDFORKS)('behavior: %s has the same active EIPs as @ethereumjs/common, for every EIP number', (hardfork) => {
@@ -17,5 +18,15 @@ describe('the shared Common', () => {
     }
     expect(active.length).toBeGreaterThan(10)
     expect(ours.isActivatedEIP(-1)).toBe(false)
+  })
+
+  it('behavior: an Osaka node\'s first request may be a call capped by EIP-7825 (its parameter is there from the start)', async () => {
+    const node = await createNode({ hardfork: 'osaka' })
+    try {
+      const from = node.accounts[0]!.address
+      expect(await node.request({ method: 'eth_estimateGas', params: [{ from, to: from, value: '0x1' }] })).toBe('0x5208')
+    } finally {
+      await node.close()
+    }
   })
 })
