@@ -23,6 +23,7 @@ import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
+import { unpadded } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -78,6 +79,40 @@ const EMPTY_LIST = Uint8Array.of(0xc0)
 function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
   const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
   return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
+}
+
+/**
+ * The header's fields in RLP order, as `BlockHeader#raw` lists them for the forks this node runs
+ * (London to Osaka: base fee, withdrawals root, blob gas, beacon root, requests hash). `raw`
+ * turns each number into bytes through a hex string and a regular expression; this uses
+ * `unpadded`. Forks that add other fields (EIP-7928, EIP-7843) go through `raw` itself.
+ */
+export function headerFields(header: BlockHeader): Uint8Array[] {
+  const common = header.common
+  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return header.raw()
+  const fields = [
+    header.parentHash,
+    header.uncleHash,
+    header.coinbase.bytes,
+    header.stateRoot,
+    header.transactionsTrie,
+    header.receiptTrie,
+    header.logsBloom,
+    unpadded(header.difficulty),
+    unpadded(header.number),
+    unpadded(header.gasLimit),
+    unpadded(header.gasUsed),
+    unpadded(header.timestamp),
+    header.extraData,
+    header.mixHash,
+    header.nonce,
+  ]
+  if (common.isActivatedEIP(1559)) fields.push(unpadded(header.baseFeePerGas as bigint))
+  if (common.isActivatedEIP(4895)) fields.push(header.withdrawalsRoot as Uint8Array)
+  if (common.isActivatedEIP(4844)) fields.push(unpadded(header.blobGasUsed as bigint), unpadded(header.excessBlobGas as bigint))
+  if (common.isActivatedEIP(4788)) fields.push(header.parentBeaconBlockRoot as Uint8Array)
+  if (common.isActivatedEIP(7685)) fields.push(header.requestsHash as Uint8Array)
+  return fields
 }
 
 /** The header fields a block's execution decides; written into the header once it has run. */
@@ -201,7 +236,7 @@ export class BlockBuilder {
       Object.assign(blockHeader, outcome)
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
-      const headerRlp = encodeStrings(blockHeader.raw())
+      const headerRlp = encodeStrings(headerFields(blockHeader))
       ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.

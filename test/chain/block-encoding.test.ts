@@ -7,7 +7,8 @@ import { createBlockFromRLP } from '@ethereumjs/block'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createChainCommon } from '../../src/chain/common.js'
+import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
+import { headerFields } from '../../src/execution/builder.js'
 import { createNode, type FinalityNode } from '../../src/index.js'
 
 let node: FinalityNode
@@ -71,6 +72,22 @@ describe('encodeConsensusReceipt', () => {
           }
         }
       }
+    }
+  })
+})
+
+describe('headerFields', () => {
+  it.each(SUPPORTED_HARDFORKS)('behavior: a %s block header lists the same fields as @ethereumjs/block raw(), and its hash checks out', async (hardfork) => {
+    const forked = await createNode({ hardfork })
+    try {
+      await forked.request({ method: 'eth_sendTransaction', params: [{ from: forked.accounts[0]!.address, to, value: '0x1' }] })
+      const raw = (await forked.request({ method: 'debug_getRawBlock', params: ['latest'] })) as Hex
+      const json = (await forked.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: Hex }
+      const header = createBlockFromRLP(hexToBytes(raw), { common: createChainCommon(31337n, hardfork) }).header
+      expect(headerFields(header).map(bytesToHex)).toEqual(header.raw().map(bytesToHex))
+      expect(bytesToHex(header.hash())).toBe(json.hash)
+    } finally {
+      await forked.close()
     }
   })
 })
