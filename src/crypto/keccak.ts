@@ -30,6 +30,29 @@ export function keccak256(data: Uint8Array): Uint8Array {
   return wasm.digest('binary')
 }
 
+/**
+ * Hashes that are kept for long (trie node hashes, hashed trie keys) live in shared slabs: a
+ * 32-byte array of its own costs ~240 bytes of heap in V8 (the typed array, its ArrayBuffer and
+ * the bytes), a view into a slab ~105, and every committed block keeps a few dozen of them. A
+ * slab is small, so that a few hashes that outlive the rest hold little memory.
+ */
+const SLAB_SIZE = 8192
+let slab = new Uint8Array(SLAB_SIZE)
+let used = 0
+
+/** keccak256 of `data`, for a hash that will be kept (see above). */
+export function keccak256Kept(data: Uint8Array): Uint8Array {
+  const hash = keccak256(data)
+  if (used + 32 > SLAB_SIZE) {
+    slab = new Uint8Array(SLAB_SIZE)
+    used = 0
+  }
+  const kept = slab.subarray(used, used + 32)
+  kept.set(hash)
+  used += 32
+  return kept
+}
+
 /** Which implementation serves now. */
 export function keccakBackend(): 'wasm' | 'noble' {
   return wasm === undefined ? 'noble' : 'wasm'

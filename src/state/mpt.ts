@@ -8,7 +8,7 @@
  * everything persisted is kept, so any committed root can be read back by hash.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
 import { headerLength, stringLength, writeHeader, writeString } from '../rlp.js'
 
@@ -187,7 +187,7 @@ export function nodeHash(node: TrieNode): Uint8Array {
 
 function hashOf(node: TrieNode): Uint8Array {
   if (node.t === 3) return node.hash
-  node.hash ??= keccak_256(encoded(node))
+  node.hash ??= keccak256Kept(encoded(node))
   return node.hash
 }
 

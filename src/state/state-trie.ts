@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
-import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf, unpadded } from '../hex.js'
 import { encodeStrings, itemBounds, listItems } from '../rlp.js'
 import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
@@ -80,7 +80,7 @@ export class StateTrie {
   private hashedKey(key: string, keep: boolean, raw = fromHex(key)): Uint8Array {
     const known = this.hashedKeys.get(key)
     if (known !== undefined) return known
-    const hashed = keccak_256(raw)
+    const hashed = keep ? keccak256Kept(raw) : keccak_256(raw)
     if (keep) {
       this.preimage(raw, hashed)
       this.hashedKeys.set(key, hashed)

@@ -1,0 +1,32 @@
+/**
+ * keccak256 (src/crypto/keccak.ts): the WebAssembly hasher agrees with @noble/hashes on every
+ * length around the rate (136 bytes), and kept hashes (views into shared slabs) are the same
+ * bytes, each its own 32 bytes, across slab boundaries.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { describe, expect, test } from 'vitest'
+import { initKeccak, keccak256, keccak256Kept, keccakBackend } from '../src/crypto/keccak.js'
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
+const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
+
+describe('keccak256', () => {
+  test('behavior: the WebAssembly hasher equals noble for lengths 0-600', async () => {
+    await initKeccak()
+    expect(keccakBackend()).toBe('wasm')
+    for (let length = 0; length <= 600; length++) expect(hex(keccak256(input(length)))).toBe(hex(keccak_256(input(length))))
+  })
+
+  test('behavior: kept hashes are the same bytes and stay apart across many slabs', async () => {
+    await initKeccak()
+    const kept = Array.from({ length: 1000 }, (_, i) => keccak256Kept(input(i % 300)))
+    for (const [i, h] of kept.entries()) {
+      expect(h.length).toBe(32)
+      expect(hex(h)).toBe(hex(keccak_256(input(i % 300))))
+    }
+    // Writing into one kept hash leaves its neighbours alone.
+    kept[10]!.fill(0)
+    expect(hex(kept[9]!)).toBe(hex(keccak_256(input(9))))
+    expect(hex(kept[11]!)).toBe(hex(keccak_256(input(11))))
+  })
+})
