@@ -69,9 +69,29 @@ export function refNode(hash: Uint8Array): TrieNode | null {
   return equal(hash, EMPTY_ROOT) ? null : { t: 3, hash }
 }
 
+/**
+ * Nibble arrays are cut out of shared slabs. A small typed array lives on V8's heap, and the
+ * first `subarray` of it (a leaf keeps the rest of its key's path as one) moves its bytes to a
+ * buffer of their own (~0.3 µs); a view of a slab has its buffer already.
+ */
+const NIBBLE_SLAB = 8192
+let nibbleSlab = new Uint8Array(NIBBLE_SLAB)
+let nibblesUsed = 0
+
 /** The nibbles of a key. */
 export function nibbles(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
+  const length = key.length * 2
+  if (length > NIBBLE_SLAB) return spread(key, new Uint8Array(length))
+  if (nibblesUsed + length > NIBBLE_SLAB) {
+    nibbleSlab = new Uint8Array(NIBBLE_SLAB)
+    nibblesUsed = 0
+  }
+  const out = nibbleSlab.subarray(nibblesUsed, nibblesUsed + length)
+  nibblesUsed += length
+  return spread(key, out)
+}
+
+function spread(key: Uint8Array, out: Uint8Array): Uint8Array {
   for (let i = 0; i < key.length; i++) {
     out[2 * i] = (key[i] as number) >> 4
     out[2 * i + 1] = (key[i] as number) & 15
