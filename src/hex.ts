@@ -34,11 +34,11 @@ const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Buffer, 
  * would be a chain of concatenations that V8 keeps as such inside Maps. Long inputs go to Node's
  * encoder directly.
  */
-function hexOf(bytes: Uint8Array): string {
-  const n = bytes.length
-  if (n > SCRATCH_BYTES) return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('hex')
+function hexOf(bytes: Uint8Array, start = 0): string {
+  const n = bytes.length - start
+  if (n > SCRATCH_BYTES) return Buffer.from(bytes.buffer, bytes.byteOffset + start, n).toString('hex')
   for (let i = 0; i < n; i++) {
-    const b = bytes[i] as number
+    const b = bytes[start + i] as number
     scratch[2 * i] = HIGH[b] as number
     scratch[2 * i + 1] = LOW[b] as number
   }
@@ -113,7 +113,8 @@ export function toBigInt(bytes: Uint8Array): bigint {
     for (; i < bytes.length; i++) n = n * 256 + (bytes[i] as number)
     return BigInt(n)
   }
-  return BigInt(`0x${hexOf(bytes.subarray(i))}`)
+  // From an offset rather than a subarray: a view of a small array moves its bytes off the heap.
+  return BigInt(`0x${hexOf(bytes, i)}`)
 }
 
 /** Concatenate byte arrays. */

@@ -78,7 +78,7 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   Object.defineProperty(tx, 'getMessageToVerifySignature', { value: () => (signed ??= signingHash(tx, bytes)) })
   // ethereumjs hashes the public key again (with a JS keccak) each time the sender is asked.
   let sender: Address | undefined
-  const senderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).subarray(12)))
+  const senderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).slice(12)))
   Object.defineProperty(tx, 'getSenderAddress', { value: senderAddress })
   Object.freeze(tx)
   return tx

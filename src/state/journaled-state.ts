@@ -22,7 +22,8 @@ type Entry =
 function unpad(value: Uint8Array): Uint8Array {
   let i = 0
   while (i < value.length && value[i] === 0) i++
-  return i === 0 ? value : value.subarray(i)
+  // A copy, not a view: a view of a small array moves its bytes off V8's heap (see mpt.ts).
+  return i === 0 ? value : value.slice(i)
 }
 
 /**
