@@ -72,8 +72,15 @@ function isZero(bytes: Uint8Array): boolean {
 /** Code already compared with a contract's canonical code (the same bytes are read each block). */
 const checkedCode = new WeakMap<Uint8Array, { contract: string; canonical: boolean }>()
 
+/** Each request contract's key in {@link CANONICAL} (Address#toString hexes on every call). */
+const contractKeys = new WeakMap<Address, string>()
+
 function isCanonicalCode(contract: Address, code: Uint8Array): boolean {
-  const key = contract.toString().slice(2)
+  let key = contractKeys.get(contract)
+  if (key === undefined) {
+    key = contract.toString().slice(2)
+    contractKeys.set(contract, key)
+  }
   const known = checkedCode.get(code)
   if (known?.contract === key) return known.canonical
   const expected = CANONICAL.get(key)

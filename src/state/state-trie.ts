@@ -77,9 +77,10 @@ export class StateTrie {
   private readonly preimages = new Map<string, string>()
 
   /** The trie key of an address or slot; its preimage is stored the first time it is committed. */
-  private hashedKey(key: string, keep: boolean, raw = fromHex(key)): Uint8Array {
+  private hashedKey(key: string, keep: boolean): Uint8Array {
     const known = this.hashedKeys.get(key)
     if (known !== undefined) return known
+    const raw = fromHex(key)
     const hashed = keep ? keccak256Kept(raw) : keccak_256(raw)
     if (keep) {
       this.preimage(raw, hashed)
@@ -140,8 +141,7 @@ export class StateTrie {
     let root = this.rootFor(parentRoot)
     const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
     for (const key of touchedAddresses(diff)) {
-      const address = fromHex(key)
-      const hashedAddress = this.hashedKey(key, keep, address)
+      const hashedAddress = this.hashedKey(key, keep)
       const own = diff.accounts.get(key)
       if (own === null) {
         const deleted = trieSetNow(root, hashedAddress, EMPTY, this.store)
