@@ -8,6 +8,7 @@ import type { Block } from '@ethereumjs/block'
 import { Mainnet } from '@ethereumjs/common'
 import { type Address, createAddressFromString } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
+import { JournaledState } from '../state/journaled-state.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { concat, equalBytes, word } from '../hex.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -32,13 +33,19 @@ const CANONICAL = new Map(
 /** EIP-4788 and EIP-2935: store the parent beacon root and parent hash in their ring buffers. */
 export async function preBlock(vm: VM, number: bigint, timestamp: bigint, parentHash: Uint8Array, beaconRoot: Uint8Array): Promise<void> {
   const state = vm.stateManager
-  if (vm.common.isActivatedEIP(4788) && (await state.getCode(BEACON_ROOTS)).length > 0) {
+  // The block builder's overlay reads and writes the head synchronously: no promise per access then.
+  const now = state instanceof JournaledState ? state : undefined
+  const writes: Array<[Address, Uint8Array, Uint8Array]> = []
+  if (vm.common.isActivatedEIP(4788) && (now?.codeNow(BEACON_ROOTS) ?? (await state.getCode(BEACON_ROOTS))).length > 0) {
     const index = timestamp % RING
-    await state.putStorage(BEACON_ROOTS, word(index), word(timestamp))
-    await state.putStorage(BEACON_ROOTS, word(index + RING), beaconRoot)
+    writes.push([BEACON_ROOTS, word(index), word(timestamp)], [BEACON_ROOTS, word(index + RING), beaconRoot])
   }
-  if (vm.common.isActivatedEIP(2935) && number > 0n && (await state.getCode(HISTORY_STORAGE)).length > 0) {
-    await state.putStorage(HISTORY_STORAGE, word((number - 1n) % RING), parentHash)
+  if (vm.common.isActivatedEIP(2935) && number > 0n && (now?.codeNow(HISTORY_STORAGE) ?? (await state.getCode(HISTORY_STORAGE))).length > 0) {
+    writes.push([HISTORY_STORAGE, word((number - 1n) % RING), parentHash])
+  }
+  for (const [address, key, value] of writes) {
+    if (now !== undefined) now.setStorage(address, key, value)
+    else await state.putStorage(address, key, value)
   }
 }
 
@@ -97,11 +104,16 @@ function isCanonicalCode(contract: Address, code: Uint8Array): boolean {
  */
 async function dequeue(vm: VM, contract: Address, block: Block): Promise<Uint8Array> {
   const state = vm.stateManager
-  const code = await state.getCode(contract)
+  // The block builder's overlay reads the head synchronously: no promise per read then.
+  const now = state instanceof JournaledState ? state : undefined
+  const code = now?.codeNow(contract) ?? (await state.getCode(contract))
   if (code.length === 0) return new Uint8Array(0)
   if (isCanonicalCode(contract, code)) {
     let idle = true
-    for (let slot = 0; slot < 4 && idle; slot++) idle = isZero(await state.getStorage(contract, QUEUE_SLOTS[slot] as Uint8Array))
+    for (let slot = 0; slot < 4 && idle; slot++) {
+      const key = QUEUE_SLOTS[slot] as Uint8Array
+      idle = isZero(now?.storageNow(contract, key) ?? (await state.getStorage(contract, key)))
+    }
     if (idle) return new Uint8Array(0)
   }
   const systemAccount = await state.getAccount(SYSTEM_ADDRESS)

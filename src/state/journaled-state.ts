@@ -145,11 +145,16 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
+    return this.codeNow(address) ?? this.base.getCode(addressKey(address))
+  }
+
+  /** An account's code without a promise, or undefined when the base can only be read through one. */
+  codeNow(address: Address): Uint8Array | undefined {
     const key = addressKey(address)
     const own = this.code.get(key)
     if (own !== undefined) return own
     if (this.accounts.get(key) === null) return EMPTY
-    return this.now !== undefined ? this.now.code(key) : this.base.getCode(key)
+    return this.now?.code(key)
   }
 
   async getCodeSize(address: Address): Promise<number> {
@@ -162,15 +167,26 @@ export class JournaledState implements StateManagerInterface {
    * already a word passes through.
    */
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    return this.storageNow(address, key) ?? asWord(await this.base.getStorage(addressKey(address), slotKey(key)))
+  }
+
+  /** {@link getStorage} without a promise, or undefined when the base can only be read through one. */
+  storageNow(address: Address, key: Uint8Array): Uint8Array | undefined {
     const addr = addressKey(address)
     const slot = slotKey(key)
     const own = this.storage.get(addr)?.get(slot)
     if (own !== undefined) return asWord(own)
     if (this.cleared.has(addr)) return EMPTY
-    return asWord(this.now !== undefined ? this.now.storage(addr, slot) : await this.base.getStorage(addr, slot))
+    const value = this.now?.storage(addr, slot)
+    return value === undefined ? undefined : asWord(value)
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    this.setStorage(address, key, value)
+  }
+
+  /** {@link putStorage}, synchronously (it never waits on anything). */
+  setStorage(address: Address, key: Uint8Array, value: Uint8Array): void {
     const addr = addressKey(address)
     const slot = slotKey(key)
     let slots = this.storage.get(addr)
