@@ -75,56 +75,51 @@ export class FlatState implements StateReader {
   view(): StateView {
     const version = this.version
     this.openViews.set(version, (this.openViews.get(version) ?? 0) + 1)
-    let open = true
-    const undoFor = (pick: (u: Undo) => unknown): unknown => {
-      for (const u of this.undo) if (u.version > version) { const v = pick(u); if (v !== undefined) return v }
-      return undefined
+    return new PinnedView(this, version)
+  }
+
+  // What a pinned view reads: the head's values, unless a newer version overwrote them. With no
+  // newer version applied yet (the usual case while a block is built) that is one map lookup.
+
+  /** An account as of `version` (the stored object; see {@link SyncStateReader}). */
+  accountAt(version: number, address: string): Account | undefined {
+    for (const u of this.undo) {
+      if (u.version <= version) continue
+      const prior = u.accounts.get(address)
+      if (prior !== undefined) return prior === ABSENT ? undefined : prior
     }
-    const head = this.now
-    // No newer version applied yet (the usual case while a block is built): the head's values,
-    // without a closure per read.
-    const now: SyncStateReader = {
-      account: (address) => {
-        if (this.undo.length === 0) return head.account(address)
-        const prior = undoFor((u) => u.accounts.get(address)) as Prior<Account> | undefined
-        if (prior === ABSENT) return undefined
-        return prior ?? head.account(address)
-      },
-      storage: (address, slot) => {
-        if (this.undo.length === 0) return head.storage(address, slot)
-        const prior = undoFor((u) => {
-          const s = u.storage.get(address)
-          if (s === undefined) return undefined
-          if (s.cleared) return s.whole?.get(slot) ?? EMPTY
-          return s.slots.get(slot)
-        }) as Uint8Array | undefined
-        return prior ?? head.storage(address, slot)
-      },
-      code: (address) => {
-        if (this.undo.length === 0) return head.code(address)
-        const prior = undoFor((u) => u.code.get(address)) as Prior<Uint8Array> | undefined
-        if (prior === ABSENT) return EMPTY
-        return prior ?? head.code(address)
-      },
+    return this.accounts.get(address)
+  }
+
+  /** A storage value as of `version`. */
+  storageAt(version: number, address: string, slot: string): Uint8Array {
+    for (const u of this.undo) {
+      if (u.version <= version) continue
+      const s = u.storage.get(address)
+      if (s === undefined) continue
+      if (s.cleared) return s.whole?.get(slot) ?? EMPTY
+      const prior = s.slots.get(slot)
+      if (prior !== undefined) return prior
     }
-    return {
-      version,
-      now,
-      getAccount: async (address) => {
-        const a = now.account(address)
-        return a === undefined ? undefined : copyAccount(a)
-      },
-      getStorage: async (address, slot) => now.storage(address, slot),
-      getCode: async (address) => now.code(address),
-      close: () => {
-        if (!open) return
-        open = false
-        const n = (this.openViews.get(version) ?? 1) - 1
-        if (n === 0) this.openViews.delete(version)
-        else this.openViews.set(version, n)
-        this.trimUndo()
-      },
+    return this.storage.get(address)?.get(slot) ?? EMPTY
+  }
+
+  /** An account's code as of `version`. */
+  codeAt(version: number, address: string): Uint8Array {
+    for (const u of this.undo) {
+      if (u.version <= version) continue
+      const prior = u.code.get(address)
+      if (prior !== undefined) return prior === ABSENT ? EMPTY : prior
     }
+    return this.code.get(address) ?? EMPTY
+  }
+
+  /** A view of `version` was closed. */
+  release(version: number): void {
+    const n = (this.openViews.get(version) ?? 1) - 1
+    if (n === 0) this.openViews.delete(version)
+    else this.openViews.set(version, n)
+    this.trimUndo()
   }
 
   /**
@@ -248,5 +243,48 @@ export class FlatState implements StateReader {
     }
     const oldest = Math.min(...this.openViews.keys())
     this.undo = this.undo.filter((u) => u.version > oldest)
+  }
+}
+
+/** A pinned version of a {@link FlatState}: one object per view, no closures. */
+class PinnedView implements StateView, SyncStateReader {
+  private open = true
+  /** The view reads synchronously itself. */
+  readonly now: SyncStateReader = this
+
+  constructor(
+    private readonly flat: FlatState,
+    readonly version: number,
+  ) {}
+
+  account(address: string): Account | undefined {
+    return this.flat.accountAt(this.version, address)
+  }
+
+  storage(address: string, slot: string): Uint8Array {
+    return this.flat.storageAt(this.version, address, slot)
+  }
+
+  code(address: string): Uint8Array {
+    return this.flat.codeAt(this.version, address)
+  }
+
+  async getAccount(address: string): Promise<Account | undefined> {
+    const a = this.account(address)
+    return a === undefined ? undefined : copyAccount(a)
+  }
+
+  async getStorage(address: string, slot: string): Promise<Uint8Array> {
+    return this.storage(address, slot)
+  }
+
+  async getCode(address: string): Promise<Uint8Array> {
+    return this.code(address)
+  }
+
+  close(): void {
+    if (!this.open) return
+    this.open = false
+    this.flat.release(this.version)
   }
 }
