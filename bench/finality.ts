@@ -21,4 +21,6 @@ const finality = (await import(fromSource ? '../src/index.js' : built.href)) as 
 /** What is measured, for the report: `dist` or `src`. */
 export const MEASURED: 'dist' | 'src' = fromSource ? 'src' : 'dist'
 export const createNode: Finality['createNode'] = finality.createNode
-export const cryptoBackends: Finality['cryptoBackends'] = finality.cryptoBackends
+/** The crypto backends in use (commits before `cryptoBackends` existed, compared A/B, answer `unknown`). */
+export const cryptoBackends: () => Record<'secp256k1' | 'ed25519' | 'keccak', string> =
+  (finality as Partial<Finality>).cryptoBackends ?? (() => ({ secp256k1: 'unknown', ed25519: 'unknown', keccak: 'unknown' }))
