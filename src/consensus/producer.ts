@@ -150,6 +150,8 @@ export class Producer {
   }
 
   private async produce(options: MineOptions, maxTxs: number): Promise<Block | undefined> {
+    // Automine asks once more after each block; an empty pool has nothing to select.
+    if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
     const baseFee = parent.header.calcNextBaseFee()
     const flat = this.chain.flat
