@@ -18,10 +18,13 @@ export class ValidatorSet {
   readonly validators: readonly Validator[]
   readonly totalPower: bigint
 
+  private readonly byAddressMap: Map<string, Validator>
+
   constructor(validators: Validator[]) {
     if (validators.length === 0) throw new Error('the validator set is empty')
     this.validators = [...validators].sort((a, b) => (a.address < b.address ? -1 : 1))
     this.totalPower = this.validators.reduce((sum, v) => sum + v.power, 0n)
+    this.byAddressMap = new Map(this.validators.map((v) => [v.address, v]))
   }
 
   /** Round-robin by height and round over the set ordered by address. */
@@ -36,7 +39,7 @@ export class ValidatorSet {
   }
 
   byAddress(address: string): Validator | undefined {
-    return this.validators.find((v) => v.address === address)
+    return this.byAddressMap.get(address)
   }
 
   /** The voting power that is online now. */
@@ -90,15 +93,17 @@ export class BftEngine {
     return undefined
   }
 
-  private vote(step: Step, height: bigint, round: number, blockHash: Uint8Array) {
+  private vote(step: Step, height: bigint, round: number, blockHash: Uint8Array): Array<{ validator: Validator['address']; signature: Uint8Array }> {
     const message = signBytes(step, this.chainId, height, round, blockHash)
-    return this.set.validators
-      .filter((v) => v.online)
-      .map((v) => ({ validator: v.address, signature: v.sign(message) }))
+    const votes: Array<{ validator: Validator['address']; signature: Uint8Array }> = []
+    for (const v of this.set.validators) if (v.online) votes.push({ validator: v.address, signature: v.sign(message) })
+    return votes
   }
 
   private power(votes: Array<{ validator: string }>): bigint {
-    return votes.reduce((sum, v) => sum + (this.set.byAddress(v.validator)?.power ?? 0n), 0n)
+    let sum = 0n
+    for (const v of votes) sum += this.set.byAddress(v.validator)?.power ?? 0n
+    return sum
   }
 }
 
