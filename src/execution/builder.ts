@@ -23,7 +23,7 @@ import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
-import { unpadded } from '../hex.js'
+import { fromHex, unpadded } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -138,6 +138,14 @@ export class BlockBuilder {
     return new BlockBuilder(chain, vm)
   }
 
+  private lastCoinbase: { hex: string; bytes: Uint8Array } | undefined
+
+  /** The fee recipient as bytes (the header would parse the same hex again every block). */
+  private coinbaseBytes(hex: string): Uint8Array {
+    if (this.lastCoinbase?.hex !== hex) this.lastCoinbase = { hex, bytes: fromHex(hex) }
+    return this.lastCoinbase.bytes
+  }
+
   async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array }>, params: BlockParams): Promise<BuiltBlock> {
     const parent = this.chain.head
     const common = this.vm.common
@@ -151,7 +159,7 @@ export class BlockBuilder {
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
       const header: HeaderData = {
         parentHash: parent.hash(),
-        coinbase: params.coinbase as `0x${string}`,
+        coinbase: this.coinbaseBytes(params.coinbase),
         number,
         gasLimit: params.gasLimit,
         timestamp: params.timestamp,
