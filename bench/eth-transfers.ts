@@ -1,10 +1,11 @@
 /**
  * The ETH transfer benchmark alone (same workload as #2 of `bench/index.ts`), for profiling.
  *
+ * It measures the build in dist/ (`npm run build` first); BENCH_SOURCE=src runs the sources.
  * Whole process (includes module loading and the untimed viem signing):
- *   node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/eth-transfers.ts
+ *   BENCH_SOURCE=src node --import tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/eth-transfers.ts
  * Only the timed send + receipt loop (V8 inspector, main thread only):
- *   BENCH_PROFILE=/tmp/prof/eth.cpuprofile npx tsx bench/eth-transfers.ts
+ *   BENCH_SOURCE=src BENCH_PROFILE=/tmp/prof/eth.cpuprofile npx tsx bench/eth-transfers.ts
  * Then:
  *   npx tsx bench/cpuprofile-top.ts /tmp/prof/eth.cpuprofile 15
  *

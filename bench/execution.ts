@@ -1,7 +1,7 @@
 /**
  * Execution benchmarks: eth_estimateGas per second on an ERC-20 transfer, eth_call per second
  * with the `rpc-evm-timeout` guard on (the default) and off, and block building with and without
- * an `onConsoleLog` listener. Run with `npx tsx bench/execution.ts` (`BENCH_QUICK=1` for a smoke run;
+ * an `onConsoleLog` listener. Run with `npx tsx bench/execution.ts` after `npm run build` (`BENCH_QUICK=1` for a smoke run;
  * `BENCH_HARDFORK=cancun` for another hardfork).
  */
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'

@@ -1,7 +1,7 @@
 /**
  * Transport throughput on loopback: eth_blockNumber and eth_call over HTTP keep-alive (bounded
  * loops, a few requests in flight), and WebSocket notifications per second (newHeads fanned out
- * to many subscriptions). Run with `npx tsx bench/http.ts`.
+ * to many subscriptions). Run with `npx tsx bench/http.ts` after `npm run build` (see `finality.ts`).
  */
 import { Agent, request } from 'node:http'
 import WebSocket from 'ws'
