@@ -22,11 +22,27 @@ export function initKeccak(): Promise<void> {
   return starting
 }
 
+/**
+ * Small inputs go to the hasher from a buffer outside the heap. hash-wasm views its input
+ * through `.buffer`, and V8 keeps a typed array of up to 64 bytes on its heap until something
+ * asks for its buffer: then it moves the bytes to an ArrayBuffer of their own (~0.3 µs, and
+ * garbage for the GC). Most of what the node hashes is that small: keys, addresses, words, short
+ * trie nodes. One view per length, made once, so a call allocates nothing for its input.
+ */
+const SMALL = 64
+const smallInput = Buffer.allocUnsafeSlow(SMALL)
+const smallViews = Array.from({ length: SMALL + 1 }, (_, n) => smallInput.subarray(0, n))
+
 /** keccak256 of `data`. Synchronous: the shared hasher is reset for each call. */
 export function keccak256(data: Uint8Array): Uint8Array {
   if (wasm === undefined) return nobleKeccak(data)
   wasm.init()
-  wasm.update(data)
+  if (data.length <= SMALL) {
+    smallInput.set(data)
+    wasm.update(smallViews[data.length] as Buffer)
+  } else {
+    wasm.update(data)
+  }
   return wasm.digest('binary')
 }
 
