@@ -35,6 +35,21 @@ export const ed25519Backend: Ed25519Backend = sodium === undefined ? 'node' : 's
 const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
 
+const SLAB_SIZE = 8192
+let slab = Buffer.allocUnsafeSlow(SLAB_SIZE)
+let used = 0
+
+/** 64 bytes of their own for a signature, cut out of a shared slab. */
+function signatureSlot(): Uint8Array {
+  if (used + 64 > SLAB_SIZE) {
+    slab = Buffer.allocUnsafeSlow(SLAB_SIZE)
+    used = 0
+  }
+  const slot = new Uint8Array(slab.buffer, slab.byteOffset + used, 64)
+  used += 64
+  return slot
+}
+
 /** A key pair from a 32-byte seed. */
 export interface Ed25519Key {
   /** Raw 32-byte public key. */
@@ -52,7 +67,9 @@ export function ed25519Key(seed: Uint8Array): Ed25519Key {
     return {
       publicKey,
       sign(message) {
-        const signature = new Uint8Array(64)
+        // A view of a slab outside V8's heap: the binding would move a fresh 64-byte array off
+        // the heap before writing into it.
+        const signature = signatureSlot()
         sodium.crypto_sign_detached(signature, message, secretKey)
         return signature
       },
