@@ -39,6 +39,36 @@ export function writeString(out: Uint8Array, pos: number, b: Uint8Array): number
   return pos + b.length
 }
 
+/** How many bytes the minimal big-endian form of a non-negative integer takes (0 for zero). */
+function uintBytes(value: bigint): number {
+  let n = 0
+  for (let v = value; v > 0n; v >>= 8n) n++
+  return n
+}
+
+/** Length of the RLP of a non-negative integer (as a byte string without leading zeros). */
+export function uintLength(value: bigint): number {
+  if (value < 0x80n) return 1
+  const n = uintBytes(value)
+  return headerLength(n) + n
+}
+
+/** Writes the RLP of a non-negative integer without an intermediate array; returns the next position. */
+export function writeUint(out: Uint8Array, pos: number, value: bigint): number {
+  if (value === 0n) {
+    out[pos] = 0x80
+    return pos + 1
+  }
+  if (value < 0x80n) {
+    out[pos] = Number(value)
+    return pos + 1
+  }
+  const n = uintBytes(value)
+  pos = writeHeader(out, pos, 0x80, n)
+  for (let i = n - 1, v = value; i >= 0; i--, v >>= 8n) out[pos + i] = Number(v & 0xffn)
+  return pos + n
+}
+
 /**
  * The RLP list of items that are already RLP-encoded (each embedded as it is).
  */
