@@ -6,8 +6,8 @@
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
-import { equalBytes, fromHex, keyOf, unpadded } from '../hex.js'
-import { encodeStrings, itemBounds, listItems } from '../rlp.js'
+import { equalBytes, fromHex, keyOf } from '../hex.js'
+import { encodeString, headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
 import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
@@ -17,16 +17,28 @@ const EMPTY = new Uint8Array(0)
 
 /** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
 function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
-  return encodeStrings([unpadded(nonce), unpadded(balance), storageRoot, codeHash])
+  // Written into one buffer: the integers need no arrays of their own.
+  const payload = uintLength(nonce) + uintLength(balance) + stringLength(storageRoot) + stringLength(codeHash)
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  pos = writeUint(out, pos, nonce)
+  pos = writeUint(out, pos, balance)
+  pos = writeString(out, pos, storageRoot)
+  writeString(out, pos, codeHash)
+  return out
 }
 
 /** The key under which contract code is stored, by code hash. */
 /** The storage root field of an encoded account (the empty root for no account), read without decoding the rest. */
 function storageRootOf(bytes: Uint8Array | undefined): Uint8Array {
   if (bytes === undefined) return EMPTY_ROOT
-  const at = listItems(bytes, 0).starts[2]
-  if (at === undefined) throw new Error('invalid account in the state trie')
+  if ((bytes[0] ?? 0) < 0xc0) throw new Error('invalid account in the state trie')
+  // Past the list header, the nonce and the balance.
+  let at = itemBounds(bytes, 0).payload
+  at = itemBounds(bytes, at).end
+  at = itemBounds(bytes, at).end
   const { payload, end } = itemBounds(bytes, at)
+  if (end > bytes.length) throw new Error('invalid account in the state trie')
   return bytes.subarray(payload, end)
 }
 
@@ -162,7 +174,7 @@ export class StateTrie {
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
           const hashedSlot = this.hashedKey(slot, keep)
-          const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : RLP.encode(value), this.store)
+          const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : encodeString(value), this.store)
           storage = set instanceof Promise ? await set : set
         }
         storageHash = keep ? this.keep(storage) : rootHash(storage)
