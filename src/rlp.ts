@@ -2,6 +2,7 @@
  * RLP written straight into one buffer, for the hot paths that know their items' sizes (trie
  * nodes, blocks): the generic encoder of @ethereumjs/rlp allocates per item and per list.
  */
+import { byteLength, writeBigEndian } from './hex.js'
 
 /** Length of a byte string's RLP. */
 export function stringLength(b: Uint8Array): number {
@@ -39,17 +40,10 @@ export function writeString(out: Uint8Array, pos: number, b: Uint8Array): number
   return pos + b.length
 }
 
-/** How many bytes the minimal big-endian form of a non-negative integer takes (0 for zero). */
-function uintBytes(value: bigint): number {
-  let n = 0
-  for (let v = value; v > 0n; v >>= 8n) n++
-  return n
-}
-
 /** Length of the RLP of a non-negative integer (as a byte string without leading zeros). */
 export function uintLength(value: bigint): number {
   if (value < 0x80n) return 1
-  const n = uintBytes(value)
+  const n = byteLength(value)
   return headerLength(n) + n
 }
 
@@ -63,9 +57,9 @@ export function writeUint(out: Uint8Array, pos: number, value: bigint): number {
     out[pos] = Number(value)
     return pos + 1
   }
-  const n = uintBytes(value)
+  const n = byteLength(value)
   pos = writeHeader(out, pos, 0x80, n)
-  for (let i = n - 1, v = value; i >= 0; i--, v >>= 8n) out[pos + i] = Number(v & 0xffn)
+  writeBigEndian(out, pos + n, value)
   return pos + n
 }
 
