@@ -15,7 +15,7 @@ import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
-import { EMPTY_ROOT, persist, trieSet, type TrieNode } from '../state/mpt.js'
+import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
@@ -60,12 +60,17 @@ const NO_SOURCE = { get: async () => undefined }
 const SOLE_LEAF_PATH = Uint8Array.of(0x20, 0x80)
 
 /** The root of an index-keyed trie (transactions, receipts, withdrawals). */
-async function orderedRoot(values: Uint8Array[]): Promise<Uint8Array> {
+function orderedRoot(values: Uint8Array[]): Uint8Array {
   // One value (every automined block): the trie is a single leaf at key RLP(0) = 0x80, whose
   // hex-prefixed path is 0x20 0x80, and the root is its hash whatever its size.
   if (values.length === 1) return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))
   let root: TrieNode | null = null
-  for (const [i, value] of values.entries()) root = await trieSet(root, RLP.encode(i), value, NO_SOURCE)
+  for (const [i, value] of values.entries()) {
+    // Every node of a trie built here is at hand: the walk never waits on the (empty) source.
+    const next = trieSetNow(root, RLP.encode(i), value, NO_SOURCE)
+    if (next instanceof Promise) throw new Error('index trie walk needed a stored node')
+    root = next
+  }
   return root === null ? EMPTY_ROOT : persist(root, () => {})
 }
 
@@ -200,7 +205,7 @@ export class BlockBuilder {
           const impersonated = IMPERSONATED.has(tx)
           if (impersonated) state.exemptFromEoaCheck(sender)
           const result =
-            (impersonated ? undefined : await runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
+            (impersonated ? undefined : runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
             (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas
@@ -234,8 +239,8 @@ export class BlockBuilder {
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
       const outcome: Outcome = {
         stateRoot,
-        transactionsTrie: await orderedRoot(included.map(({ tx }) => tx.serialize())),
-        receiptTrie: await orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Parameters<typeof encodeConsensusReceipt>[0], tx.type))),
+        transactionsTrie: orderedRoot(included.map(({ tx }) => tx.serialize())),
+        receiptTrie: orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Parameters<typeof encodeConsensusReceipt>[0], tx.type))),
         logsBloom: bloom,
         gasUsed,
         blobGasUsed: blobs ? blobGasUsed : undefined,

@@ -15,6 +15,7 @@ import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import { equalBytes } from '../hex.js'
+import { JournaledState, NOT_AT_HAND } from '../state/journaled-state.js'
 import { effectiveTip, feeCap } from '../txpool/pool.js'
 
 /** Addresses whose first 18 bytes are zero: every precompile (0x01-0x11, 0x0100) lies among them. */
@@ -27,7 +28,7 @@ function nearZero(address: Uint8Array): boolean {
  * Runs `tx` as a plain transfer on the VM's state if it is one; undefined when it is not (the
  * caller runs it with `runTx`). `blockGasUsed` is the gas the block used before it.
  */
-export async function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): Promise<RunTxResult | undefined> {
+export function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Address, block: Block, blockGasUsed: bigint): RunTxResult | undefined {
   if (tx.type !== TransactionType.FeeMarketEIP1559 && tx.type !== TransactionType.Legacy && tx.type !== TransactionType.AccessListEIP2930) return undefined
   const to = tx.to
   if (to === undefined || tx.data.length !== 0 || tx.value === 0n || nearZero(to.bytes)) return undefined
@@ -41,24 +42,28 @@ export async function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Add
   if (tip <= 0n) return undefined
 
   const state = vm.stateManager
-  const from = await state.getAccount(sender)
+  // The block builder's overlay reads and writes the head synchronously; anything else (never the
+  // case for blocks this node builds) goes to runTx.
+  if (!(state instanceof JournaledState)) return undefined
+  const from = state.accountNow(sender)
+  if (from === NOT_AT_HAND) return undefined
   if (from === undefined || from.nonce !== tx.nonce || !equalBytes(from.codeHash, KECCAK256_NULL)) return undefined
   if (from.balance < tx.gasLimit * feeCap(tx) + tx.value) return undefined
-  const recipient = await state.getAccount(to)
-  if (recipient !== undefined && !equalBytes(recipient.codeHash, KECCAK256_NULL)) return undefined
+  const recipient = state.accountNow(to)
+  if (recipient === NOT_AT_HAND || (recipient !== undefined && !equalBytes(recipient.codeHash, KECCAK256_NULL))) return undefined
 
   const spent = gas * (baseFee + tip)
   from.nonce += 1n
   from.balance -= spent + tx.value
-  await state.putAccount(sender, from)
-  const credited = (await state.getAccount(to)) ?? new Account()
+  state.setAccount(sender, from)
+  const credited = (state.accountNow(to) as Account | undefined) ?? new Account()
   credited.balance += tx.value
-  await state.putAccount(to, credited)
+  state.setAccount(to, credited)
   const coinbase = block.header.coinbase
-  const miner = (await state.getAccount(coinbase)) ?? new Account()
+  const miner = (state.accountNow(coinbase) as Account | undefined) ?? new Account()
   const minerValue = gas * tip
   miner.balance += minerValue
-  await state.putAccount(coinbase, miner)
+  state.setAccount(coinbase, miner)
 
   const receipt = { status: 1 as const, cumulativeBlockGasUsed: blockGasUsed + gas, bitvector: new Uint8Array(256), logs: [] }
   return {

@@ -13,6 +13,9 @@ import type { StateDiff, StateReader, SyncStateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
+/** What {@link JournaledState.accountNow} answers when the base can only be read through a promise. */
+export const NOT_AT_HAND = Symbol('not at hand')
+
 type Entry =
   | { kind: 'account'; address: string; had: boolean; prev: Account | null | undefined }
   | { kind: 'slot'; address: string; slot: string; had: boolean; prev: Uint8Array | undefined }
@@ -96,9 +99,25 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
+    const now = this.accountNow(address)
+    if (now !== NOT_AT_HAND) return now
+    const key = addressKey(address)
+    return this.finishAccount(key, await this.read(key))
+  }
+
+  /**
+   * {@link getAccount} without a promise (a copy the caller may change), or `NOT_AT_HAND` when the
+   * base can only be read through one.
+   */
+  accountNow(address: Address): Account | undefined | typeof NOT_AT_HAND {
     const key = addressKey(address)
     const own = this.accounts.get(key)
-    const a = own !== undefined ? (own ?? undefined) : this.now !== undefined ? this.now.account(key) : await this.read(key)
+    if (own !== undefined) return this.finishAccount(key, own ?? undefined)
+    if (this.now === undefined) return NOT_AT_HAND
+    return this.finishAccount(key, this.now.account(key))
+  }
+
+  private finishAccount(key: string, a: Account | undefined): Account | undefined {
     if (a === undefined) return undefined
     const copy = copyAccount(a)
     if (this.exempt?.key === key && this.exempt.codeHash === KECCAK256_NULL) {
@@ -109,6 +128,11 @@ export class JournaledState implements StateManagerInterface {
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
+    this.setAccount(address, account)
+  }
+
+  /** {@link putAccount}, synchronously (it never waits on anything). */
+  setAccount(address: Address, account?: Account): void {
     const key = addressKey(address)
     if (account !== undefined && this.exempt?.key === key && account.codeHash === KECCAK256_NULL) {
       account = copyAccount(account)
