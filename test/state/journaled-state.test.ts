@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest'
 import { Account, Address } from '@ethereumjs/util'
 import { FlatState } from '../../src/state/flat-state.js'
-import { JournaledState } from '../../src/state/journaled-state.js'
+import { JournaledState, NOT_AT_HAND } from '../../src/state/journaled-state.js'
 import { emptyDiff, type StateReader } from '../../src/state/types.js'
 
 const A = 'aa'.repeat(20)
@@ -52,5 +52,20 @@ describe('JournaledState', () => {
     account!.balance = 1n
     expect((await state.getAccount(ADDRESS))?.balance).toBe(100n)
     expect(flat.accounts.get(A)?.balance).toBe(100n)
+  })
+
+  test('behavior: synchronous access answers like the promises where the base reads synchronously, and steps aside where it cannot', async () => {
+    const sync = new JournaledState(flatState().view())
+    const account = sync.accountNow(ADDRESS)
+    expect(account).not.toBe(NOT_AT_HAND)
+    expect((account as Account).balance).toBe(100n)
+    ;(account as Account).balance = 5n
+    sync.setAccount(ADDRESS, account as Account)
+    expect((await sync.getAccount(ADDRESS))?.balance).toBe(5n)
+    expect(sync.storageNow(ADDRESS, slot(1))).toEqual(word(7))
+    const promisesOnly = new JournaledState(asyncOnly(flatState().view()))
+    expect(promisesOnly.accountNow(ADDRESS)).toBe(NOT_AT_HAND)
+    expect(promisesOnly.storageNow(ADDRESS, slot(1))).toBeUndefined()
+    expect((await promisesOnly.getAccount(ADDRESS))?.balance).toBe(100n)
   })
 })
