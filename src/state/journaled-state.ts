@@ -79,12 +79,6 @@ export class JournaledState implements StateManagerInterface {
   /** The base's synchronous reads, when it has them (see {@link StateReader.now}). */
   private readonly now: SyncStateReader | undefined
 
-  private async read(address: string): Promise<Account | undefined> {
-    const own = this.accounts.get(address)
-    if (own !== undefined) return own === null ? undefined : own
-    return this.base.getAccount(address)
-  }
-
   /**
    * A call sender with code that may send anyway (eth_call and friends: geth skips the EIP-3607
    * "sender is not an EOA" check for them, @ethereumjs/vm has no switch for it). The first read
@@ -101,8 +95,9 @@ export class JournaledState implements StateManagerInterface {
   async getAccount(address: Address): Promise<Account | undefined> {
     const now = this.accountNow(address)
     if (now !== NOT_AT_HAND) return now
+    // Not in the overlay (accountNow answered that) and the base reads only through promises.
     const key = addressKey(address)
-    return this.finishAccount(key, await this.read(key))
+    return this.finishAccount(key, await this.base.getAccount(key))
   }
 
   /**
