@@ -308,11 +308,10 @@ export class Tracing {
   ): Promise<void> {
     if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
     const parent = await this.parentOf(block)
-    // The state the block was built on: its parent's, or newer if test-control writes came between.
+    // The state the block was built on: its parent's as reads see it (test-control writes at the parent included).
     // Read together, with no await between, so the head view and the head root are one version.
-    const baseRoot = this.chain.baseStateRoot(block)
-    const base = baseRoot === undefined ? this.chain.stateAt(parent) : { ...this.chain.trie.reader(baseRoot), close: () => {} }
-    const root = baseRoot ?? (parent.header.number === this.chain.height ? this.chain.stateRoot : parent.header.stateRoot)
+    const base = this.chain.stateAt(parent)
+    const root = this.chain.stateRootOf(parent)
     const state = new JournaledState(base)
     const at: ReplayState = { state, base, baseRoot: root }
     let vm: TracingVm | undefined
