@@ -220,31 +220,40 @@ export class Producer {
   private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
 
   /**
-   * The block the pool would make now, built but never committed: what the `pending` tag reads
-   * (its state is in the trie under its state root). Undefined when nothing is pending.
+   * The next block, as the pool would make it now: built but never committed, what the
+   * `pending` tag reads (its state is in the trie under its state root). With nothing pending it
+   * is empty, as geth's and Hardhat's: the head's number + 1, the next timestamp (the one set by
+   * evm_setNextBlockTimestamp, or the clock with its offset), base fee, coinbase and prevrandao.
    */
-  pending(): Promise<{ block: Block; receipts: StoredReceipt[] } | undefined> {
+  pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
       const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
       const flat = this.chain.flat
       const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
-      if (entries.length === 0) return undefined
-      // The header settings are part of the key: miner_setExtra / setEtherbase / setGasLimit apply at once.
-      const header = `${this.coinbase}/${this.gasLimitOverride}/${this.extraData === undefined ? '' : keyOf(this.extraData)}`
+      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
+      const params = {
+        coinbase: this.coinbase ?? proposer.feeRecipient,
+        timestamp: this.nextTimestamp(parent),
+        gasLimit: this.gasLimitOverride ?? this.gasLimit(),
+        baseFeePerGas: this.nextBaseFee,
+        prevRandao: this.prevRandao,
+        extraData: this.extraData,
+      }
+      // Every header setting is part of the key: the setters and the clock apply at once.
+      const header = [
+        params.coinbase,
+        params.timestamp,
+        params.gasLimit,
+        params.baseFeePerGas,
+        params.prevRandao === undefined ? '' : keyOf(params.prevRandao),
+        params.extraData === undefined ? '' : keyOf(params.extraData),
+      ].join('/')
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
-      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const built = await this.builder.build(
         entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
-        {
-          coinbase: this.coinbase ?? proposer.feeRecipient,
-          timestamp: this.nextTimestamp(parent),
-          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-          baseFeePerGas: this.nextBaseFee,
-          prevRandao: this.prevRandao,
-          extraData: this.extraData,
-        },
+        params,
       )
       built.close()
       this.pendingCache = { key, block: built.block, receipts: built.receipts }
