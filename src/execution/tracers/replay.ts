@@ -208,8 +208,7 @@ export class Tracing {
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
       const tx = callTransaction(req, nonce, gas, context, common)
       // geth lets a call come from an account with code (SkipFromEOACheck).
-      overlay.exemptFromEoaCheck(from)
-      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true })
+      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true)
     } catch (error) {
       if (error instanceof EvmTimeout) reusable = false
       throw this.failure(error, from)
@@ -332,22 +331,25 @@ export class Tracing {
           throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
         }
         let tx = included
+        // The builder let impersonated senders with code send (EIP-3607 skipped): so does the replay.
+        let exempt = false
         if (receipt === undefined) {
           sender = signer(included)
         } else {
           sender = receipt.from
           const named = withSender(included, sender)
           tx = named.tx
-          if (named.exempt) state.exemptFromEoaCheck(sender)
+          exempt = named.exempt
         }
         const options = { blockGasUsed: gasUsed }
         const trace = traced(i)
         let result: RunTxResult
         try {
+          if (trace === undefined && exempt) state.exemptFromEoaCheck(sender)
           result =
             trace === undefined
               ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
-              : await this.runTraced(vm, state, tx, block, trace, logIndex, options)
+              : await this.runTraced(vm, state, tx, block, trace, logIndex, options, exempt)
         } catch (error) {
           if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
           throw error
@@ -383,6 +385,7 @@ export class Tracing {
     { tracer, timeoutMs }: Traced,
     logIndex: number,
     options: { blockGasUsed?: bigint; skipNonce?: boolean; skipBlockGasLimitValidation?: boolean },
+    exemptSender = false,
   ): Promise<RunTxResult> {
     const from = tx.getSenderAddress()
     const create = tx.to === undefined
@@ -400,6 +403,9 @@ export class Tracing {
       precompiles: new Set((vm.vm.evm as unknown as { precompiles: Map<string, unknown> }).precompiles.keys()),
       logIndex,
     })
+    // The exemption hides the sender's code from the next read only: it must be runTx's EIP-3607
+    // check, after the nonce and the tracer's own reads of the sender above.
+    if (exemptSender) state.exemptFromEoaCheck(from.bytes)
     vm.guard.armUntil(this.clock.now() + timeoutMs)
     let result: RunTxResult
     try {
