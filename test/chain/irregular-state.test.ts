@@ -3,7 +3,7 @@
  * made at: reads at that block see them after later blocks are mined, its header keeps the root
  * it was sealed with, and eth_getProof at it proves against the post-write root.
  */
-import { BrowserProvider, parseEther } from 'ethers'
+import { BrowserProvider, JsonRpcProvider, parseEther } from 'ethers'
 import { MemoryLevel } from 'memory-level'
 import { describe, expect, test } from 'vitest'
 import { keccak256 } from '../../src/crypto/keccak.js'
@@ -74,6 +74,23 @@ describe('writes at the head belong to the head block', () => {
     const after = await provider.getBalance(stranger, receipt!.blockNumber)
     expect(after - before).toBe(parseEther('1'))
     provider.destroy()
+  })
+
+  test('http: the balance-change reads over ethers JsonRpcProvider', async () => {
+    const node = await newNode()
+    const served = await node.listen({ address: '127.0.0.1:0', api: ['eth', 'net', 'web3', 'hardhat'] })
+    const provider = new JsonRpcProvider(served.http, undefined, { cacheTimeout: -1, staticNetwork: true })
+    try {
+      await provider.send('hardhat_setBalance', [stranger, `0x${parseEther('100').toString(16)}`])
+      const signer = await provider.getSigner(0)
+      const receipt = await (await signer.sendTransaction({ to: stranger, value: parseEther('2') })).wait()
+      const before = await provider.getBalance(stranger, receipt!.blockNumber - 1)
+      expect(before).toBe(parseEther('100'))
+      expect((await provider.getBalance(stranger, receipt!.blockNumber)) - before).toBe(parseEther('2'))
+    } finally {
+      provider.destroy()
+      await served.close()
+    }
   })
 
   test('behavior: a transaction mined after a write traces on the written state', async () => {
