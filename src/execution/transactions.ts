@@ -129,6 +129,27 @@ export class Transactions {
     private readonly options: TransactionsOptions,
   ) {}
 
+  /**
+   * Each sender's sends in progress, chained: a send fills its nonce only after the sender's
+   * earlier sends are in the pool (in automine, mined), so concurrent sends take consecutive
+   * nonces in the order they arrived, and one that fails before the pool leaves no gap.
+   */
+  private readonly turns = new Map<string, Promise<void>>()
+
+  /** Runs `task` once the sender's earlier sends are done, successful or not. */
+  private inTurn<T>(sender: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.turns.get(sender) ?? Promise.resolve()).then(task)
+    const done = run.then(
+      () => {},
+      () => {},
+    )
+    this.turns.set(sender, done)
+    void done.then(() => {
+      if (this.turns.get(sender) === done) this.turns.delete(sender)
+    })
+    return run
+  }
+
   /** eth_sendRawTransaction. */
   async submitRaw(raw: Uint8Array): Promise<Uint8Array> {
     const blobForm = raw[0] === TransactionType.BlobEIP4844
@@ -174,8 +195,9 @@ export class Transactions {
     const sender = keyOf(req.from)
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
-    if (key !== undefined) return this.admit(signedBy((await this.fill(req, false)).sign(key), req.from))
-    if (this.impersonation(sender)) return this.admit(impersonated(await this.fill(req, false), req.from))
+    const from = req.from
+    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false)).sign(key), from)))
+    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false), from)))
     throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
@@ -190,8 +212,9 @@ export class Transactions {
    * or not `from` is impersonated.
    */
   async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
-    if (req.from === undefined) throw new ServerError('missing from address')
-    return this.admit(impersonated(await this.fill(req, false), req.from))
+    const from = req.from
+    if (from === undefined) throw new ServerError('missing from address')
+    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false), from)))
   }
 
   /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
