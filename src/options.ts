@@ -70,7 +70,7 @@ export interface NodeOptions {
   /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
   allowUnprotectedTxs?: boolean
   /**
-   * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth, Hardhat and Anvil do
+   * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth and Anvil do
    * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
    */
   sendTransactionGas?: bigint
@@ -86,9 +86,12 @@ export interface NodeOptions {
   /** Time source. Default: the system clock. */
   clock?: Clock
   /**
-   * Receives each Solidity `console.log` message (Hardhat's console.sol ABI) of eth_call,
-   * eth_estimateGas, eth_createAccessList, eth_simulateV1 and mined transactions. Default: none
-   * (then nothing listens and execution pays nothing for it).
+   * Receives each Solidity `console.log` message (Hardhat's console.sol ABI), once per execution
+   * someone asked for: a mined transaction's when its block is committed; eth_call's,
+   * eth_simulateV1's and eth_createAccessList's (its first run); eth_estimateGas's only when the
+   * estimate fails (the failing run's), as Hardhat prints them. The node's own runs (the gas
+   * search, the estimate of a send without `gas` that succeeds, the `pending` block, traces)
+   * deliver nothing. Default: none (then nothing listens and execution pays nothing for it).
    */
   onConsoleLog?: (message: string) => void
 }

@@ -53,6 +53,8 @@ export class Producer {
   timestampInterval: bigint | undefined
   /** The extraData of later blocks (miner_setExtra); none = empty. */
   extraData: Uint8Array | undefined
+  /** Receives the console.log messages of committed blocks' transactions, once each. */
+  onConsoleLog: ((message: string) => void) | undefined
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -197,11 +199,22 @@ export class Producer {
     this.halted = false
     this.nextBaseFee = undefined
     if (options.timestamp === undefined) this.nextBlockTimestamp = undefined
-    const { block, receipts, diff, rejected } = built
+    const { block, receipts, consoleLogs, diff, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
     built.close()
     await this.chain.commit(block, receipts, diff, decision.certificate)
+    // Before the senders hear of their transactions, so their logs are out when the send returns.
+    const sink = this.onConsoleLog
+    if (sink !== undefined) {
+      for (const message of consoleLogs) {
+        try {
+          sink(message)
+        } catch {
+          // A throwing callback must not stop the block it observes from settling.
+        }
+      }
+    }
     for (const tx of block.transactions) {
       const key = keyOf(tx.hash())
       this.pool.remove(key)

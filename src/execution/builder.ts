@@ -22,6 +22,7 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
+import { attachConsoleLog } from './console-log.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
@@ -38,6 +39,12 @@ export interface BuiltBlock {
   hash: Uint8Array
   block: Block
   receipts: StoredReceipt[]
+  /**
+   * The Solidity console.log messages of the included transactions, in order (only while
+   * {@link BlockBuilder.collectConsoleLog} is on). The producer delivers them once the block is
+   * committed: candidate blocks of failed rounds and the `pending` block deliver nothing.
+   */
+  consoleLogs: string[]
   diff: StateDiff
   rejected: Rejected[]
   close(): void
@@ -144,6 +151,16 @@ export class BlockBuilder {
   }
 
   private lastCoinbase: { hex: string; bytes: Uint8Array } | undefined
+  /** The console.log messages of the transaction running now, while collection is on. */
+  private consoleLogs: string[] | undefined
+  private collecting = false
+
+  /** Collects the console.log messages of each included transaction into its built block. */
+  collectConsoleLog(): void {
+    if (this.collecting) return
+    this.collecting = true
+    attachConsoleLog(this.vm.evm, (message) => this.consoleLogs?.push(message))
+  }
 
   /** The fee recipient as bytes (the header would parse the same hex again every block). */
   private coinbaseBytes(hex: string): Uint8Array {
@@ -184,7 +201,7 @@ export class BlockBuilder {
       await state.checkpoint()
       await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
 
-      const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }> = []
+      const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
       let gasUsed = 0n
       const blobs = common.isActivatedEIP(4844)
@@ -201,6 +218,8 @@ export class BlockBuilder {
           rejected.push({ tx, error: new Error('blob gas limit reached'), retry: true })
           continue
         }
+        const logs = this.collecting ? [] : undefined
+        this.consoleLogs = logs
         try {
           const impersonated = IMPERSONATED.has(tx)
           if (impersonated) state.exemptFromEoaCheck(sender)
@@ -209,9 +228,11 @@ export class BlockBuilder {
             (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas
-          included.push({ tx, result, sender })
+          included.push({ tx, result, sender, logs })
         } catch (error) {
           rejected.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retry: false })
+        } finally {
+          this.consoleLogs = undefined
         }
       }
 
@@ -235,6 +256,7 @@ export class BlockBuilder {
         if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
+      const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       const diff = state.diff()
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
       const outcome: Outcome = {
@@ -258,7 +280,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, diff, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, consoleLogs, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

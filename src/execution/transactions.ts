@@ -3,6 +3,7 @@
  * node signs with a key it holds (eth_sendTransaction). Both go through the pool's admission and,
  * in automine, resolve once the transaction is in a committed block.
  */
+import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
@@ -196,8 +197,8 @@ export class Transactions {
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
     const from = req.from
-    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false)).sign(key), from)))
-    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false), from)))
+    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false, true)).sign(key), from)))
+    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from)))
     throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
@@ -214,16 +215,19 @@ export class Transactions {
   async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
     const from = req.from
     if (from === undefined) throw new ServerError('missing from address')
-    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false), from)))
+    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false, true), from)))
   }
 
-  /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
-  async fill(req: CallRequest, freeze = true): Promise<TypedTransaction> {
+  /**
+   * Builds the unsigned transaction a request describes, filling nonce, gas and fees. `send`: it
+   * is about to be sent (the caller holds the sender's turn).
+   */
+  async fill(req: CallRequest, freeze = true, send = false): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
     const head = this.chain.head
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
-    const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.calls.estimate({ ...req, nonce }, head))
+    const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
@@ -247,6 +251,15 @@ export class Transactions {
       return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
     }
     return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common, freeze })
+  }
+
+  /**
+   * The gas of a transaction without `gas`: its estimate. When the estimate fails, its error
+   * answers the send, as geth and Anvil do, and the console.log messages of the failing run are
+   * delivered (nothing else of that send runs).
+   */
+  private estimateGas(req: CallRequest, head: Block, send: boolean): Promise<bigint> {
+    return this.calls.estimate(req, head, { consoleLogOnFailure: send })
   }
 
   private async admit(tx: TypedTransaction): Promise<Uint8Array> {
