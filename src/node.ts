@@ -226,10 +226,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     builder.collectConsoleLog()
     producer.onConsoleLog = onConsoleLog
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog })
+  for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
+    const value = options[name]
+    if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
+  }
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   transactions.impersonation = (address) => controls.isImpersonated(address)

@@ -75,6 +75,20 @@ export interface NodeOptions {
    */
   sendTransactionGas?: bigint
   /**
+   * Answer eth_sendTransaction / eth_sendRawTransaction of a transaction that fails (reverts,
+   * runs out of gas…) in the block automine makes for it with Hardhat's error, carrying the
+   * revert data and the transaction hash (`{ message, txHash, data }`), which Hardhat's chai
+   * matchers decode; the transaction is mined all the same (receipt status 0). A send without
+   * `gas` whose estimate fails is then sent with the call gas cap, mined and answered the same
+   * way, as on Hardhat. Default false: the hash, as geth answers, and a failing estimate's error.
+   */
+  throwOnTransactionFailures?: boolean
+  /**
+   * False: eth_call of a call that fails answers its return data (the revert data; `0x` for
+   * other failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
+   */
+  throwOnCallFailures?: boolean
+  /**
    * Keep a snapshot after `evm_revert` to it, so one snapshot can be reverted to many times.
    * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
    */

@@ -34,11 +34,21 @@ export interface Rejected {
   retry: boolean
 }
 
+/** How one included transaction's execution ended: what a sender waiting on it is told. */
+export interface TxOutcome {
+  /** The EVM's error (`revert`, `out of gas`, …); undefined when the transaction succeeded. */
+  error?: string
+  /** The return data: the revert data of a reverted transaction. */
+  output: Uint8Array
+}
+
 /** A built, not yet committed block. */
 export interface BuiltBlock {
   hash: Uint8Array
   block: Block
   receipts: StoredReceipt[]
+  /** Parallel to `receipts`. */
+  outcomes: TxOutcome[]
   /**
    * The Solidity console.log messages of the included transactions, in order (only while
    * {@link BlockBuilder.collectConsoleLog} is on). The producer delivers them once the block is
@@ -256,6 +266,10 @@ export class BlockBuilder {
         if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
+      const outcomes = included.map(({ result }): TxOutcome => {
+        const failure = result.execResult.exceptionError
+        return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
+      })
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       const diff = state.diff()
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
@@ -280,7 +294,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, consoleLogs, diff, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

@@ -74,6 +74,11 @@ export interface Lease {
 export interface CallExecutorOptions {
   /** The node's console.log listener; without one no VM listens and runs pay nothing for it. */
   onConsoleLog?: ((message: string) => void) | undefined
+  /**
+   * False: eth_call of a failing call answers its return data (a revert's data, `0x` for other
+   * failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
+   */
+  throwOnCallFailures?: boolean
 }
 
 /** Geth's wording for refusals that ethereumjs words its own way. */
@@ -275,12 +280,15 @@ export class CallExecutor {
     }
   }
 
-  /** eth_call: the return data, or the revert as code 3. Its console.log messages are delivered, as Hardhat prints them. */
+  /**
+   * eth_call: the return data, or the revert as code 3 (with `throwOnCallFailures: false`, the
+   * return data of a failed call too). Its console.log messages are delivered, as Hardhat prints them.
+   */
   async call(req: CallRequest, block: Block, options: CallOptions = {}): Promise<Uint8Array> {
     const context = overriddenBlock(block, options.block, block.common)
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
-    if (exec.exceptionError !== undefined) {
+    if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new ServerError(exec.exceptionError.error)
     }

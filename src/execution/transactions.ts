@@ -11,7 +11,7 @@ import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import type { Producer } from '../consensus/producer.js'
-import { ServerError } from '../errors.js'
+import { ExecutionRevertedError, ServerError } from '../errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf } from '../hex.js'
 import { encodeList, encodeString, listItems } from '../rlp.js'
@@ -21,6 +21,7 @@ import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { txFields } from './tx-fields.js'
+import { transactionFailedError } from './transaction-failure.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
@@ -116,6 +117,11 @@ export interface TransactionsOptions {
   allowUnprotectedTxs: boolean
   /** Gas for eth_sendTransaction without `gas`; undefined = estimate, as geth does. */
   defaultGas: bigint | undefined
+  /**
+   * Answer a send whose transaction failed in the block automine made for it with Hardhat's
+   * error (the transaction stays mined); false: the hash, as geth answers.
+   */
+  throwOnTransactionFailures: boolean
 }
 
 export class Transactions {
@@ -254,12 +260,20 @@ export class Transactions {
   }
 
   /**
-   * The gas of a transaction without `gas`: its estimate. When the estimate fails, its error
-   * answers the send, as geth and Anvil do, and the console.log messages of the failing run are
-   * delivered (nothing else of that send runs).
+   * The gas of a transaction without `gas`: its estimate. A send that will fail anyway is sent
+   * with the most gas a call may use when sends throw on failure, so that it is mined and fails
+   * as on Hardhat (whose sends fill in a fixed gas and never estimate); otherwise the estimate's
+   * error answers it, as geth and Anvil do, with the console.log messages of the failing run.
    */
-  private estimateGas(req: CallRequest, head: Block, send: boolean): Promise<bigint> {
-    return this.calls.estimate(req, head, { consoleLogOnFailure: send })
+  private async estimateGas(req: CallRequest, head: Block, send: boolean): Promise<bigint> {
+    const minesFailures = send && this.options.throwOnTransactionFailures
+    try {
+      return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
+    } catch (error) {
+      const fails = error instanceof ExecutionRevertedError || (error instanceof ServerError && error.message.startsWith('gas required exceeds allowance'))
+      if (!minesFailures || !fails) throw error
+      return this.calls.gasCap(undefined, head)
+    }
   }
 
   private async admit(tx: TypedTransaction): Promise<Uint8Array> {
@@ -282,7 +296,9 @@ export class Transactions {
       baseFee: head.header.calcNextBaseFee(),
       blockGasLimit: head.header.gasLimit,
     })
-    if (admission === 'pending') await this.producer.submitted(hash)
+    if (admission !== 'pending') return hash
+    const outcome = await this.producer.submitted(hash)
+    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash)
     return hash
   }
 }

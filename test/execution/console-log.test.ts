@@ -103,6 +103,19 @@ describe('console.log', () => {
     }
   })
 
+  it('throwOnTransactionFailures, a failing send without gas: the mined transaction\'s messages, once', async () => {
+    const hardhat = await testNode({ onConsoleLog: (m) => messages.push(m), throwOnTransactionFailures: true })
+    try {
+      const at = await deploy(hardhat, 'Logger')
+      messages.length = 0
+      const e = await rpcError(hardhat, 'eth_sendTransaction', [{ from: sender(hardhat), to: at, input: calldata('Logger', 'failAfterLog') }])
+      expect(e.message).toBe("Error: VM Exception while processing transaction: reverted with reason string 'failed after log'")
+      expect(messages).toEqual(['about to fail'])
+    } finally {
+      await hardhat.close()
+    }
+  })
+
   it('a reverting call logs what it printed before the revert', async () => {
     messages.length = 0
     const e = await rpcError(node, 'eth_call', [{ to: logger, input: calldata('Logger', 'failAfterLog') }])
