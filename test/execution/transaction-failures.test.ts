@@ -5,11 +5,12 @@
  * data). Off by default: geth's answers.
  */
 import { BrowserProvider, Contract, Interface, Wallet, type InterfaceAbi } from 'ethers'
-import type { Hex } from 'viem'
+import { BaseError, ContractFunctionRevertedError, type Abi, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { rpc } from '../transports/helpers.js'
+import { finalityChain, rejectionOf, walletClientOf } from '../helpers/viem.js'
 import { artifact, calldata, deploy, qty, rpcError, sender } from './helpers.js'
 
 const newNode = trackNodes()
@@ -145,6 +146,20 @@ describe('throwOnTransactionFailures', () => {
     expect(parsed?.name).toBe('Error')
     expect(parsed?.args[0]).toBe('set then reverted')
     await expectMinedAndFailed(node, errorData.txHash)
+  })
+
+  it('viem: writeContract rejects with the decoded revert (a custom error by name), sent once', async () => {
+    const { node, reverter } = await hardhatNode()
+    const wallet = walletClientOf(node, sender(node))
+    const before = await node.request({ method: 'eth_blockNumber' })
+    const error = await rejectionOf(() =>
+      wallet.writeContract({ address: reverter, abi: artifact('Reverter').abi as Abi, functionName: 'revertWithCustomError', args: [5n], gas: 100_000n, chain: finalityChain }),
+    )
+    const reverted = (error as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null
+    expect(reverted?.data?.errorName).toBe('Unauthorized')
+    expect(reverted?.data?.args?.[1]).toBe(5n)
+    // One transaction, one block: viem did not send it again.
+    expect(BigInt((await node.request({ method: 'eth_blockNumber' })) as Hex)).toBe(BigInt(before as Hex) + 1n)
   })
 
   it('over HTTP: hardhat node\'s wire shape', async () => {
