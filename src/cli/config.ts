@@ -29,6 +29,9 @@ export interface CliConfig {
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
   db: string | undefined
+  /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
+  throwOnTransactionFailures: boolean | undefined
+  throwOnCallFailures: boolean | undefined
   quiet: boolean
   help: boolean
 }
@@ -50,6 +53,8 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
+  throwOnTransactionFailures: undefined,
+  throwOnCallFailures: undefined,
   quiet: false,
   help: false,
 })
@@ -75,6 +80,8 @@ export const FLAGS = {
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
+  'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false)'],
+  'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
 } as const
@@ -158,6 +165,8 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
         break
       case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
+      case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
+      case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break
       case 'config': break
@@ -178,10 +187,12 @@ export function readConfigFile(path: string): Raw {
   return out
 }
 
+const BOOL_SETTINGS = new Set(['--json-rpc.enable', '--throw-on-transaction-failures', '--throw-on-call-failures'])
+
 /** Parses argv (without `node script`) into a config: defaults, then the file, then flags. */
 export function parseCli(argv: string[]): CliConfig {
-  // `--json-rpc.enable` alone means true, as a boolean flag would.
-  const args = argv.flatMap((a, i) => (a === '--json-rpc.enable' && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? ['--json-rpc.enable=true'] : [a]))
+  // A setting that takes <bool> given alone means true, as a boolean flag would.
+  const args = argv.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? [`${a}=true`] : [a]))
   const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: CliConfig = { ...DEFAULT_CONFIG, api: [...DEFAULT_CONFIG.api] }

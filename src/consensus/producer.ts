@@ -10,7 +10,7 @@ import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
 import { fromHex, keyOf } from '../hex.js'
 import type { TxPool } from '../txpool/pool.js'
-import type { BlockBuilder } from '../execution/builder.js'
+import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
 import type { BftEngine } from './bft.js'
 import { ServerError } from '../errors.js'
 
@@ -27,7 +27,7 @@ export interface MineOptions {
 }
 
 interface Waiter {
-  resolve: () => void
+  resolve: (outcome: TxOutcome | undefined) => void
   reject: (error: Error) => void
 }
 
@@ -53,6 +53,8 @@ export class Producer {
   timestampInterval: bigint | undefined
   /** The extraData of later blocks (miner_setExtra); none = empty. */
   extraData: Uint8Array | undefined
+  /** Receives the console.log messages of committed blocks' transactions, once each. */
+  onConsoleLog: ((message: string) => void) | undefined
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -113,12 +115,13 @@ export class Producer {
 
   /**
    * Called after the pool admits a pending transaction. In automine the returned promise settles
-   * when the transaction is in a committed block (or was refused by execution).
+   * when the transaction is in a committed block, with how its execution ended (or rejects when
+   * execution refused it); otherwise, and when the chain halted, it resolves undefined.
    */
-  submitted(hash: Uint8Array): Promise<void> {
-    if (this.mining.mode !== 'auto') return Promise.resolve()
+  submitted(hash: Uint8Array): Promise<TxOutcome | undefined> {
+    if (this.mining.mode !== 'auto') return Promise.resolve(undefined)
     const key = keyOf(hash)
-    const included = new Promise<void>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
+    const included = new Promise<TxOutcome | undefined>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
     void this.drain()
     return included
   }
@@ -200,15 +203,26 @@ export class Producer {
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.nextBlockTimestamp = undefined
     this.timeOffset = offset
-    const { block, receipts, diff, rejected } = built
+    const { block, receipts, outcomes, consoleLogs, diff, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
     built.close()
     await this.chain.commit(block, receipts, diff, decision.certificate)
-    for (const tx of block.transactions) {
+    // Before the senders hear of their transactions, so their logs are out when the send returns.
+    const sink = this.onConsoleLog
+    if (sink !== undefined) {
+      for (const message of consoleLogs) {
+        try {
+          sink(message)
+        } catch {
+          // A throwing callback must not stop the block it observes from settling.
+        }
+      }
+    }
+    for (const [i, tx] of block.transactions.entries()) {
       const key = keyOf(tx.hash())
       this.pool.remove(key)
-      this.settleWaiter(key)
+      this.settleWaiter(key, undefined, outcomes[i])
     }
     for (const r of rejected) {
       if (r.retry) continue
@@ -274,11 +288,11 @@ export class Producer {
     if (this.halted && this.mining.mode === 'auto') void this.drain()
   }
 
-  private settleWaiter(key: string, error?: Error): void {
+  private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
     const waiter = this.waiters.get(key)
     if (waiter === undefined) return
     this.waiters.delete(key)
-    if (error === undefined) waiter.resolve()
+    if (error === undefined) waiter.resolve(outcome)
     else waiter.reject(error)
   }
 
