@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
-import type { HardforkName } from '../chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -59,7 +59,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   help: false,
 })
 
-const HARDFORKS = new Set(['london', 'paris', 'shanghai', 'cancun', 'prague'])
+const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
 
 /** Flag name → [type, help]. */
 export const FLAGS = {
@@ -77,7 +77,7 @@ export const FLAGS = {
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
   'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine'],
-  hardfork: ['string', '<name>  london, paris, shanghai, cancun or prague (default prague)'],
+  hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false)'],

@@ -161,7 +161,7 @@ export class Producer {
     const nonceOf = (sender: string) => flat.accounts.get(sender)?.nonce ?? 0n
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
-    const timestamp = this.nextTimestamp(parent, options.timestamp)
+    const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
     let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -199,7 +199,10 @@ export class Producer {
     }
     this.halted = false
     this.nextBaseFee = undefined
-    if (options.timestamp === undefined) this.nextBlockTimestamp = undefined
+    // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
+    // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
+    this.nextBlockTimestamp = undefined
+    this.timeOffset = offset
     const { block, receipts, outcomes, consoleLogs, diff, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
@@ -234,31 +237,40 @@ export class Producer {
   private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
 
   /**
-   * The block the pool would make now, built but never committed: what the `pending` tag reads
-   * (its state is in the trie under its state root). Undefined when nothing is pending.
+   * The next block, as the pool would make it now: built but never committed, what the
+   * `pending` tag reads (its state is in the trie under its state root). With nothing pending it
+   * is empty, as geth's and Hardhat's: the head's number + 1, the next timestamp (the one set by
+   * evm_setNextBlockTimestamp, or the clock with its offset), base fee, coinbase and prevrandao.
    */
-  pending(): Promise<{ block: Block; receipts: StoredReceipt[] } | undefined> {
+  pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
       const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
       const flat = this.chain.flat
       const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
-      if (entries.length === 0) return undefined
-      // The header settings are part of the key: miner_setExtra / setEtherbase / setGasLimit apply at once.
-      const header = `${this.coinbase}/${this.gasLimitOverride}/${this.extraData === undefined ? '' : keyOf(this.extraData)}`
+      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
+      const params = {
+        coinbase: this.coinbase ?? proposer.feeRecipient,
+        timestamp: this.nextTime(parent).timestamp,
+        gasLimit: this.gasLimitOverride ?? this.gasLimit(),
+        baseFeePerGas: this.nextBaseFee,
+        prevRandao: this.prevRandao,
+        extraData: this.extraData,
+      }
+      // Every header setting is part of the key: the setters and the clock apply at once.
+      const header = [
+        params.coinbase,
+        params.timestamp,
+        params.gasLimit,
+        params.baseFeePerGas,
+        params.prevRandao === undefined ? '' : keyOf(params.prevRandao),
+        params.extraData === undefined ? '' : keyOf(params.extraData),
+      ].join('/')
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
-      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const built = await this.builder.build(
         entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
-        {
-          coinbase: this.coinbase ?? proposer.feeRecipient,
-          timestamp: this.nextTimestamp(parent),
-          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-          baseFeePerGas: this.nextBaseFee,
-          prevRandao: this.prevRandao,
-          extraData: this.extraData,
-        },
+        params,
       )
       built.close()
       this.pendingCache = { key, block: built.block, receipts: built.receipts }
@@ -284,22 +296,30 @@ export class Producer {
     else waiter.reject(error)
   }
 
-  /** The time the next block would get now, in seconds (with the offset, not the one-off). */
+  /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
   now(): bigint {
     return BigInt(Math.floor(this.clock.now() / 1000)) + this.timeOffset
   }
 
-  private nextTimestamp(parent: Block, explicit?: bigint): bigint {
+  /**
+   * The next block's timestamp, and the clock offset once it is mined. An explicit or set
+   * timestamp is used as it is and moves the offset to it, as Hardhat does; so does the bump to
+   * the parent's time + 1 when the clock has not passed it (Hardhat moves its offset by the bump
+   * too). A block timestamp interval (Anvil's) leaves the offset where it is, as Anvil does.
+   */
+  private nextTime(parent: Block, explicit?: bigint): { timestamp: bigint; offset: bigint } {
     const min = parent.header.timestamp + 1n
-    const requested = explicit ?? this.nextBlockTimestamp ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
+    const clock = BigInt(Math.floor(this.clock.now() / 1000))
+    const set = explicit ?? this.nextBlockTimestamp
+    const requested = set ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
-      return requested
+      return { timestamp: requested, offset: set === undefined ? this.timeOffset : requested - clock }
     }
-    const now = this.now()
-    return now > min ? now : min
+    const now = clock + this.timeOffset
+    return now >= min ? { timestamp: now, offset: this.timeOffset } : { timestamp: min, offset: this.timeOffset + (min - now) }
   }
 
   private schedule(): void {

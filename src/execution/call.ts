@@ -1,7 +1,8 @@
 /**
  * eth_call and eth_estimateGas: a transaction run on a throwaway overlay of a block's state,
- * with geth's rules: no nonce check, no fee unless a price is given (then BASEFEE reads 0),
- * the balance still has to cover value and fee. State and block overrides shape that overlay
+ * with geth's rules: no nonce check, no fee unless a price is given (then BASEFEE reads 0).
+ * Without a price the sender's balance is not checked: one short of the value is raised to it
+ * for the run, as Hardhat does (geth refuses); with a price it has to cover value and fee. State and block overrides shape that overlay
  * and block only; `rpc-gas-cap` caps the gas and `rpc-evm-timeout` bounds the execution.
  */
 import type { Block } from '@ethereumjs/block'
@@ -262,6 +263,8 @@ export class CallExecutor {
         tx,
         block: context,
         skipNonce: true,
+        // Hardhat runs an unpriced call whatever the sender's balance (its calls skip the check).
+        skipBalance: !isPriced(req),
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
         reportAccessList: options.reportAccessList === true,
