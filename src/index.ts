@@ -20,7 +20,7 @@ export type { HardforkName } from './chain/common.js'
 export type { CommitCertificateJson } from './consensus/certificate.js'
 export type { RpcResponse } from './rpc/dispatcher.js'
 export { STATE_DUMP_VERSION, type StateDump } from './controls/state-dump.js'
-export { loadFixture } from './controls/fixtures.js'
+export { loadFixture, FixtureAnonymousFunctionError } from './controls/fixtures.js'
 export { Eip1193Provider, ProviderRpcError, type RequestArguments } from './adapters/eip1193.js'
 export {
   RpcError,
