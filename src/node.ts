@@ -264,7 +264,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     accounts: local.map((a) => ({ address: a.address, privateKey: data(a.privateKey) })),
     provider,
-    validators,
+    // The consensus set's order (by address), the one finality_getValidators answers in.
+    validators: bft.set.validators,
     request: ({ method, params }) => call(method, params),
     handle: (payload) => dispatcher.handle(payload, scope),
     http: (httpOptions) => transports.http(withLogSwitch(httpOptions)),
