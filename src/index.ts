@@ -32,4 +32,5 @@ export {
   ServerError,
   LimitExceededError,
   ExecutionRevertedError,
+  NodeClosedError,
 } from './errors.js'

@@ -24,7 +24,7 @@ import { FilterManager } from './filters/manager.js'
 import { logFilter } from './rpc/objects.js'
 import type { Server } from 'node:http'
 import { resolve } from 'node:path'
-import { RpcError } from './errors.js'
+import { NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
 import { attachBuilderConsoleLog } from './execution/console-log.js'
@@ -104,7 +104,13 @@ export interface FinalityNode {
   ws(server: Server, options?: WsOptions): WsEndpoint
   /** Serves HTTP and WebSocket on their own servers (127.0.0.1:8545 / 8546 by default, port 0 = ephemeral). */
   listen(options?: ListenOptions): Promise<Listening>
-  /** Stops block production, closes the node's servers and the database. */
+  /**
+   * Closes the node: lets the blocks already under way finish (a send in flight settles with its
+   * receipt or NodeClosedError), then stops block production, closes the node's servers and
+   * WebSocket endpoints and the database, and disconnects the provider. From the moment it is
+   * called every other member rejects (or throws) NodeClosedError (code 4900), including handlers
+   * made by `http()` before. Calling it again returns the same promise.
+   */
   close(): Promise<void>
 }
 
@@ -237,6 +243,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
     // classic-level (the CLI's --db) names its directory; a database without one has none.
+    get closed() {
+      return closing !== undefined
+    },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     namespaces: () => [...enabled].sort(),
   }
@@ -250,7 +259,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     quantity(chainId),
   )
   chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
-  let closed = false
+  let closing: Promise<void> | undefined
+  // Every member but close() refuses once close() began: a closed node neither answers nor mines.
+  const live = (): void => {
+    if (closing !== undefined) throw new NodeClosedError()
+  }
+  const alive = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    live()
+    return f(...args)
+  }
   // A transport's request log (the CLI's) follows hardhat_/anvil_setLoggingEnabled too.
   const withLogSwitch = <O extends { onRequest?: ((info: { methods: string[]; ms: number }) => void) | undefined }>(o: O | undefined): O | undefined => {
     const onRequest = o?.onRequest
@@ -266,55 +283,68 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     validators: bft.set.validators,
-    request: ({ method, params }) => call(method, params),
+    request: alive(({ method, params }) => call(method, params)),
     handle: (payload) => dispatcher.handle(payload, scope),
-    http: (httpOptions) => transports.http(withLogSwitch(httpOptions)),
-    ws: (server, wsOptions) => transports.ws(server, withLogSwitch(wsOptions)),
-    listen: (listenOptions) => transports.listen(withLogSwitch(listenOptions)),
-    async mine(mineOptions) {
+    http(httpOptions) {
+      live()
+      return transports.http(withLogSwitch(httpOptions))
+    },
+    ws(server, wsOptions) {
+      live()
+      return transports.ws(server, withLogSwitch(wsOptions))
+    },
+    listen: alive((listenOptions) => transports.listen(withLogSwitch(listenOptions))),
+    mine: alive(async (mineOptions) => {
       const block = await producer.mine(mineOptions)
       return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
+    }),
+    setMining(mode) {
+      live()
+      producer.setMode(mode)
     },
-    setMining: (mode) => producer.setMode(mode),
     setValidatorOnline(address, online) {
+      live()
       const v = bft.set.byAddress(address.toLowerCase())
       if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
       v.online = online
       if (online) producer.resume()
     },
-    dumpState: () => dumpState(chain, common.chainId()),
-    loadState: (dump) => controls.loadState(parseDump(dump)),
-    snapshot: async () => quantity(controls.snapshot()),
-    revert: (id) => controls.revert(BigInt(id)),
-    async mineBlocks(count, interval = 1n) {
-      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+    dumpState() {
+      live()
+      return dumpState(chain, common.chainId())
     },
-    increaseTime: async (seconds) => controls.increaseTime(BigInt(seconds)),
-    setNextBlockTimestamp: async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp)),
-    setAutomine: async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' }),
-    setBalance: (address, wei) => controls.setBalance(fromHex(address), wei),
-    setCode: (address, code) => controls.setCode(fromHex(address), fromHex(code)),
-    setNonce: (address, nonce) => controls.setNonce(fromHex(address), nonce),
-    setStorageAt: (address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value)),
-    impersonate: async (address) => controls.impersonate(fromHex(address)),
-    stopImpersonating: async (address) => void controls.stopImpersonating(fromHex(address)),
-    reset: () => controls.reset(),
-    importBlocks: (bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) })),
-    async commitCertificate(number) {
+    loadState: alive((dump) => controls.loadState(parseDump(dump))),
+    snapshot: alive(async () => quantity(controls.snapshot())),
+    revert: alive((id) => controls.revert(BigInt(id))),
+    mineBlocks: alive(async (count, interval = 1n) => {
+      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+    }),
+    increaseTime: alive(async (seconds) => controls.increaseTime(BigInt(seconds))),
+    setNextBlockTimestamp: alive(async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp))),
+    setAutomine: alive(async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' })),
+    setBalance: alive((address, wei) => controls.setBalance(fromHex(address), wei)),
+    setCode: alive((address, code) => controls.setCode(fromHex(address), fromHex(code))),
+    setNonce: alive((address, nonce) => controls.setNonce(fromHex(address), nonce)),
+    setStorageAt: alive((address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value))),
+    impersonate: alive(async (address) => controls.impersonate(fromHex(address))),
+    stopImpersonating: alive(async (address) => void controls.stopImpersonating(fromHex(address))),
+    reset: alive(() => controls.reset()),
+    importBlocks: alive((bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) }))),
+    commitCertificate: alive(async (number) => {
       const block = await chain.blockByNumber(number)
       if (block === undefined) return undefined
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined
       return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.set, chainId, block.hash()) }
-    },
-    async close() {
-      if (closed) return
-      closed = true
-      await producer.close()
-      await transports.close()
-      filters.close()
-      provider.disconnect()
-      await db?.close()
-    },
+    }),
+    close: () =>
+      (closing ??= (async () => {
+        // Queued heights finish first (in-flight sends get receipts), then the servers go.
+        await producer.close()
+        await transports.close()
+        filters.close()
+        provider.disconnect()
+        await db?.close()
+      })()),
   }
 }
