@@ -11,6 +11,7 @@
  */
 export { createNode, type FinalityNode } from './node.js'
 export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
+export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
 export type { Limits } from './limits.js'
 export { cryptoBackends, type CryptoBackends } from './crypto/backends.js'

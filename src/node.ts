@@ -33,6 +33,7 @@ import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
+import { checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import type { Services } from './services.js'
@@ -146,6 +147,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  * dispatcher and an EIP-1193 provider.
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
+  checkNodeOptions(options)
   await initKeccak()
   await installJumpCache()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
