@@ -79,7 +79,7 @@ describe('createNode options', () => {
       api: ['eth', 'evm'],
       txpool: { order: 'fifo' },
       limits: { batchItems: 10, rpcGasCap: 0n },
-      alloc: { ['0x' + 'ab'.repeat(20)]: { balance: 1n, storage: { '0x0': '0x01' } } },
+      alloc: { [`0x${'ab'.repeat(20)}` as const]: { balance: 1n, storage: { '0x0': '0x01' } } },
       accounts: undefined,
       hardfork: undefined,
     })
