@@ -15,6 +15,15 @@ export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
 export type { Validator } from './consensus/validator.js'
 export type { Hex } from './hex.js'
+export type {
+  BlockTag,
+  RpcLog,
+  RpcMethodTypes,
+  RpcTransactionReceipt,
+  RpcTransactionRequest,
+  TypedMethod,
+  TypedRequest,
+} from './rpc-types.js'
 export type { HttpOptions, HttpHandler, TransportOptions } from './adapters/http.js'
 export type { WsOptions, WsEndpoint } from './adapters/ws.js'
 export type { ListenOptions, Listening } from './adapters/listen.js'

@@ -23,6 +23,7 @@ import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
 import { logFilter } from './rpc/objects.js'
 import type { Server } from 'node:http'
+import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
 import { NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
@@ -51,7 +52,12 @@ export interface FinalityNode {
   readonly accounts: ReadonlyArray<{ address: Hex; privateKey: Hex }>
   /** The EIP-1193 provider (viem `custom()`, ethers `BrowserProvider`). */
   readonly provider: Eip1193Provider
-  /** Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. */
+  /**
+   * Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. The
+   * common methods ({@link RpcMethodTypes}: eth_blockNumber, eth_getBalance, eth_sendTransaction,
+   * eth_getTransactionReceipt, …) resolve to their wire type, any other to `unknown`.
+   */
+  request<M extends TypedMethod>(args: TypedRequest<M>): Promise<RpcMethodTypes[M]['result']>
   request(args: { method: string; params?: unknown }): Promise<unknown>
   /** Answers a whole JSON-RPC payload (one request or a batch), as transports do. */
   handle(payload: unknown): Promise<RpcResponse | RpcResponse[] | undefined>
@@ -285,7 +291,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     validators: bft.set.validators,
-    request: alive(({ method, params }) => call(method, params)),
+    request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
       live()
