@@ -1,5 +1,5 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import { Account, KECCAK256_NULL } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
@@ -48,7 +48,7 @@ import { data } from './hex.js'
 export interface FinalityNode {
   /** The chain id. */
   readonly chainId: bigint
-  /** The prefunded accounts the node holds keys for. */
+  /** The prefunded accounts the node holds keys for; addresses EIP-55 checksummed. */
   readonly accounts: ReadonlyArray<{ address: Hex; privateKey: Hex }>
   /** The EIP-1193 provider (viem `custom()`, ethers `BrowserProvider`). */
   readonly provider: Eip1193Provider
@@ -287,7 +287,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     get chainId() {
       return common.chainId()
     },
-    accounts: local.map((a) => ({ address: a.address, privateKey: data(a.privateKey) })),
+    // EIP-55 checksummed, as viem's getAddresses and privateKeyToAccount give them.
+    accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     validators: bft.set.validators,
