@@ -34,7 +34,7 @@ import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
-import { checkNodeOptions } from './options-check.js'
+import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import type { Services } from './services.js'
@@ -309,6 +309,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     }),
     setMining(mode) {
       live()
+      checkMiningMode(mode)
       producer.setMode(mode)
     },
     setValidatorOnline(address, online) {

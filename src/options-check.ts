@@ -159,3 +159,8 @@ void everyOptionHasARule
 export function checkNodeOptions(options: unknown): void {
   checkOptions('createNode', NODE_OPTION_RULES, options)
 }
+
+/** Throws an InvalidOptionError for a bad mining mode given to `node.setMining(mode)`. */
+export function checkMiningMode(mode: unknown): void {
+  checkOptions('setMining', { mode: mining }, { mode })
+}

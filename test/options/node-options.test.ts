@@ -91,3 +91,17 @@ describe('createNode options', () => {
     }
   })
 })
+
+describe('node.setMining', () => {
+  test('error: a bad mode throws, naming it, and the mode stays', async () => {
+    const n = await createNode({ mining: { mode: 'manual' } })
+    try {
+      expect(() => n.setMining('auto' as never)).toThrow(/^setMining: option mode must be an object .*write \{ mode: 'auto' \}/)
+      expect(() => n.setMining({ mode: 'interval' } as never)).toThrow(/option mode\.blockTime needs blockTime/)
+      await n.request({ method: 'eth_sendTransaction', params: [{ from: n.accounts[0]!.address, to: n.accounts[1]!.address, gas: '0x5208' }] })
+      expect(await n.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    } finally {
+      await n.close()
+    }
+  })
+})
