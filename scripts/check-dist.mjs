@@ -1,12 +1,12 @@
 // Refuses an unbuilt or partly built package: every file package.json points at (exports,
 // main, module, types, bin) must exist in dist/ and not be empty. Runs after each build, so
 // `npm pack`, `npm publish` and an install from a git URL (all run `prepare`) stop here
-// instead of shipping a package that cannot be imported.
+// instead of shipping a package that cannot be imported. Usage: node scripts/check-dist.mjs [packageDir]
 import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const root = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 const targets = new Set()
