@@ -67,17 +67,30 @@ describe('npm pack', () => {
 })
 
 describe('a user project with the tarball installed', () => {
-  it("passes its own test suite (viem, ethers, Express, the CLI, CommonJS)", async () => {
-    const project = path.join(work, 'project')
+  let project: string
+  /** tsc runs beside the project's vitest run (each mostly waits on the other's core). */
+  let typecheck: Promise<string>
+  const env = childEnv()
+
+  beforeAll(async () => {
+    project = path.join(work, 'project')
     cpSync(PROJECT, project, {
       recursive: true,
-      filter: (source) => !/[\\/](node_modules|artifacts)([\\/]|$)/.test(path.relative(PROJECT, source)) && path.basename(source) !== 'node_modules',
+      filter: (source) => !/(^|[\\/])(node_modules|artifacts)([\\/]|$)/.test(path.relative(PROJECT, source)),
     })
-    const env = childEnv()
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, env, maxBuffer: 64 << 20 })
+    typecheck = run('npx', ['tsc', '--noEmit'], { cwd: project, env, maxBuffer: 64 << 20 }).then(
+      () => 'clean',
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    )
+  }, 120_000)
+
+  it('has the packed version installed', () => {
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'finality', 'package.json'), 'utf8')) as { version: string }
     expect(installed.version).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
+  })
 
+  it('passes its own test suite (viem, ethers, Express, a browser origin, the CLI, CommonJS)', async () => {
     const report = path.join(project, 'vitest-report.json')
     const outcome = await run('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`], { cwd: project, env, maxBuffer: 64 << 20 }).catch(
       (e: { stdout?: string; stderr?: string }) => e,
@@ -94,6 +107,10 @@ describe('a user project with the tarball installed', () => {
     expect(result.testResults.map((file) => path.basename(file.name)).sort()).toEqual([...PROJECT_FILES].sort())
     expect(result.testResults.every((file) => file.status === 'passed')).toBe(true)
     expect(result.numPassedTests).toBe(result.numTotalTests)
-    expect(result.numTotalTests).toBeGreaterThanOrEqual(15)
+    expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
   }, 150_000)
+
+  it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
+    expect(await typecheck).toBe('clean')
+  }, 120_000)
 })

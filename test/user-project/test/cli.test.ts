@@ -63,7 +63,7 @@ describe('npx finality', () => {
     const head = new Promise<Hex>((resolve) => (deliver = resolve))
     const { unsubscribe } = await socket.transport.subscribe({
       params: ['newHeads'],
-      onData: (message: { result: { number: Hex } }) => deliver(message.result.number),
+      onData: (message: { result?: unknown }) => deliver((message.result as { number: Hex }).number),
       onError: (error: Error) => {
         throw error
       },

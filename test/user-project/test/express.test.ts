@@ -59,7 +59,7 @@ describe('an Express app with the node mounted', () => {
     // resolves once the node has answered eth_subscribe with the subscription id
     const { unsubscribe } = await socket.transport.subscribe({
       params: ['logs', { address: contractAddress! }],
-      onData: (message: { result: Log }) => deliver(message.result),
+      onData: (message: { result?: unknown }) => deliver(message.result as Log),
       onError: (error: Error) => {
         throw error
       },
