@@ -54,6 +54,21 @@ describe('npm pack', () => {
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
   })
 
+  it("loads viem only from finality/viem: viem stays an optional peer dependency", async () => {
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js', 'package/dist/index.cjs', 'package/dist/cli.js'], { maxBuffer: 64 << 20 })
+    expect(stdout).not.toMatch(/from ['"]viem|require\(['"]viem/)
+    const viemEntry = (await run('tar', ['-xzOf', tarball, 'package/dist/viem.js'])).stdout
+    expect(viemEntry).toMatch(/from ['"]viem['"]/)
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as {
+      dependencies: Record<string, string>
+      peerDependencies: Record<string, string>
+      peerDependenciesMeta: Record<string, { optional?: boolean }>
+    }
+    expect(manifest.dependencies.viem).toBeUndefined()
+    expect(manifest.peerDependencies.viem).toBeDefined()
+    expect(manifest.peerDependenciesMeta.viem?.optional).toBe(true)
+  })
+
   it('refuses a package whose dist/ lacks a file package.json points at', async () => {
     const dir = path.join(work, 'unbuilt')
     mkdirSync(path.join(dir, 'dist'), { recursive: true })
