@@ -98,6 +98,13 @@ describe('four validators', () => {
     for (const v of listed) expect(bytesToHex(sha256(hexToBytes(v.publicKey)).subarray(0, 20))).toBe(v.address)
   })
 
+  it("the page's worked example is the node's precommit bytes", () => {
+    const page = readFileSync(new URL('../docs/validators.md', import.meta.url), 'utf8')
+    const block = /The precommit of block 1[\s\S]*?\n\n((?: {4}.*\n)+)/.exec(page)![1]!
+    const hex = block.split('\n').filter(Boolean).map((line) => line.trim().split(/\s+/)[0]).join('')
+    expect(`0x${hex}`).toBe(bytesToHex(nodeSignBytes(Step.Precommit, 31337n, 1n, 0, new Uint8Array(32).fill(0xab))))
+  })
+
   it('signBytes is the message the node signs', () => {
     const hash = keccak256('0x01')
     for (const [step, chainId, height, round] of [
