@@ -4,7 +4,7 @@
  * (viem, ethers, an Express mount, the installed CLI over HTTP and WebSocket, CommonJS).
  */
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -110,6 +110,7 @@ describe('a user project with the tarball installed', () => {
     const outcome = await run('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`], { cwd: project, env, maxBuffer: 64 << 20 }).catch(
       (e: { stdout?: string; stderr?: string }) => e,
     )
+    if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
     const result = JSON.parse(readFileSync(report, 'utf8')) as {
       numTotalTests: number
       numPassedTests: number
