@@ -38,7 +38,7 @@ beforeAll(async () => {
   const [name] = readdirSync(packed).filter((f) => f.endsWith('.tgz'))
   if (name === undefined) throw new Error('npm pack made no tarball')
   tarball = path.join(packed, name)
-}, 120_000)
+}, 240_000)
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true })
@@ -98,7 +98,7 @@ describe('a user project with the tarball installed', () => {
       () => 'clean',
       (e: { stdout?: string }) => e.stdout ?? String(e),
     )
-  }, 120_000)
+  }, 240_000)
 
   it('has the packed version installed', () => {
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'finality', 'package.json'), 'utf8')) as { version: string }
@@ -124,9 +124,9 @@ describe('a user project with the tarball installed', () => {
     expect(result.testResults.every((file) => file.status === 'passed')).toBe(true)
     expect(result.numPassedTests).toBe(result.numTotalTests)
     expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
-  }, 150_000)
+  }, 240_000)
 
   it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
     expect(await typecheck).toBe('clean')
-  }, 120_000)
+  }, 240_000)
 })
