@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
+  entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   target: 'node20',

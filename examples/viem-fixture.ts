@@ -3,19 +3,18 @@
  * restored for each "test", time travel, and a custom error decoded from a revert.
  * Run with `npx tsx examples/viem-fixture.ts`.
  */
-import { createPublicClient, createTestClient, createWalletClient, custom, defineChain, getContract, type Abi } from 'viem'
-import { createNode, loadFixture, type FinalityNode } from '../src/index.js'
+import { createPublicClient, createTestClient, createWalletClient, getContract, type Abi } from 'viem'
+import { clientConfig } from '../src/adapters/viem.js' // 'finality/viem' in your project
+import { createNode, loadFixture, type FinalityNode } from '../src/index.js' // 'finality' in your project
 import { compileCounter } from './counter.js'
 
 const { abi, bytecode } = compileCounter()
 const node = await createNode()
-const chain = defineChain({ id: 31337, name: 'finality', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } })
-const transport = custom(node.provider)
-const client = createPublicClient({ chain, transport })
+const client = createPublicClient(clientConfig(node))
 const [owner] = node.accounts
 if (owner === undefined) throw new Error('no prefunded account')
-const wallet = createWalletClient({ chain, transport, account: owner.address as `0x${string}` })
-const testClient = createTestClient({ chain, transport, mode: 'hardhat' })
+const wallet = createWalletClient({ ...clientConfig(node), account: owner.address as `0x${string}` })
+const testClient = createTestClient({ ...clientConfig(node), mode: 'hardhat' })
 
 /** The fixture: deploy the counter once; every later call restores the chain to this point. */
 async function deployCounter(_node: FinalityNode) {

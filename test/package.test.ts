@@ -1,0 +1,132 @@
+/**
+ * The package as users get it: `npm pack` (which builds dist/ through `prepare`), the tarball
+ * installed into the user project of test/user-project, and that project's own vitest suite
+ * (viem, ethers, an Express mount, the installed CLI over HTTP and WebSocket, CommonJS).
+ */
+import { execFile } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const run = promisify(execFile)
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const PROJECT = path.join(ROOT, 'test', 'user-project')
+/** Each test file of the user project, so a file that silently stops running is noticed. */
+const PROJECT_FILES = readdirSync(path.join(PROJECT, 'test')).filter((f) => f.endsWith('.test.ts'))
+
+/** The parent's environment without what vitest sets for its own workers. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TEST' || key === 'NODE_OPTIONS') continue
+    env[key] = value
+  }
+  return env
+}
+
+let work: string
+let tarball: string
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'finality-package-'))
+  const packed = path.join(work, 'packed')
+  mkdirSync(packed)
+  await run('npm', ['pack', '--pack-destination', packed, '--silent'], { cwd: ROOT, env: childEnv(), maxBuffer: 64 << 20 })
+  const [name] = readdirSync(packed).filter((f) => f.endsWith('.tgz'))
+  if (name === undefined) throw new Error('npm pack made no tarball')
+  tarball = path.join(packed, name)
+}, 240_000)
+
+afterAll(() => {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true })
+})
+
+describe('npm pack', () => {
+  it('ships the built entries, the README and the licence, and no sources or tests', async () => {
+    const { stdout } = await run('tar', ['-tzf', tarball])
+    const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js']) {
+      expect(files).toContain(file)
+    }
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
+  })
+
+  it("loads viem only from finality/viem: viem stays an optional peer dependency", async () => {
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js', 'package/dist/index.cjs', 'package/dist/cli.js'], { maxBuffer: 64 << 20 })
+    expect(stdout).not.toMatch(/from ['"]viem|require\(['"]viem/)
+    const viemEntry = (await run('tar', ['-xzOf', tarball, 'package/dist/viem.js'])).stdout
+    expect(viemEntry).toMatch(/from ['"]viem['"]/)
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as {
+      dependencies: Record<string, string>
+      peerDependencies: Record<string, string>
+      peerDependenciesMeta: Record<string, { optional?: boolean }>
+    }
+    expect(manifest.dependencies.viem).toBeUndefined()
+    expect(manifest.peerDependencies.viem).toBeDefined()
+    expect(manifest.peerDependenciesMeta.viem?.optional).toBe(true)
+  })
+
+  it('refuses a package whose dist/ lacks a file package.json points at', async () => {
+    const dir = path.join(work, 'unbuilt')
+    mkdirSync(path.join(dir, 'dist'), { recursive: true })
+    cpSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'))
+    writeFileSync(path.join(dir, 'dist', 'index.js'), 'export {}\n')
+    const error = await run(process.execPath, [path.join(ROOT, 'scripts', 'check-dist.mjs'), dir]).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 1 })
+    expect((error as { stderr: string }).stderr).toContain('the package is not built: ./dist/index.d.ts')
+    await expect(run(process.execPath, [path.join(ROOT, 'scripts', 'check-dist.mjs'), ROOT])).resolves.toBeDefined()
+  })
+})
+
+describe('a user project with the tarball installed', () => {
+  let project: string
+  /** tsc runs beside the project's vitest run (each mostly waits on the other's core). */
+  let typecheck: Promise<string>
+  const env = childEnv()
+
+  beforeAll(async () => {
+    project = path.join(work, 'project')
+    cpSync(PROJECT, project, {
+      recursive: true,
+      filter: (source) => !/(^|[\\/])(node_modules|artifacts)([\\/]|$)/.test(path.relative(PROJECT, source)),
+    })
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, env, maxBuffer: 64 << 20 })
+    typecheck = run('npx', ['tsc', '--noEmit'], { cwd: project, env, maxBuffer: 64 << 20 }).then(
+      () => 'clean',
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    )
+  }, 240_000)
+
+  it('has the packed version installed', () => {
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'finality', 'package.json'), 'utf8')) as { version: string }
+    expect(installed.version).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
+  })
+
+  it('passes its own test suite (viem, ethers, Express, a browser origin, the CLI, CommonJS)', async () => {
+    const report = path.join(project, 'vitest-report.json')
+    const outcome = await run('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`], { cwd: project, env, maxBuffer: 64 << 20 }).catch(
+      (e: { stdout?: string; stderr?: string }) => e,
+    )
+    if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
+    const result = JSON.parse(readFileSync(report, 'utf8')) as {
+      numTotalTests: number
+      numPassedTests: number
+      testResults: { name: string; status: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[]
+    }
+    const failures = result.testResults.flatMap((file) =>
+      file.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${path.basename(file.name)} › ${a.fullName}: ${a.failureMessages.join('\n')}`),
+    )
+    expect(failures, JSON.stringify(outcome, null, 1).slice(0, 4000)).toEqual([])
+    expect(result.testResults.map((file) => path.basename(file.name)).sort()).toEqual([...PROJECT_FILES].sort())
+    expect(result.testResults.every((file) => file.status === 'passed')).toBe(true)
+    expect(result.numPassedTests).toBe(result.numTotalTests)
+    expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
+  }, 240_000)
+
+  it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
+    expect(await typecheck).toBe('clean')
+  }, 240_000)
+})
