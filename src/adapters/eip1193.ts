@@ -1,8 +1,10 @@
 /**
  * The EIP-1193 provider: `request` resolves to the result or rejects with an error carrying
  * `code`, `message` and `data`; events `connect`, `disconnect`, `chainChanged`, `message`.
+ * It is a node:events EventEmitter, the type Hardhat's providers are (Hardhat wraps it and calls
+ * `setMaxListeners`; docs/hardhat.md's in-process setup hands it to Hardhat).
  */
-import { EventEmitter } from 'eventemitter3'
+import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
 
 /** A request as EIP-1193 shapes it. */
@@ -32,8 +34,11 @@ export interface ProviderEvents {
   message: (message: { type: string; data: unknown }) => void
 }
 
+/** {@link ProviderEvents} as node:events types its event map: each event's arguments. */
+type ProviderEventArgs = { [K in keyof ProviderEvents]: Parameters<ProviderEvents[K]> }
+
 /** An EIP-1193 provider backed by a node's dispatcher. */
-export class Eip1193Provider extends EventEmitter<ProviderEvents> {
+export class Eip1193Provider extends EventEmitter<ProviderEventArgs> {
   private connected = true
 
   constructor(
@@ -41,6 +46,8 @@ export class Eip1193Provider extends EventEmitter<ProviderEvents> {
     chainId: string,
   ) {
     super()
+    // Any number of subscribers (viem, ethers, tests) without node:events' warning past ten.
+    this.setMaxListeners(0)
     queueMicrotask(() => this.emit('connect', { chainId }))
   }
 
