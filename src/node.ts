@@ -35,6 +35,7 @@ import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
+import { clientVersion } from './rpc/web3.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
 import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
@@ -151,6 +152,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
     }
   }
+  if (options.hardhatCompat !== undefined && typeof options.hardhatCompat !== 'boolean') {
+    throw new Error(`hardhatCompat must be true or false, got ${String(options.hardhatCompat)}`)
+  }
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
@@ -224,6 +228,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
+    // Hardhat compatibility turns on what Hardhat Network does by default.
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   transactions.impersonation = (address) => controls.isImpersonated(address)
@@ -238,6 +244,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     tracing: new Tracing(chain, calls, clock, limits),
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
+    clientVersion: clientVersion(options.hardhatCompat ?? false),
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)

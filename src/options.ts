@@ -75,10 +75,26 @@ export interface NodeOptions {
    */
   sendTransactionGas?: bigint
   /**
+   * Answer eth_sendTransaction / eth_sendRawTransaction of a transaction that fails (reverts,
+   * runs out of gas…) in the block automine makes for it with Hardhat's error, carrying the
+   * revert data and the transaction hash (`{ message, txHash, data }`), which Hardhat's chai
+   * matchers decode; the transaction is mined all the same (receipt status 0). Default:
+   * `hardhatCompat` (false unless it is on: the hash, as geth answers).
+   */
+  throwOnTransactionFailures?: boolean
+  /**
    * Keep a snapshot after `evm_revert` to it, so one snapshot can be reverted to many times.
    * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
    */
   reusableSnapshots?: boolean
+  /**
+   * Hardhat compatibility (the CLI's `--hardhat`): web3_clientVersion answers
+   * `HardhatNetwork/finality/<version>/<os>/<runtime>`, which Hardhat's network helpers and
+   * plugins accept, and `throwOnTransactionFailures` defaults to true, as on Hardhat Network.
+   * Default false: the spec's `finality/<version>/<os>/<runtime>` and geth's answers
+   * (docs/hardhat.md).
+   */
+  hardhatCompat?: boolean
   /** Transaction pool settings: `priceBump` (%), `slotsPerSender`, `slots`, `order` ('fees' | 'fifo'). */
   txpool?: Partial<PoolOptions>
   /** Limits; see {@link Limits}. */

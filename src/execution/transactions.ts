@@ -115,6 +115,11 @@ export interface TransactionsOptions {
   allowUnprotectedTxs: boolean
   /** Gas for eth_sendTransaction without `gas`; undefined = estimate, as geth does. */
   defaultGas: bigint | undefined
+  /**
+   * Answer a send whose transaction failed in the block automine made for it with Hardhat's
+   * error (the transaction stays mined); false: the hash, as geth answers.
+   */
+  throwOnTransactionFailures: boolean
 }
 
 export class Transactions {
