@@ -23,6 +23,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined)
     '',
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
     `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
+    ...(c.hardhat ? ['Hardhat:  compatible (--hardhat): docs/hardhat.md'] : []),
     '',
     'Available Accounts',
     '==================',
@@ -66,6 +67,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.hardfork === undefined ? {} : { hardfork: c.hardfork }),
     ...(c.genesis === undefined ? {} : { genesis: JSON.parse(readFileSync(c.genesis, 'utf8')) as unknown }),
     ...(db === undefined ? {} : { db }),
+    ...(c.hardhat ? { hardhatCompat: true } : {}),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
     // Solidity console.log lines, as Hardhat prints them.
