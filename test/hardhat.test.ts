@@ -1,8 +1,9 @@
 /**
  * A Hardhat 2 project (test/hardhat: hardhat-ethers, chai matchers, network helpers, OpenZeppelin
  * contracts compiled with the solc npm package) runs its mocha suite against finality the two
- * ways docs/hardhat.md sets it up: the CLI over HTTP (`--network localhost`), and a node inside
- * Hardhat's own process (`--network inprocess`). Every test must pass and none may be skipped.
+ * ways docs/hardhat.md sets it up: the CLI over HTTP (`--network localhost`, then the same node as
+ * `--network finality`), and a node inside Hardhat's own process (`--network inprocess`). Every
+ * test must pass and none may be skipped.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -85,6 +86,12 @@ describe('a Hardhat project against finality', () => {
     it('every test passes, none skipped', async () => {
       cli = await startCli([...EPHEMERAL, '--hardhat', '--hardfork', 'osaka', '--allow-unlimited-contract-size', '--quiet'])
       const { report } = await runSuite('localhost', { FINALITY_URL: cli.http })
+      expectAllPassed(report)
+    }, 240_000)
+
+    it('the same node as a network named finality (every send estimated first), on the chain the first run left: every test passes', async () => {
+      if (cli === undefined) throw new Error('the CLI did not start')
+      const { report } = await runSuite('finality', { FINALITY_URL: cli.http })
       expectAllPassed(report)
     }, 240_000)
   })

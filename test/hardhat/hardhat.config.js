@@ -2,8 +2,9 @@
  * A Hardhat 2 project as its users set one up (hardhat-ethers, chai matchers, network helpers),
  * pointed at finality in the two ways docs/hardhat.md describes:
  *
- * - `localhost`: finality's command line over HTTP (`npx finality --hardhat`). FINALITY_URL
- *   overrides the address (the repository's test starts the CLI on an ephemeral port).
+ * - `localhost` (or any name, `finality` below): finality's command line over HTTP
+ *   (`npx finality --hardhat`). FINALITY_URL overrides the address (the repository's test starts
+ *   the CLI on an ephemeral port).
  * - `inprocess`: a finality node inside Hardhat's own process; the network's provider is the
  *   node's EIP-1193 provider (the `extendProvider` below), so nothing listens on a port.
  *
@@ -12,7 +13,6 @@
  */
 require('@nomicfoundation/hardhat-ethers')
 require('@nomicfoundation/hardhat-chai-matchers')
-const path = require('node:path')
 const { extendProvider, subtask } = require('hardhat/config')
 const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require('hardhat/builtin-tasks/task-names')
 
@@ -43,10 +43,11 @@ module.exports = {
   solidity: { version: SOLC_VERSION, settings: { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 } } },
   networks: {
     localhost: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
+    // The same node under another name: hardhat-ethers then estimates every send first.
+    finality: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
     // Hardhat wants a URL for any network but its own; the provider above replaces this one's.
     inprocess: { url: 'http://in-process.invalid' },
   },
-  paths: { root: path.resolve(__dirname) },
   mocha: {
     timeout: 120_000,
     ...(report === undefined ? {} : { reporter: 'json', reporterOption: { output: report } }),
