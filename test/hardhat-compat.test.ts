@@ -3,6 +3,7 @@
  * version Hardhat's tools accept, the Hardhat behaviours it turns on, and the namespaces the CLI
  * then serves. test/hardhat.test.ts runs a whole Hardhat project against it.
  */
+import { EventEmitter } from 'node:events'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -76,6 +77,23 @@ describe('hardhatCompat', () => {
       const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [result] })) as { status: string }
       expect(receipt.status).toBe('0x0')
     }
+  })
+})
+
+describe('the EIP-1193 provider as Hardhat takes it', () => {
+  it('a node:events EventEmitter (Hardhat\'s wrappers call setMaxListeners), with no listener limit', async () => {
+    const node = await newNode({ hardhatCompat: true })
+    expect(node.provider).toBeInstanceOf(EventEmitter)
+    expect(node.provider.getMaxListeners()).toBe(0)
+    const warnings: Error[] = []
+    const onWarning = (w: Error) => warnings.push(w)
+    process.on('warning', onWarning)
+    for (let i = 0; i < 20; i++) node.provider.on('message', () => {})
+    await new Promise((resolve) => setImmediate(resolve))
+    process.off('warning', onWarning)
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([])
+    node.provider.setMaxListeners(50)
+    expect(node.provider.getMaxListeners()).toBe(50)
   })
 })
 
