@@ -23,7 +23,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined)
     '',
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
     `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
-    ...(c.hardhat ? ['Hardhat:  compatible (--hardhat): docs/hardhat.md'] : []),
+    ...(c.hardhat ? ['Hardhat:  compatible (--hardhat)'] : []),
     '',
     'Available Accounts',
     '==================',
