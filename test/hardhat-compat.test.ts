@@ -54,6 +54,21 @@ describe('hardhatCompat', () => {
     expect(((await node.request({ method: 'admin_nodeInfo' })) as { name: string }).name).toBe(version)
   })
 
+  it('hardhat_metadata: instanceId stays while the chain runs and changes with each hardhat_reset, as Hardhat\'s', async () => {
+    const node = await newNode()
+    const id = async () => ((await node.request({ method: 'hardhat_metadata' })) as { instanceId: string }).instanceId
+    const first = await id()
+    expect(first).toMatch(/^0x[0-9a-f]{64}$/)
+    await node.request({ method: 'evm_mine' })
+    expect(await id()).toBe(first)
+    expect(((await node.request({ method: 'anvil_metadata' })) as { instanceId: string }).instanceId).toBe(first)
+    await node.request({ method: 'hardhat_reset' })
+    const second = await id()
+    expect(second).not.toBe(first)
+    await node.request({ method: 'anvil_reset' })
+    expect(new Set([first, second, await id()]).size).toBe(3)
+  })
+
   it('error: a value that is not a boolean is refused', async () => {
     await expect(newNode({ hardhatCompat: 'yes' as unknown as boolean })).rejects.toThrow('hardhatCompat must be true or false, got yes')
   })

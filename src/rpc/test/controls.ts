@@ -179,10 +179,10 @@ export const hardhat: MethodTable = {
   ...family('hardhat', true),
   hardhat_metadata: method({
     params: [],
-    run: ({ chain, chainId, clientVersion }) => ({
+    run: ({ chain, chainId, clientVersion, controls }) => ({
       clientVersion,
       chainId: Number(chainId),
-      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      instanceId: data(controls.instanceId()),
       latestBlockNumber: Number(chain.height),
       latestBlockHash: data(chain.head.hash()),
     }),
@@ -240,7 +240,7 @@ export const anvil: MethodTable = {
     run: ({ chain, chainId, controls, clientVersion }) => ({
       clientVersion,
       chainId: Number(chainId),
-      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      instanceId: data(controls.instanceId()),
       latestBlockNumber: Number(chain.height),
       latestBlockHash: data(chain.head.hash()),
       forkConfig: null,
