@@ -27,7 +27,6 @@ import { resolve } from 'node:path'
 import { RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
-import { attachBuilderConsoleLog } from './execution/console-log.js'
 import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
@@ -221,10 +220,21 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
-    if (controls.logging) userConsoleLog(message)
+    try {
+      if (controls.logging) userConsoleLog(message)
+    } catch {
+      // A throwing callback must not change the execution it observes.
+    }
   }
-  if (onConsoleLog !== undefined) attachBuilderConsoleLog(builder, onConsoleLog)
-  const calls = new CallExecutor(chain, common, limits, clock, onConsoleLog)
+  if (onConsoleLog !== undefined) {
+    builder.collectConsoleLog()
+    producer.onConsoleLog = onConsoleLog
+  }
+  for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
+    const value = options[name]
+    if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
+  }
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,

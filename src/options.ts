@@ -70,7 +70,7 @@ export interface NodeOptions {
   /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
   allowUnprotectedTxs?: boolean
   /**
-   * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth, Hardhat and Anvil do
+   * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth and Anvil do
    * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
    */
   sendTransactionGas?: bigint
@@ -78,10 +78,17 @@ export interface NodeOptions {
    * Answer eth_sendTransaction / eth_sendRawTransaction of a transaction that fails (reverts,
    * runs out of gas…) in the block automine makes for it with Hardhat's error, carrying the
    * revert data and the transaction hash (`{ message, txHash, data }`), which Hardhat's chai
-   * matchers decode; the transaction is mined all the same (receipt status 0). Default:
-   * `hardhatCompat` (false unless it is on: the hash, as geth answers).
+   * matchers decode; the transaction is mined all the same (receipt status 0). A send without
+   * `gas` whose estimate fails is then sent with the call gas cap, mined and answered the same
+   * way, as on Hardhat. Default: `hardhatCompat` (false unless it is on: the hash, as geth
+   * answers, and a failing estimate's error).
    */
   throwOnTransactionFailures?: boolean
+  /**
+   * False: eth_call of a call that fails answers its return data (the revert data; `0x` for
+   * other failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
+   */
+  throwOnCallFailures?: boolean
   /**
    * Keep a snapshot after `evm_revert` to it, so one snapshot can be reverted to many times.
    * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
@@ -102,9 +109,12 @@ export interface NodeOptions {
   /** Time source. Default: the system clock. */
   clock?: Clock
   /**
-   * Receives each Solidity `console.log` message (Hardhat's console.sol ABI) of eth_call,
-   * eth_estimateGas, eth_createAccessList, eth_simulateV1 and mined transactions. Default: none
-   * (then nothing listens and execution pays nothing for it).
+   * Receives each Solidity `console.log` message (Hardhat's console.sol ABI), once per execution
+   * someone asked for: a mined transaction's when its block is committed; eth_call's,
+   * eth_simulateV1's and eth_createAccessList's (its first run); eth_estimateGas's only when the
+   * estimate fails (the failing run's), as Hardhat prints them. The node's own runs (the gas
+   * search, the estimate of a send without `gas` that succeeds, the `pending` block, traces)
+   * deliver nothing. Default: none (then nothing listens and execution pays nothing for it).
    */
   onConsoleLog?: (message: string) => void
 }

@@ -48,8 +48,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly badBlocks = new BadBlocks()
   private headBlock!: Block
   private readonly decoded = new Map<string, Block>()
-  /** State roots blocks were built on where test-control writes had moved the state past their parent's root. */
-  private readonly baseRoots = new Map<string, Uint8Array>()
+  /**
+   * Irregular state (EDR's name): the state root after a block where test-control writes changed
+   * its state while it was the head, by block hash. The header keeps the root it was sealed with;
+   * reads at the block and the next block's execution use this one.
+   */
+  private readonly irregularRoots = new Map<string, Uint8Array>()
   /** The state root of the head state: the head block's, or newer after test-control writes. */
   private committedRoot: Uint8Array = new Uint8Array(32)
   /** What each change since the oldest open snapshot overwrote, newest last. */
@@ -109,6 +113,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const root = (await this.store.meta('stateRoot')) ?? block.header.stateRoot
     this.genesisDiff = await this.trie.load(genesis.header.stateRoot)
     this.flat.apply(await this.trie.load(root))
+    for (const [hash, irregular] of await this.store.irregularRoots()) this.irregularRoots.set(hash, irregular)
     this.trie.resetHead(root)
     this.committedRoot = root
     this.headBlock = block
@@ -169,15 +174,20 @@ export class Chain extends EventEmitter<ChainEvents> {
     return { tx, block, index: loc.index, receipt, receipts }
   }
 
-  /** The state root `block` was built on when it is not its parent's (test-control writes came between); for replays. */
-  baseStateRoot(block: Block): Uint8Array | undefined {
-    return this.baseRoots.get(keyOf(block.hash()))
+  /**
+   * The root of the state after `block` as reads see it: for the head, the head state's (newer
+   * than its header's after test-control writes); for an older block, the root it had when its
+   * child was built on it; otherwise the header's.
+   */
+  stateRootOf(block: Block): Uint8Array {
+    if (block.header.number === this.height) return this.committedRoot
+    return this.irregularRoots.get(keyOf(block.hash())) ?? block.header.stateRoot
   }
 
   /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
-    return { ...this.trie.reader(block.header.stateRoot), close: () => {} }
+    return { ...this.trie.reader(this.stateRootOf(block)), close: () => {} }
   }
 
   /**
@@ -224,14 +234,22 @@ export class Chain extends EventEmitter<ChainEvents> {
         const block = entry.block
         const parent = await this.blockByHash(block.header.parentHash)
         if (parent === undefined) throw new Error('cannot rewind past genesis')
-        await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
-        this.decoded.delete(keyOf(block.hash()))
-        this.headBlock = parent
+        await this.removeHead(block, parent)
       }
       this.flat.restore(entry.state)
       this.trie.resetHead(entry.rootBefore)
       this.committedRoot = entry.rootBefore
     }
+    // A resumed chain starts from the head state this leaves, not the reverted one's.
+    if (this.persistNodes) await this.store.writeNodes(new Map(), { stateRoot: this.committedRoot })
+  }
+
+  /** Takes the head block off the chain; its parent's irregular root, if any, is the head state's again. */
+  private async removeHead(block: Block, parent: Block): Promise<void> {
+    await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
+    this.decoded.delete(keyOf(block.hash()))
+    this.irregularRoots.delete(keyOf(parent.hash()))
+    this.headBlock = parent
   }
 
   /**
@@ -245,9 +263,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const block = this.headBlock
       const parent = await this.blockByHash(block.header.parentHash)
       if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
-      await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
-      this.decoded.delete(keyOf(block.hash()))
-      this.headBlock = parent
+      await this.removeHead(block, parent)
     }
     const genesis = this.headBlock
     this.flat.accounts.clear()
@@ -262,6 +278,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     this.trie.resetHead(genesis.header.stateRoot)
     this.committedRoot = genesis.header.stateRoot
+    this.irregularRoots.clear()
+    if (this.persistNodes) await this.store.writeNodes(new Map(), { stateRoot: this.committedRoot })
     this.undoLog.length = 0
     this.keepUndo = false
   }
@@ -290,6 +308,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined): Promise<void> {
     const hash = block.hash()
     const storageRoots = this.trie.lastStorageRoots
+    const parent = this.headBlock as Block | undefined
+    // Writes at the parent while it was the head belong to it: its state as reads see it is the one this block was built on.
+    const irregular = parent !== undefined && !equalBytes(this.committedRoot, parent.header.stateRoot) ? this.committedRoot : undefined
     await this.store.commit({
       hash,
       number: block.header.number,
@@ -299,12 +320,12 @@ export class Chain extends EventEmitter<ChainEvents> {
       certificate,
       nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
       meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
+      irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
     })
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(storageRoots)
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
-    const parentRoot = this.headBlock?.header.stateRoot
-    if (parentRoot !== undefined && !equalBytes(this.committedRoot, parentRoot)) this.baseRoots.set(keyOf(hash), this.committedRoot)
+    if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
     this.remember(keyOf(hash), block)
     this.headBlock = block

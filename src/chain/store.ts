@@ -57,6 +57,8 @@ export interface BlockRecord {
   nodes: Map<string, Uint8Array>
   /** Small named values stored with the block (`stateRoot`, `chainId`). */
   meta?: Record<string, Uint8Array>
+  /** The parent's state root after test-control writes at it, when they changed it (irregular state). */
+  irregular?: { blockHash: Uint8Array; stateRoot: Uint8Array }
 }
 
 export class ChainStore {
@@ -148,6 +150,7 @@ export class ChainStore {
     }
     for (const [nodeKey, value] of record.nodes) ops.push({ type: 'put', key: `n${nodeKey}`, value })
     for (const [name, value] of Object.entries(record.meta ?? {})) ops.push({ type: 'put', key: `m${name}`, value })
+    if (record.irregular !== undefined) ops.push({ type: 'put', key: `i${keyOf(record.irregular.blockHash)}`, value: record.irregular.stateRoot })
     await (this.db as Database).batch(ops, enc)
   }
 
@@ -160,6 +163,7 @@ export class ChainStore {
       { type: 'del', key: `c${key}` },
       { type: 'del', key: `h${number.toString(16).padStart(16, '0')}` },
       { type: 'put', key: 'head', value: parentHash },
+      { type: 'del', key: `i${keyOf(parentHash)}` },
       ...txHashes.map((tx) => ({ type: 'del' as const, key: `t${keyOf(tx)}` })),
     ]
     if (this.db !== undefined) await this.db.batch(ops, enc)
@@ -176,6 +180,14 @@ export class ChainStore {
     for (const [name, value] of Object.entries(meta)) ops.push({ type: 'put', key: `m${name}`, value })
     if (this.db === undefined) for (const [name, value] of Object.entries(meta)) this.metaValues.set(name, value)
     else if (ops.length > 0) await this.db.batch(ops, enc)
+  }
+
+  /** The irregular state roots of a stored chain: block hash → root after test-control writes. */
+  async irregularRoots(): Promise<Map<string, Uint8Array>> {
+    const roots = new Map<string, Uint8Array>()
+    if (this.db === undefined) return roots
+    for await (const [key, value] of this.db.iterator({ gte: 'i', lt: 'j', ...enc })) roots.set((key as string).slice(1), value as Uint8Array)
+    return roots
   }
 
   /** A named value stored with `meta`. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
-import type { HardforkName } from '../chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -31,6 +31,9 @@ export interface CliConfig {
   db: string | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); also opens {@link HARDHAT_API} unless `api` is given. */
   hardhat: boolean
+  /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
+  throwOnTransactionFailures: boolean | undefined
+  throwOnCallFailures: boolean | undefined
   quiet: boolean
   help: boolean
 }
@@ -53,6 +56,8 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   genesis: undefined,
   db: undefined,
   hardhat: false,
+  throwOnTransactionFailures: undefined,
+  throwOnCallFailures: undefined,
   quiet: false,
   help: false,
 })
@@ -64,7 +69,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
  */
 export const HARDHAT_API: readonly string[] = ['eth', 'web3', 'net', 'rpc', 'evm', 'hardhat', 'debug', 'personal']
 
-const HARDFORKS = new Set(['london', 'paris', 'shanghai', 'cancun', 'prague'])
+const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
 
 /** Flag name → [type, help]. */
 export const FLAGS = {
@@ -82,10 +87,12 @@ export const FLAGS = {
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
   'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine'],
-  hardfork: ['string', '<name>  london, paris, shanghai, cancun or prague (default prague)'],
+  hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, evm,hardhat,debug,personal served'],
+  'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
+  'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
 } as const
@@ -170,6 +177,8 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
       case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
+      case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
+      case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break
       case 'config': break
@@ -190,10 +199,12 @@ export function readConfigFile(path: string): Raw {
   return out
 }
 
+const BOOL_SETTINGS = new Set(['--json-rpc.enable', '--throw-on-transaction-failures', '--throw-on-call-failures'])
+
 /** Parses argv (without `node script`) into a config: defaults, then the file, then flags. */
 export function parseCli(argv: string[]): CliConfig {
-  // `--json-rpc.enable` alone means true, as a boolean flag would.
-  const args = argv.flatMap((a, i) => (a === '--json-rpc.enable' && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? ['--json-rpc.enable=true'] : [a]))
+  // A setting that takes <bool> given alone means true, as a boolean flag would.
+  const args = argv.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? [`${a}=true`] : [a]))
   const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: CliConfig = { ...DEFAULT_CONFIG, api: [...DEFAULT_CONFIG.api] }

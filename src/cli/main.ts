@@ -68,6 +68,8 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.genesis === undefined ? {} : { genesis: JSON.parse(readFileSync(c.genesis, 'utf8')) as unknown }),
     ...(db === undefined ? {} : { db }),
     ...(c.hardhat ? { hardhatCompat: true } : {}),
+    ...(c.throwOnTransactionFailures === undefined ? {} : { throwOnTransactionFailures: c.throwOnTransactionFailures }),
+    ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
     // Solidity console.log lines, as Hardhat prints them.

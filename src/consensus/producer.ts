@@ -10,7 +10,7 @@ import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
 import { fromHex, keyOf } from '../hex.js'
 import type { TxPool } from '../txpool/pool.js'
-import type { BlockBuilder } from '../execution/builder.js'
+import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
 import type { BftEngine } from './bft.js'
 import { ServerError } from '../errors.js'
 
@@ -27,7 +27,7 @@ export interface MineOptions {
 }
 
 interface Waiter {
-  resolve: () => void
+  resolve: (outcome: TxOutcome | undefined) => void
   reject: (error: Error) => void
 }
 
@@ -53,6 +53,8 @@ export class Producer {
   timestampInterval: bigint | undefined
   /** The extraData of later blocks (miner_setExtra); none = empty. */
   extraData: Uint8Array | undefined
+  /** Receives the console.log messages of committed blocks' transactions, once each. */
+  onConsoleLog: ((message: string) => void) | undefined
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -113,12 +115,13 @@ export class Producer {
 
   /**
    * Called after the pool admits a pending transaction. In automine the returned promise settles
-   * when the transaction is in a committed block (or was refused by execution).
+   * when the transaction is in a committed block, with how its execution ended (or rejects when
+   * execution refused it); otherwise, and when the chain halted, it resolves undefined.
    */
-  submitted(hash: Uint8Array): Promise<void> {
-    if (this.mining.mode !== 'auto') return Promise.resolve()
+  submitted(hash: Uint8Array): Promise<TxOutcome | undefined> {
+    if (this.mining.mode !== 'auto') return Promise.resolve(undefined)
     const key = keyOf(hash)
-    const included = new Promise<void>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
+    const included = new Promise<TxOutcome | undefined>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
     void this.drain()
     return included
   }
@@ -158,7 +161,7 @@ export class Producer {
     const nonceOf = (sender: string) => flat.accounts.get(sender)?.nonce ?? 0n
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
-    const timestamp = this.nextTimestamp(parent, options.timestamp)
+    const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
     let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -196,16 +199,30 @@ export class Producer {
     }
     this.halted = false
     this.nextBaseFee = undefined
-    if (options.timestamp === undefined) this.nextBlockTimestamp = undefined
-    const { block, receipts, diff, rejected } = built
+    // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
+    // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
+    this.nextBlockTimestamp = undefined
+    this.timeOffset = offset
+    const { block, receipts, outcomes, consoleLogs, diff, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
     built.close()
     await this.chain.commit(block, receipts, diff, decision.certificate)
-    for (const tx of block.transactions) {
+    // Before the senders hear of their transactions, so their logs are out when the send returns.
+    const sink = this.onConsoleLog
+    if (sink !== undefined) {
+      for (const message of consoleLogs) {
+        try {
+          sink(message)
+        } catch {
+          // A throwing callback must not stop the block it observes from settling.
+        }
+      }
+    }
+    for (const [i, tx] of block.transactions.entries()) {
       const key = keyOf(tx.hash())
       this.pool.remove(key)
-      this.settleWaiter(key)
+      this.settleWaiter(key, undefined, outcomes[i])
     }
     for (const r of rejected) {
       if (r.retry) continue
@@ -220,31 +237,40 @@ export class Producer {
   private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
 
   /**
-   * The block the pool would make now, built but never committed: what the `pending` tag reads
-   * (its state is in the trie under its state root). Undefined when nothing is pending.
+   * The next block, as the pool would make it now: built but never committed, what the
+   * `pending` tag reads (its state is in the trie under its state root). With nothing pending it
+   * is empty, as geth's and Hardhat's: the head's number + 1, the next timestamp (the one set by
+   * evm_setNextBlockTimestamp, or the clock with its offset), base fee, coinbase and prevrandao.
    */
-  pending(): Promise<{ block: Block; receipts: StoredReceipt[] } | undefined> {
+  pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
       const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
       const flat = this.chain.flat
       const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
-      if (entries.length === 0) return undefined
-      // The header settings are part of the key: miner_setExtra / setEtherbase / setGasLimit apply at once.
-      const header = `${this.coinbase}/${this.gasLimitOverride}/${this.extraData === undefined ? '' : keyOf(this.extraData)}`
+      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
+      const params = {
+        coinbase: this.coinbase ?? proposer.feeRecipient,
+        timestamp: this.nextTime(parent).timestamp,
+        gasLimit: this.gasLimitOverride ?? this.gasLimit(),
+        baseFeePerGas: this.nextBaseFee,
+        prevRandao: this.prevRandao,
+        extraData: this.extraData,
+      }
+      // Every header setting is part of the key: the setters and the clock apply at once.
+      const header = [
+        params.coinbase,
+        params.timestamp,
+        params.gasLimit,
+        params.baseFeePerGas,
+        params.prevRandao === undefined ? '' : keyOf(params.prevRandao),
+        params.extraData === undefined ? '' : keyOf(params.extraData),
+      ].join('/')
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
-      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const built = await this.builder.build(
         entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
-        {
-          coinbase: this.coinbase ?? proposer.feeRecipient,
-          timestamp: this.nextTimestamp(parent),
-          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-          baseFeePerGas: this.nextBaseFee,
-          prevRandao: this.prevRandao,
-          extraData: this.extraData,
-        },
+        params,
       )
       built.close()
       this.pendingCache = { key, block: built.block, receipts: built.receipts }
@@ -262,30 +288,38 @@ export class Producer {
     if (this.halted && this.mining.mode === 'auto') void this.drain()
   }
 
-  private settleWaiter(key: string, error?: Error): void {
+  private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
     const waiter = this.waiters.get(key)
     if (waiter === undefined) return
     this.waiters.delete(key)
-    if (error === undefined) waiter.resolve()
+    if (error === undefined) waiter.resolve(outcome)
     else waiter.reject(error)
   }
 
-  /** The time the next block would get now, in seconds (with the offset, not the one-off). */
+  /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
   now(): bigint {
     return BigInt(Math.floor(this.clock.now() / 1000)) + this.timeOffset
   }
 
-  private nextTimestamp(parent: Block, explicit?: bigint): bigint {
+  /**
+   * The next block's timestamp, and the clock offset once it is mined. An explicit or set
+   * timestamp is used as it is and moves the offset to it, as Hardhat does; so does the bump to
+   * the parent's time + 1 when the clock has not passed it (Hardhat moves its offset by the bump
+   * too). A block timestamp interval (Anvil's) leaves the offset where it is, as Anvil does.
+   */
+  private nextTime(parent: Block, explicit?: bigint): { timestamp: bigint; offset: bigint } {
     const min = parent.header.timestamp + 1n
-    const requested = explicit ?? this.nextBlockTimestamp ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
+    const clock = BigInt(Math.floor(this.clock.now() / 1000))
+    const set = explicit ?? this.nextBlockTimestamp
+    const requested = set ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
-      return requested
+      return { timestamp: requested, offset: set === undefined ? this.timeOffset : requested - clock }
     }
-    const now = this.now()
-    return now > min ? now : min
+    const now = clock + this.timeOffset
+    return now >= min ? { timestamp: now, offset: this.timeOffset } : { timestamp: min, offset: this.timeOffset + (min - now) }
   }
 
   private schedule(): void {

@@ -177,7 +177,10 @@ export class Controls {
     return this.producer.timeOffset
   }
 
-  /** evm_setNextBlockTimestamp: the next block's exact time; later blocks continue from it. */
+  /**
+   * evm_setNextBlockTimestamp: the next block's exact time. The offset moves when that block is
+   * mined (Hardhat's rule), so later blocks and evm_increaseTime continue from its time.
+   */
   setNextBlockTimestamp(timestamp: bigint): void {
     const parent = this.chain.head.header.timestamp
     if (timestamp <= parent) {
@@ -186,7 +189,6 @@ export class Controls {
       )
     }
     this.producer.nextBlockTimestamp = timestamp
-    this.producer.timeOffset += timestamp - this.producer.now()
   }
 
   /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */

@@ -57,7 +57,9 @@ export async function createAccessList(
   let list: AccessListEntry[] = req.accessList ?? []
   let previous = listKey(list)
   for (let round = 0; ; round++) {
-    const result = await calls.run({ ...req, accessList: list }, block, gas, { ...options, reportAccessList: true, deadline })
+    // The first run is the call asked about; its console.log messages are delivered, once.
+    const consoleLog = round === 0 ? calls.onConsoleLog : undefined
+    const result = await calls.run({ ...req, accessList: list }, block, gas, { ...options, reportAccessList: true, deadline, consoleLog })
     if (result.createdAddress !== undefined) warm.add(keyOf(result.createdAddress.bytes))
     const next = prune((result.accessList ?? []) as Reported, warm)
     const key = listKey(next)

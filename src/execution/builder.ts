@@ -22,6 +22,7 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
+import { attachConsoleLog } from './console-log.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
@@ -33,11 +34,27 @@ export interface Rejected {
   retry: boolean
 }
 
+/** How one included transaction's execution ended: what a sender waiting on it is told. */
+export interface TxOutcome {
+  /** The EVM's error (`revert`, `out of gas`, …); undefined when the transaction succeeded. */
+  error?: string
+  /** The return data: the revert data of a reverted transaction. */
+  output: Uint8Array
+}
+
 /** A built, not yet committed block. */
 export interface BuiltBlock {
   hash: Uint8Array
   block: Block
   receipts: StoredReceipt[]
+  /** Parallel to `receipts`. */
+  outcomes: TxOutcome[]
+  /**
+   * The Solidity console.log messages of the included transactions, in order (only while
+   * {@link BlockBuilder.collectConsoleLog} is on). The producer delivers them once the block is
+   * committed: candidate blocks of failed rounds and the `pending` block deliver nothing.
+   */
+  consoleLogs: string[]
   diff: StateDiff
   rejected: Rejected[]
   close(): void
@@ -144,6 +161,16 @@ export class BlockBuilder {
   }
 
   private lastCoinbase: { hex: string; bytes: Uint8Array } | undefined
+  /** The console.log messages of the transaction running now, while collection is on. */
+  private consoleLogs: string[] | undefined
+  private collecting = false
+
+  /** Collects the console.log messages of each included transaction into its built block. */
+  collectConsoleLog(): void {
+    if (this.collecting) return
+    this.collecting = true
+    attachConsoleLog(this.vm.evm, (message) => this.consoleLogs?.push(message))
+  }
 
   /** The fee recipient as bytes (the header would parse the same hex again every block). */
   private coinbaseBytes(hex: string): Uint8Array {
@@ -184,7 +211,7 @@ export class BlockBuilder {
       await state.checkpoint()
       await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
 
-      const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }> = []
+      const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
       let gasUsed = 0n
       const blobs = common.isActivatedEIP(4844)
@@ -201,6 +228,8 @@ export class BlockBuilder {
           rejected.push({ tx, error: new Error('blob gas limit reached'), retry: true })
           continue
         }
+        const logs = this.collecting ? [] : undefined
+        this.consoleLogs = logs
         try {
           const impersonated = IMPERSONATED.has(tx)
           if (impersonated) state.exemptFromEoaCheck(sender)
@@ -209,9 +238,11 @@ export class BlockBuilder {
             (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas
-          included.push({ tx, result, sender })
+          included.push({ tx, result, sender, logs })
         } catch (error) {
           rejected.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retry: false })
+        } finally {
+          this.consoleLogs = undefined
         }
       }
 
@@ -235,6 +266,11 @@ export class BlockBuilder {
         if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
+      const outcomes = included.map(({ result }): TxOutcome => {
+        const failure = result.execResult.exceptionError
+        return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
+      })
+      const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       const diff = state.diff()
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
       const outcome: Outcome = {
@@ -258,7 +294,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, diff, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

@@ -1,7 +1,8 @@
 /**
  * eth_call and eth_estimateGas: a transaction run on a throwaway overlay of a block's state,
- * with geth's rules: no nonce check, no fee unless a price is given (then BASEFEE reads 0),
- * the balance still has to cover value and fee. State and block overrides shape that overlay
+ * with geth's rules: no nonce check, no fee unless a price is given (then BASEFEE reads 0).
+ * Without a price the sender's balance is not checked: one short of the value is raised to it
+ * for the run, as Hardhat does (geth refuses); with a price it has to cover value and fee. State and block overrides shape that overlay
  * and block only; `rpc-gas-cap` caps the gas and `rpc-evm-timeout` bounds the execution.
  */
 import type { Block } from '@ethereumjs/block'
@@ -40,12 +41,24 @@ export interface CallOptions {
   block?: BlockOverrides | undefined
 }
 
+/** eth_estimateGas's settings. */
+export interface EstimateOptions extends CallOptions {
+  /**
+   * Deliver the console.log messages of the run that shows the transaction fails, as Hardhat
+   * prints them for a failed eth_estimateGas. A successful estimate delivers nothing: its runs
+   * are the node's search for a gas limit, not executions anyone asked for.
+   */
+  consoleLogOnFailure?: boolean
+}
+
 /** One run's settings. */
 export interface RunOptions extends CallOptions {
   /** Record the addresses and slots the run touches (`result.accessList`). */
   reportAccessList?: boolean
   /** Absolute deadline on the node's clock; several runs can share one (estimateGas). */
   deadline?: number | undefined
+  /** Where this run's Solidity console.log messages go; none = nowhere. */
+  consoleLog?: ((message: string) => void) | undefined
 }
 
 /** A call VM with its timeout guard, leased for one run at a time. */
@@ -54,6 +67,19 @@ export interface Lease {
   guard: CallGuard
   /** The fork the VM runs under (idle VMs are pooled by it). */
   common: Common
+  /** Where the console.log messages of the run under way go (set per run, cleared on release). */
+  consoleLog: ((message: string) => void) | undefined
+}
+
+/** The CallExecutor's settings. */
+export interface CallExecutorOptions {
+  /** The node's console.log listener; without one no VM listens and runs pay nothing for it. */
+  onConsoleLog?: ((message: string) => void) | undefined
+  /**
+   * False: eth_call of a failing call answers its return data (a revert's data, `0x` for other
+   * failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
+   */
+  throwOnCallFailures?: boolean
 }
 
 /** Geth's wording for refusals that ethereumjs words its own way. */
@@ -131,8 +157,13 @@ export class CallExecutor {
     private readonly common: Common,
     private readonly limits: Readonly<Limits>,
     private readonly clock: Clock,
-    private readonly onConsoleLog?: (message: string) => void,
+    private readonly options: CallExecutorOptions = {},
   ) {}
+
+  /** The node's console.log listener, for runs whose messages someone asked for. */
+  get onConsoleLog(): ((message: string) => void) | undefined {
+    return this.options.onConsoleLog
+  }
 
   /** A deadline `rpc-evm-timeout` from now, or undefined when the limit is off. */
   deadline(): number | undefined {
@@ -179,13 +210,15 @@ export class CallExecutor {
     })
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
-    if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, this.onConsoleLog)
-    return { vm, guard, common }
+    const lease: Lease = { vm, guard, common, consoleLog: undefined }
+    if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, (message) => lease.consoleLog?.(message))
+    return lease
   }
 
   /** Returns a VM to the pool, unless a timeout left it mid-execution. */
   release(lease: Lease, reusable: boolean, pooled = true): void {
     lease.guard.disarm()
+    lease.consoleLog = undefined
     if (!reusable || !pooled) return
     const idle = this.idle.get(lease.common)
     if (idle === undefined) this.idle.set(lease.common, [lease])
@@ -217,6 +250,7 @@ export class CallExecutor {
       // The block's own fork: on a chain with a schedule, an old block's rules, not the head's.
       const common = block.common
       lease = await this.lease(undefined, common)
+      lease.consoleLog = options.consoleLog
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
@@ -229,6 +263,8 @@ export class CallExecutor {
         tx,
         block: context,
         skipNonce: true,
+        // Hardhat runs an unpriced call whatever the sender's balance (its calls skip the check).
+        skipBalance: !isPriced(req),
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
         reportAccessList: options.reportAccessList === true,
@@ -247,12 +283,15 @@ export class CallExecutor {
     }
   }
 
-  /** eth_call: the return data, or the revert as code 3. */
+  /**
+   * eth_call: the return data, or the revert as code 3 (with `throwOnCallFailures: false`, the
+   * return data of a failed call too). Its console.log messages are delivered, as Hardhat prints them.
+   */
   async call(req: CallRequest, block: Block, options: CallOptions = {}): Promise<Uint8Array> {
     const context = overriddenBlock(block, options.block, block.common)
-    const result = await this.run(req, block, this.gasCap(req.gas, context), options)
+    const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
-    if (exec.exceptionError !== undefined) {
+    if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new ServerError(exec.exceptionError.error)
     }
@@ -260,7 +299,7 @@ export class CallExecutor {
   }
 
   /** eth_estimateGas: the least gas limit with which the transaction succeeds. */
-  async estimate(req: CallRequest, block: Block, options: CallOptions = {}): Promise<bigint> {
+  async estimate(req: CallRequest, block: Block, options: EstimateOptions = {}): Promise<bigint> {
     const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
     const price = req.gasPrice ?? req.maxFeePerGas
@@ -277,10 +316,12 @@ export class CallExecutor {
       const allowance = available / price
       if (allowance < hi) hi = allowance
     }
-    const run: RunOptions = { ...options, deadline: this.deadline() }
+    const run: RunOptions = { state: options.state, block: options.block, deadline: this.deadline() }
+    const sink = options.consoleLogOnFailure === true ? this.onConsoleLog : undefined
+    const messages: string[] = []
     let first: RunTxResult
     try {
-      first = await this.run(req, block, hi, run)
+      first = await this.run(req, block, hi, sink === undefined ? run : { ...run, consoleLog: (m) => messages.push(m) })
     } catch (error) {
       // Below the intrinsic gas the allowance itself is too small, as geth words it.
       if (error instanceof ServerError && error.message.startsWith('intrinsic gas too low')) throw new ServerError(`gas required exceeds allowance (${hi})`)
@@ -288,6 +329,7 @@ export class CallExecutor {
     }
     const failure = first.execResult.exceptionError
     if (failure !== undefined) {
+      if (sink !== undefined) for (const m of messages) sink(m)
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       throw new ServerError(`gas required exceeds allowance (${hi})`)
     }

@@ -133,8 +133,3 @@ export function attachConsoleLog(evm: EVMInterface, sink: (message: string) => v
   events.on('beforeMessage', listener)
   return () => events.off('beforeMessage', listener)
 }
-
-/** Delivers the console.log calls of mined transactions, through the block builder's VM. */
-export function attachBuilderConsoleLog(builder: { vm: { evm: EVMInterface } }, sink: (message: string) => void): void {
-  attachConsoleLog(builder.vm.evm, sink)
-}

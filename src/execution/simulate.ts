@@ -142,7 +142,7 @@ export async function simulate(calls: CallExecutor, chain: Chain, base: Block, r
   }
   const baseState = chain.stateAt(base)
   const state = new JournaledState(baseState)
-  const baseRoot = base.header.number === chain.height ? chain.stateRoot : base.header.stateRoot
+  const baseRoot = chain.stateRootOf(base)
   const deadline = calls.deadline()
   // One VM per hardfork the blocks run under (almost always one), all on the same overlay.
   const vms = new Map<Common, Executor>()
@@ -150,6 +150,8 @@ export async function simulate(calls: CallExecutor, chain: Chain, base: Block, r
     let e = vms.get(common)
     if (e === undefined) {
       const lease = await calls.lease(source as typeof blockhashes, common)
+      // Each simulated call runs once: its console.log messages are delivered, as eth_call's.
+      lease.consoleLog = calls.onConsoleLog
       bindState(lease.vm, state)
       lease.guard.armUntil(deadline)
       const tracer = new TransferTracer(lease.vm.evm)

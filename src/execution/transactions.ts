@@ -3,6 +3,7 @@
  * node signs with a key it holds (eth_sendTransaction). Both go through the pool's admission and,
  * in automine, resolve once the transaction is in a committed block.
  */
+import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
@@ -10,7 +11,7 @@ import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import type { Producer } from '../consensus/producer.js'
-import { ServerError } from '../errors.js'
+import { ExecutionRevertedError, ServerError } from '../errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf } from '../hex.js'
 import { encodeList, encodeString, listItems } from '../rlp.js'
@@ -20,6 +21,7 @@ import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { txFields } from './tx-fields.js'
+import { transactionFailedError } from './transaction-failure.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
@@ -134,6 +136,27 @@ export class Transactions {
     private readonly options: TransactionsOptions,
   ) {}
 
+  /**
+   * Each sender's sends in progress, chained: a send fills its nonce only after the sender's
+   * earlier sends are in the pool (in automine, mined), so concurrent sends take consecutive
+   * nonces in the order they arrived, and one that fails before the pool leaves no gap.
+   */
+  private readonly turns = new Map<string, Promise<void>>()
+
+  /** Runs `task` once the sender's earlier sends are done, successful or not. */
+  private inTurn<T>(sender: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.turns.get(sender) ?? Promise.resolve()).then(task)
+    const done = run.then(
+      () => {},
+      () => {},
+    )
+    this.turns.set(sender, done)
+    void done.then(() => {
+      if (this.turns.get(sender) === done) this.turns.delete(sender)
+    })
+    return run
+  }
+
   /** eth_sendRawTransaction. */
   async submitRaw(raw: Uint8Array): Promise<Uint8Array> {
     const blobForm = raw[0] === TransactionType.BlobEIP4844
@@ -179,8 +202,9 @@ export class Transactions {
     const sender = keyOf(req.from)
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
-    if (key !== undefined) return this.admit(signedBy((await this.fill(req, false)).sign(key), req.from))
-    if (this.impersonation(sender)) return this.admit(impersonated(await this.fill(req, false), req.from))
+    const from = req.from
+    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false, true)).sign(key), from)))
+    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from)))
     throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
@@ -195,17 +219,21 @@ export class Transactions {
    * or not `from` is impersonated.
    */
   async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
-    if (req.from === undefined) throw new ServerError('missing from address')
-    return this.admit(impersonated(await this.fill(req, false), req.from))
+    const from = req.from
+    if (from === undefined) throw new ServerError('missing from address')
+    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false, true), from)))
   }
 
-  /** Builds the unsigned transaction a request describes, filling nonce, gas and fees. */
-  async fill(req: CallRequest, freeze = true): Promise<TypedTransaction> {
+  /**
+   * Builds the unsigned transaction a request describes, filling nonce, gas and fees. `send`: it
+   * is about to be sent (the caller holds the sender's turn).
+   */
+  async fill(req: CallRequest, freeze = true, send = false): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
     const head = this.chain.head
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
-    const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.calls.estimate({ ...req, nonce }, head))
+    const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
@@ -231,6 +259,23 @@ export class Transactions {
     return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common, freeze })
   }
 
+  /**
+   * The gas of a transaction without `gas`: its estimate. A send that will fail anyway is sent
+   * with the most gas a call may use when sends throw on failure, so that it is mined and fails
+   * as on Hardhat (whose sends fill in a fixed gas and never estimate); otherwise the estimate's
+   * error answers it, as geth and Anvil do, with the console.log messages of the failing run.
+   */
+  private async estimateGas(req: CallRequest, head: Block, send: boolean): Promise<bigint> {
+    const minesFailures = send && this.options.throwOnTransactionFailures
+    try {
+      return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
+    } catch (error) {
+      const fails = error instanceof ExecutionRevertedError || (error instanceof ServerError && error.message.startsWith('gas required exceeds allowance'))
+      if (!minesFailures || !fails) throw error
+      return this.calls.gasCap(undefined, head)
+    }
+  }
+
   private async admit(tx: TypedTransaction): Promise<Uint8Array> {
     let senderBytes: Uint8Array
     try {
@@ -251,7 +296,9 @@ export class Transactions {
       baseFee: head.header.calcNextBaseFee(),
       blockGasLimit: head.header.gasLimit,
     })
-    if (admission === 'pending') await this.producer.submitted(hash)
+    if (admission !== 'pending') return hash
+    const outcome = await this.producer.submitted(hash)
+    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash)
     return hash
   }
 }

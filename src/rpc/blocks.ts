@@ -6,7 +6,11 @@ import { equalBytes } from '../hex.js'
 import type { Services } from '../services.js'
 import type { BlockSelector, BlockTag } from './codecs.js'
 
-/** The height a tag names; `pending` is the head (blocks are final when committed). */
+/**
+ * The height a tag names in a range of stored blocks (logs, fee history): `pending` counts as
+ * the head there, since the pending block is never stored; `safe` and `finalized` are the head
+ * (blocks are final when committed).
+ */
 export function heightOf({ chain }: Services, tag: BlockTag): bigint {
   if (tag.kind === 'number') return tag.number
   return tag.tag === 'earliest' ? 0n : chain.height
@@ -14,13 +18,11 @@ export function heightOf({ chain }: Services, tag: BlockTag): bigint {
 
 /**
  * The block a tag names, or undefined past the head (block lookups answer null). `pending` is
- * the block the pool would make now, or the head when nothing is pending.
+ * the next block, as the pool would make it now (empty when nothing is pending), as geth's and
+ * Hardhat's.
  */
 export async function blockByTag(services: Services, tag: BlockTag): Promise<Block | undefined> {
-  if (tag.kind === 'tag' && tag.tag === 'pending') {
-    const pending = await services.producer.pending()
-    if (pending !== undefined) return pending.block
-  }
+  if (tag.kind === 'tag' && tag.tag === 'pending') return (await services.producer.pending()).block
   return services.chain.blockByNumber(heightOf(services, tag))
 }
 

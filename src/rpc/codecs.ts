@@ -150,18 +150,27 @@ const TAGS = new Map<string, BlockTag>(
   (['latest', 'earliest', 'pending', 'safe', 'finalized'] as const).map((tag) => [tag, { kind: 'tag', tag }]),
 )
 
-function decodeTag(v: unknown): BlockTag {
+function decodeTag(v: unknown, jsonNumbers: boolean): BlockTag {
   if (typeof v === 'string') {
     const tag = TAGS.get(v)
     if (tag !== undefined) return tag
     if (v.startsWith('0x')) return { kind: 'number', number: parseQuantity(v, 64) }
     fail(`hex string without 0x prefix`)
   }
+  if (typeof v === 'number') {
+    if (!jsonNumbers) fail(`block number ${v} must be a hex string such as "0x${Number.isSafeInteger(v) && v >= 0 ? v.toString(16) : '1'}" here, not a JSON number`)
+    if (!Number.isSafeInteger(v) || v < 0) fail(`block number ${v} is not a non-negative integer`)
+    return { kind: 'number', number: BigInt(v) }
+  }
   fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type rpc.BlockNumber`)
 }
 
-/** BLK: a number or a tag. */
-export const blockTag = codec('BLK', decodeTag)
+/**
+ * BLK: a number or a tag. A JSON number is taken as the block number too, as Hardhat takes it
+ * for the block params that have no EIP-1898 form (`eth_getBlockByNumber` and the other
+ * `…ByNumber` methods); geth refuses it.
+ */
+export const blockTag = codec('BLK', (v) => decodeTag(v, true))
 
 /** EIP-1898: a tag, a number, a hash string, or `{ blockHash, requireCanonical }` / `{ blockNumber }`. */
 export const blockSelector = codec('BLK|EIP-1898', (v): BlockSelector => {
@@ -176,10 +185,11 @@ export const blockSelector = codec('BLK|EIP-1898', (v): BlockSelector => {
       if (rc !== undefined && typeof rc !== 'boolean') fail('invalid requireCanonical')
       return { kind: 'hash', hash: fixed(o.blockHash, 32, 'common.Hash'), requireCanonical: rc === true }
     }
-    if (hasNumber) return decodeTag(o.blockNumber)
+    if (hasNumber) return decodeTag(o.blockNumber, false)
     fail('hex string without 0x prefix')
   }
-  return decodeTag(v)
+  // EIP-1898 params take no JSON number, as in Hardhat and geth; the refusal says what to send.
+  return decodeTag(v, false)
 })
 
 /** Reads an object param's own fields, never its prototype (`__proto__` is just a key). */

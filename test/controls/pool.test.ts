@@ -96,9 +96,10 @@ describe('the pending tag', () => {
     expect(await node.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['pending'] })).toBe('0x1')
     expect(await node.request({ method: 'eth_call', params: [{ to: b!.address }, 'pending'] })).toBe('0x')
     await node.mine()
-    const latest = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string }
-    const nowPending = (await node.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })) as { hash: string }
-    expect(nowPending.hash).toBe(latest.hash)
+    // Nothing queued: pending is the next block, empty, on the head.
+    const latest = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string; number: string }
+    const nowPending = (await node.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })) as { parentHash: string; number: string; transactions: unknown[] }
+    expect(nowPending).toMatchObject({ parentHash: latest.hash, number: '0x2', transactions: [] })
     expect(await node.request({ method: 'eth_getBalance', params: [b!.address, 'pending'] })).toBe(
       await node.request({ method: 'eth_getBalance', params: [b!.address, 'latest'] }),
     )

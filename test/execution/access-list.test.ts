@@ -61,7 +61,7 @@ describe('eth_createAccessList', () => {
 
   it('args: block and state overrides', async () => {
     const tx = { from: '0x00000000000000000000000000000000000000aa', to: caller, input: calldata('Caller', 'readThrough', [callee]), value: '0x1' }
-    const refused = await rpcError(node, 'eth_createAccessList', [tx, 'latest'])
+    const refused = await rpcError(node, 'eth_createAccessList', [{ ...tx, gasPrice: '0x174876e800' }, 'latest'])
     expect(refused.message).toMatch(/^insufficient funds for gas \* price \+ value/)
     const result = (await node.request({
       method: 'eth_createAccessList',

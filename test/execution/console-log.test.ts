@@ -57,6 +57,65 @@ describe('console.log', () => {
     expect(messages).toEqual(['count is 1'])
   })
 
+  it('eth_sendTransaction without gas: the mined transaction\'s messages, once (not the estimate\'s)', async () => {
+    messages.length = 0
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: sender(node), to: logger, input: calldata('Logger', 'bump') }] })
+    expect(messages).toHaveLength(1)
+    expect(messages[0]).toMatch(/^count is \d+$/)
+  })
+
+  it('eth_estimateGas that succeeds delivers nothing; one that fails delivers the failing run\'s, once', async () => {
+    messages.length = 0
+    await node.request({ method: 'eth_estimateGas', params: [{ from: sender(node), to: logger, input: calldata('Logger', 'bump') }] })
+    expect(messages).toEqual([])
+    const e = await rpcError(node, 'eth_estimateGas', [{ from: sender(node), to: logger, input: calldata('Logger', 'failAfterLog') }])
+    expect(e).toMatchObject({ code: 3, message: 'execution reverted: failed after log' })
+    expect(messages).toEqual(['about to fail'])
+  })
+
+  it('a send whose estimate fails (never mined) delivers the failing run\'s messages, once', async () => {
+    messages.length = 0
+    const e = await rpcError(node, 'eth_sendTransaction', [{ from: sender(node), to: logger, input: calldata('Logger', 'failAfterLog') }])
+    expect(e.code).toBe(3)
+    expect(messages).toEqual(['about to fail'])
+  })
+
+  it('eth_createAccessList delivers its call\'s messages once', async () => {
+    messages.length = 0
+    await node.request({ method: 'eth_createAccessList', params: [{ from: sender(node), to: logger, input: calldata('Logger', 'bump') }] })
+    expect(messages).toHaveLength(1)
+  })
+
+  it('manual mining: nothing for the pool or the pending block; once when the block is mined', async () => {
+    const manual = await testNode({ onConsoleLog: (m) => messages.push(m) })
+    try {
+      const at = await deploy(manual, 'Logger')
+      manual.setMining({ mode: 'manual' })
+      messages.length = 0
+      await manual.request({ method: 'eth_sendTransaction', params: [{ from: sender(manual), to: at, input: calldata('Logger', 'bump') }] })
+      await manual.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })
+      await manual.request({ method: 'eth_getBalance', params: [sender(manual), 'pending'] })
+      expect(messages).toEqual([])
+      await manual.mine()
+      expect(messages).toEqual(['count is 1'])
+    } finally {
+      await manual.close()
+    }
+  })
+
+  it('throwOnTransactionFailures, a failing send without gas: the mined transaction\'s messages, once', async () => {
+    const hardhat = await testNode({ onConsoleLog: (m) => messages.push(m), throwOnTransactionFailures: true })
+    try {
+      const at = await deploy(hardhat, 'Logger')
+      messages.length = 0
+      const e = await rpcError(hardhat, 'eth_sendTransaction', [{ from: sender(hardhat), to: at, input: calldata('Logger', 'failAfterLog') }])
+      expect(e.message).toBe("Error: VM Exception while processing transaction: reverted with reason string 'failed after log'")
+      expect(messages).toEqual(['about to fail'])
+    } finally {
+      await hardhat.close()
+    }
+  })
+
   it('a reverting call logs what it printed before the revert', async () => {
     messages.length = 0
     const e = await rpcError(node, 'eth_call', [{ to: logger, input: calldata('Logger', 'failAfterLog') }])

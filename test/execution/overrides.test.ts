@@ -41,7 +41,8 @@ describe('state overrides', () => {
 
   it('balance: lets a sender without funds transfer value', async () => {
     const tx = { from: stranger, to: probe, value: '0xde0b6b3a7640000', input: calldata('Probe', 'slot', [0n]) }
-    const refused = await rpcError(node, 'eth_call', [{ ...tx, to: sender(node, 3) }, 'latest'])
+    // A priced call must be covered by the balance (an unpriced one runs, as in Hardhat).
+    const refused = await rpcError(node, 'eth_call', [{ ...tx, to: sender(node, 3), gasPrice: '0x174876e800' }, 'latest'])
     expect(refused.message).toMatch(/insufficient funds/)
     const out = await node.request({ method: 'eth_call', params: [{ ...tx, to: sender(node, 3), input: '0x' }, 'latest', { [stranger]: { balance: '0xde0b6b3a7640000' } }] })
     expect(out).toBe('0x')
@@ -116,7 +117,7 @@ describe('state overrides', () => {
 
   it('eth_estimateGas honours state overrides', async () => {
     const input = calldata('Probe', 'slot', [0n])
-    const e = await rpcError(node, 'eth_estimateGas', [{ from: stranger, to: sender(node, 2), value: '0x1' }])
+    const e = await rpcError(node, 'eth_estimateGas', [{ from: stranger, to: sender(node, 2), value: '0x1', gasPrice: '0x174876e800' }])
     expect(e.message).toMatch(/insufficient funds/)
     const gas = await node.request({ method: 'eth_estimateGas', params: [{ from: stranger, to: sender(node, 2), value: '0x1' }, 'latest', { [stranger]: { balance: '0x10' } }] })
     expect(gas).toBe('0x5208')

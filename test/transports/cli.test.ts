@@ -111,6 +111,21 @@ describe('cli', () => {
     expect(await exited).toBe(0)
   })
 
+  it('--throw-on-transaction-failures, --throw-on-call-failures false: Hardhat\'s answers over HTTP', async () => {
+    const cli = await start([...EPHEMERAL, '--throw-on-transaction-failures', '--throw-on-call-failures', 'false', '--quiet'])
+    const from = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+    // Init code that reverts with the one byte 0xff.
+    const reverting = '0x60ff60005360016000fd'
+    const sent = await rpc(cli.http, 'eth_sendTransaction', [{ from, data: reverting, gas: '0x100000' }])
+    expect(sent.error).toMatchObject({ code: -32603, message: 'Error: VM Exception while processing transaction: reverted with an unrecognized custom error (return data: 0xff)' })
+    expect(sent.error.data.data).toBe('0xff')
+    expect((await rpc(cli.http, 'eth_getTransactionReceipt', [sent.error.data.txHash])).result.status).toBe('0x0')
+    expect((await rpc(cli.http, 'eth_call', [{ from, data: reverting }])).result).toBe('0xff')
+    const exited = exitOf(cli.child)
+    cli.child.kill('SIGINT')
+    expect(await exited).toBe(0)
+  })
+
   it('error: refuses a non-loopback address with private namespaces and no JWT secret', async () => {
     const { code, out } = await run(['--json-rpc.address', '0.0.0.0:0', '--json-rpc.ws-address', '127.0.0.1:0', '--json-rpc.api', 'eth,personal'])
     expect(code).toBe(1)
@@ -120,7 +135,7 @@ describe('cli', () => {
   it('--help lists every flag; unknown flags are refused', async () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
-    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--quiet']) {
+    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--throw-on-transaction-failures', '--throw-on-call-failures', '--quiet']) {
       expect(help.out).toContain(flag)
     }
     const bad = await run(['--nope'])
@@ -137,5 +152,17 @@ describe('cli', () => {
     expect(parseCli(['--json-rpc.enable', 'false']).enable).toBe(false)
     expect(parseCli(['--json-rpc.api', 'eth, web3 ,net']).api).toEqual(['eth', 'web3', 'net'])
     expect(() => parseCli(['--hardfork', 'frontier'])).toThrow('unknown hardfork')
+    expect(parseCli([])).toMatchObject({ throwOnTransactionFailures: undefined, throwOnCallFailures: undefined })
+    expect(parseCli(['--throw-on-transaction-failures', '--quiet'])).toMatchObject({ throwOnTransactionFailures: true, quiet: true })
+    expect(parseCli(['--throw-on-call-failures', 'false']).throwOnCallFailures).toBe(false)
+    expect(() => parseCli(['--throw-on-call-failures=maybe'])).toThrow('flag throw-on-call-failures: want true or false, got maybe')
+  })
+
+  it('config: TOML keys throw-on-transaction-failures and throw-on-call-failures', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-'))
+    const file = path.join(dir, 'node.toml')
+    writeFileSync(file, ['throw-on-transaction-failures = true', 'throw-on-call-failures = false', ''].join('\n'))
+    expect(parseCli(['--config', file])).toMatchObject({ throwOnTransactionFailures: true, throwOnCallFailures: false })
+    expect(parseCli(['--config', file, '--throw-on-call-failures', 'true']).throwOnCallFailures).toBe(true)
   })
 })

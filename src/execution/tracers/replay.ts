@@ -208,8 +208,7 @@ export class Tracing {
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
       const tx = callTransaction(req, nonce, gas, context, common)
       // geth lets a call come from an account with code (SkipFromEOACheck).
-      overlay.exemptFromEoaCheck(from)
-      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true })
+      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true)
     } catch (error) {
       if (error instanceof EvmTimeout) reusable = false
       throw this.failure(error, from)
@@ -308,11 +307,10 @@ export class Tracing {
   ): Promise<void> {
     if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
     const parent = await this.parentOf(block)
-    // The state the block was built on: its parent's, or newer if test-control writes came between.
+    // The state the block was built on: its parent's as reads see it (test-control writes at the parent included).
     // Read together, with no await between, so the head view and the head root are one version.
-    const baseRoot = this.chain.baseStateRoot(block)
-    const base = baseRoot === undefined ? this.chain.stateAt(parent) : { ...this.chain.trie.reader(baseRoot), close: () => {} }
-    const root = baseRoot ?? (parent.header.number === this.chain.height ? this.chain.stateRoot : parent.header.stateRoot)
+    const base = this.chain.stateAt(parent)
+    const root = this.chain.stateRootOf(parent)
     const state = new JournaledState(base)
     const at: ReplayState = { state, base, baseRoot: root }
     let vm: TracingVm | undefined
@@ -333,22 +331,25 @@ export class Tracing {
           throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
         }
         let tx = included
+        // The builder let impersonated senders with code send (EIP-3607 skipped): so does the replay.
+        let exempt = false
         if (receipt === undefined) {
           sender = signer(included)
         } else {
           sender = receipt.from
           const named = withSender(included, sender)
           tx = named.tx
-          if (named.exempt) state.exemptFromEoaCheck(sender)
+          exempt = named.exempt
         }
         const options = { blockGasUsed: gasUsed }
         const trace = traced(i)
         let result: RunTxResult
         try {
+          if (trace === undefined && exempt) state.exemptFromEoaCheck(sender)
           result =
             trace === undefined
               ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
-              : await this.runTraced(vm, state, tx, block, trace, logIndex, options)
+              : await this.runTraced(vm, state, tx, block, trace, logIndex, options, exempt)
         } catch (error) {
           if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
           throw error
@@ -384,6 +385,7 @@ export class Tracing {
     { tracer, timeoutMs }: Traced,
     logIndex: number,
     options: { blockGasUsed?: bigint; skipNonce?: boolean; skipBlockGasLimitValidation?: boolean },
+    exemptSender = false,
   ): Promise<RunTxResult> {
     const from = tx.getSenderAddress()
     const create = tx.to === undefined
@@ -401,6 +403,9 @@ export class Tracing {
       precompiles: new Set((vm.vm.evm as unknown as { precompiles: Map<string, unknown> }).precompiles.keys()),
       logIndex,
     })
+    // The exemption hides the sender's code from the next read only: it must be runTx's EIP-3607
+    // check, after the nonce and the tracer's own reads of the sender above.
+    if (exemptSender) state.exemptFromEoaCheck(from.bytes)
     vm.guard.armUntil(this.clock.now() + timeoutMs)
     let result: RunTxResult
     try {

@@ -31,7 +31,7 @@ async function modifiedAccounts(s: Services, from: Block, to: Block): Promise<st
   if (from.header.number >= to.header.number) {
     throw new ServerError(`start block height (${from.header.number}) must be less than end block height (${to.header.number})`)
   }
-  const changed = await s.chain.trie.modifiedAccounts(from.header.stateRoot, to.header.stateRoot)
+  const changed = await s.chain.trie.modifiedAccounts(s.chain.stateRootOf(from), s.chain.stateRootOf(to))
   return changed.map(({ hashed, address }) => {
     if (address === undefined) throw new ServerError(`no preimage found for hash ${keyOf(hashed)}`)
     return data(address)

@@ -15,6 +15,6 @@ export const call: MethodTable = {
   }),
   eth_estimateGas: method({
     params: [callRequest, optional(blockSelector, LATEST), stateOverrides, blockOverrides],
-    run: async (s, [req, at, state, block]) => quantity(await s.calls.estimate(req, await stateBlock(s, at), { state, block })),
+    run: async (s, [req, at, state, block]) => quantity(await s.calls.estimate(req, await stateBlock(s, at), { state, block, consoleLogOnFailure: true })),
   }),
 }

@@ -39,9 +39,8 @@ export const proof: MethodTable = {
     params: [address, storageKeys, optional(blockSelector, LATEST)],
     run: async (s, [addr, keys, at]) => {
       const block = await stateBlock(s, at)
-      const isHead = block.header.number === s.chain.height
-      // The head state may be newer than the head block (test-control writes): prove what reads see.
-      const root = isHead ? s.chain.stateRoot : block.header.stateRoot
+      // Test-control writes may have moved a block's state past its header's root: prove what reads see.
+      const root = s.chain.stateRootOf(block)
       const p = await s.chain.trie.proof(root, addr, keys.map((k) => k.key))
       return {
         address: data(addr),

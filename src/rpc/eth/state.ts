@@ -25,9 +25,10 @@ export const state: MethodTable = {
     params: [address, optional(blockSelector, LATEST)],
     run: async (s, [addr, at]) => {
       const key = keyOf(addr)
-      const nonce = await read(s, at, async (st) => (await st.getAccount(key))?.nonce ?? 0n)
-      if (at.kind === 'tag' && at.tag === 'pending') return quantity(s.pool.pendingNonce(key, nonce))
-      return quantity(nonce)
+      // geth answers `pending` with the pool's next nonce over the head state; no pending block needs building.
+      const pending = at.kind === 'tag' && at.tag === 'pending'
+      const nonce = await read(s, pending ? LATEST : at, async (st) => (await st.getAccount(key))?.nonce ?? 0n)
+      return quantity(pending ? s.pool.pendingNonce(key, nonce) : nonce)
     },
   }),
   eth_getCode: method({

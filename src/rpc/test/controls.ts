@@ -136,11 +136,12 @@ export const evm: MethodTable = {
   }),
   evm_mine_detailed: method({ params: [mineParam], run: (s, [p]) => mineDetailed(s, p) }),
   evm_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => s.controls.increaseTime(sec).toString(10) }),
+  // Hardhat answers the timestamp as a decimal string (as evm_increaseTime's offset); Anvil's own name answers null.
   evm_setNextBlockTimestamp: method({
     params: [numberOrQuantity],
     run: (s, [ts]) => {
       s.controls.setNextBlockTimestamp(ts)
-      return null
+      return ts.toString(10)
     },
   }),
   evm_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => s.controls.setTime(ts).toString(10) }),

@@ -1,0 +1,62 @@
+/**
+ * The error Hardhat answers for a transaction that failed in the block its send mined
+ * (`throwOnTransactionFailures`): the transaction stays mined with status 0, and the send is
+ * answered with the failure, its hash and its revert data, as `hardhat node` sends it:
+ * `{ code, message, data: { message, txHash, data } }`. Hardhat's chai matchers (`revertedWith`,
+ * `revertedWithCustomError`, `revertedWithPanic`, `reverted`) read `data.data`.
+ */
+import { RpcError } from '../errors.js'
+import { data, toBigInt } from '../hex.js'
+import type { TxOutcome } from './builder.js'
+import { revertReason } from './revert.js'
+
+const ERROR_SELECTOR = '08c379a0'
+const PANIC_SELECTOR = '4e487b71'
+
+/** Hardhat's descriptions of Solidity's panic codes. */
+const PANICS = new Map<bigint, string>([
+  [0x01n, 'Assertion error'],
+  [0x11n, 'Arithmetic operation overflowed outside of an unchecked block'],
+  [0x12n, 'Division or modulo division by zero'],
+  [0x21n, 'Tried to convert a value into an enum, but the value was too big or negative'],
+  [0x22n, 'Incorrectly encoded storage byte array'],
+  [0x31n, '.pop() was called on an empty array'],
+  [0x32n, 'Array accessed at an out-of-bounds or negative index'],
+  [0x41n, 'Too much memory was allocated, or an array was created that is too large'],
+  [0x51n, 'Called a zero-initialized variable of internal function type'],
+])
+
+const VM_EXCEPTION = 'VM Exception while processing transaction'
+
+/** What a reverted transaction's data says, in Hardhat's words (without an ABI to name custom errors). */
+function revertMessage(output: Uint8Array): string {
+  if (output.length === 0) return 'Transaction reverted without a reason string'
+  const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
+  if (selector === PANIC_SELECTOR && output.length === 36) {
+    const code = toBigInt(output.subarray(4))
+    const reason = PANICS.get(code)
+    const hex = `0x${code.toString(16)}`
+    return `${VM_EXCEPTION}: ${reason === undefined ? `reverted with unknown panic code ${hex}` : `reverted with panic code ${hex} (${reason})`}`
+  }
+  const reason = selector === ERROR_SELECTOR ? revertReason(output) : undefined
+  if (reason !== undefined) return `${VM_EXCEPTION}: reverted with reason string '${reason}'`
+  return `${VM_EXCEPTION}: reverted with an unrecognized custom error (return data: ${data(output)})`
+}
+
+/**
+ * The error for a mined transaction that failed (`outcome.error` set). Hardhat's node answers
+ * -32603 with its message behind `Error: `, and -32000 `Transaction ran out of gas` for a
+ * transaction that ran out of gas.
+ */
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): RpcError {
+  const failure = outcome.error ?? 'revert'
+  const [code, message] =
+    failure === 'revert'
+      ? [-32603, `Error: ${revertMessage(outcome.output)}`]
+      : failure === 'out of gas'
+        ? [-32000, 'Transaction ran out of gas']
+        : failure === 'code size to deposit exceeds maximum code size'
+          ? [-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large']
+          : [-32603, `Error: ${VM_EXCEPTION}: ${failure}`]
+  return new RpcError(code, message, { message, txHash: data(hash), data: failure === 'revert' ? data(outcome.output) : '0x' })
+}
