@@ -75,6 +75,17 @@ export class LimitExceededError extends RpcError {
   }
 }
 
+/**
+ * 4900 (EIP-1193 "disconnected"): the node was closed; every call after `node.close()` rejects
+ * with it, as the provider's own requests do.
+ */
+export class NodeClosedError extends RpcError {
+  constructor() {
+    super(4900, 'the node is closed')
+    this.name = 'NodeClosedError'
+  }
+}
+
 /** 3: execution reverted; `data` holds the full revert bytes as hex. */
 export class ExecutionRevertedError extends RpcError {
   constructor(reason: string | undefined, revertData: string) {

@@ -11,7 +11,22 @@
  */
 export { createNode, type FinalityNode } from './node.js'
 export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
+export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
+export type { Validator } from './consensus/validator.js'
+export type { Hex } from './hex.js'
+export type {
+  BlockTag,
+  RpcLog,
+  RpcMethodTypes,
+  RpcTransactionReceipt,
+  RpcTransactionRequest,
+  TypedMethod,
+  TypedRequest,
+} from './rpc-types.js'
+export type { HttpOptions, HttpHandler, TransportOptions } from './adapters/http.js'
+export type { WsOptions, WsEndpoint } from './adapters/ws.js'
+export type { ListenOptions, Listening } from './adapters/listen.js'
 export type { Limits } from './limits.js'
 export { cryptoBackends, type CryptoBackends } from './crypto/backends.js'
 export { DEFAULT_LIMITS } from './limits.js'
@@ -20,8 +35,8 @@ export type { HardforkName } from './chain/common.js'
 export type { CommitCertificateJson } from './consensus/certificate.js'
 export type { RpcResponse } from './rpc/dispatcher.js'
 export { STATE_DUMP_VERSION, type StateDump } from './controls/state-dump.js'
-export { loadFixture } from './controls/fixtures.js'
-export { Eip1193Provider, ProviderRpcError, type RequestArguments } from './adapters/eip1193.js'
+export { loadFixture, FixtureAnonymousFunctionError } from './controls/fixtures.js'
+export { Eip1193Provider, ProviderRpcError, type RequestArguments, type ProviderEvents } from './adapters/eip1193.js'
 export {
   RpcError,
   ParseError,
@@ -32,4 +47,5 @@ export {
   ServerError,
   LimitExceededError,
   ExecutionRevertedError,
+  NodeClosedError,
 } from './errors.js'

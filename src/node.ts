@@ -1,5 +1,5 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import { Account, KECCAK256_NULL } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
@@ -23,8 +23,9 @@ import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
 import { logFilter } from './rpc/objects.js'
 import type { Server } from 'node:http'
+import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
-import { RpcError } from './errors.js'
+import { NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
 import { Transactions } from './execution/transactions.js'
@@ -32,6 +33,7 @@ import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, type NodeOptions } from './options.js'
+import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import { clientVersion } from './rpc/web3.js'
@@ -46,11 +48,16 @@ import { data } from './hex.js'
 export interface FinalityNode {
   /** The chain id. */
   readonly chainId: bigint
-  /** The prefunded accounts the node holds keys for. */
+  /** The prefunded accounts the node holds keys for; addresses EIP-55 checksummed. */
   readonly accounts: ReadonlyArray<{ address: Hex; privateKey: Hex }>
   /** The EIP-1193 provider (viem `custom()`, ethers `BrowserProvider`). */
   readonly provider: Eip1193Provider
-  /** Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. */
+  /**
+   * Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. The
+   * common methods ({@link RpcMethodTypes}: eth_blockNumber, eth_getBalance, eth_sendTransaction,
+   * eth_getTransactionReceipt, …) resolve to their wire type, any other to `unknown`.
+   */
+  request<M extends TypedMethod>(args: TypedRequest<M>): Promise<RpcMethodTypes[M]['result']>
   request(args: { method: string; params?: unknown }): Promise<unknown>
   /** Answers a whole JSON-RPC payload (one request or a batch), as transports do. */
   handle(payload: unknown): Promise<RpcResponse | RpcResponse[] | undefined>
@@ -104,7 +111,13 @@ export interface FinalityNode {
   ws(server: Server, options?: WsOptions): WsEndpoint
   /** Serves HTTP and WebSocket on their own servers (127.0.0.1:8545 / 8546 by default, port 0 = ephemeral). */
   listen(options?: ListenOptions): Promise<Listening>
-  /** Stops block production, closes the node's servers and the database. */
+  /**
+   * Closes the node: lets the blocks already under way finish (a send in flight settles with its
+   * receipt or NodeClosedError), then stops block production, closes the node's servers and
+   * WebSocket endpoints and the database, and disconnects the provider. From the moment it is
+   * called every other member rejects (or throws) NodeClosedError (code 4900), including handlers
+   * made by `http()` before. Calling it again returns the same promise.
+   */
   close(): Promise<void>
 }
 
@@ -140,6 +153,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  * dispatcher and an EIP-1193 provider.
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
+  checkNodeOptions(options)
   await initKeccak()
   await installJumpCache()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
@@ -150,9 +164,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     if (options.chainId !== undefined && BigInt(options.chainId) !== genesisFile.chainId) {
       throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
     }
-  }
-  if (options.hardhatCompat !== undefined && typeof options.hardhatCompat !== 'boolean') {
-    throw new Error(`hardhatCompat must be true or false, got ${String(options.hardhatCompat)}`)
   }
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
@@ -253,6 +264,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
     // classic-level (the CLI's --db) names its directory; a database without one has none.
+    get closed() {
+      return closing !== undefined
+    },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     clientVersion: clientVersion(options.hardhatCompat ?? false),
     namespaces: () => [...enabled].sort(),
@@ -267,7 +281,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     quantity(chainId),
   )
   chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
-  let closed = false
+  let closing: Promise<void> | undefined
+  // Every member but close() refuses once close() began: a closed node neither answers nor mines.
+  const live = (): void => {
+    if (closing !== undefined) throw new NodeClosedError()
+  }
+  const alive = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    live()
+    return f(...args)
+  }
   // A transport's request log (the CLI's) follows hardhat_/anvil_setLoggingEnabled too.
   const withLogSwitch = <O extends { onRequest?: ((info: { methods: string[]; ms: number }) => void) | undefined }>(o: O | undefined): O | undefined => {
     const onRequest = o?.onRequest
@@ -279,58 +301,74 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     get chainId() {
       return common.chainId()
     },
-    accounts: local.map((a) => ({ address: a.address, privateKey: data(a.privateKey) })),
+    // EIP-55 checksummed, as viem's getAddresses and privateKeyToAccount give them.
+    accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
-    validators,
-    request: ({ method, params }) => call(method, params),
+    // The consensus set's order (by address), the one finality_getValidators answers in.
+    validators: bft.set.validators,
+    request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
-    http: (httpOptions) => transports.http(withLogSwitch(httpOptions)),
-    ws: (server, wsOptions) => transports.ws(server, withLogSwitch(wsOptions)),
-    listen: (listenOptions) => transports.listen(withLogSwitch(listenOptions)),
-    async mine(mineOptions) {
+    http(httpOptions) {
+      live()
+      return transports.http(withLogSwitch(httpOptions))
+    },
+    ws(server, wsOptions) {
+      live()
+      return transports.ws(server, withLogSwitch(wsOptions))
+    },
+    listen: alive((listenOptions) => transports.listen(withLogSwitch(listenOptions))),
+    mine: alive(async (mineOptions) => {
       const block = await producer.mine(mineOptions)
       return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
+    }),
+    setMining(mode) {
+      live()
+      checkMiningMode(mode)
+      producer.setMode(mode)
     },
-    setMining: (mode) => producer.setMode(mode),
     setValidatorOnline(address, online) {
+      live()
       const v = bft.set.byAddress(address.toLowerCase())
       if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
       v.online = online
       if (online) producer.resume()
     },
-    dumpState: () => dumpState(chain, common.chainId()),
-    loadState: (dump) => controls.loadState(parseDump(dump)),
-    snapshot: async () => quantity(controls.snapshot()),
-    revert: (id) => controls.revert(BigInt(id)),
-    async mineBlocks(count, interval = 1n) {
-      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+    dumpState() {
+      live()
+      return dumpState(chain, common.chainId())
     },
-    increaseTime: async (seconds) => controls.increaseTime(BigInt(seconds)),
-    setNextBlockTimestamp: async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp)),
-    setAutomine: async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' }),
-    setBalance: (address, wei) => controls.setBalance(fromHex(address), wei),
-    setCode: (address, code) => controls.setCode(fromHex(address), fromHex(code)),
-    setNonce: (address, nonce) => controls.setNonce(fromHex(address), nonce),
-    setStorageAt: (address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value)),
-    impersonate: async (address) => controls.impersonate(fromHex(address)),
-    stopImpersonating: async (address) => void controls.stopImpersonating(fromHex(address)),
-    reset: () => controls.reset(),
-    importBlocks: (bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) })),
-    async commitCertificate(number) {
+    loadState: alive((dump) => controls.loadState(parseDump(dump))),
+    snapshot: alive(async () => quantity(controls.snapshot())),
+    revert: alive((id) => controls.revert(BigInt(id))),
+    mineBlocks: alive(async (count, interval = 1n) => {
+      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+    }),
+    increaseTime: alive(async (seconds) => controls.increaseTime(BigInt(seconds))),
+    setNextBlockTimestamp: alive(async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp))),
+    setAutomine: alive(async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' })),
+    setBalance: alive((address, wei) => controls.setBalance(fromHex(address), wei)),
+    setCode: alive((address, code) => controls.setCode(fromHex(address), fromHex(code))),
+    setNonce: alive((address, nonce) => controls.setNonce(fromHex(address), nonce)),
+    setStorageAt: alive((address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value))),
+    impersonate: alive(async (address) => controls.impersonate(fromHex(address))),
+    stopImpersonating: alive(async (address) => void controls.stopImpersonating(fromHex(address))),
+    reset: alive(() => controls.reset()),
+    importBlocks: alive((bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) }))),
+    commitCertificate: alive(async (number) => {
       const block = await chain.blockByNumber(number)
       if (block === undefined) return undefined
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined
       return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.set, chainId, block.hash()) }
-    },
-    async close() {
-      if (closed) return
-      closed = true
-      await producer.close()
-      await transports.close()
-      filters.close()
-      provider.disconnect()
-      await db?.close()
-    },
+    }),
+    close: () =>
+      (closing ??= (async () => {
+        // Queued heights finish first (in-flight sends get receipts), then the servers go.
+        await producer.close()
+        await transports.close()
+        filters.close()
+        provider.disconnect()
+        await db?.close()
+      })()),
   }
 }

@@ -154,6 +154,19 @@ describe('commit certificates (1 validator)', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('4 validators', () => {
+  it('node.validators and finality_getValidators list the set in one order (the proposer rotation\'s)', async () => {
+    const n = await newNode({ validators: 7 })
+    const rpc = await validatorsOf(n)
+    expect(n.validators.map((v) => v.address)).toEqual(rpc.map((v) => v.address))
+    const sorted = [...rpc.map((v) => v.address)].sort()
+    expect(rpc.map((v) => v.address)).toEqual(sorted)
+    // Heights 1…7 are proposed round-robin in that order.
+    for (let h = 1n; h <= 7n; h++) {
+      await n.mine()
+      expect((await n.commitCertificate(h))!.proposer).toBe(n.validators[Number(h % 7n)]!.address)
+    }
+  })
+
   it('blocks commit with certificates signed by at least 3 validators', async () => {
     const n = await newNode({ validators: 4 })
     expect(n.validators).toHaveLength(4)

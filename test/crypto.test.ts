@@ -77,7 +77,7 @@ describe('secp256k1 backends', () => {
       params: [{ from: alice!.address, to: bob!.address, value: '0x1' }],
     })
     const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as { from: string }
-    expect(tx.from).toBe(alice!.address)
+    expect(tx.from).toBe(alice!.address.toLowerCase())
     await node.close()
   })
 })

@@ -1,11 +1,13 @@
 /**
  * The EIP-1193 provider: `request` resolves to the result or rejects with an error carrying
  * `code`, `message` and `data`; events `connect`, `disconnect`, `chainChanged`, `message`.
- * It is a node:events EventEmitter, the type Hardhat's providers are (Hardhat wraps it and calls
- * `setMaxListeners`; docs/hardhat.md's in-process setup hands it to Hardhat).
+ * Its listener methods are node:events' (Hardhat wraps a provider as a node:events emitter and
+ * calls `setMaxListeners` on it: docs/hardhat.md's in-process setup).
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
+import type { Hex } from '../hex.js'
+import type { RpcMethodTypes, TypedMethod, TypedRequest } from '../rpc-types.js'
 
 /** A request as EIP-1193 shapes it. */
 export interface RequestArguments {
@@ -25,32 +27,36 @@ export class ProviderRpcError extends Error {
   }
 }
 
-/** What the provider emits. */
+/** What the provider emits (EIP-1193's events, the shapes viem's `EIP1193Provider` type has). */
 export interface ProviderEvents {
-  connect: (info: { chainId: string }) => void
-  disconnect: (error: ProviderRpcError) => void
-  chainChanged: (chainId: string) => void
-  accountsChanged: (accounts: string[]) => void
-  message: (message: { type: string; data: unknown }) => void
+  connect(info: { chainId: string }): void
+  disconnect(error: ProviderRpcError): void
+  chainChanged(chainId: string): void
+  accountsChanged(accounts: Hex[]): void
+  message(message: { type: string; data: unknown }): void
 }
 
-/** {@link ProviderEvents} as node:events types its event map: each event's arguments. */
-type ProviderEventArgs = { [K in keyof ProviderEvents]: Parameters<ProviderEvents[K]> }
-
 /** An EIP-1193 provider backed by a node's dispatcher. */
-export class Eip1193Provider extends EventEmitter<ProviderEventArgs> {
+export class Eip1193Provider {
   private connected = true
+  private readonly events = new EventEmitter()
 
   constructor(
     private readonly call: (method: string, params: unknown) => Promise<unknown>,
     chainId: string,
   ) {
-    super()
     // Any number of subscribers (viem, ethers, tests) without node:events' warning past ten.
-    this.setMaxListeners(0)
+    this.events.setMaxListeners(0)
     queueMicrotask(() => this.emit('connect', { chainId }))
   }
 
+  /**
+   * One JSON-RPC call. The common methods ({@link RpcMethodTypes}) resolve to their wire type;
+   * any other resolves to what the caller names (`unknown` by default), as EIP-1193 providers
+   * in viem and ethers are typed.
+   */
+  request<M extends TypedMethod>(args: TypedRequest<M>): Promise<RpcMethodTypes[M]['result']>
+  request<T = unknown>(args: RequestArguments): Promise<T>
   async request(args: RequestArguments): Promise<unknown> {
     if (!this.connected) throw new ProviderRpcError(4900, 'the provider is disconnected')
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
@@ -62,6 +68,79 @@ export class Eip1193Provider extends EventEmitter<ProviderEventArgs> {
       if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data)
       throw new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error))
     }
+  }
+
+  /** Adds a listener (EIP-1193's signature, the one viem's `EIP1193Provider` type has). */
+  on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.on(event, listener as never)
+    return this
+  }
+
+  addListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    return this.on(event, listener)
+  }
+
+  /** Adds a listener called once. */
+  once<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.once(event, listener as never)
+    return this
+  }
+
+  /** Removes a listener. */
+  removeListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.removeListener(event, listener as never)
+    return this
+  }
+
+  off<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    return this.removeListener(event, listener)
+  }
+
+  /** Removes every listener of `event`, or of all events. */
+  removeAllListeners(event?: keyof ProviderEvents): this {
+    this.events.removeAllListeners(event)
+    return this
+  }
+
+  listenerCount(event: keyof ProviderEvents): number {
+    return this.events.listenerCount(event)
+  }
+
+  prependListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.prependListener(event, listener as never)
+    return this
+  }
+
+  prependOnceListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.prependOnceListener(event, listener as never)
+    return this
+  }
+
+  listeners(event: keyof ProviderEvents): Function[] {
+    return this.events.listeners(event)
+  }
+
+  rawListeners(event: keyof ProviderEvents): Function[] {
+    return this.events.rawListeners(event)
+  }
+
+  eventNames(): Array<keyof ProviderEvents> {
+    return this.events.eventNames() as Array<keyof ProviderEvents>
+  }
+
+  /** node:events' listener limit, which Hardhat's provider wrappers set; none unless set. */
+  setMaxListeners(n: number): this {
+    this.events.setMaxListeners(n)
+    return this
+  }
+
+  getMaxListeners(): number {
+    return this.events.getMaxListeners()
+  }
+
+  /** Emits an event to the listeners (the node does, for subscriptions and chain changes). */
+  emit<E extends keyof ProviderEvents>(event: E, ...args: Parameters<ProviderEvents[E]>): boolean {
+    return this.events.emit(event, ...(args as unknown[]))
   }
 
   /** Marks the provider disconnected (the node closed). */

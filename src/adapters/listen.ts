@@ -9,11 +9,22 @@ import type { RpcHost } from './host.js'
 import { createHttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
 import { attachWebSocket, type WsEndpoint } from './ws.js'
 
-/** Options of `node.listen()`; the spec's `json-rpc` settings. */
+/**
+ * Options of `node.listen()`; the spec's `json-rpc` settings. Either `port`/`host`, one server
+ * for HTTP and WebSocket as Hardhat and Anvil serve them (`listen({ port: 0 })`), or
+ * `address`/`wsAddress`, a server each (the CLI's `--json-rpc.address` / `--json-rpc.ws-address`).
+ */
 export interface ListenOptions extends HttpOptions {
-  /** HTTP bind address `<host>:<port>`. Default `127.0.0.1:8545`; `false` = no HTTP server. */
+  /** Port of one server for HTTP and WebSocket (0 = a free port). Default: `address`'s. */
+  port?: number
+  /** Bind host of that server. Default `127.0.0.1`. */
+  host?: string
+  /** HTTP bind address `<host>:<port>`. Default `127.0.0.1:8545`; `false` = no HTTP server. Not with `port`/`host`. */
   address?: string | false
-  /** WebSocket bind address. Default `127.0.0.1:8546`; the same as `address` = one server for both; `false` = none. */
+  /**
+   * WebSocket bind address. Default `127.0.0.1:8546`, or with `port`/`host` the HTTP server
+   * itself; the same as `address` = one server for both; `false` = none.
+   */
   wsAddress?: string | false
   /** WebSocket upgrade path. Default: any. */
   wsPath?: string
@@ -67,8 +78,15 @@ export async function listen(
   transport: (options: HttpOptions, lockPrivate: boolean) => ResolvedTransport,
   options: ListenOptions = {},
 ): Promise<Listening> {
-  const httpAddress = options.address === false ? undefined : parseAddress(options.address ?? '127.0.0.1:8545')
-  const wsAddress = options.wsAddress === false ? undefined : parseAddress(options.wsAddress ?? '127.0.0.1:8546')
+  const short = options.port !== undefined || options.host !== undefined
+  const httpAddress = options.address === false
+    ? undefined
+    : short
+      ? { host: options.host ?? '127.0.0.1', port: options.port ?? 8545 }
+      : parseAddress(options.address ?? '127.0.0.1:8545')
+  // With port/host, WebSocket upgrades are served by the HTTP server unless wsAddress says otherwise.
+  const shared = short && options.wsAddress === undefined
+  const wsAddress = shared ? httpAddress : options.wsAddress === false ? undefined : parseAddress(options.wsAddress ?? '127.0.0.1:8546')
   const hasSecret = options.jwtSecret !== undefined
   for (const a of [httpAddress, wsAddress]) {
     if (a !== undefined) assertSafeExposure(a.host, options.api ?? [], hasSecret)
@@ -93,7 +111,9 @@ export async function listen(
     }
     if (wsAddress !== undefined) {
       const same =
-        httpServer !== undefined && httpAddress !== undefined && wsAddress.port !== 0 && wsAddress.host === httpAddress.host && wsAddress.port === httpAddress.port
+        httpServer !== undefined &&
+        httpAddress !== undefined &&
+        (shared || (wsAddress.port !== 0 && wsAddress.host === httpAddress.host && wsAddress.port === httpAddress.port))
       wsServer = same ? httpServer : make()
       const lock = !hasSecret && !isLoopback(wsAddress.host)
       const wsOptions = options.wsPath === undefined ? options : { ...options, path: options.wsPath }

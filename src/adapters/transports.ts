@@ -19,6 +19,7 @@ import { RpcHost } from './host.js'
 import { createHttpHandler, type HttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
 import { listen, type ListenOptions, type Listening } from './listen.js'
 import { attachWebSocket, type WsEndpoint, type WsOptions } from './ws.js'
+import { checkHttpOptions, checkListenOptions, checkWsOptions } from './transport-options.js'
 
 /** The node members and hooks the transports provide. */
 export interface Transports {
@@ -82,8 +83,13 @@ export function createTransports(
         return value
       }
     },
-    http: (options = {}) => createHttpHandler(host, resolveTransport(options), options),
+    http(options = {}) {
+      checkHttpOptions(options)
+      return createHttpHandler(host, resolveTransport(options), options)
+    },
     ws(server, options = {}) {
+      if (typeof (server as { on?: unknown } | undefined)?.on !== 'function') throw new TypeError('ws: the first argument must be a node:http Server')
+      checkWsOptions(options)
       const endpoint = attachWebSocket(host, server, resolveTransport(options), options)
       endpoints.add(endpoint)
       return {
@@ -100,6 +106,7 @@ export function createTransports(
       }
     },
     async listen(options = {}) {
+      checkListenOptions(options)
       const running = await listen(host, resolveTransport, options)
       servers.add(running)
       return {

@@ -12,7 +12,7 @@ import { fromHex, keyOf } from '../hex.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
 import type { BftEngine } from './bft.js'
-import { ServerError } from '../errors.js'
+import { NodeClosedError, ServerError } from '../errors.js'
 
 /** How blocks are produced. */
 export type MiningMode =
@@ -35,6 +35,8 @@ export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
   private readonly waiters = new Map<string, Waiter>()
   private cancelTimer: (() => void) | undefined
+  /** Set when close() begins: no new work is taken, the work queued before finishes. */
+  private closing = false
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
   halted = false
@@ -119,6 +121,8 @@ export class Producer {
    * execution refused it); otherwise, and when the chain halted, it resolves undefined.
    */
   submitted(hash: Uint8Array): Promise<TxOutcome | undefined> {
+    // A send that was in flight when the node closed settles instead of waiting for ever.
+    if (this.closing) return Promise.reject(new NodeClosedError())
     if (this.mining.mode !== 'auto') return Promise.resolve(undefined)
     const key = keyOf(hash)
     const included = new Promise<TxOutcome | undefined>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
@@ -128,6 +132,7 @@ export class Producer {
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
   mine(options: MineOptions = {}): Promise<Block | undefined> {
+    if (this.closing) return Promise.reject(new NodeClosedError())
     return this.serial(() => this.produce(options, Infinity))
   }
 
@@ -143,6 +148,7 @@ export class Producer {
 
   /** Runs `task` between heights, never during one (state writes by test controls). */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new NodeClosedError())
     return this.serial(task)
   }
 
@@ -325,10 +331,10 @@ export class Producer {
   private schedule(): void {
     this.cancelTimer?.()
     this.cancelTimer = undefined
-    if (this.closed || this.mining.mode !== 'interval') return
+    if (this.closing || this.mining.mode !== 'interval') return
     const { blockTime } = this.mining
     const tick = () => {
-      if (this.closed || this.mining.mode !== 'interval') return
+      if (this.closing || this.mining.mode !== 'interval') return
       this.cancelTimer = this.clock.setTimer(() => {
         void this.mine().finally(tick)
       }, blockTime)
@@ -336,12 +342,18 @@ export class Producer {
     tick()
   }
 
-  /** Stops timers and waits for the height in progress. */
+  /**
+   * Stops timers and takes no new work; the heights already queued (automine's blocks for the
+   * transactions already sent) finish, so their senders get receipts. Senders still waiting
+   * after that get NodeClosedError.
+   */
   async close(): Promise<void> {
-    this.closed = true
+    this.closing = true
     this.cancelTimer?.()
+    this.cancelTimer = undefined
     await this.queue
-    for (const w of this.waiters.values()) w.reject(new ServerError('node closed'))
+    this.closed = true
+    for (const w of this.waiters.values()) w.reject(new NodeClosedError())
     this.waiters.clear()
   }
 }

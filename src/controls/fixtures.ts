@@ -11,13 +11,31 @@ interface Fixture<T> {
   result: T
 }
 
+/** Hardhat's FixtureAnonymousFunctionError, worded for this signature. */
+export class FixtureAnonymousFunctionError extends Error {
+  constructor() {
+    super(`Anonymous functions cannot be used as fixtures.
+
+You probably did something like this:
+
+    loadFixture(node, async () => { ... });
+
+Instead, define a fixture function and refer to that same function in each call to loadFixture.`)
+    this.name = 'FixtureAnonymousFunctionError'
+  }
+}
+
 const fixtures = new WeakMap<FinalityNode, Map<Function, Fixture<unknown>>>()
 
 /**
  * Runs `setup` once per node and returns its result; later calls restore the chain to the moment
- * `setup` finished. Pass a named function (not an inline arrow), as its identity is the key.
+ * `setup` finished. Pass a named function (not an inline arrow), as its identity is the key: an
+ * anonymous one throws {@link FixtureAnonymousFunctionError}, as Hardhat's loadFixture does
+ * (a new arrow on every call would run the setup again each time and never restore).
  */
 export async function loadFixture<T>(node: FinalityNode, setup: (node: FinalityNode) => Promise<T>): Promise<T> {
+  if (typeof setup !== 'function') throw new TypeError('loadFixture: setup must be a function')
+  if (setup.name === '') throw new FixtureAnonymousFunctionError()
   let byNode = fixtures.get(node)
   if (byNode === undefined) {
     byNode = new Map()

@@ -3,17 +3,17 @@
  * sent with that list. As geth does, the call is re-run with the list it produced until the list
  * stops changing (a list can change the path a gas-sensitive call takes).
  *
- * geth leaves out the sender, the recipient and the precompiles as bare addresses, which are warm
- * anyway. We go one step further so that the list never costs more than it saves: an entry costs
- * 2400 gas plus 1900 per slot and saves 2000 per slot (cold → warm access), so for an address
- * that is warm anyway (sender, recipient, created contract, precompiles, fee recipient) the entry
- * pays only past 24 slots; below that it is left out. For any other address it always pays.
+ * As geth's access-list tracer does, the list holds every storage slot the call touches, under
+ * its address, whatever the address (the recipient's own slots included); an address touched
+ * without slots is left out when it is the sender, the recipient (or the created contract), a
+ * precompile or an EIP-7702 authority of the call, which are warm anyway.
  */
 import { getActivePrecompiles } from '@ethereumjs/evm'
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import { bigIntToUnpaddedBytes, eoaCode7702RecoverAuthority } from '@ethereumjs/util'
 import { fromHex, keyOf } from '../hex.js'
-import type { AccessListEntry, CallRequest } from '../rpc/objects.js'
+import type { AccessListEntry, Authorization, CallRequest } from '../rpc/objects.js'
 import type { CallExecutor, CallOptions } from './call.js'
 import { overriddenBlock } from './overrides.js'
 
@@ -23,9 +23,6 @@ export interface AccessListResult {
   gasUsed: bigint
   error?: string
 }
-
-/** Slots from which an entry for an always-warm address starts to pay. */
-const WARM_ENTRY_BREAK_EVEN = 24
 
 const MAX_ROUNDS = 8
 
@@ -50,18 +47,22 @@ export async function createAccessList(
   const context = overriddenBlock(block, options.block, common)
   const gas = calls.gasCap(req.gas, context)
   const deadline = calls.deadline()
-  const warm = new Set<string>([keyOf(req.from ?? new Uint8Array(20))])
-  if (req.to !== undefined) warm.add(keyOf(req.to))
-  for (const address of getActivePrecompiles(common).keys()) warm.add(strip(address))
-  if (common.isActivatedEIP(3651)) warm.add(keyOf(context.header.coinbase.bytes))
+  // geth's exclusions: from, to, the active precompiles and the authorities of the call.
+  const excluded = new Set<string>([keyOf(req.from ?? new Uint8Array(20))])
+  if (req.to !== undefined) excluded.add(keyOf(req.to))
+  for (const address of getActivePrecompiles(common).keys()) excluded.add(strip(address))
+  for (const auth of req.authorizationList ?? []) {
+    const authority = authorityOf(auth)
+    if (authority !== undefined) excluded.add(authority)
+  }
   let list: AccessListEntry[] = req.accessList ?? []
   let previous = listKey(list)
   for (let round = 0; ; round++) {
     // The first run is the call asked about; its console.log messages are delivered, once.
     const consoleLog = round === 0 ? calls.onConsoleLog : undefined
     const result = await calls.run({ ...req, accessList: list }, block, gas, { ...options, reportAccessList: true, deadline, consoleLog })
-    if (result.createdAddress !== undefined) warm.add(keyOf(result.createdAddress.bytes))
-    const next = prune((result.accessList ?? []) as Reported, warm)
+    if (result.createdAddress !== undefined) excluded.add(keyOf(result.createdAddress.bytes))
+    const next = prune((result.accessList ?? []) as Reported, excluded)
     const key = listKey(next)
     const failure = result.execResult.exceptionError
     if (key === previous || round + 1 >= MAX_ROUNDS) {
@@ -78,12 +79,22 @@ export async function createAccessList(
   }
 }
 
-function prune(reported: Reported, warm: ReadonlySet<string>): AccessListEntry[] {
+function prune(reported: Reported, excluded: ReadonlySet<string>): AccessListEntry[] {
   const out: AccessListEntry[] = []
   for (const entry of reported) {
     const address = strip(entry.address)
-    if (warm.has(address) && entry.storageKeys.length <= WARM_ENTRY_BREAK_EVEN) continue
+    if (entry.storageKeys.length === 0 && excluded.has(address)) continue
     out.push({ address: fromHex(address), storageKeys: entry.storageKeys.map((k) => fromHex(strip(k).padStart(64, '0'))) })
   }
   return out
+}
+
+/** The signer of an EIP-7702 authorization; undefined for a signature that does not recover. */
+function authorityOf(auth: Authorization): string | undefined {
+  try {
+    const item = [auth.chainId, auth.address, auth.nonce, auth.yParity, auth.r, auth.s].map((v) => (typeof v === 'bigint' ? bigIntToUnpaddedBytes(v) : v))
+    return keyOf(eoaCode7702RecoverAuthority(item as Parameters<typeof eoaCode7702RecoverAuthority>[0]).bytes)
+  } catch {
+    return undefined
+  }
 }

@@ -7,6 +7,7 @@ import {
   InvalidParamsError,
   InvalidRequestError,
   MethodNotFoundError,
+  NodeClosedError,
   RpcError,
   toErrorObject,
   type RpcErrorObject,
@@ -53,6 +54,7 @@ export class Dispatcher {
 
   /** Runs one method by name with positional params; throws an RpcError on failure. */
   async call(name: string, params: unknown, scope: CallScope): Promise<unknown> {
+    if (this.services.closed) throw new NodeClosedError()
     const method = this.lookup(name, scope)
     const args = this.positional(params, method)
     return method.run(this.services, args)

@@ -257,6 +257,48 @@ describe('reset', () => {
   })
 })
 
+describe('reset with forking', () => {
+  for (const mode of ['hardhat', 'anvil'] as const) {
+    test(`behavior: viem's testClient.reset() in ${mode} mode (forking without a URL) resets the chain`, async () => {
+      const other = await createNode()
+      try {
+        const transport = custom(other.provider, { retryCount: 0 })
+        const test = createTestClient({ chain, transport, mode, cacheTime: 0 }).extend(publicActions)
+        await test.mine({ blocks: 3 })
+        await test.setBalance({ address: stranger, value: 5n })
+        expect(await test.getBlockNumber()).toBe(3n)
+        await test.reset()
+        expect(await test.getBlockNumber()).toBe(0n)
+        expect(await test.getBalance({ address: stranger })).toBe(0n)
+        await test.mine({ blocks: 1 })
+        await test.reset({ blockNumber: 1n })
+        expect(await test.getBlockNumber()).toBe(0n)
+      } finally {
+        await other.close()
+      }
+    })
+
+    test(`error: ${mode}_reset with forking.jsonRpcUrl says forking is not supported, and changes nothing`, async () => {
+      const other = await createNode()
+      try {
+        await other.request({ method: 'evm_mine' })
+        const test = createTestClient({ chain, transport: custom(other.provider, { retryCount: 0 }), mode, cacheTime: 0 }).extend(publicActions)
+        await expect(test.reset({ jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 5n })).rejects.toThrow(/forking is not supported yet/)
+        await expect(
+          other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }] }),
+        ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/forking/) })
+        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: 'x' }] })).rejects.toMatchObject({ code: -32602 })
+        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 7 } }] })).rejects.toMatchObject({ code: -32602 })
+        expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x1')
+        expect(await other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: null, blockNumber: null } }] })).toBe(mode === 'hardhat' ? true : null)
+        expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')
+      } finally {
+        await other.close()
+      }
+    })
+  }
+})
+
 describe('impersonating a contract', () => {
   test('behavior: an impersonated contract sends transactions (EIP-3607 is skipped for it, as Hardhat does)', async () => {
     const other = await createNode()

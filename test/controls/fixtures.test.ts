@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createNode, loadFixture, type FinalityNode } from '../../src/index.js'
+import { createNode, FixtureAnonymousFunctionError, loadFixture, type FinalityNode } from '../../src/index.js'
 
 let node: FinalityNode
 let runs = 0
@@ -29,5 +29,39 @@ describe('loadFixture', () => {
       expect(await node.request({ method: 'eth_getBalance', params: [node.accounts[5]!.address, 'latest'] })).not.toBe('0x0')
     }
     expect(runs).toBe(1)
+  })
+})
+
+describe('loadFixture: anonymous setup', () => {
+  test('error: an inline arrow is refused with Hardhat\'s message, and nothing runs', async () => {
+    const n = await createNode()
+    try {
+      let ran = 0
+      await expect(
+        loadFixture(n, async () => {
+          ran++
+          await n.request({ method: 'evm_mine' })
+        }),
+      ).rejects.toThrow(FixtureAnonymousFunctionError)
+      await expect(loadFixture(n, async () => 1)).rejects.toThrow(/Anonymous functions cannot be used as fixtures/)
+      expect(ran).toBe(0)
+      expect(await n.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    } finally {
+      await n.close()
+    }
+  })
+
+  test('behavior: an arrow held in a named variable is a named fixture and is restored', async () => {
+    const n = await createNode()
+    try {
+      const mineOne = async (m: FinalityNode) => m.request({ method: 'evm_mine' })
+      for (let i = 0; i < 3; i++) {
+        await loadFixture(n, mineOne)
+        expect(await n.request({ method: 'eth_blockNumber' })).toBe('0x1')
+        await n.request({ method: 'evm_mine' })
+      }
+    } finally {
+      await n.close()
+    }
   })
 })

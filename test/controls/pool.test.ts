@@ -92,7 +92,7 @@ describe('the pending tag', () => {
       transactions: Array<{ hash: string; from: string }>
     }
     expect(pending.number).toBe('0x1')
-    expect(pending.transactions.map((t) => [t.hash, t.from])).toEqual([[hash, a!.address]])
+    expect(pending.transactions.map((t) => [t.hash, t.from])).toEqual([[hash, a!.address.toLowerCase()]])
     expect(await node.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['pending'] })).toBe('0x1')
     expect(await node.request({ method: 'eth_call', params: [{ to: b!.address }, 'pending'] })).toBe('0x')
     await node.mine()

@@ -2,10 +2,10 @@
  * eth_createAccessList: the addresses and slots a call touches (leaving out what is warm anyway),
  * the gas used with the list; a transaction sent with the list works and costs no more.
  */
-import { createPublicClient, custom, type Hex } from 'viem'
+import { createPublicClient, custom, encodeAbiParameters, encodeDeployData, getContractAddress, keccak256, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
 
 let node: FinalityNode
 let caller: Hex
@@ -44,12 +44,28 @@ describe('eth_createAccessList', () => {
     expect(withList).toBeLessThan(without)
   })
 
-  it('behavior: an ERC-20 transfer (recipient storage only) needs no list; the empty list costs nothing extra', async () => {
-    const tx = { from: sender(node), to: token, input: calldata('Token', 'transfer', [sender(node, 1), 5n]) }
+  it('behavior: the called contract\'s own slots are listed (an ERC-20 transfer writes two balances of `to`), as geth does', async () => {
+    const to = sender(node, 1)
+    const tx = { from: sender(node), to: token, input: calldata('Token', 'transfer', [to, 5n]) }
     const result = (await node.request({ method: 'eth_createAccessList', params: [tx] })) as Result
-    expect(result.accessList).toEqual([])
+    // OpenZeppelin's ERC20 keeps `_balances` at slot 0: balanceOf(a) is at keccak256(a . 0).
+    const balanceSlot = (a: Hex) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [a, 0n]))
+    expect(result.accessList).toHaveLength(1)
+    expect(result.accessList[0]!.address).toBe(token)
+    expect([...result.accessList[0]!.storageKeys].sort()).toEqual([balanceSlot(sender(node)), balanceSlot(to)].sort())
     const withList = await gasOf({ ...tx, accessList: result.accessList })
     expect(withList).toBe(BigInt(result.gasUsed))
+  })
+
+  it('behavior: a contract creation lists the new contract\'s slots; bare sender and new address are left out', async () => {
+    const a = artifact('Token')
+    const input = encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args: ['N', 'S', 1000n] })
+    const nonce = BigInt((await node.request({ method: 'eth_getTransactionCount', params: [sender(node), 'latest'] })) as Hex)
+    const created = getContractAddress({ from: sender(node), nonce })
+    const result = (await node.request({ method: 'eth_createAccessList', params: [{ from: sender(node), data: input }] })) as Result
+    expect(result.accessList.map((e) => e.address.toLowerCase())).toEqual([created.toLowerCase()])
+    // _balances[sender], _totalSupply, _name, _symbol.
+    expect(result.accessList[0]!.storageKeys).toHaveLength(4)
   })
 
   it('behavior: a failing call reports its error beside the list', async () => {

@@ -147,7 +147,7 @@ describe('testing_buildBlockV1', () => {
     const raw = await signedTransfer(node, 5n)
     const error = await rpcError(node, 'testing_buildBlockV1', [parent.hash, attributes(parent), [raw]])
     expect(error.code).toBe(-32000)
-    expect(error.message).toBe(`nonce too high: address ${node.accounts[0]!.address}, tx: 5 state: 0`)
+    expect(error.message).toBe(`nonce too high: address ${node.accounts[0]!.address.toLowerCase()}, tx: 5 state: 0`)
     const broke = await rpcError(node, 'testing_buildBlockV1', [parent.hash, attributes(parent), [await signedTransfer(node, 0n, 10n ** 30n)]])
     expect(broke.message).toMatch(/^insufficient funds for gas \* price \+ value/)
     expect(await head(node)).toEqual(parent)

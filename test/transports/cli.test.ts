@@ -58,7 +58,7 @@ describe('cli', () => {
   it('default: prints chain id, accounts with keys and endpoints; serves HTTP and WS; logs requests; SIGINT exits 0', async () => {
     const cli = await start([...EPHEMERAL, '--accounts', '3'])
     expect(cli.out()).toContain('Chain id: 31337 (0x7a69)')
-    expect(cli.out()).toContain('(0) 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 (10000 ETH)')
+    expect(cli.out()).toContain('(0) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)')
     expect(cli.out()).toContain('(0) 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
     expect(cli.out()).not.toContain('(3) 0x')
     expect(cli.http).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)

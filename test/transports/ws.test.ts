@@ -109,7 +109,7 @@ describe('ws', () => {
     const [head] = c.notifications(id)
     expect(head.transactions).toHaveLength(1)
     expect(head.transactions[0].hash).toBe(hash)
-    expect(head.transactions[0].from).toBe(node.accounts[0]?.address)
+    expect(head.transactions[0].from).toBe(node.accounts[0]?.address.toLowerCase())
     c.close()
   })
 

@@ -15,6 +15,28 @@ import { InvalidParamsError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 
 /**
+ * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber?, … } }`.
+ * viem's testClient.reset() always sends `forking`, with `jsonRpcUrl` left out and `blockNumber`
+ * null when not given: a `forking` without a URL is a plain reset. A URL asks for a fork of
+ * another chain, which this node cannot do yet; that answer names forking, so a client sees why.
+ */
+function resetOptions(name: string): (v: unknown) => undefined {
+  return (v) => {
+    if (v === undefined || v === null) return undefined
+    if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidParamsError('invalid argument 0: want an object { forking?: { jsonRpcUrl?, blockNumber? } }')
+    const forking = (v as { forking?: unknown }).forking
+    if (forking === undefined || forking === null) return undefined
+    if (typeof forking !== 'object' || Array.isArray(forking)) throw new InvalidParamsError('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }')
+    const url = (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl
+    if (url === undefined || url === null) return undefined
+    if (typeof url !== 'string') throw new InvalidParamsError('invalid argument 0: forking.jsonRpcUrl must be a string')
+    throw new InvalidParamsError(
+      `invalid argument 0: forking is not supported yet: ${name} cannot fork from ${url}; without forking.jsonRpcUrl it resets the local chain to genesis`,
+    )
+  }
+}
+
+/**
  * Mines `count` blocks, `interval` seconds apart after the first; answers them. Without an
  * interval the producer times each block (a block timestamp interval, or the clock).
  */
@@ -97,12 +119,8 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
       }),
     }),
     [`${prefix}_reset`]: method({
-      params: [{ name: 'options', optional: true, decode: (v: unknown) => v }],
-      run: async (s, [options]) => {
-        const o = options as { forking?: unknown } | null | undefined
-        if (o !== undefined && o !== null && typeof o === 'object' && 'forking' in o && o.forking !== undefined) {
-          throw new InvalidParamsError('invalid argument 0: forking is not supported: a finality chain has no fork mode')
-        }
+      params: [{ name: 'options', optional: true, decode: resetOptions(`${prefix}_reset`) }],
+      run: async (s) => {
         await s.controls.reset()
         return ok
       },
