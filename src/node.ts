@@ -36,6 +36,7 @@ import { DEFAULTS, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
+import { clientVersion } from './rpc/web3.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
 import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
@@ -248,7 +249,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
-    throwOnTransactionFailures: options.throwOnTransactionFailures ?? false,
+    // Hardhat compatibility turns on what Hardhat Network does by default.
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   transactions.impersonation = (address) => controls.isImpersonated(address)
@@ -266,6 +268,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return closing !== undefined
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
+    clientVersion: clientVersion(options.hardhatCompat ?? false),
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)

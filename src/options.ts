@@ -80,7 +80,8 @@ export interface NodeOptions {
    * revert data and the transaction hash (`{ message, txHash, data }`), which Hardhat's chai
    * matchers decode; the transaction is mined all the same (receipt status 0). A send without
    * `gas` whose estimate fails is then sent with the call gas cap, mined and answered the same
-   * way, as on Hardhat. Default false: the hash, as geth answers, and a failing estimate's error.
+   * way, as on Hardhat. Default: `hardhatCompat` (false unless it is on: the hash, as geth
+   * answers, and a failing estimate's error).
    */
   throwOnTransactionFailures?: boolean
   /**
@@ -93,6 +94,14 @@ export interface NodeOptions {
    * Default false: Hardhat's and Ganache's evm_revert delete the snapshot and later ones.
    */
   reusableSnapshots?: boolean
+  /**
+   * Hardhat compatibility (the CLI's `--hardhat`): web3_clientVersion answers
+   * `HardhatNetwork/finality/<version>/<os>/<runtime>`, which Hardhat's network helpers and
+   * plugins accept, and `throwOnTransactionFailures` defaults to true, as on Hardhat Network.
+   * Default false: the spec's `finality/<version>/<os>/<runtime>` and geth's answers
+   * (docs/hardhat.md).
+   */
+  hardhatCompat?: boolean
   /** Transaction pool settings: `priceBump` (%), `slotsPerSender`, `slots`, `order` ('fees' | 'fifo'). */
   txpool?: Partial<PoolOptions>
   /** Limits; see {@link Limits}. */

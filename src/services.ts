@@ -32,6 +32,8 @@ export interface Services {
   readonly filters: FilterManager
   /** The directory of the node's database (admin_datadir); undefined for a chain in memory. */
   readonly dataDir: string | undefined
+  /** What web3_clientVersion answers (hardhat_metadata, anvil_metadata and admin_nodeInfo repeat it). */
+  readonly clientVersion: string
   /** True once `node.close()` began: every call is refused with NodeClosedError. */
   readonly closed: boolean
   /** Names of the methods served (for rpc_modules). */

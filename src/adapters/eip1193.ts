@@ -1,8 +1,10 @@
 /**
  * The EIP-1193 provider: `request` resolves to the result or rejects with an error carrying
  * `code`, `message` and `data`; events `connect`, `disconnect`, `chainChanged`, `message`.
+ * Its listener methods are node:events' (Hardhat wraps a provider as a node:events emitter and
+ * calls `setMaxListeners` on it: docs/hardhat.md's in-process setup).
  */
-import { EventEmitter } from 'eventemitter3'
+import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
 import type { Hex } from '../hex.js'
 import type { RpcMethodTypes, TypedMethod, TypedRequest } from '../rpc-types.js'
@@ -43,6 +45,8 @@ export class Eip1193Provider {
     private readonly call: (method: string, params: unknown) => Promise<unknown>,
     chainId: string,
   ) {
+    // Any number of subscribers (viem, ethers, tests) without node:events' warning past ten.
+    this.events.setMaxListeners(0)
     queueMicrotask(() => this.emit('connect', { chainId }))
   }
 
@@ -100,6 +104,38 @@ export class Eip1193Provider {
 
   listenerCount(event: keyof ProviderEvents): number {
     return this.events.listenerCount(event)
+  }
+
+  prependListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.prependListener(event, listener as never)
+    return this
+  }
+
+  prependOnceListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
+    this.events.prependOnceListener(event, listener as never)
+    return this
+  }
+
+  listeners(event: keyof ProviderEvents): Function[] {
+    return this.events.listeners(event)
+  }
+
+  rawListeners(event: keyof ProviderEvents): Function[] {
+    return this.events.rawListeners(event)
+  }
+
+  eventNames(): Array<keyof ProviderEvents> {
+    return this.events.eventNames() as Array<keyof ProviderEvents>
+  }
+
+  /** node:events' listener limit, which Hardhat's provider wrappers set; none unless set. */
+  setMaxListeners(n: number): this {
+    this.events.setMaxListeners(n)
+    return this
+  }
+
+  getMaxListeners(): number {
+    return this.events.getMaxListeners()
   }
 
   /** Emits an event to the listeners (the node does, for subscriptions and chain changes). */

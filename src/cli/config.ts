@@ -29,6 +29,8 @@ export interface CliConfig {
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
   db: string | undefined
+  /** Hardhat compatibility (createNode's `hardhatCompat`); also opens {@link HARDHAT_API} unless `api` is given. */
+  hardhat: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
   throwOnTransactionFailures: boolean | undefined
   throwOnCallFailures: boolean | undefined
@@ -53,11 +55,19 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
+  hardhat: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
   quiet: false,
   help: false,
 })
+
+/**
+ * The namespaces `--hardhat` serves unless `--json-rpc.api` says otherwise: what `npx hardhat node`
+ * answers (network helpers: evm_ and hardhat_; hardhat-ethers' signMessage: personal_sign;
+ * debug_traceTransaction).
+ */
+export const HARDHAT_API: readonly string[] = ['eth', 'web3', 'net', 'rpc', 'evm', 'hardhat', 'debug', 'personal']
 
 const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
 
@@ -80,7 +90,8 @@ export const FLAGS = {
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
-  'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false)'],
+  hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, evm,hardhat,debug,personal served'],
+  'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
@@ -165,6 +176,7 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
         break
       case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
+      case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
       case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
       case 'quiet': c.quiet = bool(v, at(k)); break
@@ -196,7 +208,9 @@ export function parseCli(argv: string[]): CliConfig {
   const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: CliConfig = { ...DEFAULT_CONFIG, api: [...DEFAULT_CONFIG.api] }
-  if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
+  const file = typeof values.config === 'string' ? readConfigFile(values.config) : {}
+  if (typeof values.config === 'string') apply(c, file, values.config)
   apply(c, values as Raw, 'flag')
+  if (c.hardhat && file['json-rpc.api'] === undefined && values['json-rpc.api'] === undefined) c.api = [...HARDHAT_API]
   return c
 }

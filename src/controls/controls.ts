@@ -47,6 +47,8 @@ export class Controls {
   autoImpersonate = false
   /** Whether the node's log output (Solidity console.log) is delivered; `*_setLoggingEnabled`. */
   logging = true
+  /** How many times hardhat_reset / anvil_reset ran. */
+  private resets = 0n
 
   constructor(
     private readonly chain: Chain,
@@ -54,6 +56,17 @@ export class Controls {
     private readonly producer: Producer,
     private readonly options: ControlsOptions,
   ) {}
+
+  /**
+   * hardhat_metadata's and anvil_metadata's `instanceId`: keccak256 of the genesis hash and the
+   * number of resets. Hardhat's changes with every run and every hardhat_reset, and OpenZeppelin's
+   * upgrades plugins key their development-network manifests by it, so a reset must change it.
+   */
+  instanceId(): Uint8Array {
+    const resets = new Uint8Array(8)
+    new DataView(resets.buffer).setBigUint64(0, this.resets)
+    return keccak256(new Uint8Array([...(this.chain.store.hashAt(0n) ?? new Uint8Array(32)), ...resets]))
+  }
 
   /** The live snapshots: id → the head block they were taken at (anvil_metadata's shape). */
   snapshotIds(): Record<string, [number, Hex]> {
@@ -112,6 +125,7 @@ export class Controls {
     this.snapshots = []
     this.impersonated.clear()
     this.autoImpersonate = false
+    this.resets++
   }
 
   private async write(address: Uint8Array, change: (a: Account) => void, code?: Uint8Array): Promise<void> {

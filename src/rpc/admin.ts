@@ -17,7 +17,6 @@ import type { Services } from '../services.js'
 import { optional, text } from './codecs.js'
 import { method, type MethodTable } from './method.js'
 import { numberOrQuantity } from './test/params.js'
-import { clientVersion } from './web3.js'
 
 /** geth's ChainConfig keys of the block-numbered forks, by @ethereumjs/common's fork names. */
 const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -97,7 +96,7 @@ function nodeInfo(s: Services): Record<string, unknown> {
   const genesis = s.chain.store.hashAt(0n) ?? new Uint8Array(32)
   return {
     id: data(keccak256(concat(...s.bft.set.validators.map((v) => v.publicKey)))).slice(2),
-    name: clientVersion(),
+    name: s.clientVersion,
     protocols: {
       eth: { network: Number(s.chainId), genesis: data(genesis), config: gethChainConfig(s), head: data(s.chain.head.hash()) },
     },

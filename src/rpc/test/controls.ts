@@ -7,7 +7,6 @@ import type { Block } from '@ethereumjs/block'
 import { data, quantity } from '../../hex.js'
 import { formatBlock } from '../format.js'
 import type { Services } from '../../services.js'
-import { clientVersion } from '../web3.js'
 import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot } from '../codecs.js'
 import { method, type Method, type MethodTable } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
@@ -199,10 +198,10 @@ export const hardhat: MethodTable = {
   ...family('hardhat', true),
   hardhat_metadata: method({
     params: [],
-    run: ({ chain, chainId }) => ({
-      clientVersion: clientVersion(),
+    run: ({ chain, chainId, clientVersion, controls }) => ({
+      clientVersion,
       chainId: Number(chainId),
-      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      instanceId: data(controls.instanceId()),
       latestBlockNumber: Number(chain.height),
       latestBlockHash: data(chain.head.hash()),
     }),
@@ -257,10 +256,10 @@ export const anvil: MethodTable = {
   }),
   anvil_metadata: method({
     params: [],
-    run: ({ chain, chainId, controls }) => ({
-      clientVersion: clientVersion(),
+    run: ({ chain, chainId, controls, clientVersion }) => ({
+      clientVersion,
       chainId: Number(chainId),
-      instanceId: data(chain.store.hashAt(0n) ?? new Uint8Array(32)),
+      instanceId: data(controls.instanceId()),
       latestBlockNumber: Number(chain.height),
       latestBlockHash: data(chain.head.hash()),
       forkConfig: null,
