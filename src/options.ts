@@ -1,6 +1,6 @@
 /** createNode options and their defaults. */
 import type { Clock } from './clock.js'
-import type { HardforkName } from './chain/common.js'
+import type { CodeSizeLimit, HardforkName } from './chain/common.js'
 import type { MiningMode } from './consensus/producer.js'
 import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
@@ -67,6 +67,17 @@ export interface NodeOptions {
   api?: string[]
   /** Number of in-process validators. Default 1. */
   validators?: number
+  /**
+   * Deploy contracts of any size: no EIP-170 code size limit and no EIP-3860 initcode limit
+   * (Hardhat's `allowUnlimitedContractSize`, Anvil's `--disable-code-size-limit`). Default false.
+   */
+  allowUnlimitedContractSize?: boolean
+  /**
+   * The largest contract code a creation may deploy, in bytes (Anvil's `--code-size-limit`);
+   * the initcode limit is twice it (from Shanghai on), as in Anvil. Default 24,576 (EIP-170).
+   * Not together with `allowUnlimitedContractSize: true`.
+   */
+  codeSizeLimit?: number
   /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
   allowUnprotectedTxs?: boolean
   /**
@@ -127,3 +138,17 @@ export const DEFAULTS = {
   balance: 10_000n * 10n ** 18n,
   validators: 1,
 } as const
+
+/**
+ * The code size limit the options ask for: undefined for EIP-170's own. Throws on a value that
+ * is not a positive integer, and on both forms at once (which one should win is not obvious).
+ */
+export function codeSizeLimitOf(options: Pick<NodeOptions, 'allowUnlimitedContractSize' | 'codeSizeLimit'>): CodeSizeLimit | undefined {
+  const { allowUnlimitedContractSize: unlimited, codeSizeLimit: limit } = options
+  if (unlimited !== undefined && typeof unlimited !== 'boolean') throw new Error(`allowUnlimitedContractSize must be a boolean, got ${String(unlimited)}`)
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1)) {
+    throw new Error(`codeSizeLimit must be a positive integer number of bytes, got ${String(limit)}`)
+  }
+  if (unlimited === true && limit !== undefined) throw new Error('allowUnlimitedContractSize and codeSizeLimit cannot both be set')
+  return unlimited === true ? 'unlimited' : limit
+}
