@@ -13,6 +13,12 @@ import { equalBytes } from '../hex.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature, type Validator } from './validator.js'
 
+/** `make()` once, on the first call; its value after that. */
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined
+  return () => (value ??= make())
+}
+
 /** The validators of the chain and their voting power. */
 export class ValidatorSet {
   readonly validators: readonly Validator[]
@@ -79,24 +85,35 @@ export class BftEngine {
       const proposer = this.set.proposer(height, round)
       if (!proposer.online) continue
       const candidate = await propose(proposer, round)
-      const proposalSignature = proposer.sign(signBytes(Step.Proposal, this.chainId, height, round, candidate.hash))
-      const prevotes = this.vote(Step.Prevote, height, round, candidate.hash)
-      if (!this.set.isQuorum(this.power(prevotes))) continue
-      const precommits = this.vote(Step.Precommit, height, round, candidate.hash)
+      const proposalSignature = lazily(() => proposer.sign(signBytes(Step.Proposal, this.chainId, height, round, candidate.hash)))
+      // Prevotes are tallied, never kept or served: only the power of the online voters counts.
+      if (!this.set.isQuorum(this.set.onlinePower())) continue
+      const precommits = this.precommits(height, round, candidate.hash)
       if (!this.set.isQuorum(this.power(precommits))) continue
-      return {
+      const decision = {
         candidate,
-        proposalSignature,
         certificate: { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits },
-      }
+      } as Decision<C>
+      Object.defineProperty(decision, 'proposalSignature', { get: proposalSignature, enumerable: true })
+      return decision
     }
     return undefined
   }
 
-  private vote(step: Step, height: bigint, round: number, blockHash: Uint8Array): Array<{ validator: Validator['address']; signature: Uint8Array }> {
-    const message = signBytes(step, this.chainId, height, round, blockHash)
-    const votes: Array<{ validator: Validator['address']; signature: Uint8Array }> = []
-    for (const v of this.set.validators) if (v.online) votes.push({ validator: v.address, signature: v.sign(message) })
+  /**
+   * The online validators' precommits. Each signature is made when it is first read (the
+   * certificate served, verified or written to a database), not at commit: ed25519 signatures
+   * are deterministic (RFC 8032), so the bytes are the same whenever they are made, and a chain
+   * that mines thousands of blocks at once (hardhat_mine) signs none it is not asked for.
+   */
+  private precommits(height: bigint, round: number, blockHash: Uint8Array): CommitCertificate['precommits'] {
+    const chainId = this.chainId
+    const votes: CommitCertificate['precommits'] = []
+    for (const v of this.set.validators) {
+      if (!v.online) continue
+      const signature = lazily(() => v.sign(signBytes(Step.Precommit, chainId, height, round, blockHash)))
+      votes.push(Object.defineProperty({ validator: v.address } as CommitCertificate['precommits'][number], 'signature', { get: signature, enumerable: true }))
+    }
     return votes
   }
 
