@@ -136,6 +136,25 @@ export class Producer {
     return this.serial(() => this.produce(options, Infinity))
   }
 
+  /**
+   * Produces up to `count` blocks in one turn of the queue (hardhat_mine, evm_mine with
+   * `blocks`): `options` gives each block's options from the block before it (none for the
+   * first). Answers the blocks made; fewer than `count` when the chain halted on the way.
+   */
+  mineSeries(count: bigint, options: (previous: Block | undefined) => MineOptions): Promise<Block[]> {
+    return this.serial(async () => {
+      const blocks: Block[] = []
+      let previous: Block | undefined
+      for (let i = 0n; i < count; i++) {
+        const block = await this.produce(options(previous), Infinity)
+        if (block === undefined) break
+        blocks.push(block)
+        previous = block
+      }
+      return blocks
+    })
+  }
+
   /** Automine: one block per executable transaction until none is left. */
   private drain(): Promise<unknown> {
     return this.serial(async () => {

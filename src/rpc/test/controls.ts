@@ -42,14 +42,12 @@ function resetOptions(name: string): (v: unknown) => undefined {
  */
 async function mineBlocks(s: Services, count: bigint, interval: bigint | undefined, first?: bigint): Promise<Block[]> {
   if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
-  let timestamp = first
-  const mined: Block[] = []
-  for (let i = 0n; i < count; i++) {
-    const block = await s.producer.mine(timestamp === undefined ? {} : { timestamp })
-    if (block === undefined) throw new InvalidParamsError('the chain is halted: not enough validators online')
-    mined.push(block)
-    timestamp = interval === undefined ? undefined : block.header.timestamp + (interval > 0n ? interval : 1n)
-  }
+  const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
+  const mined = await s.producer.mineSeries(count, (previous) => {
+    if (previous === undefined) return first === undefined ? {} : { timestamp: first }
+    return step === undefined ? {} : { timestamp: previous.header.timestamp + step }
+  })
+  if (mined.length < count) throw new InvalidParamsError('the chain is halted: not enough validators online')
   return mined
 }
 
