@@ -19,6 +19,30 @@ function lazily<T>(make: () => T): () => T {
   return () => (value ??= make())
 }
 
+/**
+ * One validator's precommit, signed on the first read of `signature`. A class, not a closure per
+ * vote: a chain keeps every block's certificate, and a closure with its context cost more memory
+ * than the 64-byte signature it stands for.
+ */
+class Precommit {
+  readonly validator: Validator['address']
+  private signed: Uint8Array | undefined
+
+  constructor(
+    private readonly signer: Validator,
+    private readonly chainId: bigint,
+    private readonly height: bigint,
+    private readonly round: number,
+    private readonly blockHash: Uint8Array,
+  ) {
+    this.validator = signer.address
+  }
+
+  get signature(): Uint8Array {
+    return (this.signed ??= this.signer.sign(signBytes(Step.Precommit, this.chainId, this.height, this.round, this.blockHash)))
+  }
+}
+
 /** The validators of the chain and their voting power. */
 export class ValidatorSet {
   readonly validators: readonly Validator[]
@@ -107,13 +131,8 @@ export class BftEngine {
    * that mines thousands of blocks at once (hardhat_mine) signs none it is not asked for.
    */
   private precommits(height: bigint, round: number, blockHash: Uint8Array): CommitCertificate['precommits'] {
-    const chainId = this.chainId
     const votes: CommitCertificate['precommits'] = []
-    for (const v of this.set.validators) {
-      if (!v.online) continue
-      const signature = lazily(() => v.sign(signBytes(Step.Precommit, chainId, height, round, blockHash)))
-      votes.push(Object.defineProperty({ validator: v.address } as CommitCertificate['precommits'][number], 'signature', { get: signature, enumerable: true }))
-    }
+    for (const v of this.set.validators) if (v.online) votes.push(new Precommit(v, this.chainId, height, round, blockHash))
     return votes
   }
 
