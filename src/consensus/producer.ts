@@ -26,6 +26,8 @@ export interface MineOptions {
   timestamp?: bigint
 }
 
+const noop = (): void => {}
+
 interface Waiter {
   resolve: (outcome: TxOutcome | undefined) => void
   reject: (error: Error) => void
@@ -173,7 +175,8 @@ export class Producer {
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task)
-    this.queue = run.catch(() => {})
+    // Settled with nothing: the queue must not keep the last task's result (a series of blocks).
+    this.queue = run.then(noop, noop)
     return run
   }
 
