@@ -13,10 +13,21 @@ import { equalBytes } from '../hex.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature, type Validator } from './validator.js'
 
-/** `make()` once, on the first call; its value after that. */
-function lazily<T>(make: () => T): () => T {
-  let value: T | undefined
-  return () => (value ??= make())
+/** A decided height; the proposal's signature is made if someone asks for it (nobody keeps it). */
+class Decided<C extends Candidate> implements Decision<C> {
+  private signed: Uint8Array | undefined
+
+  constructor(
+    readonly candidate: C,
+    readonly certificate: CommitCertificate,
+    private readonly proposer: Validator,
+    private readonly chainId: bigint,
+  ) {}
+
+  get proposalSignature(): Uint8Array {
+    const c = this.certificate
+    return (this.signed ??= this.proposer.sign(signBytes(Step.Proposal, this.chainId, c.height, c.round, c.blockHash)))
+  }
 }
 
 /**
@@ -109,17 +120,11 @@ export class BftEngine {
       const proposer = this.set.proposer(height, round)
       if (!proposer.online) continue
       const candidate = await propose(proposer, round)
-      const proposalSignature = lazily(() => proposer.sign(signBytes(Step.Proposal, this.chainId, height, round, candidate.hash)))
       // Prevotes are tallied, never kept or served: only the power of the online voters counts.
       if (!this.set.isQuorum(this.set.onlinePower())) continue
       const precommits = this.precommits(height, round, candidate.hash)
       if (!this.set.isQuorum(this.power(precommits))) continue
-      const decision = {
-        candidate,
-        certificate: { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits },
-      } as Decision<C>
-      Object.defineProperty(decision, 'proposalSignature', { get: proposalSignature, enumerable: true })
-      return decision
+      return new Decided(candidate, { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
     }
     return undefined
   }

@@ -138,7 +138,8 @@ const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0))
 /** The requests of a block (EIP-7685) and their `requestsHash`. */
 export async function postBlock(vm: VM, block: Block, logs: RawLog[]): Promise<{ requests: ExecutionRequest[]; requestsHash: Uint8Array }> {
   const requests: ExecutionRequest[] = [
-    { type: 0, data: deposits(logs, depositContract(vm)) },
+    // No logs, no deposits: an empty block need not look up the deposit contract.
+    { type: 0, data: logs.length === 0 ? new Uint8Array(0) : deposits(logs, depositContract(vm)) },
     { type: 1, data: await dequeue(vm, WITHDRAWAL_REQUESTS, block) },
     { type: 2, data: await dequeue(vm, CONSOLIDATION_REQUESTS, block) },
   ]
