@@ -198,7 +198,10 @@ export function emptyBlockEffects(
   if (common.isActivatedEIP(4788) && now.code(KEY.beaconRoots).length > 0) {
     const index = timestamp % RING
     write(KEY.beaconRoots, index, word(timestamp))
-    write(KEY.beaconRoots, index + RING, beaconRoot)
+    // This chain's beacon roots are zero: writing one over a zero slot changes nothing, and
+    // leaving it out spares the trie a walk and a hashed key per block.
+    const rootSlot = (index + RING).toString(16).padStart(64, '0')
+    if (!isZero(beaconRoot) || !isZero(now.storage(KEY.beaconRoots, rootSlot))) write(KEY.beaconRoots, index + RING, beaconRoot)
   }
   if (common.isActivatedEIP(2935) && number > 0n && now.code(KEY.history).length > 0) {
     write(KEY.history, (number - 1n) % RING, parentHash)
