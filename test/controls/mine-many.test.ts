@@ -98,46 +98,69 @@ describe('hardhat_mine: many blocks, every one real', () => {
   })
 })
 
+/** Replays blocks 1..head of `node` under @ethereumjs/vm's runBlock over its own state (throws on any root, bloom, gas or requests hash that differs). */
+async function replay(node: FinalityNode): Promise<bigint> {
+  const common = createCustomCommon({ chainId: 31337, name: 'replay' }, Mainnet, { hardfork: 'prague' })
+  const stateManager = new MerkleStateManager({ common })
+  for (const c of SYSTEM_CONTRACTS) {
+    const address = createAddressFromString(c.address)
+    await stateManager.putAccount(address, new Account(1n, 0n))
+    await stateManager.putCode(address, hexToBytes(c.code))
+  }
+  for (const a of node.accounts) await stateManager.putAccount(createAddressFromString(a.address), new Account(0n, 10_000n * 10n ** 18n))
+  const hashes = new Map<bigint, Uint8Array>()
+  const vm = await createVM({
+    common,
+    stateManager,
+    blockchain: {
+      getBlock: async (n: number) => ({ hash: () => hashes.get(BigInt(n)) as Uint8Array }),
+      putBlock: async () => {},
+      shallowCopy() {
+        return this
+      },
+    },
+  })
+  const height = BigInt(await rpc<Hex>(node, 'eth_blockNumber'))
+  hashes.set(0n, hexToBytes((await blockAt(node, 0n)).hash))
+  for (let n = 1n; n <= height; n++) {
+    const json = await rpc<JSONRPCBlock & { hash: Hex }>(node, 'eth_getBlockByNumber', [qty(n), true])
+    const block = createBlockFromRPC(json, [], { common, setHardfork: false })
+    expect(`0x${Buffer.from(block.hash()).toString('hex')}`).toBe(json.hash)
+    // runBlock without `generate` throws unless state root, receipts root, bloom, gas used and requests hash match.
+    await runBlock(vm, { block, skipBlockValidation: true, skipHardForkValidation: true })
+    hashes.set(n, block.hash())
+  }
+  return height
+}
+
 describe('hardhat_mine: state roots re-execute', () => {
   it('blocks mined in bulk replay under @ethereumjs/vm runBlock to the same roots', async () => {
     const node = await newNode({ clock, genesisTimestamp: 1_700_000_000n })
-    const common = createCustomCommon({ chainId: 31337, name: 'replay' }, Mainnet, { hardfork: 'prague' })
-    const stateManager = new MerkleStateManager({ common })
-    for (const c of SYSTEM_CONTRACTS) {
-      const address = createAddressFromString(c.address)
-      await stateManager.putAccount(address, new Account(1n, 0n))
-      await stateManager.putCode(address, hexToBytes(c.code))
-    }
-    for (const a of node.accounts) await stateManager.putAccount(createAddressFromString(a.address), new Account(0n, 10_000n * 10n ** 18n))
     // A transaction, many empty blocks, a transaction, and more empty blocks at other intervals.
     await rpc(node, 'eth_sendTransaction', [{ from: sender(node), to: sender(node, 1), value: '0x1' }])
     await rpc(node, 'hardhat_mine', [qty(150n)])
     await rpc(node, 'eth_sendTransaction', [{ from: sender(node, 1), to: sender(node, 2), value: '0x2' }])
     await rpc(node, 'hardhat_mine', [qty(100n), '0x64'])
     await rpc(node, 'evm_mine', [])
+    expect(await replay(node)).toBe(253n)
+  }, 120_000)
 
-    const hashes = new Map<bigint, Uint8Array>()
-    const vm = await createVM({
-      common,
-      stateManager,
-      blockchain: {
-        getBlock: async (n: number) => ({ hash: () => hashes.get(BigInt(n)) as Uint8Array }),
-        putBlock: async () => {},
-        shallowCopy() {
-          return this
-        },
-      },
-    })
-    const height = BigInt(await rpc<Hex>(node, 'eth_blockNumber'))
-    expect(height).toBe(253n)
-    hashes.set(0n, hexToBytes((await blockAt(node, 0n)).hash))
-    for (let n = 1n; n <= height; n++) {
-      const json = await rpc<JSONRPCBlock & { hash: Hex }>(node, 'eth_getBlockByNumber', [qty(n), true])
-      const block = createBlockFromRPC(json, [], { common, setHardfork: false })
-      expect(`0x${Buffer.from(block.hash()).toString('hex')}`).toBe(json.hash)
-      // runBlock without `generate` throws unless state root, receipts root, bloom and gas used match.
-      await runBlock(vm, { block, skipBlockValidation: true, skipHardForkValidation: true })
-      hashes.set(n, block.hash())
+  it('empty blocks after a burst of EIP-7002 withdrawal requests run the request contract (queue and excess not idle)', async () => {
+    const node = await newNode({ clock, genesisTimestamp: 1_700_000_000n, mining: { mode: 'manual' } })
+    const WITHDRAWALS = '0x00000961ef480eb55e80d19ad83579a64c007002'
+    // 18 requests in one block: 16 are taken out in it, two wait, and the excess stays above zero for blocks.
+    for (let i = 0; i < 18; i++) {
+      const data = `0x${(i + 1).toString(16).padStart(96, '0')}${'0'.repeat(15)}1` as Hex
+      await rpc(node, 'eth_sendTransaction', [{ from: sender(node), to: WITHDRAWALS, value: qty(10n ** 15n), data, gas: qty(300_000n), nonce: qty(i) }])
     }
+    await rpc(node, 'evm_mine', [])
+    expect(((await rpc<{ transactions: unknown[] }>(node, 'eth_getBlockByNumber', ['0x1', false])).transactions)).toHaveLength(18)
+    await rpc(node, 'hardhat_mine', [qty(12n)])
+    const emptyRequests = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+    const withRequests = async (n: bigint) => (await rpc<{ requestsHash: Hex }>(node, 'eth_getBlockByNumber', [qty(n), false])).requestsHash !== emptyRequests
+    expect(await withRequests(1n)).toBe(true)
+    expect(await withRequests(2n)).toBe(true)
+    expect(await withRequests(3n)).toBe(false)
+    expect(await replay(node)).toBe(13n)
   }, 120_000)
 })
