@@ -1,6 +1,7 @@
 /** createNode options and their defaults. */
 import type { Clock } from './clock.js'
 import type { CodeSizeLimit, HardforkName } from './chain/common.js'
+import { InvalidOptionError } from './option-rules.js'
 import type { MiningMode } from './consensus/producer.js'
 import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
@@ -77,7 +78,7 @@ export interface NodeOptions {
    * the initcode limit is twice it (from Shanghai on), as in Anvil. Default 24,576 (EIP-170).
    * Not together with `allowUnlimitedContractSize: true`.
    */
-  codeSizeLimit?: number
+  codeSizeLimit?: number | bigint
   /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
   allowUnprotectedTxs?: boolean
   /**
@@ -140,15 +141,17 @@ export const DEFAULTS = {
 } as const
 
 /**
- * The code size limit the options ask for: undefined for EIP-170's own. Throws on a value that
- * is not a positive integer, and on both forms at once (which one should win is not obvious).
+ * The code size limit the options ask for: undefined for EIP-170's own. Runs after
+ * `checkNodeOptions` (types and ranges); refuses what that table cannot see: both forms at once
+ * (which one should win is not obvious), and a limit past 2^53 bytes.
  */
 export function codeSizeLimitOf(options: Pick<NodeOptions, 'allowUnlimitedContractSize' | 'codeSizeLimit'>): CodeSizeLimit | undefined {
   const { allowUnlimitedContractSize: unlimited, codeSizeLimit: limit } = options
-  if (unlimited !== undefined && typeof unlimited !== 'boolean') throw new Error(`allowUnlimitedContractSize must be a boolean, got ${String(unlimited)}`)
-  if (limit !== undefined && (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1)) {
-    throw new Error(`codeSizeLimit must be a positive integer number of bytes, got ${String(limit)}`)
+  if (unlimited === true && limit !== undefined) {
+    throw new InvalidOptionError('createNode', 'codeSizeLimit', 'cannot be set together with allowUnlimitedContractSize: true')
   }
-  if (unlimited === true && limit !== undefined) throw new Error('allowUnlimitedContractSize and codeSizeLimit cannot both be set')
-  return unlimited === true ? 'unlimited' : limit
+  if (unlimited === true) return 'unlimited'
+  if (limit === undefined) return undefined
+  if (BigInt(limit) > BigInt(Number.MAX_SAFE_INTEGER)) throw new InvalidOptionError('createNode', 'codeSizeLimit', `must be at most ${Number.MAX_SAFE_INTEGER} bytes, got ${limit}`)
+  return Number(limit)
 }

@@ -354,7 +354,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts: [], diff: effects.diff, rejected: [], close: () => view.close() }
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

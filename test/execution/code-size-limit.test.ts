@@ -136,11 +136,18 @@ describe('code size limit', () => {
     expect((await create(unlimited, initcode(30_000, 60_000))).status).toBe('0x1')
   })
 
-  it('error: bad options are refused by createNode', async () => {
-    await expect(newNode({ codeSizeLimit: 0 })).rejects.toThrow('codeSizeLimit must be a positive integer number of bytes, got 0')
-    await expect(newNode({ codeSizeLimit: 1.5 })).rejects.toThrow('codeSizeLimit must be a positive integer')
-    await expect(newNode({ codeSizeLimit: '100' as unknown as number })).rejects.toThrow('codeSizeLimit must be a positive integer')
-    await expect(newNode({ allowUnlimitedContractSize: 'yes' as unknown as boolean })).rejects.toThrow('allowUnlimitedContractSize must be a boolean')
-    await expect(newNode({ allowUnlimitedContractSize: true, codeSizeLimit: 100 })).rejects.toThrow('cannot both be set')
+  it('error: bad options are refused by createNode, naming the option', async () => {
+    await expect(newNode({ codeSizeLimit: 0 })).rejects.toThrow('createNode: option codeSizeLimit must be at least 1, got 0')
+    await expect(newNode({ codeSizeLimit: 1.5 })).rejects.toThrow('createNode: option codeSizeLimit must be an integer')
+    await expect(newNode({ codeSizeLimit: '100' as unknown as number })).rejects.toThrow('createNode: option codeSizeLimit must be an integer')
+    await expect(newNode({ codeSizeLimit: 2n ** 53n })).rejects.toThrow('createNode: option codeSizeLimit must be at most 9007199254740991 bytes')
+    await expect(newNode({ allowUnlimitedContractSize: 'yes' as unknown as boolean })).rejects.toThrow('createNode: option allowUnlimitedContractSize must be true or false')
+    await expect(newNode({ allowUnlimitedContractSize: true, codeSizeLimit: 100 })).rejects.toThrow(
+      'createNode: option codeSizeLimit cannot be set together with allowUnlimitedContractSize: true',
+    )
+    // A bigint is a limit too, and `allowUnlimitedContractSize: false` leaves the limit to codeSizeLimit.
+    const node = await newNode({ allowUnlimitedContractSize: false, codeSizeLimit: 1000n })
+    expect((await create(node, initcode(1000))).status).toBe('0x1')
+    expect((await create(node, initcode(1001))).status).toBe('0x0')
   })
 })
