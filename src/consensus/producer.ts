@@ -141,19 +141,21 @@ export class Producer {
   /**
    * Produces up to `count` blocks in one turn of the queue (hardhat_mine, evm_mine with
    * `blocks`): `options` gives each block's options from the block before it (none for the
-   * first). Answers the blocks made; fewer than `count` when the chain halted on the way.
+   * first). Answers how many were made (fewer than `count` when the chain halted on the way) and,
+   * with `keep`, the blocks themselves (a million blocks held at once would take gigabytes).
    */
-  mineSeries(count: bigint, options: (previous: Block | undefined) => MineOptions): Promise<Block[]> {
+  mineSeries(count: bigint, options: (previous: Block | undefined) => MineOptions, keep = false): Promise<{ mined: bigint; blocks: Block[] }> {
     return this.serial(async () => {
       const blocks: Block[] = []
       let previous: Block | undefined
-      for (let i = 0n; i < count; i++) {
+      let mined = 0n
+      for (; mined < count; mined++) {
         const block = await this.produce(options(previous), Infinity)
         if (block === undefined) break
-        blocks.push(block)
+        if (keep) blocks.push(block)
         previous = block
       }
-      return blocks
+      return { mined, blocks }
     })
   }
 
