@@ -99,10 +99,11 @@ describe('hardhat_mine: many blocks, every one real', () => {
 })
 
 /** Replays blocks 1..head of `node` under @ethereumjs/vm's runBlock over its own state (throws on any root, bloom, gas or requests hash that differs). */
-async function replay(node: FinalityNode): Promise<bigint> {
-  const common = createCustomCommon({ chainId: 31337, name: 'replay' }, Mainnet, { hardfork: 'prague' })
+async function replay(node: FinalityNode, hardfork = 'prague'): Promise<bigint> {
+  const common = createCustomCommon({ chainId: 31337, name: 'replay' }, Mainnet, { hardfork })
   const stateManager = new MerkleStateManager({ common })
-  for (const c of SYSTEM_CONTRACTS) {
+  // The node's genesis holds the system contracts from Cancun on.
+  for (const c of common.isActivatedEIP(4788) ? SYSTEM_CONTRACTS : []) {
     const address = createAddressFromString(c.address)
     await stateManager.putAccount(address, new Account(1n, 0n))
     await stateManager.putCode(address, hexToBytes(c.code))
@@ -143,6 +144,13 @@ describe('hardhat_mine: state roots re-execute', () => {
     await rpc(node, 'hardhat_mine', [qty(100n), '0x64'])
     await rpc(node, 'evm_mine', [])
     expect(await replay(node)).toBe(253n)
+  }, 120_000)
+
+  it.each(['shanghai', 'cancun', 'osaka'] as const)('%s: bulk-mined blocks replay to the same roots', async (hardfork) => {
+    const node = await newNode({ clock, genesisTimestamp: 1_700_000_000n, hardfork })
+    await rpc(node, 'eth_sendTransaction', [{ from: sender(node), to: sender(node, 1), value: '0x1' }])
+    await rpc(node, 'hardhat_mine', [qty(40n), '0x7'])
+    expect(await replay(node, hardfork)).toBe(41n)
   }, 120_000)
 
   it('empty blocks after a burst of EIP-7002 withdrawal requests run the request contract (queue and excess not idle)', async () => {
