@@ -318,12 +318,12 @@ export class BlockBuilder {
     const view = this.chain.headView()
     try {
       const now = view.now
-      if (now === undefined) return close(view)
+      if (now === undefined) return giveUp(view)
       const number = parent.header.number + 1n
       const parentHash = parent.hash()
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
       const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, beaconRoot ?? new Uint8Array(32))
-      if (effects === undefined) return close(view)
+      if (effects === undefined) return giveUp(view)
       const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, effects.diff, view)
       const blobs = common.isActivatedEIP(4844)
       const withdrawals = common.isActivatedEIP(4895)
@@ -363,7 +363,7 @@ export class BlockBuilder {
 }
 
 /** Closes `view` and answers undefined (a block the fast way cannot make). */
-function close(view: { close(): void }): undefined {
+function giveUp(view: { close(): void }): undefined {
   view.close()
   return undefined
 }
