@@ -97,9 +97,6 @@ class SharedCommon extends Common {
 /** The largest contract code a creation may deploy, in bytes (EIP-170), or no limit at all. */
 export type CodeSizeLimit = number | 'unlimited'
 
-/** EIP-170's limit, which every fork this node runs has. */
-export const EIP170_CODE_SIZE = 24_576
-
 /**
  * Sets the contract code size limit of `common` (Hardhat's `allowUnlimitedContractSize`,
  * Anvil's `--code-size-limit` / `--disable-code-size-limit`). The initcode limit (EIP-3860,
