@@ -25,6 +25,7 @@ import {
 } from './cases.js'
 import { QUICK, Signer, now, round, scale } from './util.js'
 import { benchControls } from './controls.js'
+import { benchMine } from './mine.js'
 
 const N_STARTUP = QUICK ? 5 : 20
 const N_ETH = scale(2000)
@@ -82,6 +83,9 @@ const memory = await benchMemory(N_MEMORY, scale(1000), (done, rate) => {
 })
 log(`6/6 controls: snapshot/revert x${scale(2000)}, empty blocks x${scale(2000)}`)
 const controls = await benchControls(scale(2000), scale(2000))
+const mineCounts = QUICK ? [820, 1000] : [8197, 10_000]
+log(`7/7 hardhat_mine of ${mineCounts.join(' and ')} empty blocks, ${QUICK ? 1 : 3} runs each, interleaved`)
+const mined = await benchMine(mineCounts, QUICK ? 1 : 3)
 const firstBatch = memory.batchTxPerSec[0] ?? NaN
 const lastBatch = memory.batchTxPerSec[memory.batchTxPerSec.length - 1] ?? NaN
 const totalSec = (now() - suiteStart) / 1000
@@ -102,6 +106,11 @@ const rows: Array<[string, string, string]> = [
   ['evm_snapshot + evm_revert', `${f(controls.snapshotPerSec)} cycles/s`, `N=${controls.snapshotCycles}, nothing in between`],
   ['snapshot + transfer + revert', `${f(controls.wrappedPerSec)} cycles/s`, `N=${controls.wrappedCycles}: what wrapping a one-transaction test costs`],
   ['hardhat_mine empty blocks', `${f(controls.emptyBlocksPerSec)} blocks/s`, `N=${controls.emptyBlocks} in one call`],
+  ...mined.map((m): [string, string, string] => [
+    `hardhat_mine ${m.blocks.toLocaleString('en-US')} empty blocks`,
+    `${f(m.medianMs, 0)} ms`,
+    `median of ${m.runs}, fresh node each; ${f((m.medianMs * 1000) / m.blocks)} µs/block; cpu ${f(m.medianCpuMs, 0)} ms (main thread ${f(m.medianMainCpuMs, 0)}); the latest block after it ${f(m.latestMs, 2)} ms`,
+  ]),
   ['secp256k1 backend', backends.secp256k1, 'FINALITY_SECP256K1=noble forces pure JS'],
   ['ed25519 backend', backends.ed25519, 'FINALITY_ED25519=node forces node:crypto'],
   ['keccak backend', backends.keccak, 'FINALITY_KECCAK=noble forces pure JS'],
@@ -146,6 +155,7 @@ const json = {
     snapshotPerSec: round(controls.snapshotPerSec), wrappedPerSec: round(controls.wrappedPerSec),
     emptyBlocks: controls.emptyBlocks, emptyBlocksPerSec: round(controls.emptyBlocksPerSec),
   },
+  hardhatMine: mined.map((m) => ({ blocks: m.blocks, runs: m.runs, medianMs: round(m.medianMs), medianCpuMs: round(m.medianCpuMs), medianMainCpuMs: round(m.medianMainCpuMs), latestMs: round(m.latestMs, 3) })),
   totalSec: round(totalSec, 1),
 }
 console.log(`BENCH_JSON ${JSON.stringify(json)}`)

@@ -5,7 +5,7 @@ import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
 import { Chain } from './chain/chain.js'
-import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon } from './chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
 import { Forks } from './chain/forks.js'
 import { importBlocks } from './chain/import.js'
@@ -32,7 +32,7 @@ import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
-import { DEFAULTS, type NodeOptions } from './options.js'
+import { DEFAULTS, codeSizeLimitOf, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
@@ -173,14 +173,16 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   // With a fork schedule, new blocks are built under its newest fork; each block's own fork is
   // picked by `forks` (decoding, import).
+  const codeSizeLimit = codeSizeLimitOf(options)
   const common = genesisFile === undefined
-    ? createChainCommon(chainId, hardfork)
+    ? createChainCommon(chainId, hardfork, undefined, codeSizeLimit)
     : genesisFile.laterForks.length === 0
       ? genesisFile.common
-      : createChainCommon(chainId, genesisFile.headHardfork, genesisFile.config)
+      : createChainCommon(chainId, genesisFile.headHardfork, genesisFile.config, codeSizeLimit)
+  if (codeSizeLimit !== undefined && common === genesisFile?.common) setCodeSizeLimit(common, codeSizeLimit)
   const forks = genesisFile === undefined || genesisFile.laterForks.length === 0
     ? new Forks(common)
-    : new Forks(common, { common: genesisFile.schedule, chainId, config: genesisFile.config })
+    : new Forks(common, { common: genesisFile.schedule, chainId, config: genesisFile.config, codeSizeLimit })
   const limits = resolveLimits(options.limits)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)

@@ -1,6 +1,7 @@
 /** createNode options and their defaults. */
 import type { Clock } from './clock.js'
-import type { HardforkName } from './chain/common.js'
+import type { CodeSizeLimit, HardforkName } from './chain/common.js'
+import { InvalidOptionError } from './option-rules.js'
 import type { MiningMode } from './consensus/producer.js'
 import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
@@ -67,6 +68,17 @@ export interface NodeOptions {
   api?: string[]
   /** Number of in-process validators. Default 1. */
   validators?: number
+  /**
+   * Deploy contracts of any size: no EIP-170 code size limit and no EIP-3860 initcode limit
+   * (Hardhat's `allowUnlimitedContractSize`, Anvil's `--disable-code-size-limit`). Default false.
+   */
+  allowUnlimitedContractSize?: boolean
+  /**
+   * The largest contract code a creation may deploy, in bytes (Anvil's `--code-size-limit`);
+   * the initcode limit is twice it (from Shanghai on), as in Anvil. Default 24,576 (EIP-170).
+   * Not together with `allowUnlimitedContractSize: true`.
+   */
+  codeSizeLimit?: number | bigint
   /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
   allowUnprotectedTxs?: boolean
   /**
@@ -127,3 +139,19 @@ export const DEFAULTS = {
   balance: 10_000n * 10n ** 18n,
   validators: 1,
 } as const
+
+/**
+ * The code size limit the options ask for: undefined for EIP-170's own. Runs after
+ * `checkNodeOptions` (types and ranges); refuses what that table cannot see: both forms at once
+ * (which one should win is not obvious), and a limit past 2^53 bytes.
+ */
+export function codeSizeLimitOf(options: Pick<NodeOptions, 'allowUnlimitedContractSize' | 'codeSizeLimit'>): CodeSizeLimit | undefined {
+  const { allowUnlimitedContractSize: unlimited, codeSizeLimit: limit } = options
+  if (unlimited === true && limit !== undefined) {
+    throw new InvalidOptionError('createNode', 'codeSizeLimit', 'cannot be set together with allowUnlimitedContractSize: true')
+  }
+  if (unlimited === true) return 'unlimited'
+  if (limit === undefined) return undefined
+  if (BigInt(limit) > BigInt(Number.MAX_SAFE_INTEGER)) throw new InvalidOptionError('createNode', 'codeSizeLimit', `must be at most ${Number.MAX_SAFE_INTEGER} bytes, got ${limit}`)
+  return Number(limit)
+}

@@ -49,9 +49,18 @@ class SharedCommon extends Common {
    */
   declare private bigParams: Map<string, bigint>
 
+  /** Parameters the node sets over the fork's (the code size limits); they survive rebuilds. */
+  declare private overrides: Map<string, bigint> | undefined
+
   protected override _buildParamsCache(): void {
     super._buildParamsCache()
-    this.bigParams = new Map()
+    this.bigParams = new Map(this.overrides)
+  }
+
+  /** Sets `name` to `value` for every later `param(name)`, whatever tables are merged after. */
+  overrideParam(name: string, value: bigint): void {
+    ;(this.overrides ??= new Map()).set(name, value)
+    this.bigParams.set(name, value)
   }
 
   override param(name: string): bigint {
@@ -85,11 +94,31 @@ class SharedCommon extends Common {
   }
 }
 
+/** The largest contract code a creation may deploy, in bytes (EIP-170), or no limit at all. */
+export type CodeSizeLimit = number | 'unlimited'
+
+/**
+ * Sets the contract code size limit of `common` (Hardhat's `allowUnlimitedContractSize`,
+ * Anvil's `--code-size-limit` / `--disable-code-size-limit`). The initcode limit (EIP-3860,
+ * Shanghai on) follows it at twice the size, as revm derives it for Anvil and Hardhat's EDR;
+ * `unlimited` lifts both. Every VM, transaction and trace of the node reads these parameters
+ * through the one Common, so mined blocks, calls, estimates, simulations and replayed traces
+ * apply the same limit.
+ */
+export function setCodeSizeLimit(common: Common, limit: CodeSizeLimit): void {
+  if (!(common instanceof SharedCommon)) throw new Error('the code size limit applies to a node\'s own Common')
+  // No size in memory reaches 2^53: "unlimited" is a limit nothing can exceed.
+  const code = limit === 'unlimited' ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(limit)
+  const initcode = limit === 'unlimited' ? code : 2n * code
+  common.overrideParam('maxCodeSize', code)
+  common.overrideParam('maxInitCodeSize', initcode)
+}
+
 /**
  * A Common fixed at one hardfork from genesis on, with the fast crypto hooks. `chain` defaults
  * to Mainnet's configuration under the node's chain id; a geth genesis supplies its own.
  */
-export function createChainCommon(chainId: bigint, hardfork: string, chain: ChainConfig = Mainnet): Common {
+export function createChainCommon(chainId: bigint, hardfork: string, chain: ChainConfig = Mainnet, codeSizeLimit?: CodeSizeLimit): Common {
   const common = new SharedCommon({
     chain: { ...chain, chainId: Number(chainId), name: chain === Mainnet ? 'finality' : chain.name },
     hardfork,
@@ -98,5 +127,6 @@ export function createChainCommon(chainId: bigint, hardfork: string, chain: Chai
   // Transaction parameters from the start: ethereumjs merges them when it first builds a
   // transaction, and a call capped by Osaka's per-transaction gas limit (EIP-7825) may come first.
   common.updateParams(paramsTx)
+  if (codeSizeLimit !== undefined) setCodeSizeLimit(common, codeSizeLimit)
   return common
 }

@@ -4,18 +4,19 @@
  * picked by block number and timestamp (decoding stored blocks, importing a chain).
  */
 import type { ChainConfig, Common } from '@ethereumjs/common'
-import { createChainCommon } from './common.js'
+import { type CodeSizeLimit, createChainCommon } from './common.js'
 
 export class Forks {
   private readonly byName = new Map<string, Common>()
 
   /**
    * @param head the Common new blocks are built with (the newest fork of the schedule)
-   * @param schedule a Common that knows the whole schedule (from the genesis file); none = one fork
+   * @param schedule a Common that knows the whole schedule (from the genesis file); none = one fork.
+   *   Its `codeSizeLimit` is the node's, given to each fork's Common as it is made.
    */
   constructor(
     readonly head: Common,
-    private readonly schedule?: { common: Common; chainId: bigint; config: ChainConfig },
+    private readonly schedule?: { common: Common; chainId: bigint; config: ChainConfig; codeSizeLimit?: CodeSizeLimit },
   ) {
     this.byName.set(head.hardfork(), head)
   }
@@ -36,7 +37,7 @@ export class Forks {
     let common = this.byName.get(name)
     if (common === undefined) {
       if (this.schedule === undefined) throw new Error(`hardfork ${name} is not this chain's`)
-      common = createChainCommon(this.schedule.chainId, name, this.schedule.config)
+      common = createChainCommon(this.schedule.chainId, name, this.schedule.config, this.schedule.codeSizeLimit)
       this.byName.set(name, common)
     }
     return common

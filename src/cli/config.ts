@@ -34,6 +34,10 @@ export interface CliConfig {
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
   throwOnTransactionFailures: boolean | undefined
   throwOnCallFailures: boolean | undefined
+  /** No contract code size limit (Hardhat's allowUnlimitedContractSize, Anvil's --disable-code-size-limit). */
+  allowUnlimitedContractSize: boolean
+  /** Bytes; undefined = EIP-170's 24,576. */
+  codeSizeLimit: number | undefined
   quiet: boolean
   help: boolean
 }
@@ -58,6 +62,8 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   hardhat: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
+  allowUnlimitedContractSize: false,
+  codeSizeLimit: undefined,
   quiet: false,
   help: false,
 })
@@ -93,6 +99,9 @@ export const FLAGS = {
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, evm,hardhat,debug,personal served'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
+  'allow-unlimited-contract-size': ['boolean', 'deploy contracts of any size: no EIP-170 code or EIP-3860 initcode limit'],
+  'disable-code-size-limit': ['boolean', 'the same as --allow-unlimited-contract-size (Anvil\'s name)'],
+  'code-size-limit': ['string', '<bytes>  largest contract code a creation may deploy; initcode twice it (default 24576)'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
 } as const
@@ -179,6 +188,11 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
       case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
       case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
+      case 'allow-unlimited-contract-size':
+      case 'disable-code-size-limit':
+        c.allowUnlimitedContractSize = bool(v, at(k))
+        break
+      case 'code-size-limit': c.codeSizeLimit = int(v, at(k), 1); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break
       case 'config': break

@@ -70,6 +70,8 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.hardhat ? { hardhatCompat: true } : {}),
     ...(c.throwOnTransactionFailures === undefined ? {} : { throwOnTransactionFailures: c.throwOnTransactionFailures }),
     ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
+    ...(c.allowUnlimitedContractSize ? { allowUnlimitedContractSize: true } : {}),
+    ...(c.codeSizeLimit === undefined ? {} : { codeSizeLimit: c.codeSizeLimit }),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
     // Solidity console.log lines, as Hardhat prints them.

@@ -13,6 +13,47 @@ import { equalBytes } from '../hex.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature, type Validator } from './validator.js'
 
+/** A decided height; the proposal's signature is made if someone asks for it (nobody keeps it). */
+class Decided<C extends Candidate> implements Decision<C> {
+  private signed: Uint8Array | undefined
+
+  constructor(
+    readonly candidate: C,
+    readonly certificate: CommitCertificate,
+    private readonly proposer: Validator,
+    private readonly chainId: bigint,
+  ) {}
+
+  get proposalSignature(): Uint8Array {
+    const c = this.certificate
+    return (this.signed ??= this.proposer.sign(signBytes(Step.Proposal, this.chainId, c.height, c.round, c.blockHash)))
+  }
+}
+
+/**
+ * One validator's precommit, signed on the first read of `signature`. A class, not a closure per
+ * vote: a chain keeps every block's certificate, and a closure with its context cost more memory
+ * than the 64-byte signature it stands for.
+ */
+class Precommit {
+  readonly validator: Validator['address']
+  private signed: Uint8Array | undefined
+
+  constructor(
+    private readonly signer: Validator,
+    private readonly chainId: bigint,
+    private readonly height: bigint,
+    private readonly round: number,
+    private readonly blockHash: Uint8Array,
+  ) {
+    this.validator = signer.address
+  }
+
+  get signature(): Uint8Array {
+    return (this.signed ??= this.signer.sign(signBytes(Step.Precommit, this.chainId, this.height, this.round, this.blockHash)))
+  }
+}
+
 /** The validators of the chain and their voting power. */
 export class ValidatorSet {
   readonly validators: readonly Validator[]
@@ -79,24 +120,24 @@ export class BftEngine {
       const proposer = this.set.proposer(height, round)
       if (!proposer.online) continue
       const candidate = await propose(proposer, round)
-      const proposalSignature = proposer.sign(signBytes(Step.Proposal, this.chainId, height, round, candidate.hash))
-      const prevotes = this.vote(Step.Prevote, height, round, candidate.hash)
-      if (!this.set.isQuorum(this.power(prevotes))) continue
-      const precommits = this.vote(Step.Precommit, height, round, candidate.hash)
+      // Prevotes are tallied, never kept or served: only the power of the online voters counts.
+      if (!this.set.isQuorum(this.set.onlinePower())) continue
+      const precommits = this.precommits(height, round, candidate.hash)
       if (!this.set.isQuorum(this.power(precommits))) continue
-      return {
-        candidate,
-        proposalSignature,
-        certificate: { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits },
-      }
+      return new Decided(candidate, { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
     }
     return undefined
   }
 
-  private vote(step: Step, height: bigint, round: number, blockHash: Uint8Array): Array<{ validator: Validator['address']; signature: Uint8Array }> {
-    const message = signBytes(step, this.chainId, height, round, blockHash)
-    const votes: Array<{ validator: Validator['address']; signature: Uint8Array }> = []
-    for (const v of this.set.validators) if (v.online) votes.push({ validator: v.address, signature: v.sign(message) })
+  /**
+   * The online validators' precommits. Each signature is made when it is first read (the
+   * certificate served, verified or written to a database), not at commit: ed25519 signatures
+   * are deterministic (RFC 8032), so the bytes are the same whenever they are made, and a chain
+   * that mines thousands of blocks at once (hardhat_mine) signs none it is not asked for.
+   */
+  private precommits(height: bigint, round: number, blockHash: Uint8Array): CommitCertificate['precommits'] {
+    const votes: CommitCertificate['precommits'] = []
+    for (const v of this.set.validators) if (v.online) votes.push(new Precommit(v, this.chainId, height, round, blockHash))
     return votes
   }
 

@@ -26,6 +26,8 @@ export interface MineOptions {
   timestamp?: bigint
 }
 
+const noop = (): void => {}
+
 interface Waiter {
   resolve: (outcome: TxOutcome | undefined) => void
   reject: (error: Error) => void
@@ -136,6 +138,27 @@ export class Producer {
     return this.serial(() => this.produce(options, Infinity))
   }
 
+  /**
+   * Produces up to `count` blocks in one turn of the queue (hardhat_mine, evm_mine with
+   * `blocks`): `options` gives each block's options from the block before it (none for the
+   * first). Answers how many were made (fewer than `count` when the chain halted on the way) and,
+   * with `keep`, the blocks themselves (a million blocks held at once would take gigabytes).
+   */
+  mineSeries(count: bigint, options: (previous: Block | undefined) => MineOptions, keep = false): Promise<{ mined: bigint; blocks: Block[] }> {
+    return this.serial(async () => {
+      const blocks: Block[] = []
+      let previous: Block | undefined
+      let mined = 0n
+      for (; mined < count; mined++) {
+        const block = await this.produce(options(previous), Infinity)
+        if (block === undefined) break
+        if (keep) blocks.push(block)
+        previous = block
+      }
+      return { mined, blocks }
+    })
+  }
+
   /** Automine: one block per executable transaction until none is left. */
   private drain(): Promise<unknown> {
     return this.serial(async () => {
@@ -154,7 +177,8 @@ export class Producer {
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task)
-    this.queue = run.catch(() => {})
+    // Settled with nothing: the queue must not keep the last task's result (a series of blocks).
+    this.queue = run.then(noop, noop)
     return run
   }
 

@@ -20,7 +20,7 @@ import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
-import { postBlock, preBlock } from './system-calls.js'
+import { emptyBlockEffects, postBlock, preBlock } from './system-calls.js'
 import { IMPERSONATED } from './transactions.js'
 import { attachConsoleLog } from './console-log.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
@@ -179,6 +179,10 @@ export class BlockBuilder {
   }
 
   async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array }>, params: BlockParams): Promise<BuiltBlock> {
+    if (txs.length === 0) {
+      const empty = await this.buildEmpty(params)
+      if (empty !== undefined) return empty
+    }
     const parent = this.chain.head
     const common = this.vm.common
     const view = this.chain.headView()
@@ -300,4 +304,66 @@ export class BlockBuilder {
       throw error
     }
   }
+
+  /**
+   * A block without transactions, without the EVM: the header {@link build} would make, the
+   * system writes applied straight to a diff (`emptyBlockEffects`), no overlay, no context block.
+   * Undefined when a request contract has to run (then {@link build} takes the general way).
+   * The same roots and hash as the general way: test/controls/mine-many.test.ts replays blocks
+   * made here under @ethereumjs/vm's runBlock.
+   */
+  private async buildEmpty(params: BlockParams): Promise<BuiltBlock | undefined> {
+    const parent = this.chain.head
+    const common = this.vm.common
+    const view = this.chain.headView()
+    try {
+      const now = view.now
+      if (now === undefined) return giveUp(view)
+      const number = parent.header.number + 1n
+      const parentHash = parent.hash()
+      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
+      const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, beaconRoot ?? new Uint8Array(32))
+      if (effects === undefined) return giveUp(view)
+      const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, effects.diff, view)
+      const blobs = common.isActivatedEIP(4844)
+      const withdrawals = common.isActivatedEIP(4895)
+      const header: HeaderData = {
+        parentHash,
+        coinbase: this.coinbaseBytes(params.coinbase),
+        stateRoot,
+        transactionsTrie: EMPTY_ROOT,
+        receiptTrie: EMPTY_ROOT,
+        logsBloom: new Uint8Array(256),
+        number,
+        gasLimit: params.gasLimit,
+        gasUsed: 0n,
+        timestamp: params.timestamp,
+        mixHash: params.prevRandao ?? keccak256(parentHash),
+        extraData: params.extraData,
+        baseFeePerGas: common.isActivatedEIP(1559) ? (params.baseFeePerGas ?? parent.header.calcNextBaseFee()) : undefined,
+        excessBlobGas: blobs ? parent.header.calcNextExcessBlobGas(common) : undefined,
+        blobGasUsed: blobs ? 0n : undefined,
+        parentBeaconBlockRoot: beaconRoot,
+        requestsHash: effects.requestsHash,
+      }
+      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      Object.freeze(blockHeader)
+      const headerRlp = encodeStrings(headerFields(blockHeader))
+      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
+      const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
+      let rlp: Uint8Array | undefined
+      Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
+      Object.freeze(block)
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, rejected: [], close: () => view.close() }
+    } catch (error) {
+      view.close()
+      throw error
+    }
+  }
+}
+
+/** Closes `view` and answers undefined (a block the fast way cannot make). */
+function giveUp(view: { close(): void }): undefined {
+  view.close()
+  return undefined
 }

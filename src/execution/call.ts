@@ -30,7 +30,7 @@ import {
 } from './overrides.js'
 import { revertError } from './revert.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
-import { txFields } from './tx-fields.js'
+import { initcodeTooLarge, txFields } from './tx-fields.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
@@ -82,6 +82,15 @@ export interface CallExecutorOptions {
   throwOnCallFailures?: boolean
 }
 
+/**
+ * Geth's words for a creation over the code or initcode size limit (vm.ErrMaxCodeSizeExceeded,
+ * vm.ErrMaxInitCodeSizeExceeded), which eth_call and eth_estimateGas answer as they are.
+ */
+const SIZE_ERRORS = new Map([
+  ['code size to deposit exceeds maximum code size', 'max code size exceeded'],
+  ['initcode exceeds max initcode size', 'max initcode size exceeded'],
+])
+
 /** Geth's wording for refusals that ethereumjs words its own way. */
 export function gethMessage(error: unknown, from: Uint8Array): ServerError {
   const message = error instanceof Error ? error.message : String(error)
@@ -91,6 +100,8 @@ export function gethMessage(error: unknown, from: Uint8Array): ServerError {
   }
   const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
   if (intrinsic !== null) return new ServerError(`intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
+  const initcode = initcodeTooLarge(message, false)
+  if (initcode !== undefined) return initcode
   const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
   if (fee !== null) return new ServerError(`max fee per gas less than block base fee: address 0x${keyOf(from)}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
   return new ServerError(message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
@@ -293,7 +304,7 @@ export class CallExecutor {
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
-      throw new ServerError(exec.exceptionError.error)
+      throw new ServerError(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
     return exec.returnValue
   }
@@ -331,6 +342,9 @@ export class CallExecutor {
     if (failure !== undefined) {
       if (sink !== undefined) for (const m of messages) sink(m)
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
+      // As geth's estimator: a failure that more gas cannot cure is answered as it is.
+      const size = SIZE_ERRORS.get(failure.error)
+      if (size !== undefined) throw new ServerError(size)
       throw new ServerError(`gas required exceeds allowance (${hi})`)
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit

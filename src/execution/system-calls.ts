@@ -5,7 +5,7 @@
  * after them, whose `requestsHash` goes into the header (EIP-7685).
  */
 import type { Block } from '@ethereumjs/block'
-import { Mainnet } from '@ethereumjs/common'
+import { type Common, Mainnet } from '@ethereumjs/common'
 import { type Address, createAddressFromString } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { JournaledState } from '../state/journaled-state.js'
@@ -13,6 +13,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { concat, equalBytes, word } from '../hex.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { RawLog } from '../chain/receipts.js'
+import { emptyDiff, type StateDiff, type SyncStateReader } from '../state/types.js'
 import { SYSTEM_CONTRACTS } from '../chain/system-contracts.js'
 import { fromHex } from '../hex.js'
 
@@ -138,11 +139,72 @@ const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0))
 /** The requests of a block (EIP-7685) and their `requestsHash`. */
 export async function postBlock(vm: VM, block: Block, logs: RawLog[]): Promise<{ requests: ExecutionRequest[]; requestsHash: Uint8Array }> {
   const requests: ExecutionRequest[] = [
-    { type: 0, data: deposits(logs, depositContract(vm)) },
+    // No logs, no deposits: an empty block need not look up the deposit contract.
+    { type: 0, data: logs.length === 0 ? new Uint8Array(0) : deposits(logs, depositContract(vm)) },
     { type: 1, data: await dequeue(vm, WITHDRAWAL_REQUESTS, block) },
     { type: 2, data: await dequeue(vm, CONSOLIDATION_REQUESTS, block) },
   ]
   if (requests.every((r) => r.data.length === 0)) return { requests, requestsHash: EMPTY_REQUESTS_HASH }
   const hashes = requests.filter((r) => r.data.length > 0).map((r) => sha256(concat(Uint8Array.of(r.type), r.data)))
   return { requests, requestsHash: sha256(concat(...hashes)) }
+}
+
+/** The contracts' state keys (unprefixed lower-case hex), for reads of the flat head state. */
+const KEY = {
+  beaconRoots: BEACON_ROOTS.toString().slice(2),
+  history: HISTORY_STORAGE.toString().slice(2),
+  requests: [WITHDRAWAL_REQUESTS, CONSOLIDATION_REQUESTS].map((a) => ({ address: a, key: a.toString().slice(2) })),
+}
+const QUEUE_SLOT_KEYS = QUEUE_SLOTS.map((slot) => Buffer.from(slot).toString('hex'))
+
+/** A storage value as the state keeps it: without leading zeros (empty for zero). */
+function unpadded(value: Uint8Array): Uint8Array {
+  let i = 0
+  while (i < value.length && value[i] === 0) i++
+  return i === 0 ? value : value.slice(i)
+}
+
+/**
+ * Everything a block without transactions changes, read from the head state without an EVM:
+ * the EIP-4788 and EIP-2935 ring writes {@link preBlock} makes, and, where EIP-7685 is active,
+ * the requests hash of a block without requests. Undefined when a request contract would have to
+ * run in the EVM (code that is not its canonical code, or requests waiting in its queue): such a
+ * block is built the general way. `hardhat_mine` of thousands of blocks goes through here.
+ */
+export function emptyBlockEffects(
+  now: SyncStateReader,
+  common: Common,
+  number: bigint,
+  timestamp: bigint,
+  parentHash: Uint8Array,
+  beaconRoot: Uint8Array,
+): { diff: StateDiff; requestsHash: Uint8Array | undefined } | undefined {
+  let requestsHash: Uint8Array | undefined
+  if (common.isActivatedEIP(7685)) {
+    for (const { address, key } of KEY.requests) {
+      const code = now.code(key)
+      if (code.length === 0) continue
+      if (!isCanonicalCode(address, code)) return undefined
+      for (const slot of QUEUE_SLOT_KEYS) if (!isZero(now.storage(key, slot))) return undefined
+    }
+    requestsHash = EMPTY_REQUESTS_HASH
+  }
+  const diff = emptyDiff()
+  const write = (address: string, slot: bigint, value: Uint8Array) => {
+    let slots = diff.storage.get(address)
+    if (slots === undefined) diff.storage.set(address, (slots = new Map()))
+    slots.set(slot.toString(16).padStart(64, '0'), unpadded(value))
+  }
+  if (common.isActivatedEIP(4788) && now.code(KEY.beaconRoots).length > 0) {
+    const index = timestamp % RING
+    write(KEY.beaconRoots, index, word(timestamp))
+    // This chain's beacon roots are zero: writing one over a zero slot changes nothing, and
+    // leaving it out spares the trie a walk and a hashed key per block.
+    const rootSlot = (index + RING).toString(16).padStart(64, '0')
+    if (!isZero(beaconRoot) || !isZero(now.storage(KEY.beaconRoots, rootSlot))) write(KEY.beaconRoots, index + RING, beaconRoot)
+  }
+  if (common.isActivatedEIP(2935) && number > 0n && now.code(KEY.history).length > 0) {
+    write(KEY.history, (number - 1n) % RING, parentHash)
+  }
+  return { diff, requestsHash }
 }

@@ -20,7 +20,7 @@ import type { CallRequest } from '../rpc/objects.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
-import { txFields } from './tx-fields.js'
+import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
 import { transactionFailedError } from './transaction-failure.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
@@ -176,7 +176,7 @@ export class Transactions {
       if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
       const capped = /^Transaction gas limit (\d+) exceeds the maximum allowed by EIP-7825/.exec(message)
       if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string))
-      throw new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
+      throw initcodeTooLarge(message, true) ?? new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
     }
     if (tx.type === TransactionType.BlobEIP4844) {
       // Over RPC a blob transaction must bring its blobs; blocks carry it without them.
@@ -233,6 +233,7 @@ export class Transactions {
     const head = this.chain.head
     const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
+    checkInitcodeSize(req, this.common)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)

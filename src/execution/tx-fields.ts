@@ -1,4 +1,6 @@
 /** The fields every transaction built from a request shares (calls, sends, simulations). */
+import type { Common } from '@ethereumjs/common'
+import { ServerError } from '../errors.js'
 import type { CallRequest } from '../rpc/objects.js'
 
 /** Nonce, gas, recipient, value, input and access list of a request, as `createTx` takes them. */
@@ -11,4 +13,26 @@ export function txFields(req: CallRequest, nonce: bigint, gasLimit: bigint) {
     data: req.data ?? new Uint8Array(),
     accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
   }
+}
+
+/** ethereumjs' refusal of a creation's initcode past the limit, with the size and the limit. */
+const INITCODE_TOO_LARGE = /the initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/
+
+/**
+ * Geth's refusal of an initcode past the EIP-3860 limit, or undefined when `message` is another
+ * error. `pool` words it as geth's transaction pool does (sends), otherwise as its state
+ * transition does (calls).
+ */
+export function initcodeTooLarge(message: string, pool: boolean): ServerError | undefined {
+  const m = INITCODE_TOO_LARGE.exec(message)
+  if (m === null) return undefined
+  return new ServerError(`max initcode size exceeded: code size ${m[1]}${pool ? ',' : ''} limit ${m[2]}`)
+}
+
+/** Refuses a creation request whose initcode is past the node's limit (EIP-3860, Shanghai on). */
+export function checkInitcodeSize(req: CallRequest, common: Common): void {
+  if (req.to !== undefined || !common.isActivatedEIP(3860)) return
+  const size = req.data?.length ?? 0
+  const max = common.param('maxInitCodeSize')
+  if (BigInt(size) > max) throw new ServerError(`max initcode size exceeded: code size ${size}, limit ${max}`)
 }

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parseCli, parseDuration } from '../../src/cli/config.js'
+import { loadArtifacts, type Artifact } from '../fixtures/compile.js'
 import { WsClient, rpc } from './helpers.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -102,6 +103,41 @@ describe('cli', () => {
     expect(c).toMatchObject({ chainId: 777n, api: ['eth', 'net'], rpcGasCap: 50_000_000n, rpcEvmTimeoutMs: 5000, maxOpenConnections: 0 })
   })
 
+  it('--allow-unlimited-contract-size: a mock over 24 KiB deploys; without it the deployment fails', async () => {
+    const large = loadArtifacts().LargeMock as Artifact
+    const from = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+    const deploy = async (args: string[]) => {
+      const cli = await start([...EPHEMERAL, '--quiet', ...args])
+      try {
+        const hash = (await rpc(cli.http, 'eth_sendTransaction', [{ from, data: large.bytecode, gas: '0xe4e1c0' }])).result
+        const receipt = (await rpc(cli.http, 'eth_getTransactionReceipt', [hash])).result
+        const code = (await rpc(cli.http, 'eth_getCode', [receipt.contractAddress, 'latest'])).result as string
+        return { status: receipt.status as string, code }
+      } finally {
+        const exited = exitOf(cli.child)
+        cli.child.kill('SIGINT')
+        expect(await exited).toBe(0)
+      }
+    }
+    expect(await deploy([])).toEqual({ status: '0x0', code: '0x' })
+    expect(await deploy(['--allow-unlimited-contract-size'])).toEqual({ status: '0x1', code: large.deployedBytecode })
+  })
+
+  it('code size settings: flags, Anvil\'s names and TOML keys; bad values refused', () => {
+    expect(parseCli([])).toMatchObject({ allowUnlimitedContractSize: false, codeSizeLimit: undefined })
+    expect(parseCli(['--allow-unlimited-contract-size']).allowUnlimitedContractSize).toBe(true)
+    expect(parseCli(['--disable-code-size-limit']).allowUnlimitedContractSize).toBe(true)
+    expect(parseCli(['--code-size-limit', '49152']).codeSizeLimit).toBe(49_152)
+    expect(() => parseCli(['--code-size-limit', '0'])).toThrow('flag code-size-limit: want an integer >= 1, got 0')
+    expect(() => parseCli(['--code-size-limit', 'big'])).toThrow('want an integer >= 1')
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-'))
+    const file = path.join(dir, 'node.toml')
+    writeFileSync(file, ['code-size-limit = 30000', 'allow-unlimited-contract-size = false', ''].join('\n'))
+    expect(parseCli(['--config', file])).toMatchObject({ allowUnlimitedContractSize: false, codeSizeLimit: 30_000 })
+    writeFileSync(file, 'disable-code-size-limit = true\n')
+    expect(parseCli(['--config', file]).allowUnlimitedContractSize).toBe(true)
+  })
+
   it('--db: admin_datadir answers the database directory (admin listed in the api)', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'finality-cli-')), 'chain')
     const cli = await start([...EPHEMERAL, '--db', dir, '--json-rpc.api', 'eth,admin', '--quiet'])
@@ -135,7 +171,7 @@ describe('cli', () => {
   it('--help lists every flag; unknown flags are refused', async () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
-    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--throw-on-transaction-failures', '--throw-on-call-failures', '--quiet']) {
+    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--throw-on-transaction-failures', '--throw-on-call-failures', '--allow-unlimited-contract-size', '--disable-code-size-limit', '--code-size-limit', '--quiet']) {
       expect(help.out).toContain(flag)
     }
     const bad = await run(['--nope'])

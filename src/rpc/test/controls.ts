@@ -40,17 +40,19 @@ function resetOptions(name: string): (v: unknown) => undefined {
  * Mines `count` blocks, `interval` seconds apart after the first; answers them. Without an
  * interval the producer times each block (a block timestamp interval, or the clock).
  */
-async function mineBlocks(s: Services, count: bigint, interval: bigint | undefined, first?: bigint): Promise<Block[]> {
+async function mineBlocks(s: Services, count: bigint, interval: bigint | undefined, first?: bigint, keep = false): Promise<Block[]> {
   if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
-  let timestamp = first
-  const mined: Block[] = []
-  for (let i = 0n; i < count; i++) {
-    const block = await s.producer.mine(timestamp === undefined ? {} : { timestamp })
-    if (block === undefined) throw new InvalidParamsError('the chain is halted: not enough validators online')
-    mined.push(block)
-    timestamp = interval === undefined ? undefined : block.header.timestamp + (interval > 0n ? interval : 1n)
-  }
-  return mined
+  const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
+  const { mined, blocks } = await s.producer.mineSeries(
+    count,
+    (previous) => {
+      if (previous === undefined) return first === undefined ? {} : { timestamp: first }
+      return step === undefined ? {} : { timestamp: previous.header.timestamp + step }
+    },
+    keep,
+  )
+  if (mined < count) throw new InvalidParamsError('the chain is halted: not enough validators online')
+  return blocks
 }
 
 /**
@@ -65,7 +67,7 @@ function mineInterval(s: Services, prefix: 'hardhat' | 'anvil', interval: bigint
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
 async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
-  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.timestampInterval === undefined ? 1n : undefined, p?.timestamp)
+  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
   return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
 }
 
