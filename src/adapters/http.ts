@@ -1,7 +1,7 @@
 /**
  * The HTTP transport: a `(req, res, next?)` handler for `http.createServer`, Express
  * (`app.use('/rpc', node.http())`, with or without `express.json()`) and any node:http-style
- * framework. Status codes follow RELIABILITY.md: 405, 413 (the body is not read past the limit),
+ * framework. Status codes follow RELIABILITY.md: 200 for an empty GET (health checks), 405, 413 (the body is not read past the limit),
  * 415, 403 for a Host not allowed, 401 for a bad token, 204 when every call was a notification.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -132,6 +132,10 @@ export function createHttpHandler(host: RpcHost, t: ResolvedTransport, options: 
           'access-control-allow-headers': 'content-type, authorization',
           'access-control-max-age': '600',
         })
+      }
+      // geth: an empty GET answers 200, so load-balancer health checks pass.
+      if (req.method === 'GET' && Number(req.headers['content-length'] ?? 0) === 0 && req.headers['transfer-encoding'] === undefined && !(req.url ?? '').includes('?')) {
+        return send(res, 200, undefined, { ...extra, 'content-length': '0' })
       }
       if (req.method !== 'POST') return plain(res, 405, 'method not allowed\n', { allow: cors === undefined ? 'POST' : 'POST, OPTIONS' })
       const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''

@@ -166,7 +166,8 @@ describe('Express', () => {
       expect((await post(`${url}/rpc`, '{"jsonrpc":"2.0","method":"eth_chainId"}')).status).toBe(204)
       const deep = `{"jsonrpc":"2.0","id":1,"method":"eth_chainId","x":${'['.repeat(64)}${']'.repeat(64)}}`
       expect(JSON.parse((await post(`${url}/rpc`, deep)).text).error.code).toBe(-32700)
-      expect((await fetch(`${url}/rpc`)).status).toBe(405)
+      expect((await fetch(`${url}/rpc`)).status).toBe(200)
+      expect((await fetch(`${url}/rpc`, { method: 'PUT' })).status).toBe(405)
       expect(await (await fetch(`${url}/health`)).text()).toBe('ok')
       await close()
       await node.close()

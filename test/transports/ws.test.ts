@@ -161,12 +161,13 @@ describe('ws', () => {
     c.close()
   })
 
-  it('eth_unsubscribe: true, then false; no notifications after', async () => {
+  it('eth_unsubscribe: true, then geth\'s -32000 subscription not found; never-issued ids too; no notifications after', async () => {
     const c = await WsClient.connect(url)
     const id = (await c.call('eth_subscribe', ['newHeads'])).result
     expect((await c.call('eth_unsubscribe', [id])).result).toBe(true)
-    expect((await c.call('eth_unsubscribe', [id])).result).toBe(false)
-    expect((await c.call('eth_unsubscribe', ['toString'])).result).toBe(false)
+    expect((await c.call('eth_unsubscribe', [id])).error).toEqual({ code: -32000, message: 'subscription not found' })
+    expect((await c.call('eth_unsubscribe', ['toString'])).error).toEqual({ code: -32000, message: 'subscription not found' })
+    expect((await c.call('eth_unsubscribe', ['0x9cef478923ff08bf67fde6c64013158d'])).error).toEqual({ code: -32000, message: 'subscription not found' })
     await node.mine()
     expect(c.notifications(id)).toEqual([])
     c.close()
