@@ -71,6 +71,11 @@ export class RpcHost {
     this.base = new Dispatcher(methods, services, limits)
   }
 
+  /** The node's clock (time-outs of the transports). */
+  get clock(): Services['clock'] {
+    return this.services.clock
+  }
+
   /** Parses and answers raw JSON text (parse errors answer -32700 with id null). */
   async handleText(text: string, scope: TransportScope, session?: Session): Promise<Answer> {
     let payload: unknown
