@@ -11,7 +11,7 @@ export const LOCAL_ORIGINS: readonly string[] = Object.freeze(['http://localhost
 /** The Host names a node serving this machine accepts; IP addresses always pass (geth's `--http.vhosts` default). */
 export const LOCAL_HOSTS: readonly string[] = Object.freeze(['localhost'])
 
-const RULE = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\[[^\]]+\]|[^:/[\]]+)(?::(\d{1,5}))?\/?$/i
+const RULE = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\[[^\]\s]+\]|[^\s:/[\]]+)(?::(\d{1,5}))?\/?$/i
 
 interface Parsed {
   scheme: string | undefined
