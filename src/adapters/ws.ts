@@ -146,6 +146,61 @@ export class Outbox {
   }
 }
 
+/**
+ * One socket's requests: at most `wsRequestsInFlight` run at once, and none starts while `blocked()`
+ * (the outbox is full or closed). While requests wait, the socket is paused (`setPaused(true)`),
+ * so the client's further requests stay in its own buffers, not in memory here.
+ */
+export class RequestQueue<T> {
+  private readonly waiting: T[] = []
+  private running = 0
+  private paused = false
+
+  constructor(
+    private readonly run: (item: T) => Promise<void>,
+    private readonly limits: Pick<Limits, 'wsRequestsInFlight'>,
+    private readonly blocked: () => boolean,
+    private readonly setPaused: (paused: boolean) => void,
+  ) {}
+
+  /** Requests running now. */
+  get inFlight(): number {
+    return this.running
+  }
+
+  /** Requests waiting. */
+  get queued(): number {
+    return this.waiting.length
+  }
+
+  /** Adds a request and starts what may start. */
+  push(item: T): void {
+    this.waiting.push(item)
+    this.pump()
+  }
+
+  /** Starts waiting requests while there is room (after a flush or a finished request). */
+  pump(): void {
+    while (this.waiting.length > 0 && this.running < this.limits.wsRequestsInFlight && !this.blocked()) {
+      this.running++
+      this.run(this.waiting.shift() as T).finally(() => {
+        this.running--
+        this.pump()
+      })
+    }
+    const pause = this.waiting.length > 0
+    if (pause !== this.paused) {
+      this.paused = pause
+      this.setPaused(pause)
+    }
+  }
+
+  /** Drops what waits (the socket closed). */
+  clear(): void {
+    this.waiting.length = 0
+  }
+}
+
 function realTimer(fn: () => void, ms: number): () => void {
   const t = setTimeout(fn, ms)
   t.unref()
@@ -198,24 +253,8 @@ export function attachWebSocket(host: RpcHost, server: Server, t: ResolvedTransp
   }
 
   const serve = (ws: WebSocket, scope: Exclude<ReturnType<typeof scopeOf>, 'unauthorized'>) => {
-    const waiting: Buffer[] = []
-    let running = 0
-    // Requests start while the socket's unsent answers are under the limit; past it they wait and
-    // the socket is not read (backpressure), so a client that reads its answers is never cut off.
-    const pump = () => {
-      while (waiting.length > 0 && running < limits.wsRequestsInFlight && !outbox.full && !outbox.closed) {
-        running++
-        run(waiting.shift() as Buffer).finally(() => {
-          running--
-          pump()
-        })
-      }
-      if (waiting.length > 0 && !outbox.closed) ws.pause()
-      else if (ws.isPaused) ws.resume()
-    }
-    const outbox = new Outbox(ws, limits, host.clock, () => {
-      if (waiting.length > 0) pump()
-    })
+    const outbox: Outbox = new Outbox(ws, limits, host.clock, () => queue.pump())
+    const queue = new RequestQueue<Buffer>((bytes) => run(bytes), limits, () => outbox.full || outbox.closed, (paused) => (paused ? ws.pause() : ws.resume()))
     const session = host.session((id, p) => {
       if (!outbox.send(notification(id, p))) session.close()
     })
@@ -239,12 +278,11 @@ export function attachWebSocket(host: RpcHost, server: Server, t: ResolvedTransp
       }
     }
     ws.on('message', (raw: Buffer | ArrayBuffer | Buffer[]) => {
-      waiting.push(Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer))
-      pump()
+      queue.push(Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer))
     })
     ws.on('close', () => {
       open--
-      waiting.length = 0
+      queue.clear()
       outbox.dispose()
       sessions.delete(session)
       session.close()

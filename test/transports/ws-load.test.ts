@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http'
 import WebSocket, { WebSocketServer } from 'ws'
 import { describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import type { WsOptions } from '../../src/adapters/ws.js'
+import { RequestQueue, type WsOptions } from '../../src/adapters/ws.js'
 import { WsClient, onLoopback } from './helpers.js'
 
 const BIG = `0x${'5b'.repeat(10_000)}` as const // 10 kB of JUMPDEST: eth_getCode answers ~20 kB
@@ -31,6 +31,55 @@ async function attach(node: FinalityNode, options?: WsOptions, server: Server = 
 function getCodeBatch(n: number): string[] {
   return Array.from({ length: n }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getCode', params: [HOLDER, 'latest'] }))
 }
+
+describe('ws: request queue', () => {
+  function setup(inFlight: number) {
+    const started: number[] = []
+    const finish = new Map<number, () => void>()
+    const paused: boolean[] = []
+    let full = false
+    const queue = new RequestQueue<number>(
+      (n) => {
+        started.push(n)
+        return new Promise<void>((resolve) => finish.set(n, resolve))
+      },
+      { wsRequestsInFlight: inFlight },
+      () => full,
+      (p) => paused.push(p),
+    )
+    return { queue, started, finish, paused, setFull: (f: boolean) => (full = f) }
+  }
+
+  it('limit: wsRequestsInFlight N run at once, request N+1 waits (and the socket pauses) until one finishes', async () => {
+    const { queue, started, finish, paused } = setup(2)
+    queue.push(1)
+    queue.push(2)
+    expect(started).toEqual([1, 2])
+    expect(paused).toEqual([])
+    queue.push(3)
+    expect(started).toEqual([1, 2])
+    expect(queue.queued).toBe(1)
+    expect(paused).toEqual([true])
+    finish.get(1)?.()
+    await new Promise((r) => setImmediate(r))
+    expect(started).toEqual([1, 2, 3])
+    expect(paused).toEqual([true, false])
+    expect(queue.inFlight).toBe(2)
+  })
+
+  it('behavior: nothing starts while the outbox is full; a flush (pump) starts what waits', () => {
+    const { queue, started, paused, setFull } = setup(64)
+    setFull(true)
+    queue.push(1)
+    queue.push(2)
+    expect(started).toEqual([])
+    expect(paused).toEqual([true])
+    setFull(false)
+    queue.pump()
+    expect(started).toEqual([1, 2])
+    expect(paused).toEqual([true, false])
+  })
+})
 
 describe('ws: backpressure', () => {
   it('a client that reads 2,000 large answers gets every one of them (its requests wait, it is not cut off)', async () => {
