@@ -97,7 +97,7 @@ export const FLAGS = {
   'json-rpc.rpc-gas-cap': ['string', '<gas>  gas cap of eth_call / eth_estimateGas, 0 = none (default 0)'],
   'json-rpc.rpc-evm-timeout': ['string', '<duration>  time-out of eth_call, e.g. 10s, 500ms (default 10s)'],
   'json-rpc.jwt-secret': ['string', '<hex|file>  JWT secret: private methods need Authorization: Bearer <JWT>'],
-  'chain-id': ['string', '<id>  chain id (default 31337)'],
+  'chain-id': ['string', '<id>  chain id (default 31337; with --db, the chain id stored there)'],
   accounts: ['string', '<n>  prefunded accounts (default 20)'],
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],

@@ -152,7 +152,7 @@ describe('cli', () => {
   it('--help lists every flag; unknown flags are refused', async () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
-    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--quiet']) {
+    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--json-rpc.cors', '--json-rpc.hosts', '--host', '--port', '--validators', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--quiet']) {
       expect(help.out).toContain(flag)
     }
     const bad = await run(['--nope'])
