@@ -55,10 +55,20 @@ export interface Limits {
   wsSubscriptions: number
   /** Simultaneous connections of a transport; 0 = unlimited (the spec's `max-open-connections`). */
   maxOpenConnections: number
-  /** Messages waiting to be written to one WebSocket; past it the socket is closed with 1008. */
+  /**
+   * Messages written to one WebSocket but not yet flushed. At the limit the socket's requests wait
+   * (backpressure); a notification that would take it past twice the limit closes it with 1008.
+   */
   wsBacklogMessages: number
-  /** Bytes waiting to be written to one WebSocket; past it the socket is closed with 1008. */
+  /** Bytes written to one WebSocket but not yet flushed; as {@link wsBacklogMessages}. */
   wsBacklogBytes: number
+  /** Requests of one WebSocket that run at once; more wait in order (bounds the answers not yet written). */
+  wsRequestsInFlight: number
+  /**
+   * Milliseconds a WebSocket may stay at its backlog limit without flushing anything before it is
+   * closed with 1008 as a reader that stopped reading (geth's 10 s write time-out).
+   */
+  wsStallMs: number
 }
 
 /** The defaults. */
@@ -88,6 +98,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxOpenConnections: 0,
   wsBacklogMessages: 10_000,
   wsBacklogBytes: 16 * 1024 * 1024,
+  wsRequestsInFlight: 64,
+  wsStallMs: 10_000,
 })
 
 /** Defaults overridden by the caller's values. */

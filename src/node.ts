@@ -165,7 +165,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
     }
   }
-  const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? DEFAULTS.chainId)
+  // Without a database the chain lives in memory (see ChainStore); with one it is kept there, and
+  // a stored chain resumes under its own chain id unless another is asked for (refused below).
+  const db = options.db
+  await db?.open()
+  const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
+  const stored = (await db?.get('mchainId', metaOptions)) as Uint8Array | undefined
+  const storedChainId = stored === undefined ? undefined : BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`)
+  const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
@@ -197,20 +204,18 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     balance: options.accounts?.[i]?.balance ?? options.balance ?? DEFAULTS.balance,
   }))
   const keyring = new Keyring(local, clock)
-  // Without a database the chain lives in memory (see ChainStore); with one it is kept there.
-  const db = options.db
-  await db?.open()
 
   const chain = new Chain(common, db, forks)
   const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
-  const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
+  // Checked before the stored blocks are read: decoded under another chain id they fail obscurely.
+  if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
+    await db.close()
+    throw new Error(
+      `the database holds a chain with chain id ${storedChainId}, not ${chainId}: to resume it, leave chainId out or pass ${storedChainId} (CLI: --chain-id); for a new chain, use another database directory`,
+    )
+  }
   if (db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
-    const stored = (await db.get('mchainId', metaOptions)) as Uint8Array | undefined
-    if (stored !== undefined && BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`) !== chainId) {
-      await db.close()
-      throw new Error(`the database holds a chain with another chain id (${BigInt(`0x${Buffer.from(stored).toString('hex')}`)}), not ${chainId}`)
-    }
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
     await chain.initGenesis(genesisFile.alloc, genesisFile.header)

@@ -8,7 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { HARDHAT_API, parseCli } from '../src/cli/config.js'
+import { isLoopback } from '../src/adapters/auth.js'
+import { LOOPBACK_API, PUBLIC_API, defaultApi, parseCli } from '../src/cli/config.js'
 import { VERSION } from '../src/version.js'
 import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
 import { trackNodes } from './helpers/nodes.js'
@@ -120,12 +121,16 @@ describe('cli --hardhat', () => {
     expect(parseCli([]).hardhat).toBe(false)
     const on = parseCli(['--hardhat'])
     expect(on.hardhat).toBe(true)
-    expect(on.api).toEqual([...HARDHAT_API])
+    // No --json-rpc.api: the namespaces follow the address; on loopback --hardhat adds debug and personal.
+    expect(on.api).toBeUndefined()
+    expect(defaultApi('127.0.0.1:8545', isLoopback, true)).toEqual([...LOOPBACK_API, 'debug', 'personal'])
+    expect(defaultApi('127.0.0.1:8545', isLoopback, false)).toEqual([...LOOPBACK_API])
+    expect(defaultApi('0.0.0.0:8545', isLoopback, true)).toEqual([...PUBLIC_API])
     expect(parseCli(['--hardhat', '--json-rpc.api', 'eth,hardhat']).api).toEqual(['eth', 'hardhat'])
     const dir = mkdtempSync(path.join(tmpdir(), 'finality-hardhat-'))
     const file = path.join(dir, 'node.toml')
     writeFileSync(file, 'hardhat = true\n')
-    expect(parseCli(['--config', file])).toMatchObject({ hardhat: true, api: [...HARDHAT_API] })
+    expect(parseCli(['--config', file])).toMatchObject({ hardhat: true, api: undefined })
     writeFileSync(file, 'hardhat = true\n[json-rpc]\napi = "eth,evm"\n')
     expect(parseCli(['--config', file]).api).toEqual(['eth', 'evm'])
     writeFileSync(file, 'hardhat = "maybe"\n')

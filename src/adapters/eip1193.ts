@@ -143,10 +143,14 @@ export class Eip1193Provider {
     return this.events.emit(event, ...(args as unknown[]))
   }
 
-  /** Marks the provider disconnected (the node closed). */
-  disconnect(): void {
+  /**
+   * Marks the provider disconnected (the node closed). EIP-1193: the `disconnect` event's error
+   * carries a CloseEvent status code, 1000 (normal closure) for a clean close; requests made
+   * afterwards reject with 4900.
+   */
+  disconnect(code = 1000, reason = 'the node closed'): void {
     if (!this.connected) return
     this.connected = false
-    this.emit('disconnect', new ProviderRpcError(4900, 'the node closed'))
+    this.emit('disconnect', new ProviderRpcError(code, reason))
   }
 }

@@ -7,12 +7,12 @@ import { RpcError, toErrorObject } from '../errors.js'
 import type { Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import { SubscriptionHub, Subscriptions, type Notify } from '../filters/subscriptions.js'
-import { Dispatcher, type CallScope, type RpcId } from '../rpc/dispatcher.js'
+import { Dispatcher, firstCallId, firstCallIndex, type CallScope, type RpcId, type RpcResponse } from '../rpc/dispatcher.js'
 import { subscribeMethods } from '../rpc/eth/subscribe.js'
 import type { Method } from '../rpc/method.js'
 import type { Services } from '../services.js'
 import { UnauthorizedError, isPrivate } from './auth.js'
-import { parsePayload, valueDeeperThan } from './json.js'
+import { parsePayload, rawIds, valueDeeperThan } from './json.js'
 
 /** Who is calling over a transport. */
 export interface TransportScope extends CallScope {
@@ -30,16 +30,26 @@ export interface Answer {
 /** A connection that can carry notifications (a WebSocket, the EIP-1193 provider). */
 export interface Session {
   readonly subscriptions: Subscriptions
-  /** Runs one payload in this session. */
-  handle(payload: unknown, scope: TransportScope): Promise<Answer>
+  /** Runs one payload in this session; `raw` holds the ids as written (see {@link rawIds}). */
+  handle(payload: unknown, scope: TransportScope, raw?: ReturnType<typeof rawIds>): Promise<Answer>
   /** Frees the session's subscriptions. */
   close(): void
 }
 
 const NOTHING: Answer = { text: undefined, sent: () => {} }
 
-function errorText(id: RpcId, error: unknown): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: toErrorObject(error) })
+/** An item's id as the client wrote it (undefined when the text is not at hand, as after express.json()). */
+type RawId = string | undefined
+
+function errorText(id: RpcId, error: unknown, raw?: RawId): string {
+  return `{"jsonrpc":"2.0","id":${raw ?? JSON.stringify(id)},"error":${JSON.stringify(toErrorObject(error))}}`
+}
+
+/** A response's text with its id written exactly as the request's. */
+function responseText(r: RpcResponse, raw: RawId): string {
+  if (raw === undefined || r.id === null) return JSON.stringify(r)
+  const rest = 'error' in r ? JSON.stringify({ error: r.error }) : JSON.stringify({ result: r.result })
+  return `{"jsonrpc":"2.0","id":${raw},${rest.slice(1)}`
 }
 
 function idOf(item: unknown): { hasId: boolean; id: RpcId } {
@@ -61,6 +71,11 @@ export class RpcHost {
     this.base = new Dispatcher(methods, services, limits)
   }
 
+  /** The node's clock (time-outs of the transports). */
+  get clock(): Services['clock'] {
+    return this.services.clock
+  }
+
   /** Parses and answers raw JSON text (parse errors answer -32700 with id null). */
   async handleText(text: string, scope: TransportScope, session?: Session): Promise<Answer> {
     let payload: unknown
@@ -69,7 +84,8 @@ export class RpcHost {
     } catch (error) {
       return { text: errorText(null, error), sent: () => {} }
     }
-    return session === undefined ? this.handleValue(payload, scope) : session.handle(payload, scope)
+    const raw = rawIds(text)
+    return session === undefined ? this.handleValue(payload, scope, raw) : session.handle(payload, scope, raw)
   }
 
   /** Answers a payload another parser built (express.json()), after the same depth check. */
@@ -93,9 +109,9 @@ export class RpcHost {
     const dispatcher = new Dispatcher(methods, this.services, this.limits)
     return {
       subscriptions,
-      handle: async (payload, scope) => {
+      handle: async (payload, scope, raw) => {
         const ids: Hex[] = []
-        const text = await this.answer(dispatcher, payload, scope, (run) => {
+        const text = await this.answer(dispatcher, payload, scope, raw, (run) => {
           // Handlers run synchronously up to their first await, so eth_subscribe reports here.
           collect = ids
           try {
@@ -110,8 +126,8 @@ export class RpcHost {
     }
   }
 
-  private async handleValue(payload: unknown, scope: TransportScope): Promise<Answer> {
-    const text = await this.answer(this.base, payload, scope, (run) => run())
+  private async handleValue(payload: unknown, scope: TransportScope, raw?: ReturnType<typeof rawIds>): Promise<Answer> {
+    const text = await this.answer(this.base, payload, scope, raw, (run) => run())
     return text === undefined ? NOTHING : { text, sent: () => {} }
   }
 
@@ -119,24 +135,29 @@ export class RpcHost {
     dispatcher: Dispatcher,
     payload: unknown,
     scope: TransportScope,
+    raw: ReturnType<typeof rawIds>,
     wrap: (run: () => Promise<unknown>) => Promise<unknown>,
   ): Promise<string | undefined> {
-    if (!Array.isArray(payload)) return this.one(dispatcher, payload, scope, wrap)
-    if (payload.length === 0 || payload.length > this.limits.batchItems) {
-      return JSON.stringify(await dispatcher.handle(payload, scope))
+    if (!Array.isArray(payload)) return this.one(dispatcher, payload, scope, wrap, typeof raw === 'string' ? raw : undefined)
+    const raws = Array.isArray(raw) ? raw : []
+    if (payload.length === 0) return JSON.stringify(await dispatcher.handle(payload, scope))
+    if (payload.length > this.limits.batchItems) {
+      const at = firstCallIndex(payload)
+      const first = firstCallId(payload)
+      return `[${errorText(first, new RpcError(-32600, 'batch too large'), first === null ? undefined : raws[at])}]`
     }
     const parts: string[] = []
     let bytes = 0
-    for (const item of payload) {
+    for (const [i, item] of payload.entries()) {
       if (bytes > this.limits.batchResponseBytes) {
         // geth: once the batch's responses pass the limit, later calls are answered, not run.
         const { hasId, id } = idOf(item)
-        if (hasId) parts.push(errorText(id, new RpcError(-32003, 'response too large')))
+        if (hasId) parts.push(errorText(id, new RpcError(-32003, 'response too large'), id === null ? undefined : raws[i]))
         continue
       }
       const text = Array.isArray(item)
         ? errorText(null, new RpcError(-32600, 'invalid request'))
-        : await this.one(dispatcher, item, scope, wrap)
+        : await this.one(dispatcher, item, scope, wrap, raws[i])
       if (text === undefined) continue
       parts.push(text)
       bytes += text.length
@@ -149,16 +170,19 @@ export class RpcHost {
     item: unknown,
     scope: TransportScope,
     wrap: (run: () => Promise<unknown>) => Promise<unknown>,
+    rawId: RawId,
   ): Promise<string | undefined> {
     const { hasId, id } = idOf(item)
+    // Only a valid id is echoed as written; an object or array id is answered with null.
+    const raw = id === null ? undefined : rawId
     const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined
     if (scope.locked && typeof method === 'string' && isPrivate(method) && scope.namespaces.has(dispatcher.gateOf(method))) {
-      return hasId ? errorText(id, new UnauthorizedError(method)) : undefined
+      return hasId ? errorText(id, new UnauthorizedError(method), raw) : undefined
     }
     const response = wrap(() => dispatcher.handle(item, scope))
     const result = await this.withTimeout(response)
-    if (result === TIMED_OUT) return hasId ? errorText(id, new RpcError(-32002, 'request timed out')) : undefined
-    return result === undefined ? undefined : JSON.stringify(result)
+    if (result === TIMED_OUT) return hasId ? errorText(id, new RpcError(-32002, 'request timed out'), raw) : undefined
+    return result === undefined ? undefined : responseText(result as RpcResponse, raw)
   }
 
   private withTimeout<T>(work: Promise<T>): Promise<T | typeof TIMED_OUT> {

@@ -1,7 +1,7 @@
 /**
  * The HTTP transport: a `(req, res, next?)` handler for `http.createServer`, Express
  * (`app.use('/rpc', node.http())`, with or without `express.json()`) and any node:http-style
- * framework. Status codes follow RELIABILITY.md: 405, 413 (the body is not read past the limit),
+ * framework. Status codes follow RELIABILITY.md: 200 for an empty GET (health checks), 405, 413 (the body is not read past the limit),
  * 415, 403 for a Host not allowed, 401 for a bad token, 204 when every call was a notification.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -9,12 +9,17 @@ import { RpcError, toErrorObject } from '../errors.js'
 import { verifyBearer } from './auth.js'
 import type { RpcHost, TransportScope } from './host.js'
 import { decodeUtf8, methodNames } from './json.js'
+import { hostAllowed, originAllowed } from './origins.js'
 
 /** Options shared by the HTTP and WebSocket transports. */
 export interface TransportOptions {
   /** Namespaces open on this transport. Default `eth, web3, net, rpc` (the spec's default set). */
   api?: string[]
-  /** Allowed `Host` names (port ignored, `*` = any); others get 403. Default: any. */
+  /**
+   * Allowed `Host` names (port ignored, `*` = any); others get 403 `invalid host specified`. An IP
+   * address always passes (geth's rule: DNS rebinding needs a name). Default: any for `http()` and
+   * `ws()` mounts; `localhost` for `listen()`.
+   */
   hosts?: string[]
   /** JWT secret (32+ bytes, hex or bytes): private methods need `Authorization: Bearer <JWT>`. */
   jwtSecret?: string | Uint8Array
@@ -26,7 +31,10 @@ export interface TransportOptions {
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpOptions extends TransportOptions {
-  /** Origins allowed by CORS (`*` = any). Default: CORS off. */
+  /**
+   * Origins allowed by CORS: `*`, or `scheme://host[:port]` (no port = any port). Default: CORS
+   * off for an `http()` mount; pages on `http://localhost`, `127.0.0.1` and `[::1]` for `listen()`.
+   */
   cors?: string[]
 }
 
@@ -43,13 +51,7 @@ export interface ResolvedTransport {
   readonly lockPrivate: boolean
 }
 
-/** Checks the Host header against the allowed list. */
-export function hostAllowed(allowed: ReadonlySet<string> | undefined, host: string | undefined): boolean {
-  if (allowed === undefined || allowed.has('*')) return true
-  if (host === undefined) return false
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '')
-  return allowed.has(name.toLowerCase())
-}
+export { hostAllowed } from './origins.js'
 
 /** The scope of one request: 'unauthorized' for a present but bad token. */
 export function scopeOf(t: ResolvedTransport, authorization: string | undefined, now: number): TransportScope | 'unauthorized' {
@@ -106,15 +108,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
 
 /** Creates the HTTP handler of a node. */
 export function createHttpHandler(host: RpcHost, t: ResolvedTransport, options: HttpOptions = {}): HttpHandler {
-  const cors = options.cors === undefined ? undefined : new Set(options.cors)
+  const cors = options.cors
   const limits = host.limits
   const clock = () => Date.now()
 
   const corsHeaders = (req: IncomingMessage): Record<string, string> => {
     const origin = req.headers.origin
     if (cors === undefined || origin === undefined) return {}
-    if (!cors.has('*') && !cors.has(origin)) return {}
-    return { 'access-control-allow-origin': cors.has('*') ? '*' : origin, vary: 'Origin' }
+    if (!originAllowed(cors, origin)) return {}
+    return { 'access-control-allow-origin': cors.includes('*') ? '*' : origin, vary: 'Origin' }
   }
 
   const tooLarge = (res: ServerResponse) => {
@@ -132,6 +134,10 @@ export function createHttpHandler(host: RpcHost, t: ResolvedTransport, options: 
           'access-control-allow-headers': 'content-type, authorization',
           'access-control-max-age': '600',
         })
+      }
+      // geth: an empty GET answers 200, so load-balancer health checks pass.
+      if (req.method === 'GET' && Number(req.headers['content-length'] ?? 0) === 0 && req.headers['transfer-encoding'] === undefined && !(req.url ?? '').includes('?')) {
+        return send(res, 200, undefined, { ...extra, 'content-length': '0' })
       }
       if (req.method !== 'POST') return plain(res, 405, 'method not allowed\n', { allow: cors === undefined ? 'POST' : 'POST, OPTIONS' })
       const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''

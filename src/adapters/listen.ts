@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { assertSafeExposure, isLoopback } from './auth.js'
 import type { RpcHost } from './host.js'
 import { createHttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
+import { LOCAL_HOSTS, LOCAL_ORIGINS } from './origins.js'
 import { attachWebSocket, type WsEndpoint } from './ws.js'
 
 /**
@@ -28,6 +29,13 @@ export interface ListenOptions extends HttpOptions {
   wsAddress?: string | false
   /** WebSocket upgrade path. Default: any. */
   wsPath?: string
+  /** Namespaces of the WebSocket server. Default: `api`. */
+  wsApi?: string[]
+  /**
+   * `Origin`s allowed to open a WebSocket (`*`, or `scheme://host[:port]`, no port = any). Default:
+   * `cors` when given, else pages on `http://localhost`, `127.0.0.1` and `[::1]`.
+   */
+  origins?: string[]
 }
 
 /** Running servers. */
@@ -88,9 +96,16 @@ export async function listen(
   const shared = short && options.wsAddress === undefined
   const wsAddress = shared ? httpAddress : options.wsAddress === false ? undefined : parseAddress(options.wsAddress ?? '127.0.0.1:8546')
   const hasSecret = options.jwtSecret !== undefined
-  for (const a of [httpAddress, wsAddress]) {
-    if (a !== undefined) assertSafeExposure(a.host, options.api ?? [], hasSecret)
+  if (httpAddress !== undefined) assertSafeExposure(httpAddress.host, options.api ?? [], hasSecret)
+  if (wsAddress !== undefined) assertSafeExposure(wsAddress.host, options.wsApi ?? options.api ?? [], hasSecret)
+  // A server of its own serves browsers on this machine and no other site: CORS and WebSocket
+  // origins for local pages, and geth's Host check against DNS rebinding.
+  const own = {
+    cors: options.cors ?? [...LOCAL_ORIGINS],
+    origins: options.origins ?? options.cors ?? [...LOCAL_ORIGINS],
+    hosts: options.hosts ?? [...LOCAL_HOSTS],
   }
+  const httpOptions: HttpOptions = { ...options, ...own }
   const servers: Server[] = []
   const endpoints: WsEndpoint[] = []
   const limit = host.limits.maxOpenConnections
@@ -106,7 +121,7 @@ export async function listen(
     if (httpAddress !== undefined) {
       httpServer = make()
       const lock = !hasSecret && !isLoopback(httpAddress.host)
-      httpServer.on('request', createHttpHandler(host, transport(options, lock), options))
+      httpServer.on('request', createHttpHandler(host, transport(httpOptions, lock), httpOptions))
       await bind(httpServer, httpAddress.host, httpAddress.port)
     }
     if (wsAddress !== undefined) {
@@ -116,8 +131,8 @@ export async function listen(
         (shared || (wsAddress.port !== 0 && wsAddress.host === httpAddress.host && wsAddress.port === httpAddress.port))
       wsServer = same ? httpServer : make()
       const lock = !hasSecret && !isLoopback(wsAddress.host)
-      const wsOptions = options.wsPath === undefined ? options : { ...options, path: options.wsPath }
-      endpoints.push(attachWebSocket(host, wsServer as Server, transport(options, lock), wsOptions))
+      const wsOptions = { ...httpOptions, ...(options.wsApi === undefined ? {} : { api: options.wsApi }), ...(options.wsPath === undefined ? {} : { path: options.wsPath }) }
+      endpoints.push(attachWebSocket(host, wsServer as Server, transport(wsOptions, lock), wsOptions))
       if (!same) {
         ;(wsServer as Server).on('request', (_req, res) => {
           res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' })

@@ -40,13 +40,15 @@ const TRANSPORT_RULES = {
 
 const HTTP_RULES = { ...TRANSPORT_RULES, cors: arrayOf(string) } as const satisfies Record<keyof HttpOptions, Rule>
 
-const WS_RULES = { ...TRANSPORT_RULES, path } as const satisfies Record<keyof WsOptions, Rule>
+const WS_RULES = { ...TRANSPORT_RULES, path, origins: arrayOf(string) } as const satisfies Record<keyof WsOptions, Rule>
 
 const LISTEN_RULES = {
   ...HTTP_RULES,
   address,
   wsAddress: address,
   wsPath: path,
+  wsApi: arrayOf(oneOf(NAMESPACES)),
+  origins: arrayOf(string),
   host: string,
   port: integer(0),
 } as const satisfies Record<keyof ListenOptions, Rule>

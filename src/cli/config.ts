@@ -6,30 +6,39 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
+import { parseAddress } from '../adapters/listen.js'
+import { checkOriginRules } from '../adapters/origins.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
   enable: boolean
   address: string
   wsAddress: string
-  api: string[]
+  /** Namespaces of both transports; undefined = by address (see {@link defaultApi}). */
+  api: string[] | undefined
+  /** Browser origins allowed (CORS and WebSocket upgrades); undefined = pages on this machine. */
+  cors: string[] | undefined
+  /** Host names allowed (IP addresses always pass); undefined = `localhost`. */
+  hosts: string[] | undefined
   maxOpenConnections: number
   rpcGasCap: bigint
   /** Milliseconds; the spec's `rpc-evm-timeout` (`10s`). */
   rpcEvmTimeoutMs: number
   jwtSecret: string | undefined
-  chainId: bigint
+  /** Undefined: 31337, or the stored chain's with --db. */
+  chainId: bigint | undefined
   accounts: number
   /** Wei. */
   balance: bigint
   mnemonic: string | undefined
-  /** Seconds; 0 = automine. */
+  /** Seconds (fractions allowed, at least 0.001); 0 = automine. */
   blockTime: number
+  validators: number
   hardfork: HardforkName | undefined
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
   db: string | undefined
-  /** Hardhat compatibility (createNode's `hardhatCompat`); also opens {@link HARDHAT_API} unless `api` is given. */
+  /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
   throwOnTransactionFailures: boolean | undefined
@@ -40,22 +49,27 @@ export interface CliConfig {
   codeSizeLimit: number | undefined
   quiet: boolean
   help: boolean
+  /** The settings given by a flag or the file (the others are defaults). */
+  given: Set<string>
 }
 
 export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   enable: true,
   address: '127.0.0.1:8545',
   wsAddress: '127.0.0.1:8546',
-  api: ['eth', 'web3', 'net', 'rpc'],
+  api: undefined,
+  cors: undefined,
+  hosts: undefined,
   maxOpenConnections: 0,
   rpcGasCap: 0n,
   rpcEvmTimeoutMs: 10_000,
   jwtSecret: undefined,
-  chainId: 31337n,
+  chainId: undefined,
   accounts: 20,
   balance: 10_000n * 10n ** 18n,
   mnemonic: undefined,
   blockTime: 0,
+  validators: 1,
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
@@ -66,14 +80,29 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   codeSizeLimit: undefined,
   quiet: false,
   help: false,
+  given: new Set<string>(),
 })
 
+/** The spec's public namespaces: what a node bound beyond loopback serves unless told otherwise. */
+export const PUBLIC_API: readonly string[] = Object.freeze(['eth', 'web3', 'net', 'rpc'])
+
+/** On loopback the test controls are on too, as on Hardhat's and Anvil's nodes. */
+export const LOOPBACK_API: readonly string[] = Object.freeze([...PUBLIC_API, 'evm', 'hardhat', 'anvil', 'txpool', 'finality'])
+
 /**
- * The namespaces `--hardhat` serves unless `--json-rpc.api` says otherwise: what `npx hardhat node`
- * answers (network helpers: evm_ and hardhat_; hardhat-ethers' signMessage: personal_sign;
- * debug_traceTransaction).
+ * What `--hardhat` adds on loopback, as `npx hardhat node` answers them: hardhat-ethers'
+ * signMessage (personal_sign) and debug_traceTransaction.
  */
-export const HARDHAT_API: readonly string[] = ['eth', 'web3', 'net', 'rpc', 'evm', 'hardhat', 'debug', 'personal']
+export const HARDHAT_EXTRA_API: readonly string[] = Object.freeze(['debug', 'personal'])
+
+/**
+ * The namespaces a transport bound to `address` serves when `--json-rpc.api` is not given; beyond
+ * loopback the public set only, `--hardhat` or not (private namespaces there need a token).
+ */
+export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false): string[] {
+  if (!isLoopback(parseAddress(address).host)) return [...PUBLIC_API]
+  return hardhat ? [...LOOPBACK_API, ...HARDHAT_EXTRA_API] : [...LOOPBACK_API]
+}
 
 const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
 
@@ -83,20 +112,25 @@ export const FLAGS = {
   'json-rpc.enable': ['string', '<bool>  serve JSON-RPC (default true)'],
   'json-rpc.address': ['string', '<host:port>  HTTP address (default 127.0.0.1:8545; port 0 = any free port)'],
   'json-rpc.ws-address': ['string', '<host:port>  WebSocket address (default 127.0.0.1:8546)'],
-  'json-rpc.api': ['string', '<list>  namespaces served over HTTP and WebSocket (default eth,web3,net,rpc)'],
+  'json-rpc.api': ['string', '<list>  namespaces served over HTTP and WebSocket (default on loopback eth,web3,net,rpc,evm,hardhat,anvil,txpool,finality; elsewhere eth,web3,net,rpc)'],
+  'json-rpc.cors': ['string', '<origins>  browser origins allowed, CORS and WebSocket (default http://localhost,http://127.0.0.1,http://[::1], any port; * = any)'],
+  'json-rpc.hosts': ['string', '<names>  Host names allowed, against DNS rebinding; IP addresses always pass (default localhost; * = any)'],
+  host: ['string', '<host>  bind address of HTTP and WebSocket (Anvil\'s --host; default 127.0.0.1)'],
+  port: ['string', '<port>  one port for HTTP and WebSocket (Anvil\'s --port)'],
   'json-rpc.max-open-connections': ['string', '<n>  simultaneous connections per server, 0 = unlimited (default 0)'],
   'json-rpc.rpc-gas-cap': ['string', '<gas>  gas cap of eth_call / eth_estimateGas, 0 = none (default 0)'],
   'json-rpc.rpc-evm-timeout': ['string', '<duration>  time-out of eth_call, e.g. 10s, 500ms (default 10s)'],
   'json-rpc.jwt-secret': ['string', '<hex|file>  JWT secret: private methods need Authorization: Bearer <JWT>'],
-  'chain-id': ['string', '<id>  chain id (default 31337)'],
+  'chain-id': ['string', '<id>  chain id (default 31337; with --db, the chain id stored there)'],
   accounts: ['string', '<n>  prefunded accounts (default 20)'],
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
-  'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine'],
+  'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine (fractions allowed, e.g. 0.5)'],
+  validators: ['string', '<n>  validators of the BFT block producer (default 1)'],
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
-  hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, evm,hardhat,debug,personal served'],
+  hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   'allow-unlimited-contract-size': ['boolean', 'deploy contracts of any size: no EIP-170 code or EIP-3860 initcode limit'],
@@ -158,18 +192,34 @@ function jwt(v: unknown): string {
   return /^(0x)?[0-9a-fA-F]{64,}$/.test(s) ? s : readFileSync(s, 'utf8').trim()
 }
 
+/** Seconds, fractions allowed: 0 or at least 0.001. */
+function seconds(v: unknown, what: string): number {
+  const n = typeof v === 'number' ? v : /^\d+(\.\d+)?$/.test(String(v).trim()) ? Number(v) : NaN
+  if (!Number.isFinite(n) || n < 0 || (n > 0 && n < 0.001)) throw new Error(`${what}: want a number of seconds (0 = automine, else at least 0.001), got ${String(v)}`)
+  return n
+}
+
 type Raw = Record<string, unknown>
 
+/** `--host` / `--port` as they arrive, before they are folded into the addresses. */
+type Parsing = CliConfig & { host?: string; port?: number }
+
 /** Applies settings by their flag / TOML name onto `c`. */
-function apply(c: CliConfig, raw: Raw, origin: string): void {
+function apply(c: Parsing, raw: Raw, origin: string): void {
   const at = (k: string) => `${origin} ${k}`
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined) continue
+    c.given.add(k)
     switch (k) {
       case 'json-rpc.enable': c.enable = bool(v, at(k)); break
       case 'json-rpc.address': c.address = String(v); break
       case 'json-rpc.ws-address': c.wsAddress = String(v); break
       case 'json-rpc.api': c.api = list(v); break
+      case 'json-rpc.cors': c.cors = list(v); checkOriginRules(c.cors, at(k)); break
+      case 'json-rpc.hosts': c.hosts = list(v); break
+      case 'host': c.host = String(v); break
+      case 'port': c.port = int(v, at(k)); if (c.port > 65535) throw new Error(`${at(k)}: want a port up to 65535, got ${String(v)}`); break
+      case 'validators': c.validators = int(v, at(k), 1); break
       case 'json-rpc.max-open-connections': c.maxOpenConnections = int(v, at(k)); break
       case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
       case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
@@ -178,7 +228,7 @@ function apply(c: CliConfig, raw: Raw, origin: string): void {
       case 'accounts': c.accounts = int(v, at(k)); break
       case 'balance': c.balance = ether(v, at(k)); break
       case 'mnemonic': c.mnemonic = String(v); break
-      case 'block-time': c.blockTime = int(v, at(k)); break
+      case 'block-time': c.blockTime = seconds(v, at(k)); break
       case 'hardfork':
         if (!HARDFORKS.has(String(v))) throw new Error(`${at(k)}: unknown hardfork ${String(v)}`)
         c.hardfork = String(v) as HardforkName
@@ -221,10 +271,17 @@ export function parseCli(argv: string[]): CliConfig {
   const args = argv.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? [`${a}=true`] : [a]))
   const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
-  const c: CliConfig = { ...DEFAULT_CONFIG, api: [...DEFAULT_CONFIG.api] }
-  const file = typeof values.config === 'string' ? readConfigFile(values.config) : {}
-  if (typeof values.config === 'string') apply(c, file, values.config)
+  const c: Parsing = { ...DEFAULT_CONFIG, given: new Set() }
+  if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
   apply(c, values as Raw, 'flag')
-  if (c.hardhat && file['json-rpc.api'] === undefined && values['json-rpc.api'] === undefined) c.api = [...HARDHAT_API]
-  return c
+  const { host, port, ...config } = c
+  if (host !== undefined || port !== undefined) {
+    // Anvil's shorthands: one host and port for HTTP and WebSocket (one server when the port is not 0).
+    if (c.given.has('json-rpc.address')) throw new Error('give either --host / --port or --json-rpc.address, not both')
+    const http = parseAddress(c.address)
+    const h = host ?? http.host
+    config.address = `${h.includes(':') ? `[${h}]` : h}:${port ?? http.port}`
+    if (!c.given.has('json-rpc.ws-address')) config.wsAddress = config.address
+  }
+  return config
 }

@@ -3,13 +3,15 @@
  * (127.0.0.1:8546), prints the chain id, the endpoints and the prefunded accounts with their keys,
  * logs each request compactly, and closes cleanly on Ctrl-C.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
+import { isLoopback } from '../adapters/auth.js'
 import { createNode, type FinalityNode } from '../node.js'
 import type { Listening } from '../adapters/listen.js'
 import { DEFAULT_MNEMONIC } from '../accounts/accounts.js'
 import { VERSION } from '../version.js'
-import { helpText, parseCli, type CliConfig } from './config.js'
+import { defaultApi, helpText, parseCli, type CliConfig } from './config.js'
 
 function formatEther(wei: bigint): string {
   const whole = wei / 10n ** 18n
@@ -17,17 +19,38 @@ function formatEther(wei: bigint): string {
   return frac === '' ? whole.toString() : `${whole}.${frac}`
 }
 
-function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined): string {
+/** The settings that shape only a new chain; a resumed database keeps its own. */
+const GENESIS_SETTINGS = ['balance', 'hardfork', 'genesis']
+
+interface Shown {
+  balances: bigint[]
+  /** Block number of a resumed database, undefined for a new chain. */
+  resumedAt: bigint | undefined
+  api: { http: string[]; ws: string[] }
+}
+
+function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined, shown: Shown): string {
   const lines = [
     `finality v${VERSION}`,
     '',
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
     `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
     ...(c.hardhat ? ['Hardhat:  compatible (--hardhat)'] : []),
+    `Validators: ${node.validators.length}`,
+  ]
+  if (shown.resumedAt !== undefined) {
+    lines.push(`Database: ${c.db} (resumed at block ${shown.resumedAt})`)
+    const ignored = GENESIS_SETTINGS.filter((k) => c.given.has(k))
+    if (ignored.length > 0) {
+      lines.push(`Note: ${ignored.map((k) => `--${k}`).join(', ')} shape only a new chain and do not apply to the resumed one; to start anew, give --db another directory (or delete this one)`)
+    }
+  }
+  lines.push(
     '',
     'Available Accounts',
     '==================',
-    ...node.accounts.map((a, i) => `(${i}) ${a.address} (${formatEther(c.balance)} ETH)`),
+    // The balances the chain holds now (a resumed chain's, not --balance).
+    ...node.accounts.map((a, i) => `(${i}) ${a.address} (${formatEther(shown.balances[i] ?? 0n)} ETH)`),
     '',
     'Private Keys',
     '==================',
@@ -38,8 +61,8 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined)
     `Mnemonic:        ${c.mnemonic ?? DEFAULT_MNEMONIC}`,
     `Derivation path: m/44'/60'/0'/0/`,
     '',
-    `Namespaces: ${c.api.join(',')}`,
-  ]
+    shown.api.http.join(',') === shown.api.ws.join(',') ? `Namespaces: ${shown.api.http.join(',')}` : `Namespaces: HTTP ${shown.api.http.join(',')}; WebSocket ${shown.api.ws.join(',')}`,
+  )
   if (served?.http !== undefined) lines.push(`HTTP listening on ${served.http}`)
   if (served?.ws !== undefined) lines.push(`WebSocket listening on ${served.ws}`)
   if (served === undefined) lines.push('JSON-RPC is off (--json-rpc.enable false)')
@@ -50,6 +73,26 @@ function stamp(): string {
   return new Date().toISOString().slice(11, 23)
 }
 
+/** Opens the --db directory, with a message that names the cause and what to do. */
+async function openDatabase(dir: string): Promise<ClassicLevel<string, Uint8Array>> {
+  const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view' })
+  try {
+    await db.open()
+    return db
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    const why =
+      cause?.code === 'LEVEL_LOCKED'
+        ? 'another process has it open (another finality on the same --db?); stop that process, or give --db another directory'
+        : cause?.code === 'EEXIST' || cause?.code === 'ENOTDIR'
+          ? 'the path is a file, not a directory; give --db a directory (it is created when missing)'
+          : cause?.code === 'EACCES' || cause?.code === 'EPERM'
+            ? 'permission denied; give --db a directory you can write to'
+            : `${cause?.message ?? (error instanceof Error ? error.message : String(error))}; check that --db names a directory you can write to`
+    throw new Error(`cannot open the database at ${dir}: ${why}`)
+  }
+}
+
 /** Runs the command line; resolves to a function that stops it. */
 export async function main(argv: string[]): Promise<() => Promise<void>> {
   const c = parseCli(argv)
@@ -57,10 +100,12 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     process.stdout.write(helpText())
     return async () => {}
   }
-  const db = c.db === undefined ? undefined : new ClassicLevel<string, Uint8Array>(c.db, { keyEncoding: 'utf8', valueEncoding: 'view' })
+  const resuming = c.db !== undefined && existsSync(join(c.db, 'CURRENT'))
+  const db = c.db === undefined ? undefined : await openDatabase(c.db)
   const node = await createNode({
-    // A genesis file names its own chain id.
-    ...(c.genesis === undefined ? { chainId: c.chainId } : {}),
+    // A genesis file names its own chain id; a database resumes under its own unless one is given.
+    ...(c.genesis === undefined && c.chainId !== undefined ? { chainId: c.chainId } : {}),
+    validators: c.validators,
     accountCount: c.accounts,
     balance: c.balance,
     ...(c.mnemonic === undefined ? {} : { mnemonic: c.mnemonic }),
@@ -72,18 +117,22 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
     ...(c.allowUnlimitedContractSize ? { allowUnlimitedContractSize: true } : {}),
     ...(c.codeSizeLimit === undefined ? {} : { codeSizeLimit: c.codeSizeLimit }),
-    mining: c.blockTime > 0 ? { mode: 'interval', blockTime: c.blockTime * 1000 } : { mode: 'auto' },
+    mining: c.blockTime > 0 ? { mode: 'interval', blockTime: Math.round(c.blockTime * 1000) } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
     // Solidity console.log lines, as Hardhat prints them.
     onConsoleLog: (message) => process.stdout.write(`console.log: ${message}\n`),
   })
   let served: Listening | undefined
+  const api = { http: c.api ?? defaultApi(c.address, isLoopback, c.hardhat), ws: c.api ?? defaultApi(c.wsAddress, isLoopback, c.hardhat) }
   try {
     if (c.enable) {
       served = await node.listen({
         address: c.address,
         wsAddress: c.wsAddress,
-        api: c.api,
+        api: api.http,
+        wsApi: api.ws,
+        ...(c.cors === undefined ? {} : { cors: c.cors, origins: c.cors }),
+        ...(c.hosts === undefined ? {} : { hosts: c.hosts }),
         ...(c.jwtSecret === undefined ? {} : { jwtSecret: c.jwtSecret }),
         ...(c.quiet
           ? {}
@@ -99,7 +148,11 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     await node.close()
     throw error
   }
-  process.stdout.write(banner(node, c, served))
+  const balances = await Promise.all(
+    node.accounts.map(async (a) => BigInt((await node.request({ method: 'eth_getBalance', params: [a.address, 'latest'] })) as string)),
+  )
+  const resumedAt = resuming ? BigInt((await node.request({ method: 'eth_blockNumber' })) as string) : undefined
+  process.stdout.write(banner(node, c, served, { balances, resumedAt, api }))
   let stopping: Promise<void> | undefined
   return () =>
     (stopping ??= (async () => {

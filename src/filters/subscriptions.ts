@@ -6,7 +6,7 @@
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
-import { InvalidParamsError, LimitExceededError, MethodNotFoundError } from '../errors.js'
+import { InvalidParamsError, LimitExceededError, MethodNotFoundError, ServerError } from '../errors.js'
 import { fromHex, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import { decodeParam, field, objectParam, type Codec } from '../rpc/codecs.js'
@@ -163,11 +163,11 @@ export class Subscriptions {
     if (sub !== undefined) sub.handed = true
   }
 
-  /** eth_unsubscribe: true if the id was a live subscription of this connection. */
+  /** eth_unsubscribe: true for a live subscription of this connection; any other id is geth's -32000 `subscription not found`. */
   unsubscribe(id: unknown): boolean {
     if (typeof id !== 'string') throw InvalidParamsError.argument(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID')
     const sub = this.subs.get(id)
-    if (sub === undefined) return false
+    if (sub === undefined) throw new ServerError('subscription not found')
     this.subs.delete(id)
     this.hub.remove(sub)
     return true

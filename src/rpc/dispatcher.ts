@@ -35,6 +35,21 @@ function namespaceOf(name: string): string {
   return i < 0 ? '' : name.slice(0, i)
 }
 
+/** The index of a batch's first call (an item with a valid id and a method), or -1. */
+export function firstCallIndex(batch: readonly unknown[]): number {
+  return batch.findIndex((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item) || !Object.hasOwn(item, 'id')) return false
+    const { id, method } = item as { id: unknown; method: unknown }
+    return typeof method === 'string' && method !== '' && (id === null || typeof id === 'string' || typeof id === 'number')
+  })
+}
+
+/** The id of a batch's first call, as geth reports a batch it refuses; null when it has none. */
+export function firstCallId(batch: readonly unknown[]): RpcId {
+  const i = firstCallIndex(batch)
+  return i < 0 ? null : (batch[i] as { id: RpcId }).id
+}
+
 export class Dispatcher {
   /** The namespace that gates `name`: the one its method declares, or its name's prefix. */
   gateOf(name: string): string {
@@ -57,14 +72,15 @@ export class Dispatcher {
     if (this.services.closed) throw new NodeClosedError()
     const method = this.lookup(name, scope)
     const args = this.positional(params, method)
-    return method.run(this.services, args)
+    return method.run(this.services, args, scope)
   }
 
   /** Answers a parsed JSON-RPC payload: one request, or a batch. `undefined` = nothing to send. */
   async handle(payload: unknown, scope: CallScope): Promise<RpcResponse | RpcResponse[] | undefined> {
     if (Array.isArray(payload)) {
       if (payload.length === 0) return this.error(null, new InvalidRequestError('empty batch'))
-      if (payload.length > this.limits.batchItems) return this.error(null, new InvalidRequestError('batch too large'))
+      // geth: one error in an array, carrying the id of the batch's first call.
+      if (payload.length > this.limits.batchItems) return [this.error(firstCallId(payload), new InvalidRequestError('batch too large'))]
       const out: RpcResponse[] = []
       for (const item of payload) {
         const r = await this.one(item, scope)
@@ -101,7 +117,15 @@ export class Dispatcher {
 
   private lookup(name: string, scope: CallScope): Method {
     const method = this.methods.get(name)
-    if (method === undefined || !scope.namespaces.has(this.gateOf(name))) throw new MethodNotFoundError(name)
+    if (method === undefined) throw new MethodNotFoundError(name)
+    const namespace = this.gateOf(name)
+    if (!scope.namespaces.has(namespace)) {
+      // The code stays -32601 (geth's for a namespace it does not serve); the text says how to turn it on.
+      throw new MethodNotFoundError(
+        name,
+        `the method ${name} does not exist/is not available: the ${namespace} namespace is off here; enable it with the api option (CLI: --json-rpc.api)`,
+      )
+    }
     return method
   }
 

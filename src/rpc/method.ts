@@ -12,14 +12,15 @@ export interface Method {
    */
   readonly namespace?: string
   readonly params: readonly Codec<unknown>[]
-  readonly run: (services: Services, params: unknown[]) => unknown
+  /** `scope` is who calls: the namespaces open to them (rpc_modules lists those). */
+  readonly run: (services: Services, params: unknown[], scope: { readonly namespaces: ReadonlySet<string> }) => unknown
 }
 
 /** Declares a method; the handler receives decoded, typed params. */
 export function method<const C extends readonly Codec<unknown>[]>(spec: {
   namespace?: string
   params: C
-  run: (services: Services, params: Decoded<C>) => unknown
+  run: (services: Services, params: Decoded<C>, scope: { readonly namespaces: ReadonlySet<string> }) => unknown
 }): Method {
   return spec as unknown as Method
 }

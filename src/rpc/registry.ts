@@ -51,7 +51,8 @@ export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
     'rpc_modules',
     method({
       params: [],
-      run: ({ namespaces }) => Object.fromEntries(namespaces().map((ns) => [ns, '1.0'])),
+      // What this caller's transport serves, not every namespace of the node.
+      run: ({ namespaces }, _params, scope) => Object.fromEntries(namespaces().filter((ns) => scope.namespaces.has(ns)).map((ns) => [ns, '1.0'])),
     }),
   )
   return methods

@@ -54,11 +54,19 @@ describe('the db option', () => {
     await second.close()
   })
 
-  test('error: a database that holds a chain with another chain id is refused', async () => {
+  test('error: a database that holds a chain with another chain id is refused, with what to do; without chainId it resumes under its own', async () => {
     const db = new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
-    const first = await createNode({ db })
-    await first.request({ method: 'evm_mine' })
+    const first = await createNode({ db, chainId: 1337 })
+    const [a, b] = first.accounts
+    // A signed transaction in a stored block: decoding it under another chain id must not be what fails.
+    await first.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1' }] })
     await first.close()
-    await expect(createNode({ db, chainId: 1 })).rejects.toThrow(/another chain id/)
+    await expect(createNode({ db, chainId: 1 })).rejects.toThrow(
+      'the database holds a chain with chain id 1337, not 1: to resume it, leave chainId out or pass 1337 (CLI: --chain-id); for a new chain, use another database directory',
+    )
+    const again = await createNode({ db })
+    expect(again.chainId).toBe(1337n)
+    expect(await again.request({ method: 'eth_blockNumber' })).toBe('0x1')
+    await again.close()
   })
 })

@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { parseCli, parseDuration } from '../../src/cli/config.js'
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { isLoopback } from '../../src/adapters/auth.js'
+import { defaultApi, parseCli, parseDuration } from '../../src/cli/config.js'
 import { loadArtifacts, type Artifact } from '../fixtures/compile.js'
-import { WsClient, rpc } from './helpers.js'
+import { WsClient, post, rpc } from './helpers.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
@@ -54,6 +57,35 @@ function run(args: string[]): Promise<{ code: number | null; out: string }> {
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
 }
+
+async function stop(cli: Running): Promise<void> {
+  const exited = exitOf(cli.child)
+  cli.child.kill('SIGINT')
+  expect(await exited).toBe(0)
+}
+
+/** A POST with a Host header of our choosing (fetch does not let us set it). */
+function postWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
+  })
+}
+
+/** A port free a moment ago (for flags that need a fixed port). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+const CONTROLS = ['anvil', 'eth', 'evm', 'finality', 'hardhat', 'net', 'rpc', 'txpool', 'web3']
 
 describe('cli', () => {
   it('default: prints chain id, accounts with keys and endpoints; serves HTTP and WS; logs requests; SIGINT exits 0', async () => {
@@ -171,7 +203,7 @@ describe('cli', () => {
   it('--help lists every flag; unknown flags are refused', async () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
-    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--throw-on-transaction-failures', '--throw-on-call-failures', '--allow-unlimited-contract-size', '--disable-code-size-limit', '--code-size-limit', '--quiet']) {
+    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--json-rpc.cors', '--json-rpc.hosts', '--host', '--port', '--validators', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--hardhat', '--throw-on-transaction-failures', '--throw-on-call-failures', '--allow-unlimited-contract-size', '--disable-code-size-limit', '--code-size-limit', '--quiet']) {
       expect(help.out).toContain(flag)
     }
     const bad = await run(['--nope'])
@@ -200,5 +232,135 @@ describe('cli', () => {
     writeFileSync(file, ['throw-on-transaction-failures = true', 'throw-on-call-failures = false', ''].join('\n'))
     expect(parseCli(['--config', file])).toMatchObject({ throwOnTransactionFailures: true, throwOnCallFailures: false })
     expect(parseCli(['--config', file, '--throw-on-call-failures', 'true']).throwOnCallFailures).toBe(true)
+  })
+
+  it('loopback default: test controls on over HTTP and WebSocket; rpc_modules lists them; --json-rpc.api narrows, with a hint', async () => {
+    const cli = await start([...EPHEMERAL, '--accounts', '2', '--quiet'])
+    expect(Object.keys((await rpc(cli.http, 'rpc_modules')).result).sort()).toEqual(CONTROLS)
+    expect((await rpc(cli.http, 'evm_mine')).result).toBe('0x0')
+    expect((await rpc(cli.http, 'hardhat_setBalance', ['0x00000000000000000000000000000000000000aa', '0x10'])).error).toBeUndefined()
+    expect((await rpc(cli.http, 'anvil_setBalance', ['0x00000000000000000000000000000000000000ab', '0x10'])).error).toBeUndefined()
+    expect((await rpc(cli.http, 'eth_getBalance', ['0x00000000000000000000000000000000000000ab', 'latest'])).result).toBe('0x10')
+    expect((await rpc(cli.http, 'txpool_status')).result).toEqual({ pending: '0x0', queued: '0x0' })
+    expect((await rpc(cli.http, 'finality_getValidators')).result).toHaveLength(1)
+    // Private namespaces beyond the test controls stay off.
+    expect((await rpc(cli.http, 'debug_traceTransaction', ['0x' + '00'.repeat(32)])).error.code).toBe(-32601)
+    const c = await WsClient.connect(cli.ws)
+    expect(Object.keys((await c.call('rpc_modules')).result).sort()).toEqual(CONTROLS)
+    const snap = (await c.call('evm_snapshot')).result
+    expect((await c.call('evm_revert', [snap])).result).toBe(true)
+    c.close()
+    expect(cli.out()).toContain(`Namespaces: eth,web3,net,rpc,evm,hardhat,anvil,txpool,finality`)
+    await stop(cli)
+
+    const narrow = await start([...EPHEMERAL, '--json-rpc.api', 'eth,net', '--quiet'])
+    expect(Object.keys((await rpc(narrow.http, 'rpc_modules')).result ?? {})).toEqual([])
+    const off = (await rpc(narrow.http, 'evm_mine')).error
+    expect(off.code).toBe(-32601)
+    expect(off.message).toContain('the evm namespace is off here; enable it with the api option (CLI: --json-rpc.api)')
+    await stop(narrow)
+    // Beyond loopback the public set stays the default.
+    expect(defaultApi('0.0.0.0:8545', isLoopback)).toEqual(['eth', 'web3', 'net', 'rpc'])
+    expect(defaultApi('[::1]:8545', isLoopback)).toEqual(['eth', 'web3', 'net', 'rpc', 'evm', 'hardhat', 'anvil', 'txpool', 'finality'])
+  })
+
+  it('browsers: local pages get CORS and WebSocket; other sites, and other Host names (DNS rebinding), are refused', async () => {
+    const cli = await start([...EPHEMERAL, '--quiet'])
+    const call = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}'
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
+      const pre = await fetch(cli.http, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+      expect(pre.status).toBe(204)
+      expect(pre.headers.get('access-control-allow-origin')).toBe(origin)
+      const res = await post(cli.http, call, { origin })
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin)
+      const ws = await WsClient.connect(cli.ws, { origin })
+      expect((await ws.call('eth_chainId')).result).toBe('0x7a69')
+      ws.close()
+    }
+    const evil = await post(cli.http, call, { origin: 'https://evil.example' })
+    expect(evil.headers.get('access-control-allow-origin')).toBe(null)
+    await expect(WsClient.connect(cli.ws, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403')
+    expect(await postWithHost(cli.http, 'evil.example')).toBe(403)
+    expect(await postWithHost(cli.http, 'localhost:8545')).toBe(200)
+    expect(await postWithHost(cli.http, '127.0.0.1')).toBe(200)
+    await expect(WsClient.connect(cli.ws, { headers: { host: 'rebound.example' } })).rejects.toThrow('HTTP 403')
+    await stop(cli)
+  })
+
+  it('--json-rpc.cors and --json-rpc.hosts (flags and TOML) let other sites in; * allows any', async () => {
+    const listed = await start([...EPHEMERAL, '--quiet', '--json-rpc.cors', 'https://app.example', '--json-rpc.hosts', 'node.test'])
+    expect((await post(listed.http, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { origin: 'https://app.example' })).headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect((await post(listed.http, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { origin: 'http://localhost:5173' })).headers.get('access-control-allow-origin')).toBe(null)
+    const ws = await WsClient.connect(listed.ws, { origin: 'https://app.example' })
+    ws.close()
+    expect(await postWithHost(listed.http, 'node.test:8545')).toBe(200)
+    expect(await postWithHost(listed.http, 'localhost')).toBe(403)
+    await stop(listed)
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-'))
+    const file = path.join(dir, 'node.toml')
+    writeFileSync(file, ['[json-rpc]', 'address = "127.0.0.1:0"', 'ws-address = "127.0.0.1:0"', 'cors = ["*"]', 'hosts = "*"', ''].join('\n'))
+    const any = await start(['--config', file, '--quiet'])
+    expect((await post(any.http, '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin')).toBe('*')
+    ;(await WsClient.connect(any.ws, { origin: 'https://anywhere.example' })).close()
+    expect(await postWithHost(any.http, 'anything.example')).toBe(200)
+    await stop(any)
+    expect(() => parseCli(['--json-rpc.cors', 'not an origin'])).toThrow('flag json-rpc.cors: "not an origin" is not an origin')
+  })
+
+  it('--validators, --block-time under a second, --port / --host (Anvil\'s: one server for both); TOML keys too', async () => {
+    const port = await freePort()
+    const cli = await start(['--validators', '4', '--block-time', '0.5', '--port', String(port), '--host', '127.0.0.1', '--quiet'])
+    expect(cli.http).toBe(`http://127.0.0.1:${port}`)
+    expect(cli.ws).toBe(`ws://127.0.0.1:${port}`)
+    expect(cli.out()).toContain('Mining:   every 0.5s')
+    expect(cli.out()).toContain('Validators: 4')
+    expect((await rpc(cli.http, 'finality_getValidators')).result).toHaveLength(4)
+    // Interval mining at 0.5 s: blocks come without any request (no timing asserted).
+    while (BigInt((await rpc(cli.http, 'eth_blockNumber')).result) < 2n) await new Promise((r) => setTimeout(r, 100))
+    const c = await WsClient.connect(cli.ws)
+    expect((await c.call('eth_chainId')).result).toBe('0x7a69')
+    c.close()
+    await stop(cli)
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-'))
+    const file = path.join(dir, 'node.toml')
+    writeFileSync(file, ['validators = 3', 'block-time = 0.25', 'host = "127.0.0.1"', 'port = 0', ''].join('\n'))
+    expect(parseCli(['--config', file])).toMatchObject({ validators: 3, blockTime: 0.25, address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' })
+    expect(parseCli(['--host', '::1', '--port', '9000'])).toMatchObject({ address: '[::1]:9000', wsAddress: '[::1]:9000' })
+    expect(parseCli(['--port', '9000', '--json-rpc.ws-address', '127.0.0.1:9001'])).toMatchObject({ address: '127.0.0.1:9000', wsAddress: '127.0.0.1:9001' })
+    expect(() => parseCli(['--port', '9000', '--json-rpc.address', '127.0.0.1:1'])).toThrow('give either --host / --port or --json-rpc.address')
+    expect(() => parseCli(['--block-time', '0.0001'])).toThrow('at least 0.001')
+    expect(() => parseCli(['--block-time=-1'])).toThrow('want a number of seconds')
+    expect(() => parseCli(['--validators', '0'])).toThrow('want an integer >= 1')
+    expect(() => parseCli(['--port', '70000'])).toThrow('up to 65535')
+  })
+
+  it('--db on resume: real balances and a note for --balance; another --chain-id, a locked or a wrong path say why and what to do', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'finality-cli-')), 'chain')
+    const first = await start([...EPHEMERAL, '--db', dir, '--accounts', '2', '--quiet'])
+    const from = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+    expect((await rpc(first.http, 'eth_sendTransaction', [{ from, to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', value: '0xde0b6b3a7640000' }])).result).toMatch(/^0x/)
+    // Locked: a second process on the same directory.
+    const locked = await run([...EPHEMERAL, '--db', dir])
+    expect(locked.code).toBe(1)
+    expect(locked.out).toContain(`finality: cannot open the database at ${dir}: another process has it open (another finality on the same --db?); stop that process, or give --db another directory`)
+    await stop(first)
+
+    const other = await run([...EPHEMERAL, '--db', dir, '--chain-id', '5'])
+    expect(other.code).toBe(1)
+    expect(other.out).toContain('finality: the database holds a chain with chain id 31337, not 5: to resume it, leave chainId out or pass 31337 (CLI: --chain-id); for a new chain, use another database directory')
+    expect(other.out).not.toContain('return ')
+
+    const resumed = await start([...EPHEMERAL, '--db', dir, '--accounts', '2', '--balance', '5', '--quiet'])
+    expect(resumed.out()).toContain(`Database: ${dir} (resumed at block 1)`)
+    expect(resumed.out()).toContain('Note: --balance shape only a new chain and do not apply to the resumed one')
+    expect(resumed.out()).toContain('(1) 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 (10001 ETH)')
+    expect(resumed.out()).not.toContain('(5 ETH)')
+    await stop(resumed)
+
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'finality-cli-')), 'a-file')
+    writeFileSync(file, 'x')
+    const wrong = await run([...EPHEMERAL, '--db', file])
+    expect(wrong.code).toBe(1)
+    expect(wrong.out).toContain(`finality: cannot open the database at ${file}: the path is a file, not a directory; give --db a directory (it is created when missing)`)
   })
 })

@@ -152,7 +152,7 @@ describe('provider subscriptions', () => {
     expect(seen[1]?.data.subscription).toBe(id)
     expect(seen[1]?.data.result.number).toBe('0x1')
     expect(await node.provider.request({ method: 'eth_unsubscribe', params: [id] })).toBe(true)
-    expect(await node.provider.request({ method: 'eth_unsubscribe', params: [id] })).toBe(false)
+    await expect(node.provider.request({ method: 'eth_unsubscribe', params: [id] })).rejects.toMatchObject({ code: -32000, message: 'subscription not found' })
     await node.close()
   })
 

@@ -62,7 +62,7 @@ describe('http', () => {
     expect(batch.status).toBe(204)
   })
 
-  it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('error: %s → 405 (CORS off)', async (method) => {
+  it.each(['PUT', 'DELETE', 'PATCH', 'OPTIONS'])('error: %s → 405 (CORS off)', async (method) => {
     const res = await fetch(url, { method })
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBe('POST')
@@ -174,12 +174,15 @@ describe('http: limits', () => {
     await node.close()
   })
 
-  it('limit: 1000 batch items run, 1001 → one -32600 batch too large', async () => {
+  it('limit: 1000 batch items run, 1001 → geth\'s one-element array: -32600 batch too large with the first call\'s id', async () => {
     const node = await createNode()
     const { url, close } = await serve(node.http())
-    const items = (n: number) => `[${Array.from({ length: n }, (_, i) => call('eth_chainId', [], i)).join(',')}]`
+    const items = (n: number) => `[${Array.from({ length: n }, (_, i) => call('eth_chainId', [], i + 7)).join(',')}]`
     expect(JSON.parse((await post(url, items(1000))).text)).toHaveLength(1000)
-    expect(JSON.parse((await post(url, items(1001))).text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } })
+    expect(JSON.parse((await post(url, items(1001))).text)).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'batch too large' } }])
+    // The first call, not the first item: a notification and a bare number come before it.
+    const mixed = `[{"jsonrpc":"2.0","method":"eth_chainId"},5,${items(1000).slice(1, -1)}]`
+    expect((await post(url, mixed)).text).toBe('[{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"batch too large"}}]')
     await close()
     await node.close()
   })

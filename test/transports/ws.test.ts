@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { Outbox, type SocketLike } from '../../src/adapters/ws.js'
 import { loadArtifacts } from '../fixtures/compile.js'
-import { WsClient, onLoopback } from './helpers.js'
+import { FakeClock, WsClient, onLoopback } from './helpers.js'
 
 const artifacts = loadArtifacts()
 
@@ -161,12 +161,13 @@ describe('ws', () => {
     c.close()
   })
 
-  it('eth_unsubscribe: true, then false; no notifications after', async () => {
+  it('eth_unsubscribe: true, then geth\'s -32000 subscription not found; never-issued ids too; no notifications after', async () => {
     const c = await WsClient.connect(url)
     const id = (await c.call('eth_subscribe', ['newHeads'])).result
     expect((await c.call('eth_unsubscribe', [id])).result).toBe(true)
-    expect((await c.call('eth_unsubscribe', [id])).result).toBe(false)
-    expect((await c.call('eth_unsubscribe', ['toString'])).result).toBe(false)
+    expect((await c.call('eth_unsubscribe', [id])).error).toEqual({ code: -32000, message: 'subscription not found' })
+    expect((await c.call('eth_unsubscribe', ['toString'])).error).toEqual({ code: -32000, message: 'subscription not found' })
+    expect((await c.call('eth_unsubscribe', ['0x9cef478923ff08bf67fde6c64013158d'])).error).toEqual({ code: -32000, message: 'subscription not found' })
     await node.mine()
     expect(c.notifications(id)).toEqual([])
     c.close()
@@ -243,7 +244,7 @@ describe('ws: limits', () => {
     await open.close()
   })
 
-  it('limit: outbox backlog N messages / bytes accepted, N+1 closes with 1008', () => {
+  it('limit: outbox full at N messages / bytes (requests wait); notifications accepted up to 2N, 2N+1 closes with 1008', () => {
     const fake = (): SocketLike & { closed?: number; sent: number } => ({
       sent: 0,
       send() {
@@ -254,17 +255,61 @@ describe('ws: limits', () => {
       },
     })
     const byCount = fake()
-    const box = new Outbox(byCount, { wsBacklogMessages: 3, wsBacklogBytes: 1 << 20 })
-    expect([box.send('a'), box.send('b'), box.send('c')]).toEqual([true, true, true])
+    const box = new Outbox(byCount, { wsBacklogMessages: 3, wsBacklogBytes: 1 << 20, wsStallMs: 0 })
+    expect([box.answer('a'), box.answer('b')]).toEqual([true, true])
+    expect(box.full).toBe(false)
+    expect(box.answer('c')).toBe(true)
+    expect(box.full).toBe(true)
+    // Answers are never refused for the backlog (they are bounded by the requests in flight).
+    expect(box.answer('d')).toBe(true)
+    expect([box.send('e'), box.send('f')]).toEqual([true, true])
     expect(byCount.closed).toBeUndefined()
-    expect(box.send('d')).toBe(false)
+    expect(box.send('g')).toBe(false)
     expect(byCount.closed).toBe(1008)
+    expect(box.answer('h')).toBe(false)
     const byBytes = fake()
-    const box2 = new Outbox(byBytes, { wsBacklogMessages: 100, wsBacklogBytes: 10 })
+    const box2 = new Outbox(byBytes, { wsBacklogMessages: 100, wsBacklogBytes: 10, wsStallMs: 0 })
     expect(box2.send('12345')).toBe(true)
+    expect(box2.full).toBe(false)
     expect(box2.send('12345')).toBe(true)
+    expect(box2.full).toBe(true)
+    expect(box2.send('1234567890')).toBe(true)
     expect(box2.send('1')).toBe(false)
     expect(byBytes.closed).toBe(1008)
+  })
+
+  it('limit: a full outbox that flushes nothing for wsStallMs is cut off (1008, dropped); each flush starts a new period', () => {
+    const clock = new FakeClock()
+    const pending: Array<() => void> = []
+    const socket = {
+      closed: undefined as number | undefined,
+      terminated: false,
+      send(_data: string, cb: () => void) {
+        pending.push(cb)
+      },
+      close(code: number) {
+        this.closed = code
+      },
+      terminate() {
+        this.terminated = true
+      },
+    }
+    let flushes = 0
+    const box = new Outbox(socket, { wsBacklogMessages: 2, wsBacklogBytes: 1 << 20, wsStallMs: 1000 }, clock, () => flushes++)
+    box.answer('a')
+    clock.advance(5000)
+    expect(socket.closed).toBeUndefined() // not full: no stall period
+    box.answer('b')
+    clock.advance(999)
+    ;(pending.shift() as () => void)()
+    expect(flushes).toBe(1)
+    box.answer('c')
+    clock.advance(999)
+    expect(socket.closed).toBeUndefined() // the flush started a new period
+    clock.advance(1)
+    expect(socket.closed).toBe(1008)
+    expect(socket.terminated).toBe(true)
+    expect(box.closed).toBe(true)
   })
 
   it('behavior: a reader that stops reading is closed with 1008; another client gets every notification', async () => {
