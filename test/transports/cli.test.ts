@@ -353,7 +353,7 @@ describe('cli', () => {
     const resumed = await start([...EPHEMERAL, '--db', dir, '--accounts', '2', '--balance', '5', '--quiet'])
     expect(resumed.out()).toContain(`Database: ${dir} (resumed at block 1)`)
     expect(resumed.out()).toContain('Note: --balance shape only a new chain and do not apply to the resumed one')
-    expect(resumed.out()).toContain('(1) 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 (10001 ETH)')
+    expect(resumed.out()).toContain('(1) 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 (10001 ETH)')
     expect(resumed.out()).not.toContain('(5 ETH)')
     await stop(resumed)
 
