@@ -1,6 +1,6 @@
 /**
- * The browser dApp setup, as the README shows it: a node served by node.listen() with the
- * page's origin in `cors`, called as a browser calls it (a preflight, then a POST with Origin).
+ * The browser dApp setup, as the README shows it: a node served by node.listen(), which answers
+ * local pages by default, called as a browser calls it (a preflight, then a POST with Origin).
  */
 import { createNode, type FinalityNode } from 'finality'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,7 +12,7 @@ let served: Awaited<ReturnType<FinalityNode['listen']>>
 
 beforeAll(async () => {
   node = await createNode()
-  served = await node.listen({ address: '127.0.0.1:0', wsAddress: false, cors: [PAGE] })
+  served = await node.listen({ address: '127.0.0.1:0', wsAddress: false })
 })
 
 afterAll(async () => {
