@@ -21,7 +21,7 @@ import type { ListenOptions, Listening } from './adapters/listen.js'
 import { createTransports } from './adapters/transports.js'
 import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
-import { logFilter } from './rpc/objects.js'
+import { eventFormat } from './rpc/format.js'
 import type { Server } from 'node:http'
 import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
@@ -262,7 +262,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
-  const filters = new FilterManager(chain, pool, clock, limits)
+  const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
   const services: Services = {
     // The EVM chain id can change (anvil_setChainId); consensus keeps the genesis one as its domain.
     get chainId() {
@@ -282,7 +282,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const dispatcher = new Dispatcher(methods, services, limits)
   const scope = { namespaces: enabled }
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
-  const transports = createTransports(methods, services, limits, { chain, pool, logFilter: logFilter(limits) })
+  const transports = createTransports(methods, services, limits, { chain, pool, format: eventFormat })
   const provider: Eip1193Provider = new Eip1193Provider(
     transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
     quantity(chainId),
