@@ -253,7 +253,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
   const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
-  const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
+  const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
     // Hardhat compatibility turns on what Hardhat Network does by default.

@@ -9,8 +9,9 @@ import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
 import { fromHex, keyOf } from '../hex.js'
-import type { TxPool } from '../txpool/pool.js'
-import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
+import type { PoolEntry, TxPool } from '../txpool/pool.js'
+import type { TxOutcome } from '../txpool/inclusions.js'
+import type { BlockBuilder } from '../execution/builder.js'
 import type { BftEngine } from './bft.js'
 import { NodeClosedError, ServerError } from '../errors.js'
 
@@ -28,14 +29,8 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
-interface Waiter {
-  resolve: (outcome: TxOutcome | undefined) => void
-  reject: (error: Error) => void
-}
-
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
-  private readonly waiters = new Map<string, Waiter>()
   private cancelTimer: (() => void) | undefined
   /** Set when close() begins: no new work is taken, the work queued before finishes. */
   private closing = false
@@ -72,6 +67,7 @@ export class Producer {
     private readonly gasLimit: () => bigint,
   ) {
     this.schedule()
+    pool.on('pending', this.onPending)
   }
 
   get mode(): MiningMode {
@@ -112,24 +108,16 @@ export class Producer {
     await this.serial(async () => {})
   }
 
-  /** Settles the senders waiting on transactions removed from the pool without a block. */
-  discarded(hashes: string[], reason: Error): void {
-    for (const hash of hashes) this.settleWaiter(hash, reason)
-  }
-
   /**
-   * Called after the pool admits a pending transaction. In automine the returned promise settles
-   * when the transaction is in a committed block, with how its execution ended (or rejects when
-   * execution refused it); otherwise, and when the chain halted, it resolves undefined.
+   * A transaction became pending. In automine its inclusion event comes when it is in a committed
+   * block, with how its execution ended (or an error when execution refused it); otherwise, and
+   * when the chain halted, it is settled at once with no outcome.
    */
-  submitted(hash: Uint8Array): Promise<TxOutcome | undefined> {
+  private readonly onPending = (entry: PoolEntry): void => {
     // A send that was in flight when the node closed settles instead of waiting for ever.
-    if (this.closing) return Promise.reject(new NodeClosedError())
-    if (this.mining.mode !== 'auto') return Promise.resolve(undefined)
-    const key = keyOf(hash)
-    const included = new Promise<TxOutcome | undefined>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
-    void this.drain()
-    return included
+    if (this.closing) this.settleWaiter(entry.hash, new NodeClosedError())
+    else if (this.mining.mode !== 'auto') this.settleWaiter(entry.hash)
+    else void this.drain()
   }
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
@@ -192,7 +180,7 @@ export class Producer {
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
-    const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
+    const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated }))
     let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
     let decision: Awaited<ReturnType<BftEngine['decide']>>
     try {
@@ -299,7 +287,7 @@ export class Producer {
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
       const built = await this.builder.build(
-        entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
+        entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated })),
         params,
       )
       built.close()
@@ -319,11 +307,7 @@ export class Producer {
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
-    const waiter = this.waiters.get(key)
-    if (waiter === undefined) return
-    this.waiters.delete(key)
-    if (error === undefined) waiter.resolve(outcome)
-    else waiter.reject(error)
+    this.pool.inclusions.settle(key, error, outcome)
   }
 
   /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
@@ -377,7 +361,7 @@ export class Producer {
     this.cancelTimer = undefined
     await this.queue
     this.closed = true
-    for (const w of this.waiters.values()) w.reject(new NodeClosedError())
-    this.waiters.clear()
+    // The pending listener stays: a send that reaches the pool after this settles with the error.
+    this.pool.inclusions.rejectAll(new NodeClosedError())
   }
 }

@@ -37,7 +37,7 @@ import {
 } from '../overrides.js'
 import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
-import { IMPERSONATED } from '../transactions.js'
+import { hasPlaceholderSignature } from '../transactions.js'
 import { createTracer, isJavaScript, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
@@ -108,7 +108,7 @@ function withSender(tx: TypedTransaction, from: Uint8Array): { tx: TypedTransact
   } catch {
     recovered = undefined
   }
-  if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: IMPERSONATED.has(tx) }
+  if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: hasPlaceholderSignature(tx, from) }
   const sender = new Address(from)
   return { tx: Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction, exempt: true }
 }
