@@ -25,7 +25,7 @@ import { eventFormat } from './rpc/format.js'
 import type { Server } from 'node:http'
 import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
-import { NodeClosedError, RpcError } from './errors.js'
+import { InvalidParamsError, NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
 import { Transactions } from './execution/transactions.js'
@@ -348,7 +348,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     snapshot: alive(async () => quantity(controls.snapshot())),
     revert: alive((id) => controls.revert(BigInt(id))),
     mineBlocks: alive(async (count, interval = 1n) => {
-      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+      await controls.mine(uint64(count, 0), { interval: uint64(interval, 1) })
     }),
     increaseTime: alive(async (seconds) => controls.increaseTime(BigInt(seconds))),
     setNextBlockTimestamp: alive(async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp))),
@@ -378,4 +378,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         await db?.close()
       })()),
   }
+}
+
+/** A count or a number of seconds given to a node method: an integer in [0, 2^64), as hardhat_mine takes it. */
+function uint64(value: number | bigint, index: number): bigint {
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw InvalidParamsError.argument(index, `invalid number ${value}`)
+  const n = BigInt(value)
+  if (n < 0n || n >= 1n << 64n) throw InvalidParamsError.argument(index, `${n} is not an integer in [0, 2^64)`)
+  return n
 }
