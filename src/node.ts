@@ -5,6 +5,7 @@ import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
 import { Chain } from './chain/chain.js'
+import { storedChainId as chainIdOf } from './chain/store.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
 import { Forks } from './chain/forks.js'
@@ -169,9 +170,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   // a stored chain resumes under its own chain id unless another is asked for (refused below).
   const db = options.db
   await db?.open()
-  const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
-  const stored = (await db?.get('mchainId', metaOptions)) as Uint8Array | undefined
-  const storedChainId = stored === undefined ? undefined : BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`)
+  const storedChainId = db === undefined ? undefined : await chainIdOf(db)
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
@@ -219,14 +218,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
     await chain.initGenesis(genesisFile.alloc, genesisFile.header)
-    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await chain.recordChainId(chainId)
   } else {
     await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
       gasLimit: blockGasLimit,
       timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
       baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
     })
-    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await chain.recordChainId(chainId)
   }
 
   const validatorCount = options.validators ?? DEFAULTS.validators
