@@ -4,6 +4,7 @@ import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
+import { EvmApplication } from './app/application.js'
 import { Chain } from './chain/chain.js'
 import { storedChainId as chainIdOf } from './chain/store.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
@@ -233,7 +234,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const bft = new BftEngine(chainId, new ValidatorSet(validators))
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
-  const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
+  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {

@@ -35,7 +35,6 @@ export interface Rejected {
   retry: boolean
 }
 
-/** How one included transaction's execution ended: what a sender waiting on it is told. */
 /** A built, not yet committed block. */
 export interface BuiltBlock {
   hash: Uint8Array
