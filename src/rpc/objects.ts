@@ -2,18 +2,7 @@
 import type { AccessListEntry, Authorization, CallRequest } from '../execution/call-request.js'
 import type { LogFilter } from '../filters/log-filter.js'
 import type { Limits } from '../limits.js'
-import {
-  CodecError,
-  blockTag,
-  decodeAddress,
-  decodeHash,
-  field,
-  objectParam,
-  optField,
-  parseData,
-  parseQuantity,
-  type Codec,
-} from './codecs.js'
+import { CodecError, blockTag, decodeAddress, decodeHash, field, objectParam, optField, parseData, parseQuantity, type Codec } from './codecs.js'
 
 export type { AccessListEntry, Authorization, CallRequest } from '../execution/call-request.js'
 export type { LogFilter } from '../filters/log-filter.js'
