@@ -116,7 +116,7 @@ export class JsTracer implements Tracer {
   private lastYield = 0
   private current: Step | undefined
   private state: StateManagerInterface | undefined
-  private reads: Reads = { accounts: new Map(), code: new Map(), storage: new Map() }
+  private readonly reads: Reads = { accounts: new Map(), code: new Map(), storage: new Map() }
   private failure: string | undefined
   private disposed = false
   private readonly ctx: Record<string, unknown> = {}
@@ -255,24 +255,26 @@ export class JsTracer implements Tracer {
     return s as unknown as Now
   }
 
+  // What the state reads through promises is its base, which no transaction changes: what was
+  // read ahead stays valid while the overlay has no value of its own.
   private account(addr: string): { balance: bigint; nonce: bigint } | undefined {
     const now = this.sync()
-    if (this.reads.accounts.has(addr)) return this.reads.accounts.get(addr)
     const a = now.accountNow?.(new Address(bytesOf(addr)))
-    if (typeof a === 'symbol' || now.accountNow === undefined) throw this.notAtHand(addr)
-    return a
+    if (typeof a !== 'symbol' && now.accountNow !== undefined) return a
+    if (this.reads.accounts.has(addr)) return this.reads.accounts.get(addr)
+    throw this.notAtHand(addr)
   }
 
   private code(addr: string): Uint8Array {
     const now = this.sync()
-    const known = this.reads.code.get(addr) ?? now.codeNow?.(new Address(bytesOf(addr)))
+    const known = now.codeNow?.(new Address(bytesOf(addr))) ?? this.reads.code.get(addr)
     if (known === undefined) throw this.notAtHand(addr)
     return known
   }
 
   private storage(addr: string, slot: string): Uint8Array {
     const now = this.sync()
-    const known = this.reads.storage.get(`${addr}:${slot}`) ?? now.storageNow?.(new Address(bytesOf(addr)), bytesOf(slot))
+    const known = now.storageNow?.(new Address(bytesOf(addr)), bytesOf(slot)) ?? this.reads.storage.get(`${addr}:${slot}`)
     if (known === undefined) throw this.notAtHand(addr)
     const word = new Uint8Array(32)
     word.set(known.subarray(Math.max(0, known.length - 32)), 32 - Math.min(32, known.length))
@@ -286,36 +288,36 @@ export class JsTracer implements Tracer {
   /**
    * On a state read through promises (an older block's trie), what `db` may be asked that the
    * state cannot answer synchronously, read ahead: for a step the accounts and slot the opcode
-   * touches, at the end the accounts of the transaction's frames. Undefined when nothing is
-   * missing.
+   * touches, at the end the accounts of the transaction's frames.
    */
   private async readAhead(state: StateManagerInterface, accounts: Iterable<Uint8Array>, slot: Uint8Array | undefined, at: Uint8Array | undefined): Promise<void> {
     const now = state as unknown as Now
-    const reads: Reads = { accounts: new Map(), code: new Map(), storage: new Map() }
+    const reads = this.reads
     for (const a of accounts) {
       const address = new Address(a)
       const key = hex0x(a)
-      if (reads.accounts.has(key)) continue
-      const account = now.accountNow?.(address)
-      reads.accounts.set(key, typeof account === 'symbol' ? await state.getAccount(address) : account)
-      reads.code.set(key, now.codeNow?.(address) ?? (await state.getCode(address)))
+      if (typeof now.accountNow?.(address) === 'symbol' && !reads.accounts.has(key)) reads.accounts.set(key, await state.getAccount(address))
+      if (now.codeNow?.(address) === undefined && !reads.code.has(key)) reads.code.set(key, await state.getCode(address))
     }
     if (slot !== undefined && at !== undefined) {
       const address = new Address(at)
-      reads.storage.set(`${hex0x(at)}:${hex0x(slot)}`, now.storageNow?.(address, slot) ?? (await state.getStorage(address, slot)))
+      const key = `${hex0x(at)}:${hex0x(slot)}`
+      if (now.storageNow?.(address, slot) === undefined && !reads.storage.has(key)) reads.storage.set(key, await state.getStorage(address, slot))
     }
-    this.reads = reads
   }
 
-  /** True when `state` reads some of what a step may ask through promises only. */
+  /** True when `db` could be asked something `state` reads through promises only and that was not read ahead. */
   private missing(state: StateManagerInterface, accounts: Uint8Array[], slot: Uint8Array | undefined, at: Uint8Array): boolean {
     const now = state as unknown as Now
     if (now.accountNow === undefined) return false
+    const reads = this.reads
     for (const a of accounts) {
       const address = new Address(a)
-      if (typeof now.accountNow(address) === 'symbol' || now.codeNow?.(address) === undefined) return true
+      const key = hex0x(a)
+      if (typeof now.accountNow(address) === 'symbol' && !reads.accounts.has(key)) return true
+      if (now.codeNow?.(address) === undefined && !reads.code.has(key)) return true
     }
-    return slot !== undefined && now.storageNow?.(new Address(at), slot) === undefined
+    return slot !== undefined && now.storageNow?.(new Address(at), slot) === undefined && !this.reads.storage.has(`${hex0x(at)}:${hex0x(slot)}`)
   }
 
   private unwrap(result: ReturnType<QuickJSContext['evalCode']>, fn: string): unknown {
@@ -492,9 +494,6 @@ export class JsTracer implements Tracer {
       const slot = (s.op === 0x54 || s.op === 0x55) && s.stack.length > 0 ? wordOf(s.stack[s.stack.length - 1] as bigint) : undefined
       if (this.missing(s.state, accounts, slot, s.address)) return this.readAhead(s.state, accounts, slot, s.address).then(go)
     }
-    this.reads.accounts.clear()
-    this.reads.code.clear()
-    this.reads.storage.clear()
     return go()
   }
 
@@ -514,7 +513,6 @@ export class JsTracer implements Tracer {
     // are read ahead for `result`.
     const accounts = [bytesOf(this.ctx.from as string), bytesOf(this.ctx.to as string), ...this.touched.values()]
     if (this.missing(end.state, accounts, undefined, accounts[0] as Uint8Array)) await this.readAhead(end.state, accounts, undefined, undefined)
-    else this.reads = { accounts: new Map(), code: new Map(), storage: new Map() }
   }
 
   result(): unknown {
