@@ -6,9 +6,9 @@
  */
 import type { Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import type { TracerObject } from '../../src/execution/tracers/object-tracer.js'
+import type { FinalityNode, TracerObject } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
+import { WsClient } from '../transports/helpers.js'
 import { calldata, deploy, qty, rpcError, sender } from './helpers.js'
 import { traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
 
@@ -306,6 +306,27 @@ describe('JavaScript tracers: blocks, calls, HTTP', () => {
         message: 'invalid argument 1: json: cannot unmarshal object into Go struct field TraceConfig.tracer of type string',
       })
     } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('JavaScript tracers over WebSocket', () => {
+  it('a JavaScript trace, a hostile one while another request is answered, and a block trace', async () => {
+    const server = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'debug'] })
+    const ws = await WsClient.connect(server.ws as string)
+    try {
+      const logs = (await trace<StructResult>(transfer)).structLogs
+      expect((await ws.call('debug_traceTransaction', [transfer, { tracer: OPCOUNT }])).result).toBe(logs.length)
+      const loop = ws.call('debug_traceTransaction', [transfer, { tracer: `{ step: function () { for (;;) {} }, fault: function () {}, result: function () {} }`, timeout: '300ms' }])
+      expect((await ws.call('eth_chainId', [])).result).toMatch(/^0x/)
+      expect((await loop).error).toEqual({ code: -32000, message: "execution timeout    in server-side tracer function 'step'" })
+      const { blockNumber } = await receiptOf(transfer)
+      expect((await ws.call('debug_traceBlockByNumber', [blockNumber, { tracer: 'opcodeTracer' }])).result).toEqual([
+        { txHash: transfer, result: logs.map((l) => l.op) },
+      ])
+    } finally {
+      ws.close()
       await server.close()
     }
   })
