@@ -371,6 +371,20 @@ describe('in-process tracer objects (node.request)', () => {
     expect(slots).toBeGreaterThan(0)
   })
 
+  it('a throwing or rejecting function is the error of the trace; the node serves on', async () => {
+    const base = { fault() {}, result: () => 1 }
+    const traced = (tracer: TracerObject) => node.request({ method: 'debug_traceTransaction', params: [transfer, { tracer }] })
+    await expect(traced({ ...base, step: () => { throw new Error('boom') } })).rejects.toMatchObject({ code: -32000, message: "boom    in server-side tracer function 'step'" })
+    await expect(traced({ ...base, step: async () => Promise.reject(new Error('later')) })).rejects.toMatchObject({ message: "later    in server-side tracer function 'step'" })
+    await expect(traced({ ...base, enter: () => { throw new Error('in') }, exit() {} })).resolves.toBe(1)
+    const hash = await send({ to: caller, data: calldata('Caller', 'callSet', [callee, 3n]), gas: qty(300_000n) })
+    await expect(node.request({ method: 'debug_traceTransaction', params: [hash, { tracer: { ...base, enter: () => { throw new Error('in') }, exit() {} } }] })).rejects.toMatchObject({
+      message: "in    in server-side tracer function 'enter'",
+    })
+    await expect(traced({ fault() {}, result: async () => { throw new Error('late') } })).rejects.toMatchObject({ message: "late    in server-side tracer function 'result'" })
+    expect(await trace(transfer, { tracer: OPCOUNT })).toBeGreaterThan(100)
+  })
+
   it('a tracer object without fault is refused', async () => {
     await expect(node.request({ method: 'debug_traceTransaction', params: [transfer, { tracer: { result: () => 1 } }] })).rejects.toMatchObject({
       code: -32000,

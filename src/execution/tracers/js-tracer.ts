@@ -85,6 +85,20 @@ function bytesOf(text: string): Uint8Array {
   return out
 }
 
+/** An address no transaction touches, to ask the state whether its base reads synchronously. */
+const PROBE = new Uint8Array(20).fill(0xfe)
+
+const keys = new WeakMap<Uint8Array, string>()
+/** `0x…` of an address, made once per byte array (the same arrays come back every step). */
+function keyFor(a: Uint8Array): string {
+  let key = keys.get(a)
+  if (key === undefined) {
+    key = data(a)
+    keys.set(a, key)
+  }
+  return key
+}
+
 /** Opcodes whose step reads another account (stack top, or the CALL family's second item). */
 const READS_ACCOUNT = new Map<number, number>([
   [0x31, 0],
@@ -111,6 +125,8 @@ export class JsTracer implements Tracer {
   private readonly frames: boolean
   /** The tracer's `step` takes `db`: on a state read through promises, each step reads ahead. */
   private readonly stepReadsDb: boolean
+  /** The transaction's state reads its base through promises (an older block's trie). */
+  private asyncBase = false
   private deadline: number
   private callStart = 0
   private lastYield = 0
@@ -295,7 +311,7 @@ export class JsTracer implements Tracer {
     const reads = this.reads
     for (const a of accounts) {
       const address = new Address(a)
-      const key = hex0x(a)
+      const key = keyFor(a)
       if (typeof now.accountNow?.(address) === 'symbol' && !reads.accounts.has(key)) reads.accounts.set(key, await state.getAccount(address))
       if (now.codeNow?.(address) === undefined && !reads.code.has(key)) reads.code.set(key, await state.getCode(address))
     }
@@ -312,12 +328,15 @@ export class JsTracer implements Tracer {
     if (now.accountNow === undefined) return false
     const reads = this.reads
     for (const a of accounts) {
+      const key = keyFor(a)
+      if (reads.accounts.has(key) && reads.code.has(key)) continue
       const address = new Address(a)
-      const key = hex0x(a)
       if (typeof now.accountNow(address) === 'symbol' && !reads.accounts.has(key)) return true
       if (now.codeNow?.(address) === undefined && !reads.code.has(key)) return true
     }
-    return slot !== undefined && now.storageNow?.(new Address(at), slot) === undefined && !this.reads.storage.has(`${hex0x(at)}:${hex0x(slot)}`)
+    if (slot === undefined) return false
+    const key = `${keyFor(at)}:${hex0x(slot)}`
+    return !reads.storage.has(key) && now.storageNow?.(new Address(at), slot) === undefined
   }
 
   private unwrap(result: ReturnType<QuickJSContext['evalCode']>, fn: string): unknown {
@@ -396,6 +415,8 @@ export class JsTracer implements Tracer {
     this.started = performance.now()
     this.lastYield = this.started
     this.state = tx.state
+    // The overlay holds nothing yet for this address: a promise-only answer means the base is one.
+    this.asyncBase = typeof (tx.state as unknown as Now).accountNow?.(new Address(PROBE)) === 'symbol'
     const c = tx
     Object.assign(this.ctx, {
       type: tx.create ? 'CREATE' : 'CALL',
@@ -485,7 +506,7 @@ export class JsTracer implements Tracer {
       this.lastYield = now
       return new Promise<void>((resolve) => setImmediate(resolve))
     }
-    if (this.stepReadsDb) {
+    if (this.stepReadsDb && this.asyncBase) {
       const accounts = [s.address]
       const arg = READS_ACCOUNT.get(s.op)
       if (arg !== undefined && s.stack.length > arg) accounts.push(wordAddress(s.stack[s.stack.length - 1 - arg] as bigint))

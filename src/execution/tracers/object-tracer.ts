@@ -119,6 +119,8 @@ export class ObjectTracer implements Tracer {
   private readonly db: TracerStateDb
   private current: Step | undefined
   private error: string | undefined
+  /** The first failure of one of the object's functions. */
+  private failure: string | undefined
   private readonly ctx: Partial<TracerContext> = {}
   private started = 0
   private readonly callers: Uint8Array[] = []
@@ -208,6 +210,23 @@ export class ObjectTracer implements Tracer {
     }
   }
 
+  /**
+   * Runs one of the object's functions; its first failure (thrown, or a rejected promise) stops
+   * the calls and is the trace's answer, as a JavaScript tracer's is.
+   */
+  private guard(fn: string, call: () => unknown): Promise<void> | void {
+    if (this.failure !== undefined) return
+    const failed = (error: unknown) => {
+      this.failure ??= `${error instanceof Error ? error.message : String(error)}    in server-side tracer function '${fn}'`
+    }
+    try {
+      const out = call()
+      if (out instanceof Promise) return out.then(() => undefined, failed)
+    } catch (error) {
+      failed(error)
+    }
+  }
+
   onEnter(f: FrameStart): void {
     const d = f.depth
     if (f.type !== 'SELFDESTRUCT') {
@@ -215,33 +234,39 @@ export class ObjectTracer implements Tracer {
       this.values[d] = f.type === 'DELEGATECALL' ? (this.values[d - 1] ?? 0n) : (f.value ?? 0n)
       this.inputs[d] = f.input
     }
-    if (d === 0 || this.t.enter === undefined) return
+    const enter = this.t.enter
+    if (d === 0 || enter === undefined) return
     const to = f.to ?? new Uint8Array(20)
-    this.t.enter({
-      getType: () => f.type,
-      getFrom: () => f.from,
-      getTo: () => to,
-      getInput: () => f.input,
-      getGas: () => f.gas,
-      getValue: () => f.value,
-    })
+    void this.guard('enter', () =>
+      enter.call(this.t, {
+        getType: () => f.type,
+        getFrom: () => f.from,
+        getTo: () => to,
+        getInput: () => f.input,
+        getGas: () => f.gas,
+        getValue: () => f.value,
+      }),
+    )
   }
 
   onExit(f: FrameEnd): void {
-    if (f.depth === 0 || this.t.exit === undefined) return
-    this.t.exit({ getGasUsed: () => f.gasUsed, getOutput: () => f.output, getError: () => f.error })
+    const exit = this.t.exit
+    if (f.depth === 0 || exit === undefined) return
+    void this.guard('exit', () => exit.call(this.t, { getGasUsed: () => f.gasUsed, getOutput: () => f.output, getError: () => f.error }))
   }
 
   onStep(s: Step): Promise<void> | void {
     this.current = s
     this.state = s.state
     this.error = undefined
-    return this.t.step?.(this.log, this.db)
+    const step = this.t.step
+    if (step === undefined) return
+    return this.guard('step', () => step.call(this.t, this.log, this.db))
   }
 
-  onStepError(_depth: number, error: string): Promise<void> | void {
+  onStepError(_depth: number, error: string): void {
     this.error = error
-    void this.t.fault(this.log, this.db)
+    void this.guard('fault', () => this.t.fault(this.log, this.db))
   }
 
   onTxEnd(end: TxEnd): void {
@@ -251,7 +276,13 @@ export class ObjectTracer implements Tracer {
     if (end.error !== undefined) this.ctx.error = end.error
   }
 
-  result(): unknown {
-    return this.t.result(this.ctx as TracerContext, this.db)
+  async result(): Promise<unknown> {
+    if (this.failure !== undefined) throw new ServerError(this.failure)
+    try {
+      return await this.t.result(this.ctx as TracerContext, this.db)
+    } catch (error) {
+      if (error instanceof ServerError) throw error
+      throw new ServerError(`${error instanceof Error ? error.message : String(error)}    in server-side tracer function 'result'`)
+    }
   }
 }
