@@ -10,14 +10,13 @@
  * The engine is loaded on the first JavaScript trace ({@link loadSandbox}), not at import.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten'
-import type { StateManagerInterface } from '@ethereumjs/common'
-import { Address } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
 import { data, keyOf } from '../../hex.js'
 import { opName } from './opcodes.js'
 import { PRELUDE } from './js-prelude.js'
+import { bytesOf, TracerState } from './js-state.js'
 import type { FrameEnd, FrameStart, Step, Tracer, TxEnd, TxStart } from './types.js'
 
 /** The memory one tracer's runtime may allocate. */
@@ -35,7 +34,13 @@ let engine: Promise<QuickJSWASMModule> | undefined
 
 /** Loads the WebAssembly engine once; JavaScript tracers are created only after it resolved. */
 export function loadSandbox(): Promise<QuickJSWASMModule> {
-  engine ??= import('quickjs-emscripten').then((m) => m.getQuickJS())
+  // A module of its own (not the package's shared one), so that a trapped one can be replaced.
+  engine ??= import('quickjs-emscripten')
+    .then((m) => m.newQuickJSWASMModule())
+    .catch((error: unknown) => {
+      engine = undefined
+      throw error
+    })
   return engine
 }
 
@@ -61,56 +66,9 @@ export async function prepareSandbox(): Promise<void> {
   loaded ??= await loadSandbox()
 }
 
-type Now = {
-  accountNow?(a: Address): { balance: bigint; nonce: bigint } | undefined | symbol
-  codeNow?(a: Address): Uint8Array | undefined
-  storageNow?(a: Address, key: Uint8Array): Uint8Array | undefined
-}
-
-/** A state read the sandbox asked for: answered synchronously, or from what was read ahead for the step. */
-interface Reads {
-  accounts: Map<string, { balance: bigint; nonce: bigint } | undefined>
-  code: Map<string, Uint8Array>
-  storage: Map<string, Uint8Array>
-}
-
 function hex0x(b: Uint8Array): string {
   return data(b)
 }
-
-function bytesOf(text: string): Uint8Array {
-  const h = text.startsWith('0x') ? text.slice(2) : text
-  const out = new Uint8Array(h.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.slice(2 * i, 2 * i + 2), 16)
-  return out
-}
-
-/** An address no transaction touches, to ask the state whether its base reads synchronously. */
-const PROBE = new Uint8Array(20).fill(0xfe)
-
-const keys = new WeakMap<Uint8Array, string>()
-/** `0x…` of an address, made once per byte array (the same arrays come back every step). */
-function keyFor(a: Uint8Array): string {
-  let key = keys.get(a)
-  if (key === undefined) {
-    key = data(a)
-    keys.set(a, key)
-  }
-  return key
-}
-
-/** Opcodes whose step reads another account (stack top, or the CALL family's second item). */
-const READS_ACCOUNT = new Map<number, number>([
-  [0x31, 0],
-  [0x3b, 0],
-  [0x3c, 0],
-  [0x3f, 0],
-  [0xff, 0],
-  [0xf1, 1],
-  [0xf2, 1],
-  [0xf4, 1],
-  [0xfa, 1],
-])
 
 /** A JavaScript tracer (geth's `jsTracer`) in a QuickJS sandbox. */
 export class JsTracer implements Tracer {
@@ -125,14 +83,11 @@ export class JsTracer implements Tracer {
   private readonly frames: boolean
   /** The tracer's `step` takes `db`: on a state read through promises, each step reads ahead. */
   private readonly stepReadsDb: boolean
-  /** The transaction's state reads its base through promises (an older block's trie). */
-  private asyncBase = false
   private deadline: number
   private callStart = 0
   private lastYield = 0
   private current: Step | undefined
-  private state: StateManagerInterface | undefined
-  private readonly reads: Reads = { accounts: new Map(), code: new Map(), storage: new Map() }
+  private readonly db = new TracerState()
   private failure: string | undefined
   private disposed = false
   private readonly ctx: Record<string, unknown> = {}
@@ -254,89 +209,14 @@ export class JsTracer implements Tracer {
       preimage.set(keccak256(bytesOf(str(code))), 53)
       return vm.newString(hex0x(keccak256(preimage).subarray(12)))
     })
-    def('balance', (a) => vm.newString(`0x${(this.account(str(a))?.balance ?? 0n).toString(16)}`))
-    def('nonce', (a) => vm.newNumber(Number(this.account(str(a))?.nonce ?? 0n)))
-    def('exists', (a) => (this.account(str(a)) === undefined ? vm.false : vm.true))
-    def('code', (a) => vm.newArrayBuffer(this.code(str(a)).slice().buffer))
-    def('storage', (a, k) => vm.newString(hex0x(this.storage(str(a), str(k)))))
+    const db = this.db
+    def('balance', (a) => vm.newString(`0x${(db.account(str(a))?.balance ?? 0n).toString(16)}`))
+    def('nonce', (a) => vm.newNumber(Number(db.account(str(a))?.nonce ?? 0n)))
+    def('exists', (a) => (db.account(str(a)) === undefined ? vm.false : vm.true))
+    def('code', (a) => vm.newArrayBuffer(db.codeOf(str(a)).slice().buffer))
+    def('storage', (a, k) => vm.newString(hex0x(db.slot(str(a), str(k)))))
     vm.setProp(vm.global, '__host', host)
     host.dispose()
-  }
-
-  // The state the tracer reads through `db`: synchronously where the state has it at hand (the
-  // head state), else what this step or the transaction's end fetched ahead (see readAhead).
-  private sync(): Now {
-    const s = this.state
-    if (s === undefined) throw new Error('no state to read')
-    return s as unknown as Now
-  }
-
-  // What the state reads through promises is its base, which no transaction changes: what was
-  // read ahead stays valid while the overlay has no value of its own.
-  private account(addr: string): { balance: bigint; nonce: bigint } | undefined {
-    const now = this.sync()
-    const a = now.accountNow?.(new Address(bytesOf(addr)))
-    if (typeof a !== 'symbol' && now.accountNow !== undefined) return a
-    if (this.reads.accounts.has(addr)) return this.reads.accounts.get(addr)
-    throw this.notAtHand(addr)
-  }
-
-  private code(addr: string): Uint8Array {
-    const now = this.sync()
-    const known = now.codeNow?.(new Address(bytesOf(addr))) ?? this.reads.code.get(addr)
-    if (known === undefined) throw this.notAtHand(addr)
-    return known
-  }
-
-  private storage(addr: string, slot: string): Uint8Array {
-    const now = this.sync()
-    const known = now.storageNow?.(new Address(bytesOf(addr)), bytesOf(slot)) ?? this.reads.storage.get(`${addr}:${slot}`)
-    if (known === undefined) throw this.notAtHand(addr)
-    const word = new Uint8Array(32)
-    word.set(known.subarray(Math.max(0, known.length - 32)), 32 - Math.min(32, known.length))
-    return word
-  }
-
-  private notAtHand(addr: string): Error {
-    return new Error(`db: the state of ${addr} at this block is not at hand (an account the traced transaction touches can be read)`)
-  }
-
-  /**
-   * On a state read through promises (an older block's trie), what `db` may be asked that the
-   * state cannot answer synchronously, read ahead: for a step the accounts and slot the opcode
-   * touches, at the end the accounts of the transaction's frames.
-   */
-  private async readAhead(state: StateManagerInterface, accounts: Iterable<Uint8Array>, slot: Uint8Array | undefined, at: Uint8Array | undefined): Promise<void> {
-    const now = state as unknown as Now
-    const reads = this.reads
-    for (const a of accounts) {
-      const address = new Address(a)
-      const key = keyFor(a)
-      if (typeof now.accountNow?.(address) === 'symbol' && !reads.accounts.has(key)) reads.accounts.set(key, await state.getAccount(address))
-      if (now.codeNow?.(address) === undefined && !reads.code.has(key)) reads.code.set(key, await state.getCode(address))
-    }
-    if (slot !== undefined && at !== undefined) {
-      const address = new Address(at)
-      const key = `${hex0x(at)}:${hex0x(slot)}`
-      if (now.storageNow?.(address, slot) === undefined && !reads.storage.has(key)) reads.storage.set(key, await state.getStorage(address, slot))
-    }
-  }
-
-  /** True when `db` could be asked something `state` reads through promises only and that was not read ahead. */
-  private missing(state: StateManagerInterface, accounts: Uint8Array[], slot: Uint8Array | undefined, at: Uint8Array): boolean {
-    const now = state as unknown as Now
-    if (now.accountNow === undefined) return false
-    const reads = this.reads
-    for (const a of accounts) {
-      const key = keyFor(a)
-      if (reads.accounts.has(key) && reads.code.has(key)) continue
-      const address = new Address(a)
-      if (typeof now.accountNow(address) === 'symbol' && !reads.accounts.has(key)) return true
-      if (now.codeNow?.(address) === undefined && !reads.code.has(key)) return true
-    }
-    if (slot === undefined) return false
-    const key = `${keyFor(at)}:${hex0x(slot)}`
-    return !reads.storage.has(key) && now.storageNow?.(new Address(at), slot) === undefined
   }
 
   private unwrap(result: ReturnType<QuickJSContext['evalCode']>, fn: string): unknown {
@@ -414,9 +294,7 @@ export class JsTracer implements Tracer {
     this.deadline = performance.now() + this.timeoutMs
     this.started = performance.now()
     this.lastYield = this.started
-    this.state = tx.state
-    // The overlay holds nothing yet for this address: a promise-only answer means the base is one.
-    this.asyncBase = typeof (tx.state as unknown as Now).accountNow?.(new Address(PROBE)) === 'symbol'
+    this.db.begin(tx.state)
     const c = tx
     Object.assign(this.ctx, {
       type: tx.create ? 'CREATE' : 'CALL',
@@ -491,7 +369,6 @@ export class JsTracer implements Tracer {
   onStep(s: Step): Promise<void> | void {
     if (this.failure !== undefined || this.disposed) return
     this.current = s
-    this.state = s.state
     const go = () => {
       this.run('step', () => [
         this.vm.newNumber(s.pc),
@@ -506,15 +383,9 @@ export class JsTracer implements Tracer {
       this.lastYield = now
       return new Promise<void>((resolve) => setImmediate(resolve))
     }
-    if (this.stepReadsDb && this.asyncBase) {
-      const accounts = [s.address]
-      const arg = READS_ACCOUNT.get(s.op)
-      if (arg !== undefined && s.stack.length > arg) accounts.push(wordAddress(s.stack[s.stack.length - 1 - arg] as bigint))
-      const caller = this.contractCaller[s.depth - 1]
-      if (caller !== undefined) accounts.push(caller)
-      const slot = (s.op === 0x54 || s.op === 0x55) && s.stack.length > 0 ? wordOf(s.stack[s.stack.length - 1] as bigint) : undefined
-      if (this.missing(s.state, accounts, slot, s.address)) return this.readAhead(s.state, accounts, slot, s.address).then(go)
-    }
+    this.db.at(s.state)
+    const ahead = this.stepReadsDb ? this.db.beforeStep(s, this.contractCaller[s.depth - 1]) : undefined
+    if (ahead !== undefined) return ahead.then(go)
     return go()
   }
 
@@ -524,7 +395,6 @@ export class JsTracer implements Tracer {
   }
 
   async onTxEnd(end: TxEnd): Promise<void> {
-    this.state = end.state
     this.current = undefined
     this.ctx.gasUsed = Number(end.gasUsed)
     this.ctx.output = hex0x(end.output)
@@ -532,8 +402,7 @@ export class JsTracer implements Tracer {
     this.ctx.time = `${((performance.now() - this.started) / 1000).toFixed(6)}s`
     // An older block's state reads through promises: the accounts of the transaction's frames
     // are read ahead for `result`.
-    const accounts = [bytesOf(this.ctx.from as string), bytesOf(this.ctx.to as string), ...this.touched.values()]
-    if (this.missing(end.state, accounts, undefined, accounts[0] as Uint8Array)) await this.readAhead(end.state, accounts, undefined, undefined)
+    await this.db.beforeResult(end.state, [bytesOf(this.ctx.from as string), bytesOf(this.ctx.to as string), ...this.touched.values()])
   }
 
   result(): unknown {
@@ -561,18 +430,4 @@ export class JsTracer implements Tracer {
       this.fail()
     }
   }
-}
-
-function wordOf(v: bigint): Uint8Array {
-  const out = new Uint8Array(32)
-  let x = v
-  for (let i = 31; i >= 0 && x > 0n; i--) {
-    out[i] = Number(x & 0xffn)
-    x >>= 8n
-  }
-  return out
-}
-
-function wordAddress(v: bigint): Uint8Array {
-  return wordOf(v).subarray(12)
 }
