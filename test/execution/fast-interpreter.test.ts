@@ -6,10 +6,10 @@
  * out-of-gas (static and memory-expansion gas), calls, creates and the async opcodes.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM, type EVM } from '@ethereumjs/evm'
+import type { EVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { installJumpCache } from '../../src/execution/jump-cache.js'
+import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const TARGET = createAddressFromString('0x2000000000000000000000000000000000000002')
@@ -43,7 +43,7 @@ const PROGRAMS: Record<string, string> = {
 }
 
 async function evmWith(code: string): Promise<EVM> {
-  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
   const state = evm.stateManager
   await state.putAccount(CALLER, new Account(0n, 10n ** 18n))
   await state.putAccount(TARGET, new Account())
@@ -73,7 +73,7 @@ async function run(code: string, traced: boolean, gasLimit: bigint) {
 describe('the fast interpreter loop', () => {
   for (const [name, code] of Object.entries(PROGRAMS)) {
     it(`behavior: ${name} ends the same as through the library's runStep`, async () => {
-      await installJumpCache()
+      await installEngine()
       const fast = await run(code, false, 200_000n)
       const reference = await run(code, true, 200_000n)
       expect(reference.steps).toBeGreaterThan(0)
@@ -82,7 +82,7 @@ describe('the fast interpreter loop', () => {
   }
 
   it('behavior: the programs reach the outcomes they are meant to test', async () => {
-    await installJumpCache()
+    await installEngine()
     const outcome = async (name: string) => (await run(PROGRAMS[name]!, false, 200_000n)).error
     expect(await outcome('return a word')).toBeUndefined()
     expect(await outcome('stop')).toBeUndefined()
@@ -105,7 +105,7 @@ describe('the fast interpreter loop', () => {
   })
 
   it('behavior: out of gas at every gas limit along a program matches the reference', async () => {
-    await installJumpCache()
+    await installEngine()
     const code = PROGRAMS['keccak, sstore, sload']!
     for (let gas = 0n; gas < 30_000n; gas += 997n) {
       const fast = await run(code, false, gas)
