@@ -128,16 +128,25 @@ async function probe(): Promise<Probe | undefined> {
   return { evm, interpreter: seen.interpreter as Probe['interpreter'], runState: seen }
 }
 
-/** Installs the patches; answers why not, or undefined when they are in. */
-async function install(): Promise<string | undefined> {
-  const setting = process.env[ENGINE_ENV]
+/**
+ * Why the patches stay off for this setting of {@link ENGINE_ENV} and this library version,
+ * before any internals are looked at; undefined when they may go in.
+ */
+export function refusal(setting: string | undefined, version: string | undefined): string | undefined {
   if (setting === 'plain') return `turned off by ${ENGINE_ENV}=plain`
   if (setting !== undefined && setting !== '' && setting !== 'fast') return `${ENGINE_ENV}=${setting} is not 'plain' or 'fast'; the plain library runs`
-  const version = evmVersion()
   if (version === undefined) return 'the version of @ethereumjs/evm could not be read'
   if (!VERIFIED_VERSIONS.includes(version)) {
     return `@ethereumjs/evm ${version} is not a version the patches were verified against (${VERIFIED_VERSIONS.join(', ')})`
   }
+  return undefined
+}
+
+/** Installs the patches; answers why not, or undefined when they are in. */
+async function install(): Promise<string | undefined> {
+  const version = evmVersion()
+  const refused = refusal(process.env[ENGINE_ENV], version)
+  if (refused !== undefined || version === undefined) return refused
   const found = await probe()
   if (found === undefined) return 'the probe opcode did not run: the interpreter was not reached'
   const { evm, interpreter, runState } = found
