@@ -32,7 +32,8 @@ describe('engineStatus()', () => {
       expect(status).toMatchObject({ library: '@ethereumjs/evm', version: '10.1.3', bundled: false, reason: undefined })
       expect(status.patches).toEqual({ jumpCache: true, fastOpcodes: true, fastInterpreter: true, leanEnv: true, fastCall: true })
       expect(status.verifiedVersions).toContain(status.version)
-      expect([...status.verifiedHardforks]).toEqual([...SUPPORTED_HARDFORKS])
+      // Every verified fork is a supported one, which the differential test runs.
+      expect([...SUPPORTED_HARDFORKS]).toEqual(expect.arrayContaining([...status.verifiedHardforks]))
     } finally {
       await node.close()
     }

@@ -15,7 +15,6 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
-import { SUPPORTED_HARDFORKS } from '../../chain/common.js'
 import { fastCall, type EvmInternals, type ExecuteCall } from '../fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
@@ -36,8 +35,18 @@ import { BUNDLED, evmVersion } from './version.js'
 /** The @ethereumjs/evm versions the patches were verified against (their tests and the differential test). */
 export const VERIFIED_VERSIONS: readonly string[] = ['10.1.3']
 
-/** The hardforks the patches were verified on: every fork a node runs. */
-export const VERIFIED_HARDFORKS: readonly string[] = SUPPORTED_HARDFORKS
+/**
+ * The hardforks the patches were verified on (the differential test runs every supported fork).
+ * A fork added to the supported ones runs the plain library until it is added here.
+ */
+export const VERIFIED_HARDFORKS: readonly string[] = [
+  Hardfork.London,
+  Hardfork.Paris,
+  Hardfork.Shanghai,
+  Hardfork.Cancun,
+  Hardfork.Prague,
+  Hardfork.Osaka,
+]
 
 /** Environment variable that turns the patches off (`plain`). */
 export const ENGINE_ENV = 'FINALITY_ENGINE'
