@@ -1,6 +1,6 @@
 /** What the engine runs: which patches of @ethereumjs/evm are on, and why any is off. */
 
-/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "The EVM engine"). */
+/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "Patches to @ethereumjs/evm"). */
 export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall'] as const
 
 /** One of the engine's patches. */
