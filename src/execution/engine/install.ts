@@ -20,11 +20,13 @@ import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interprete
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
 import {
+  ENV_MEMBERS,
   EVM_MEMBERS,
   INTERPRETER_MEMBERS,
   MEMORY_MEMBERS,
   OPCODE_ENTRY_MEMBERS,
   OPCODE_INFO_MEMBERS,
+  RESULT_MEMBERS,
   RUN_STATE_MEMBERS,
   STACK_MEMBERS,
   missingMembers,
@@ -167,6 +169,8 @@ async function install(): Promise<string | undefined> {
     ...missingMembers('runState', runState, RUN_STATE_MEMBERS),
     ...missingMembers('runState.stack', runState.stack, STACK_MEMBERS),
     ...missingMembers('runState.memory', runState.memory, MEMORY_MEMBERS),
+    ...missingMembers('runState.env', runState.env, ENV_MEMBERS),
+    ...missingMembers('Interpreter._result', interpreter._result, RESULT_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD]', entry, OPCODE_ENTRY_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD].opcodeInfo', entry?.opcodeInfo, OPCODE_INFO_MEMBERS),
   ]

@@ -92,11 +92,29 @@ export const STACK_MEMBERS: readonly Member[] = [
   { name: 'popN', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'push', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'peek', kind: 'function', usedBy: 'fast opcodes, tracers' },
+  { name: 'getStack', kind: 'function', usedBy: 'tracers (the implicit STOP step)' },
+  { name: 'length', kind: 'number', usedBy: 'tracers' },
 ]
 export const MEMORY_MEMBERS: readonly Member[] = [
   { name: 'read', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'write', kind: 'function', usedBy: 'fast opcodes' },
+  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step)' },
 ]
+
+/** Fields of the interpreter's environment (`_env`, `runState.env`). */
+export const ENV_MEMBERS: readonly Member[] = [
+  { name: 'address', kind: 'object', usedBy: 'tracers' },
+  { name: 'depth', kind: 'number', usedBy: 'tracers (call depth)' },
+  { name: 'contract', kind: 'object', usedBy: 'tracers (balance, nonce)' },
+]
+
+/** Fields of the interpreter's result (`_result`). */
+export const RESULT_MEMBERS: readonly Member[] = [{ name: 'logs', kind: 'object', usedBy: 'tracers, transfer logs' }]
+
+/**
+ * Not checkable on the probe (set only while a CALL-family opcode runs): `runState.messageGasLimit`,
+ * read by the tracers; a rename shows in test/execution/tracers.test.ts.
+ */
 
 /** The names of the members of `object` (`what` names it) that are missing or of another kind. */
 export function missingMembers(what: string, object: unknown, members: readonly Member[]): string[] {
