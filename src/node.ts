@@ -1,7 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
-import { installJumpCache } from './execution/jump-cache.js'
+import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
 import { EvmApplication } from './app/application.js'
@@ -157,7 +157,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
   checkNodeOptions(options)
   await initKeccak()
-  await installJumpCache()
+  await installEngine()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
   if (genesisFile !== undefined) {
     if (genesisFile.laterForks.length === 0 && !(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {

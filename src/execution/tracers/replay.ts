@@ -17,7 +17,8 @@ import type { EVM } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address, eoaCode7702RecoverAuthority, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
-import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { createEngineVM } from '../engine/vm.js'
 import type { Chain } from '../../chain/chain.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import type { Clock } from '../../clock.js'
@@ -494,7 +495,7 @@ export class Tracing {
   private async lease(common: Common): Promise<TracingVm> {
     const idle = this.idle.get(common)?.pop()
     if (idle !== undefined) return idle
-    const vm = await createVM({ common, stateManager: new JournaledState(this.chain.flat), blockchain: callBlockhashes(this.chain) })
+    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.flat), blockchain: callBlockhashes(this.chain) })
     const guard = new CallGuard(this.clock)
     guard.install(vm.evm)
     return { vm, guard, hooks: new TraceHooks(vm.evm as EVM), common }
