@@ -49,20 +49,47 @@ function describeBuild(): string {
   return `dist/index.js built ${built} from ${commit}`
 }
 
+/** A child that has not finished by then is killed with its process group (an Anvil it spawned too). */
+const CHILD_TIMEOUT_MS = 10 * 60_000
+
+/** The running child's process group, killed too when the bench is interrupted. */
+let runningGroup: number | undefined
+process.once('SIGINT', () => {
+  if (runningGroup !== undefined) killGroup(runningGroup)
+  process.exit(130)
+})
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // the group is already gone
+  }
+}
+
 function runChild(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', bundle, kind, contestant, planPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '', CONTEST_PATHS: JSON.stringify(paths) },
+      detached: true,
     })
+    runningGroup = child.pid
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killGroup(child.pid)
+    }, CHILD_TIMEOUT_MS)
     let out = ''
     let err = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
     child.once('error', reject)
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      // Whatever the child leaves behind (an Anvil after a failure) goes with its group.
+      if (child.pid !== undefined) killGroup(child.pid)
+      runningGroup = undefined
       const line = out.split('\n').find((l) => l.startsWith('CONTEST_RESULT '))
-      if (code !== 0 || line === undefined) reject(new Error(`${kind} on ${contestant} exited with ${code}:\n${out}${err}`))
+      if (code !== 0 || line === undefined) reject(new Error(`${kind} on ${contestant} exited with ${code ?? signal}:\n${out}${err}`))
       else resolve(JSON.parse(line.slice('CONTEST_RESULT '.length)) as Figures)
     })
   })
@@ -152,8 +179,10 @@ export async function runContest(): Promise<boolean> {
     console.log()
     console.log('each run:')
     console.log(renderSpread(rows, samples))
-    const retries = median(samples.anvil.receiptRetries ?? [])
-    console.log(`(receipts asked again because the first answer was null, median per process: Anvil ${retries}; EDR ${median(samples.edr.receiptRetries ?? [])}; finality ${median(samples.finality.receiptRetries ?? [])})`)
+    const total = (c: Contestant, key: string): number => (samples[c][key] ?? []).reduce((a, b) => a + b, 0)
+    const counts = (key: string): string => CONTESTANTS.map((c) => `${c} ${total(c, key)}`).join(', ')
+    console.log(`receipts asked for again (null at first), all processes: ${counts('receiptRetries')}`)
+    console.log(`transactions dropped after evm_revert and sent again: ${counts('dropped')}`)
     console.log()
     const medians = Object.fromEntries(CONTESTANTS.map((c) => [c, Object.fromEntries(rows.map((r) => [r.key, median(samples[c][r.key] ?? [])]))]))
     console.log(`BENCH_CONTEST_JSON ${JSON.stringify({ quick, reps, node: process.version, finality: build_, edr: installed.edrVersion, anvil: installed.anvilVersion, medians, samples })}`)

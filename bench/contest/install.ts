@@ -38,7 +38,7 @@ export function ensureContestants(log: (message: string) => void): Installed | {
     log('installing the contestants (npm ci in bench/contestants)')
     const r = spawnSync('npm', ['ci', '--engine-strict=false', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: CONTESTANTS_DIR,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 2, 2],
     })
     if (r.status !== 0) return { unavailable: `npm ci in bench/contestants failed (exit ${r.status ?? r.signal})` }
     writeFileSync(stamp, hash)

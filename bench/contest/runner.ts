@@ -25,12 +25,27 @@ interface Receipt {
 
 /** Receipts polled for: Anvil may answer eth_sendRawTransaction before its miner has sealed the block. */
 let receiptRetries = 0
+const RECEIPT_WAIT_MS = 10_000
 
-async function receiptOf(chain: Chain, hash: unknown): Promise<Receipt> {
+/** Transactions a chain dropped (neither pending nor mined) and that were sent again. */
+let dropped = 0
+
+/**
+ * Polls for the receipt. With `resend`, a transaction the chain no longer knows (no receipt and
+ * eth_getTransactionByHash null) is sent again: Anvil 1.7.1 now and then drops the transaction
+ * sent right after an evm_revert and mines an empty block instead.
+ */
+async function receiptOf(chain: Chain, hash: unknown, resend?: () => Promise<unknown>): Promise<Receipt> {
+  const deadline = now() + RECEIPT_WAIT_MS
   for (;;) {
     const receipt = (await chain.request('eth_getTransactionReceipt', [hash])) as Receipt | null
     if (receipt !== null) return receipt
+    if (now() > deadline) fail(`no receipt for ${String(hash)} ${RECEIPT_WAIT_MS} ms after it was sent (automine)`)
     receiptRetries++
+    if (resend !== undefined && (await chain.request('eth_getTransactionByHash', [hash])) === null) {
+      dropped++
+      hash = await resend()
+    }
     await yieldTurn()
   }
 }
@@ -123,11 +138,14 @@ async function token(setup: ChainSetup, plan: Plan, contestant: Contestant): Pro
 async function controls(setup: ChainSetup, plan: Plan, contestant: Contestant): Promise<Figures> {
   const { chain } = await open(contestant, setup)
   const { cycles, mineBlocks } = plan.sizes
-  const tx = { from: plan.accounts[0]!.address, to: plan.accounts[1]!.address, value: '0x1', gas: '0x5208' }
+  const from = plan.accounts[0]!.address
+  const to = plan.accounts[1]!.address
   let t = now()
   for (let i = 0; i < cycles; i++) {
     const id = await chain.request('evm_snapshot', [])
-    const receipt = await receiptOf(chain, await chain.request('eth_sendTransaction', [tx]))
+    const tx = { from, to, value: hex(i + 1), gas: '0x5208', maxFeePerGas: hex(10_000_000_000), maxPriorityFeePerGas: hex(1_000_000_000) }
+    const send = (): Promise<unknown> => chain.request('eth_sendTransaction', [tx])
+    const receipt = await receiptOf(chain, await send(), send)
     if (receipt.status !== '0x1') fail(`snapshot cycle #${i}: receipt status ${receipt.status}`)
     if ((await chain.request('evm_revert', [id])) !== true) fail(`evm_revert #${i} did not answer true`)
   }
@@ -171,5 +189,6 @@ const paths = JSON.parse(process.env.CONTEST_PATHS ?? fail('CONTEST_PATHS not se
 const setup: ChainSetup = { paths, chainId: plan.chainId, hardfork: plan.hardfork, balanceWei: plan.balanceWei, accounts: plan.accounts }
 const figures = await WORKLOADS[kind as Kind](setup, plan, contestant as Contestant)
 figures.receiptRetries = receiptRetries
+figures.dropped = dropped
 process.stdout.write(`CONTEST_RESULT ${JSON.stringify(figures)}\n`)
 process.exit(0)
