@@ -37,6 +37,7 @@ import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import { clientVersion } from './rpc/web3.js'
+import { Profiling } from './profiling/profiling.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
 import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
@@ -235,11 +236,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
   const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
+  const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
     try {
-      if (controls.logging) userConsoleLog(message)
+      if (controls.logging && profiling.log.enabled('console')) userConsoleLog(message)
     } catch {
       // A throwing callback must not change the execution it observes.
     }
@@ -270,6 +272,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
+    profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {
       return closing !== undefined
@@ -301,7 +304,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const withLogSwitch = <O extends { onRequest?: ((info: { methods: string[]; ms: number }) => void) | undefined }>(o: O | undefined): O | undefined => {
     const onRequest = o?.onRequest
     if (o === undefined || onRequest === undefined) return o
-    return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && onRequest(info) }
+    return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
   return {
@@ -375,6 +378,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         await transports.close()
         filters.close()
         provider.disconnect()
+        await profiling.close()
         await db?.close()
       })()),
   }

@@ -12,6 +12,7 @@ import type { Transactions } from './execution/transactions.js'
 import type { Tracing } from './execution/tracers/replay.js'
 import type { Controls } from './controls/controls.js'
 import type { FilterManager } from './filters/manager.js'
+import type { Profiling } from './profiling/profiling.js'
 
 export interface Services {
   readonly chainId: bigint
@@ -27,6 +28,8 @@ export interface Services {
   /** Transaction replay for the debug_trace* methods. */
   readonly tracing: Tracing
   readonly transactions: Transactions
+  /** The debug runtime: the enableProfiling setting, its directory, profilers and the log level. */
+  readonly profiling: Profiling
   readonly controls: Controls
   /** Polling filters (eth_newFilter and friends). */
   readonly filters: FilterManager
