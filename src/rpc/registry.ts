@@ -34,6 +34,7 @@ import { debugBadBlocks } from './debug/bad-blocks.js'
 import { debugState } from './debug/state.js'
 import { debugRuntime } from './debug/runtime.js'
 import { method, type Method, type MethodTable } from './method.js'
+import { openRpcDocument } from './discover.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
@@ -54,6 +55,19 @@ export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
       params: [],
       // What this caller's transport serves, not every namespace of the node.
       run: ({ namespaces }, _params, scope) => Object.fromEntries(namespaces().filter((ns) => scope.namespaces.has(ns)).map((ns) => [ns, '1.0'])),
+    }),
+  )
+  // eth_subscribe / eth_unsubscribe of a transport without notifications answer -32601: not served there.
+  const unsupported = new Set<Method>(Object.values(subscribeUnsupported))
+  methods.set(
+    'rpc_discover',
+    method({
+      params: [],
+      run: (s, _params, scope) => {
+        const gate = (name: string, m: Method) => m.namespace ?? name.slice(0, Math.max(0, name.indexOf('_')))
+        const served = [...(scope.methods ?? methods)].filter(([name, m]) => scope.namespaces.has(gate(name, m)) && !unsupported.has(m))
+        return openRpcDocument(served, s.clientVersion)
+      },
     }),
   )
   return methods
