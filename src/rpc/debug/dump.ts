@@ -1,0 +1,71 @@
+/**
+ * debug_dumpBlock: the state after a block as geth's `state.Dump` (`RawDump` with
+ * `OnlyWithAddresses` and geth's RPC page of 256 accounts): accounts by EIP-55 address in hashed-
+ * address order, each with its decimal balance, nonce, storage root, code hash, code and storage
+ * (slot → value hex), and `next`, the hashed address after the page, as Go marshals a byte slice
+ * (base64), when more accounts follow.
+ */
+import type { Block } from '@ethereumjs/block'
+import { ServerError } from '../../errors.js'
+import { data, keyOf } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { blockByTag } from '../blocks.js'
+import { blockTag } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+import { checksum } from '../txpool.js'
+
+/** geth's `AccountRangeMaxResults`: the accounts one RPC dump holds. */
+export const DUMP_PAGE = 256
+
+const START = new Uint8Array(32)
+
+/** An RLP-encoded storage value's content, as geth's dump prints it (`rlp.Split`, hex without 0x). */
+function storageValue(value: Uint8Array): string {
+  return keyOf(value)
+}
+
+async function dump(s: Services, block: Block) {
+  const root = s.chain.stateRootOf(block)
+  const { accounts, next } = await s.chain.trie.accountRange(root, START, DUMP_PAGE)
+  const out: Record<string, unknown> = {}
+  for (const { hashed, address, account, code } of accounts) {
+    // geth's OnlyWithAddresses: an account without a recorded preimage is left out.
+    if (address === undefined) continue
+    const entry: Record<string, unknown> = {
+      balance: account.balance.toString(),
+      nonce: Number(account.nonce),
+      root: data(account.storageRoot),
+      codeHash: data(account.codeHash),
+    }
+    if (code.length > 0) entry.code = data(code)
+    const { node } = await s.chain.trie.storageTrie(root, address)
+    const { slots } = await s.chain.trie.storageRange(node, START, Number.MAX_SAFE_INTEGER)
+    const storage: Record<string, string> = {}
+    for (const slot of slots) if (slot.key !== undefined) storage[data(slot.key.length === 32 ? slot.key : leftPad(slot.key))] = storageValue(slot.value)
+    if (Object.keys(storage).length > 0) entry.storage = storage
+    entry.key = data(hashed)
+    out[checksum(keyOf(address))] = entry
+  }
+  const result: Record<string, unknown> = { root: keyOf(root), accounts: out }
+  if (next !== undefined) result.next = Buffer.from(next).toString('base64')
+  return result
+}
+
+function leftPad(key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(32)
+  out.set(key.subarray(-32), 32 - Math.min(32, key.length))
+  return out
+}
+
+export const debugDump: MethodTable = {
+  debug_dumpBlock: method({
+    params: [blockTag],
+    run: async (s, [tag]) => {
+      // The pending block's state is built per request and kept in no trie.
+      if (tag.kind === 'tag' && tag.tag === 'pending') throw new ServerError('pending state is not kept as a trie here: dump latest')
+      const block = await blockByTag(s, tag)
+      if (block === undefined) throw new ServerError(`block #${tag.kind === 'number' ? tag.number : s.chain.height} not found`)
+      return dump(s, block)
+    },
+  }),
+}
