@@ -287,7 +287,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
   const transports = createTransports(methods, services, limits, { chain, pool, logFilter: logFilter(limits) })
   const provider: Eip1193Provider = new Eip1193Provider(
-    transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
+    transports.providerCall((subscription, p) => provider.emit('message', { type: `${p.namespace ?? 'eth'}_subscription`, data: { subscription, result: p.value } }), scope),
     quantity(chainId),
   )
   chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))

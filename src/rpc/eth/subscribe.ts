@@ -3,7 +3,8 @@
  * `node.request`) they answer geth's -32601 `notifications not supported`; a WebSocket or the
  * EIP-1193 provider binds them to its own {@link Subscriptions}.
  */
-import { MethodNotFoundError } from '../../errors.js'
+import { InvalidParamsError, MethodNotFoundError } from '../../errors.js'
+import { traceChain } from '../debug/trace-chain.js'
 import type { Hex } from '../../hex.js'
 import type { Subscriptions } from '../../filters/subscriptions.js'
 import type { Codec } from '../codecs.js'
@@ -20,6 +21,8 @@ function unsupported(name: string): never {
 export const subscribeUnsupported: MethodTable = {
   eth_subscribe: method({ params: [anyOptional, anyOptional], run: () => unsupported('eth_subscribe') }),
   eth_unsubscribe: method({ params: [anyOptional], run: () => unsupported('eth_unsubscribe') }),
+  debug_subscribe: method({ params: [anyOptional, anyOptional, anyOptional, anyOptional], run: () => unsupported('debug_subscribe') }),
+  debug_unsubscribe: method({ params: [anyOptional], run: () => unsupported('debug_unsubscribe') }),
 }
 
 /**
@@ -37,5 +40,16 @@ export function subscribeMethods(subs: Subscriptions, created: (id: Hex) => void
       },
     }),
     eth_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
+    // geth's debug namespace has one subscription, traceChain.
+    debug_subscribe: method({
+      params: [any, anyOptional, anyOptional, anyOptional],
+      run: (s, [name, ...args]) => {
+        if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
+        // geth's subscriptionNotFoundError.
+        if (name !== 'traceChain') throw new MethodNotFoundError('debug_subscribe', `no ${JSON.stringify(name)} subscription in debug namespace`)
+        return traceChain(s, subs, created, args)
+      },
+    }),
+    debug_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
   }
 }
