@@ -11,6 +11,7 @@ import { createNode, type FinalityNode } from '../../src/index.js'
 import { PROFILING_OFF } from '../../src/profiling/profiling.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { WsClient, rpc } from '../transports/helpers.js'
+import { calldata, deploy } from '../execution/helpers.js'
 
 const newNode = trackNodes()
 
@@ -243,6 +244,23 @@ describe('profiling on', () => {
       await node.request({ method: 'debug_verbosity', params: [3] })
       await served.close()
     }
+  })
+
+  it('debug_verbosity / debug_vmodule: Solidity console.log lines follow the console source\'s level', async () => {
+    const lines: string[] = []
+    const logging = await newNode({ enableProfiling: true, profilingDir: dir, onConsoleLog: (m) => lines.push(m) })
+    const logger = await deploy(logging, 'Logger')
+    const hello = () => logging.request({ method: 'eth_call', params: [{ to: logger, input: calldata('Logger', 'hello', [5n]) }, 'latest'] })
+    await hello()
+    const once = lines.length
+    expect(once).toBeGreaterThan(0)
+    await logging.request({ method: 'debug_vmodule', params: ['console=2'] })
+    await hello()
+    expect(lines).toHaveLength(once)
+    await logging.request({ method: 'debug_vmodule', params: ['console=3,rpc=0'] })
+    await logging.request({ method: 'debug_verbosity', params: [0] })
+    await hello()
+    expect(lines).toHaveLength(2 * once)
   })
 
   describe('over HTTP and WebSocket', () => {
