@@ -77,6 +77,7 @@ describe('rpc_discover', () => {
     expect(new Set(listed.filter((n) => n !== 'personal_sign').map((n) => n.slice(0, n.indexOf('_'))))).toEqual(new Set(['eth', 'rpc', 'debug']))
     expect(listed).not.toContain('eth_sendUnsignedTransaction')
     expect(listed).toContain('eth_subscribe')
+    expect(listed).toContain('debug_subscribe')
     expect(listed).toContain('debug_traceTransaction')
     expect(listed).not.toContain('net_version')
   })

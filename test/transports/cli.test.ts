@@ -176,6 +176,30 @@ describe('cli', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'cli.cpuprofile'), 'utf8')).nodes.length).toBeGreaterThan(0)
   })
 
+  it('admin_stopWS / admin_startWS act on the CLI\'s own servers', async () => {
+    const cli = await start([...EPHEMERAL, '--quiet', '--json-rpc.api', 'eth,admin'])
+    try {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer()
+        probe.listen(0, '127.0.0.1', () => {
+          const p = (probe.address() as AddressInfo).port
+          probe.close(() => resolve(p))
+        })
+      })
+      expect((await rpc(cli.http, 'admin_startWS')).error).toEqual({ code: -32000, message: 'JSON-RPC over WebSocket is already enabled' })
+      expect((await rpc(cli.http, 'admin_stopWS')).result).toBe(true)
+      await expect(WsClient.connect(cli.ws)).rejects.toThrow()
+      expect((await rpc(cli.http, 'admin_startWS', ['127.0.0.1', port])).result).toBe(true)
+      const ws = await WsClient.connect(`ws://127.0.0.1:${port}`)
+      expect((await ws.call('eth_chainId')).result).toBe('0x7a69')
+      ws.close()
+    } finally {
+      const exited = exitOf(cli.child)
+      cli.child.kill('SIGINT')
+      expect(await exited).toBe(0)
+    }
+  })
+
   it('code size settings: flags, Anvil\'s names and TOML keys; bad values refused', () => {
     expect(parseCli([])).toMatchObject({ allowUnlimitedContractSize: false, codeSizeLimit: undefined })
     expect(parseCli(['--allow-unlimited-contract-size']).allowUnlimitedContractSize).toBe(true)
