@@ -74,6 +74,37 @@ describe('debug_dumpBlock', () => {
     expect((await rpcError(node, 'debug_dumpBlock', ['0xzz'])).code).toBe(-32602)
   })
 
+  it('debug_accountRange: pages from a hashed-address start with next; nocode and nostorage', async () => {
+    const many = await newNode({ accountCount: 300 })
+    const seen: string[] = []
+    let start: Hex = '0x'
+    for (;;) {
+      const page = await call<Dump>(many, 'debug_accountRange', ['latest', start, 100, false, false, false])
+      expect(Object.keys(page.accounts).length).toBeLessThanOrEqual(100)
+      seen.push(...Object.values(page.accounts).map((a) => a.key))
+      if (page.next === undefined) break
+      start = `0x${Buffer.from(page.next, 'base64').toString('hex')}`
+    }
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen).toEqual([...seen].sort())
+    expect(seen.length).toBeGreaterThanOrEqual(300)
+    expect(seen.length).toBeLessThan(400)
+    // maxResults 0 or past 256 is geth's page of 256.
+    expect(Object.keys((await call<Dump>(many, 'debug_accountRange', ['latest', '0x', 0, false, false, false])).accounts)).toHaveLength(256)
+    expect(Object.keys((await call<Dump>(many, 'debug_accountRange', ['latest', '0x', 1000, false, false, false])).accounts)).toHaveLength(256)
+    const bare = await call<Dump>(node, 'debug_accountRange', ['latest', '0x', 256, true, true, false])
+    const c = Object.entries(bare.accounts).find(([a]) => a.toLowerCase() === counter.toLowerCase())![1]
+    expect(c).not.toHaveProperty('code')
+    expect(c).not.toHaveProperty('storage')
+    const full = await call<Dump>(node, 'debug_accountRange', ['latest', '0x', 256, false, false, false])
+    expect(full).toEqual(await call<Dump>(node, 'debug_dumpBlock', ['latest']))
+    const block = await call<{ hash: Hex }>(node, 'eth_getBlockByNumber', ['0x1', false])
+    expect(await call<Dump>(node, 'debug_accountRange', [block.hash, '0x', 256, false, false, false])).toEqual(await call<Dump>(node, 'debug_dumpBlock', ['0x1']))
+    expect(await rpcError(node, 'debug_accountRange', [`0x${'11'.repeat(32)}`, '0x', 1, false, false, false])).toEqual({ code: -32000, message: `block 0x${'11'.repeat(32)} not found` })
+    expect(await rpcError(node, 'debug_accountRange', ['latest', '0x', 1, false, false])).toMatchObject({ code: -32602, message: 'missing value for required argument 5' })
+    expect((await rpcError(node, 'debug_accountRange', ['latest', '0x', '1', false, false, false])).code).toBe(-32602)
+  })
+
   describe('over HTTP and WebSocket', () => {
     let served: Awaited<ReturnType<FinalityNode['listen']>>
     let ws: WsClient

@@ -439,7 +439,7 @@ describe('debug_traceBlock', () => {
 describe('debug methods that are not built', () => {
   it('error: the file, head-rewinding and Go-memory-dump methods answer -32601 (docs/debug.md says why)', async () => {
     const names = [
-      'debug_accountRange', 'debug_setHead',
+      'debug_setHead',
       'debug_traceBlockFromFile', 'debug_seedHash',
     ]
     for (const name of names) expect((await rpcError(imported, name, [])).code).toBe(-32601)
