@@ -20,7 +20,12 @@ function inside(root: string, path: string): boolean {
 export function pathInside(dir: string, file: string): string {
   if (file === '') throw new ServerError('file name is empty')
   if (file.includes('\0')) throw new ServerError('file name contains a NUL byte')
-  const root = realpathSync(dir)
+  let root: string
+  try {
+    root = realpathSync(dir)
+  } catch (error) {
+    throw new ServerError(`the profiling directory ${dir} is not available: ${(error as Error).message}`)
+  }
   const wanted = resolve(root, file)
   if (!inside(root, wanted)) throw new ServerError(`refusing to write ${file}: outside the profiling directory ${root}`)
   let parent: string

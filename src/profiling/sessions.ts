@@ -16,6 +16,14 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
   })
 }
 
+async function write(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text)
+  } catch (error) {
+    throw new ServerError(`could not write ${file}: ${(error as Error).message}`)
+  }
+}
+
 /**
  * One running profile: its session and where it goes. `target` checks the path again when the
  * file is written, so a symbolic link placed there meanwhile is refused too.
@@ -58,7 +66,7 @@ export class CpuProfiler {
     try {
       const { profile } = await post<{ profile: unknown }>(running.session, 'Profiler.stop')
       const file = running.target()
-      await writeFile(file, JSON.stringify(profile))
+      await write(file, JSON.stringify(profile))
       return file
     } finally {
       running.session.disconnect()
@@ -103,7 +111,7 @@ export class TraceRecorder {
       await post(running.session, 'NodeTracing.stop')
       await complete
       const file = running.target()
-      await writeFile(file, JSON.stringify({ traceEvents: running.events }))
+      await write(file, JSON.stringify({ traceEvents: running.events }))
       return file
     } finally {
       running.session.disconnect()

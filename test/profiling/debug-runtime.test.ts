@@ -3,7 +3,7 @@
  * file paths kept inside the profiling directory, and the methods with no Node.js analogue; over
  * node.request, HTTP and WebSocket.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -200,6 +200,13 @@ describe('profiling on', () => {
     expect(readdirSync(outside)).toEqual([])
     // The refused start left no profile running.
     expect((await error(node, 'debug_stopCPUProfile', [])).message).toBe('CPU profiling not in progress')
+  })
+
+  it('error: a profiling directory removed after start answers -32000, not an internal error', async () => {
+    const gone = mkdtempSync(join(tmpdir(), 'finality-prof-gone-'))
+    const n = await newNode({ enableProfiling: true, profilingDir: gone })
+    rmSync(gone, { recursive: true })
+    expect(await error(n, 'debug_writeMemProfile', ['x.heapsnapshot'])).toMatchObject({ code: -32000, message: expect.stringContaining('is not available') })
   })
 
   it('error: an absolute path inside the directory is accepted', async () => {

@@ -111,7 +111,12 @@ export const debugRuntime: MethodTable = {
   debug_writeMemProfile: method({
     params: [text],
     run: (s, [file]) => {
-      writeHeapSnapshot(s.profiling.path(file))
+      const path = s.profiling.path(file)
+      try {
+        writeHeapSnapshot(path)
+      } catch (error) {
+        throw new ServerError(`could not write ${file}: ${(error as Error).message}`)
+      }
       return null
     },
   }),
