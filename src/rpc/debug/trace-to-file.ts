@@ -104,11 +104,15 @@ async function traceToFiles(s: Services, block: Block, receipts: StoredReceipt[]
     const failure = [...result.structLogs].reverse().find((e) => e.error !== undefined && e.depth === 1)?.error
     if (result.failed) summary.error = failure ?? 'execution reverted'
     lines.push(JSON.stringify(summary))
-    const handle = await open(path, 'wx', 0o644)
     try {
-      await handle.writeFile(`${lines.join('\n')}\n`)
-    } finally {
-      await handle.close()
+      const handle = await open(path, 'wx', 0o644)
+      try {
+        await handle.writeFile(`${lines.join('\n')}\n`)
+      } finally {
+        await handle.close()
+      }
+    } catch (error) {
+      throw new ServerError(`could not write ${path}: ${(error as Error).message}`)
     }
     files.push(path)
   }
