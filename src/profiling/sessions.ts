@@ -33,24 +33,29 @@ interface Running {
   readonly session: Session
 }
 
-/** CPU profiling (geth's debug_startCPUProfile / stopCPUProfile), one at a time. */
-export class CpuProfiler {
-  #running: Running | undefined
+/**
+ * One recording through an inspector session at a time, with geth's messages
+ * (internal/debug.HandlerT): "… already in progress" and "… not in progress".
+ */
+abstract class Recording<R extends Running> {
+  #running: R | undefined
+
+  constructor(private readonly what: string) {}
 
   get running(): boolean {
     return this.#running !== undefined
   }
 
-  async start(target: () => string): Promise<void> {
-    // geth's messages (internal/debug.HandlerT).
-    if (this.#running !== undefined) throw new ServerError('CPU profiling already in progress')
+  /** Opens a session, makes the running record with `open`, and starts it with `begin`. */
+  protected async record(target: () => string, open: (session: Session) => R, begin: (running: R) => Promise<unknown>): Promise<void> {
+    if (this.#running !== undefined) throw new ServerError(`${this.what} already in progress`)
     target()
     const session = new Session()
     session.connect()
-    this.#running = { target, session }
+    const running = open(session)
+    this.#running = running
     try {
-      await post(session, 'Profiler.enable')
-      await post(session, 'Profiler.start')
+      await begin(running)
     } catch (error) {
       this.#running = undefined
       session.disconnect()
@@ -58,15 +63,15 @@ export class CpuProfiler {
     }
   }
 
-  /** Stops the profile and writes it; resolves to the file written. */
-  async stop(): Promise<string> {
+  /** Stops the recording, writes what `collect` gives; resolves to the file written. */
+  protected async finish(collect: (running: R) => Promise<string>): Promise<string> {
     const running = this.#running
-    if (running === undefined) throw new ServerError('CPU profiling not in progress')
+    if (running === undefined) throw new ServerError(`${this.what} not in progress`)
     this.#running = undefined
     try {
-      const { profile } = await post<{ profile: unknown }>(running.session, 'Profiler.stop')
+      const text = await collect(running)
       const file = running.target()
-      await write(file, JSON.stringify(profile))
+      await write(file, text)
       return file
     } finally {
       running.session.disconnect()
@@ -74,47 +79,49 @@ export class CpuProfiler {
   }
 }
 
-/** Trace-event recording (geth's debug_startGoTrace / stopGoTrace), one at a time. */
-export class TraceRecorder {
-  #running: (Running & { events: unknown[] }) | undefined
-
-  get running(): boolean {
-    return this.#running !== undefined
+/** CPU profiling (geth's debug_startCPUProfile / stopCPUProfile), one at a time. */
+export class CpuProfiler extends Recording<Running> {
+  constructor() {
+    super('CPU profiling')
   }
 
   async start(target: () => string): Promise<void> {
-    if (this.#running !== undefined) throw new ServerError('trace already in progress')
-    target()
-    const session = new Session()
-    session.connect()
-    const events: unknown[] = []
-    session.on('NodeTracing.dataCollected', (message: { params: { value: unknown[] } }) => {
-      events.push(...message.params.value)
+    await this.record(target, (session) => ({ target, session }), async ({ session }) => {
+      await post(session, 'Profiler.enable')
+      await post(session, 'Profiler.start')
     })
-    this.#running = { target, session, events }
-    try {
-      await post(session, 'NodeTracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES] } })
-    } catch (error) {
-      this.#running = undefined
-      session.disconnect()
-      throw error
+  }
+
+  /** Stops the profile and writes it; resolves to the file written. */
+  stop(): Promise<string> {
+    return this.finish(async ({ session }) => JSON.stringify((await post<{ profile: unknown }>(session, 'Profiler.stop')).profile))
+  }
+}
+
+/** Trace-event recording (geth's debug_startGoTrace / stopGoTrace), one at a time. */
+export class TraceRecorder extends Recording<Running & { events: unknown[] }> {
+  constructor() {
+    super('trace')
+  }
+
+  async start(target: () => string): Promise<void> {
+    const open = (session: Session) => {
+      const events: unknown[] = []
+      session.on('NodeTracing.dataCollected', (message: { params: { value: unknown[] } }) => {
+        events.push(...message.params.value)
+      })
+      return { target, session, events }
     }
+    await this.record(target, open, ({ session }) => post(session, 'NodeTracing.start', { traceConfig: { includedCategories: [...TRACE_CATEGORIES] } }))
   }
 
   /** Stops recording and writes the trace-event file; resolves to the file written. */
-  async stop(): Promise<string> {
-    const running = this.#running
-    if (running === undefined) throw new ServerError('trace not in progress')
-    this.#running = undefined
-    try {
-      const complete = new Promise<void>((resolve) => running.session.once('NodeTracing.tracingComplete', () => resolve()))
-      await post(running.session, 'NodeTracing.stop')
+  stop(): Promise<string> {
+    return this.finish(async ({ session, events }) => {
+      const complete = new Promise<void>((resolve) => session.once('NodeTracing.tracingComplete', () => resolve()))
+      await post(session, 'NodeTracing.stop')
       await complete
-      const file = running.target()
-      await write(file, JSON.stringify({ traceEvents: running.events }))
-      return file
-    } finally {
-      running.session.disconnect()
-    }
+      return JSON.stringify({ traceEvents: events })
+    })
   }
 }

@@ -41,14 +41,7 @@ export const VERIFIED_VERSIONS: readonly string[] = ['10.1.3']
  * The hardforks the patches were verified on (the differential test runs every supported fork).
  * A fork added to the supported ones runs the plain library until it is added here.
  */
-export const VERIFIED_HARDFORKS: readonly string[] = [
-  Hardfork.London,
-  Hardfork.Paris,
-  Hardfork.Shanghai,
-  Hardfork.Cancun,
-  Hardfork.Prague,
-  Hardfork.Osaka,
-]
+export const VERIFIED_HARDFORKS: readonly string[] = [Hardfork.London, Hardfork.Paris, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka]
 
 /** Environment variable that turns the patches off (`plain`). */
 export const ENGINE_ENV = 'FINALITY_ENGINE'
