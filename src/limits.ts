@@ -74,6 +74,15 @@ export interface Limits {
    * past it -32000. geth has no bound.
    */
   profileSeconds: number
+  /** Bytes of memory one JavaScript tracer's sandbox may allocate; past it the trace fails. */
+  jsTracerMemoryBytes: number
+  /** Bytes of native stack one JavaScript tracer's sandbox may use (deep recursion fails inside it). */
+  jsTracerStackBytes: number
+  /**
+   * Milliseconds one uninterrupted call into a JavaScript tracer may run, whatever the trace's
+   * `timeout`: the node serves nothing else meanwhile.
+   */
+  jsTracerCallMs: number
 }
 
 /** The defaults. */
@@ -106,6 +115,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   wsRequestsInFlight: 64,
   wsStallMs: 10_000,
   profileSeconds: 3600,
+  jsTracerMemoryBytes: 64 * 1024 * 1024,
+  jsTracerStackBytes: 256 * 1024,
+  jsTracerCallMs: 1000,
 })
 
 /** Defaults overridden by the caller's values. */

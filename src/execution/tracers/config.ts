@@ -6,7 +6,7 @@
 import { ServerError } from '../../errors.js'
 import { CallTracer, type CallTracerConfig } from './call-tracer.js'
 import { FourByteTracer } from './four-byte-tracer.js'
-import { JsTracer, prepareSandbox } from './js-tracer.js'
+import { JsTracer, prepareSandbox, type JsTracerLimits } from './js-tracer.js'
 import { NoopTracer } from './noop-tracer.js'
 import { ObjectTracer, isTracerObject, type TracerObject } from './object-tracer.js'
 import { OpcodeTracer } from './opcode-tracer.js'
@@ -69,7 +69,7 @@ export async function prepareTracer(config: TraceConfig): Promise<void> {
 }
 
 /** The tracer a config names, ready for one transaction (after {@link prepareTracer}). */
-export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {
+export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Readonly<JsTracerLimits>): Tracer {
   const name = config.tracer ?? ''
   const raw = config.tracerConfig
   if (isTracerObject(name)) return new ObjectTracer(name, raw)
@@ -92,7 +92,7 @@ export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {
   // geth evaluates any other name as JavaScript tracer code (goja): a bare name is an undefined
   // variable there (this node has none of geth's JavaScript tracers by name).
   if (JS_IDENTIFIER.test(name)) throw new ServerError(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`)
-  return new JsTracer(name, raw, traceTimeout(config))
+  return new JsTracer(name, raw, traceTimeout(config), js)
 }
 
 /** True when the tracer is JavaScript code (it fails per transaction in a block trace, as in geth). */

@@ -4,7 +4,7 @@
  * prelude's environment (`js-prelude.ts`) and the host functions below: no modules, no timers,
  * no I/O. A runtime gets a memory limit and a stack limit; every call into it runs under an
  * interrupt handler that stops it at the trace's deadline (the trace config's `timeout`) and after
- * {@link JS_CALL_LIMIT_MS} of one uninterrupted call, since the node does nothing else while
+ * `limits.jsTracerCallMs` of one uninterrupted call, since the node does nothing else while
  * a call runs. Between steps the tracer yields to the event loop every few milliseconds.
  *
  * The engine is loaded on the first JavaScript trace ({@link loadSandbox}), not at import.
@@ -19,12 +19,19 @@ import { PRELUDE } from './js-prelude.js'
 import { bytesOf, TracerState } from './js-state.js'
 import type { FrameEnd, FrameStart, Step, Tracer, TxEnd, TxStart } from './types.js'
 
-/** The memory one tracer's runtime may allocate. */
-export const JS_MEMORY_LIMIT = 64 * 1024 * 1024
-/** The native stack one tracer's runtime may use (deep recursion fails inside the sandbox). */
-const JS_STACK_LIMIT = 256 * 1024
-/** The longest one call into the sandbox may run: the node serves nothing else meanwhile. */
-export const JS_CALL_LIMIT_MS = 1_000
+/**
+ * The sandbox's limits (`limits.jsTracerMemoryBytes`, `jsTracerStackBytes`, `jsTracerCallMs`):
+ * the memory and native stack one tracer's runtime may use, and the longest one call into it may
+ * run, since the node serves nothing else meanwhile.
+ */
+export interface JsTracerLimits {
+  memoryBytes: number
+  stackBytes: number
+  callMs: number
+}
+
+/** The defaults of {@link JsTracerLimits}. */
+export const JS_TRACER_LIMITS: Readonly<JsTracerLimits> = Object.freeze({ memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024, callMs: 1000 })
 /** How long steps may run back to back before the tracer lets the event loop run. */
 const YIELD_EVERY_MS = 10
 /** geth's cap on how far `memory.slice` may read past the memory's end. */
@@ -102,15 +109,16 @@ export class JsTracer implements Tracer {
     code: string,
     config: Record<string, unknown> | undefined,
     private readonly timeoutMs: number,
+    private readonly limits: Readonly<JsTracerLimits> = JS_TRACER_LIMITS,
   ) {
     this.deadline = performance.now() + timeoutMs
     this.module = sandbox()
     this.runtime = this.module.newRuntime()
-    this.runtime.setMemoryLimit(JS_MEMORY_LIMIT)
-    this.runtime.setMaxStackSize(JS_STACK_LIMIT)
+    this.runtime.setMemoryLimit(limits.memoryBytes)
+    this.runtime.setMaxStackSize(limits.stackBytes)
     this.runtime.setInterruptHandler(() => {
       const now = performance.now()
-      return now > this.deadline || now - this.callStart > JS_CALL_LIMIT_MS
+      return now > this.deadline || now - this.callStart > limits.callMs
     })
     this.vm = this.runtime.newContext()
     try {
@@ -235,7 +243,7 @@ export class JsTracer implements Tracer {
     const e = this.vm.dump(error) as { name?: string; message?: string; stack?: string } | string
     const now = performance.now()
     if (typeof e === 'object' && e !== null && e.name === 'InternalError' && e.message === 'interrupted') {
-      const text = now > this.deadline ? 'execution timeout' : `tracer function ran longer than ${JS_CALL_LIMIT_MS} ms in one call`
+      const text = now > this.deadline ? 'execution timeout' : `tracer function ran longer than ${this.limits.callMs} ms in one call (limits.jsTracerCallMs)`
       return fn === undefined ? text : `${text}    in server-side tracer function '${fn}'`
     }
     let text: string

@@ -26,6 +26,7 @@ import { keccak256 } from '../../crypto/keccak.js'
 import { RpcError, ServerError } from '../../errors.js'
 import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
 import type { Limits } from '../../limits.js'
+import type { JsTracerLimits } from './js-tracer.js'
 import type { CallRequest } from '../call-request.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
@@ -148,6 +149,11 @@ export class Tracing {
     private readonly limits: Readonly<Limits>,
   ) {}
 
+  /** The sandbox limits of a JavaScript tracer (`limits.jsTracer*`). */
+  private jsLimits(): JsTracerLimits {
+    return { memoryBytes: this.limits.jsTracerMemoryBytes, stackBytes: this.limits.jsTracerStackBytes, callMs: this.limits.jsTracerCallMs }
+  }
+
   /** The output budget of one request (`limits.traceBytes`). */
   private budget(): TraceBudget {
     return { bytes: this.limits.traceBytes, limit: this.limits.traceBytes }
@@ -159,7 +165,7 @@ export class Tracing {
     if (found === undefined) throw new ServerError('transaction not found')
     if (found.block.header.number === 0n) throw new ServerError('genesis is not traceable')
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
     try {
       await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
     } catch (error) {
@@ -181,7 +187,7 @@ export class Tracing {
     if (isJavaScript(config.tracer) || typeof config.tracer === 'object') return this.traceBlockEach(block, receipts, config)
     const timeoutMs = traceTimeout(config)
     const budget = this.budget()
-    const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget), timeoutMs }))
+    const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget, this.jsLimits()), timeoutMs }))
     await this.replay(block, receipts, txs.length, (i) => traced[i])
     return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
   }
@@ -203,7 +209,7 @@ export class Tracing {
     const made = (i: number): Traced | undefined => {
       index = i
       try {
-        current = createTracer(config, budget)
+        current = createTracer(config, budget, this.jsLimits())
       } catch (error) {
         if (!(error instanceof RpcError)) throw error
         entries[i] = { txHash: hashOf(i), error: error.message }
@@ -233,7 +239,7 @@ export class Tracing {
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
     // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
     const common = block.common
     const gas = this.calls.gasCap(req.gas, overriddenBlock(block, options.block, common))
