@@ -187,8 +187,7 @@ export class Producer {
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
     const baseFee = parent.header.calcNextBaseFee()
-    const flat = this.chain.flat
-    const nonceOf = (sender: string) => flat.accounts.get(sender)?.nonce ?? 0n
+    const nonceOf = (sender: string) => this.chain.nonce(sender)
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
@@ -233,11 +232,11 @@ export class Producer {
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.nextBlockTimestamp = undefined
     this.timeOffset = offset
-    const { block, receipts, outcomes, consoleLogs, diff, rejected } = built
+    const { block, receipts, outcomes, consoleLogs, diff, state, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
     built.close()
-    await this.chain.commit(block, receipts, diff, decision.certificate)
+    await this.chain.commit(block, receipts, diff, decision.certificate, state)
     // Before the senders hear of their transactions, so their logs are out when the send returns.
     const sink = this.onConsoleLog
     if (sink !== undefined) {
@@ -261,10 +260,17 @@ export class Producer {
       this.settleWaiter(key, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
+    // Last: the pool and the senders are settled whatever a listener does. A listener that
+    // throws (a provider's 'message' handler) must not fail the block it observes either.
+    try {
+      this.chain.announce(block, receipts)
+    } catch {
+      // Every other listener has heard of the block (Chain.announce).
+    }
     return block
   }
 
-  private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
+  private pendingCache: { key: string; block: Block; receipts: StoredReceipt[]; release: () => void } | undefined
 
   /**
    * The next block, as the pool would make it now: built but never committed, what the
@@ -276,8 +282,7 @@ export class Producer {
     return this.serial(async () => {
       const parent = this.chain.head
       const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
-      const flat = this.chain.flat
-      const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
+      const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const params = {
         coinbase: this.coinbase ?? proposer.feeRecipient,
@@ -303,7 +308,9 @@ export class Producer {
         params,
       )
       built.close()
-      this.pendingCache = { key, block: built.block, receipts: built.receipts }
+      // Its state is readable while it is the pending block, and forgotten with it.
+      this.pendingCache?.release()
+      this.pendingCache = { key, block: built.block, receipts: built.receipts, release: this.chain.holdState(built.state) }
       return this.pendingCache
     })
   }

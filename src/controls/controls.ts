@@ -65,7 +65,7 @@ export class Controls {
   instanceId(): Uint8Array {
     const resets = new Uint8Array(8)
     new DataView(resets.buffer).setBigUint64(0, this.resets)
-    return keccak256(new Uint8Array([...(this.chain.store.hashAt(0n) ?? new Uint8Array(32)), ...resets]))
+    return keccak256(new Uint8Array([...(this.chain.genesisHash), ...resets]))
   }
 
   /** The live snapshots: id → the head block they were taken at (anvil_metadata's shape). */
@@ -84,7 +84,7 @@ export class Controls {
       nextBlockTimestamp: this.producer.nextBlockTimestamp,
       head: { number: this.chain.height, hash: this.chain.head.hash() },
     })
-    this.chain.keepUndo = true
+    this.chain.recordUndo(true)
     return id
   }
 
@@ -100,10 +100,7 @@ export class Controls {
       this.producer.nextBlockTimestamp = snap.nextBlockTimestamp
     })
     this.snapshots = this.snapshots.slice(0, this.options.reusableSnapshots ? index + 1 : index)
-    if (this.snapshots.length === 0) {
-      this.chain.keepUndo = false
-      this.chain.trimUndo(0)
-    }
+    if (this.snapshots.length === 0) this.chain.recordUndo(false)
     return true
   }
 
@@ -131,7 +128,7 @@ export class Controls {
   private async write(address: Uint8Array, change: (a: Account) => void, code?: Uint8Array): Promise<void> {
     const key = keyOf(address)
     await this.producer.exclusive(async () => {
-      const account = (await this.chain.flat.getAccount(key)) ?? new Account()
+      const account = (await this.chain.headState().getAccount(key)) ?? new Account()
       change(account)
       const diff = emptyDiff()
       if (code !== undefined) {
@@ -165,7 +162,7 @@ export class Controls {
     const key = keyOf(address)
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
-      diff.accounts.set(key, (await this.chain.flat.getAccount(key)) ?? new Account())
+      diff.accounts.set(key, (await this.chain.headState().getAccount(key)) ?? new Account())
       diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
       await this.chain.modify(diff)
     })
@@ -218,7 +215,7 @@ export class Controls {
       await this.chain.modify(diff)
       for (const address of Object.keys(dump.accounts)) {
         const key = address.slice(2)
-        this.pool.settle(key, this.chain.flat.accounts.get(key)?.nonce ?? 0n)
+        this.pool.settle(key, this.chain.nonce(key))
       }
     })
   }

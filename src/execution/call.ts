@@ -115,7 +115,7 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
   const source: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
       const n = BigInt(number)
-      const hash = chain.store.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
+      const hash = chain.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
       return { hash: () => hash }
     },
     async putBlock() {},
@@ -216,7 +216,7 @@ export class CallExecutor {
     if (idle !== undefined) return idle
     const vm = await createVM({
       common,
-      stateManager: new JournaledState(this.chain.flat),
+      stateManager: new JournaledState(this.chain.headState()),
       blockchain: blockhashes ?? callBlockhashes(this.chain),
     })
     const guard = new CallGuard(this.clock)
