@@ -234,7 +234,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const bft = new BftEngine(chainId, new ValidatorSet(validators))
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
-  const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
@@ -244,10 +243,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       // A throwing callback must not change the execution it observes.
     }
   }
-  if (onConsoleLog !== undefined) {
-    builder.collectConsoleLog()
-    producer.onConsoleLog = onConsoleLog
-  }
+  if (onConsoleLog !== undefined) builder.collectConsoleLog()
+  const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)

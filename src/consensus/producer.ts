@@ -12,6 +12,7 @@ import { fromHex, keyOf } from '../hex.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
 import type { BftEngine } from './bft.js'
+import { BlockSettings } from './block-settings.js'
 import { NodeClosedError, ServerError } from '../errors.js'
 
 /** How blocks are produced. */
@@ -41,24 +42,9 @@ export class Producer {
   private closing = false
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
-  halted = false
-  /** Seconds added to the clock for block timestamps (evm_increaseTime). */
-  timeOffset = 0n
-  /** The exact timestamp of the next block, once (evm_setNextBlockTimestamp). */
-  nextBlockTimestamp: bigint | undefined
-  /** Header overrides for later blocks (hardhat_setCoinbase, hardhat_setPrevRandao). */
-  coinbase: string | undefined
-  prevRandao: Uint8Array | undefined
-  /** The base fee of the next block only (hardhat_setNextBlockBaseFeePerGas). */
-  nextBaseFee: bigint | undefined
-  /** The gas limit of later blocks (evm_setBlockGasLimit). */
-  gasLimitOverride: bigint | undefined
-  /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
-  timestampInterval: bigint | undefined
-  /** The extraData of later blocks (miner_setExtra); none = empty. */
-  extraData: Uint8Array | undefined
-  /** Receives the console.log messages of committed blocks' transactions, once each. */
-  onConsoleLog: ((message: string) => void) | undefined
+  private stalled = false
+  /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
+  readonly settings = new BlockSettings()
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -70,6 +56,8 @@ export class Producer {
     private readonly clock: Clock,
     private mining: MiningMode,
     private readonly gasLimit: () => bigint,
+    /** Receives the console.log messages of committed blocks' transactions, once each. */
+    private readonly onConsoleLog?: (message: string) => void,
   ) {
     this.schedule()
   }
@@ -80,7 +68,12 @@ export class Producer {
 
   /** The gas limit of the next block this producer builds. */
   get blockGasLimit(): bigint {
-    return this.gasLimitOverride ?? this.gasLimit()
+    return this.settings.gasLimit ?? this.gasLimit()
+  }
+
+  /** True while no round could gather a quorum (validators offline). */
+  get halted(): boolean {
+    return this.stalled
   }
 
   setMode(mode: MiningMode): void {
@@ -197,14 +190,7 @@ export class Producer {
     try {
       decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
         built?.close()
-        built = await this.builder.build(txs, {
-          coinbase: this.coinbase ?? proposer.feeRecipient,
-          timestamp,
-          gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-          baseFeePerGas: this.nextBaseFee,
-          prevRandao: this.prevRandao,
-          extraData: this.extraData,
-        })
+        built = await this.builder.build(txs, this.blockParams(proposer.feeRecipient, timestamp))
         return built
       })
     } catch (error) {
@@ -220,18 +206,17 @@ export class Producer {
     }
     if (decision === undefined || built === undefined) {
       built?.close()
-      this.halted = true
+      this.stalled = true
       // The transactions stay pending; their senders get the hash now instead of waiting on a
       // halted chain. They are mined when enough validators are back (`resume`).
       for (const e of entries) this.settleWaiter(e.hash)
       return undefined
     }
-    this.halted = false
-    this.nextBaseFee = undefined
-    // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
-    // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
-    this.nextBlockTimestamp = undefined
-    this.timeOffset = offset
+    this.stalled = false
+    // Hardhat's rule: a mined block uses up the set next timestamp (and base fee), and the clock
+    // offset moves so that the clock reads the block's time (later blocks and evm_increaseTime
+    // continue from it).
+    this.settings.blockMined(offset)
     const { block, receipts, outcomes, consoleLogs, diff, state, rejected } = built
     // The build's pinned view is no longer needed: closing it first lets the commit skip
     // keeping undo values for it.
@@ -281,17 +266,10 @@ export class Producer {
   pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
-      const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
+      const baseFee = this.settings.nextBaseFee ?? parent.header.calcNextBaseFee()
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
-      const params = {
-        coinbase: this.coinbase ?? proposer.feeRecipient,
-        timestamp: this.nextTime(parent).timestamp,
-        gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-        baseFeePerGas: this.nextBaseFee,
-        prevRandao: this.prevRandao,
-        extraData: this.extraData,
-      }
+      const params = this.blockParams(proposer.feeRecipient, this.nextTime(parent).timestamp)
       // Every header setting is part of the key: the setters and the clock apply at once.
       const header = [
         params.coinbase,
@@ -322,7 +300,25 @@ export class Producer {
 
   /** Mines what is pending again after validators came back online (automine only). */
   resume(): void {
-    if (this.halted && this.mining.mode === 'auto') void this.drain()
+    if (this.stalled && this.mining.mode === 'auto') void this.drain()
+  }
+
+  /** The header settings of the next block, proposed by a validator whose fee recipient is `feeRecipient`. */
+  private blockParams(feeRecipient: string, timestamp: bigint) {
+    const s = this.settings
+    return {
+      coinbase: s.coinbase ?? feeRecipient,
+      timestamp,
+      gasLimit: s.gasLimit ?? this.gasLimit(),
+      baseFeePerGas: s.nextBaseFee,
+      prevRandao: s.prevRandao,
+      extraData: s.extraData,
+    }
+  }
+
+  /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
+  nextCoinbase(): string {
+    return this.settings.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
@@ -335,7 +331,7 @@ export class Producer {
 
   /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
   now(): bigint {
-    return BigInt(Math.floor(this.clock.now() / 1000)) + this.timeOffset
+    return BigInt(Math.floor(this.clock.now() / 1000)) + this.settings.timeOffset
   }
 
   /**
@@ -347,16 +343,17 @@ export class Producer {
   private nextTime(parent: Block, explicit?: bigint): { timestamp: bigint; offset: bigint } {
     const min = parent.header.timestamp + 1n
     const clock = BigInt(Math.floor(this.clock.now() / 1000))
-    const set = explicit ?? this.nextBlockTimestamp
-    const requested = set ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
+    const { timeOffset, nextBlockTimestamp, timestampInterval } = this.settings
+    const set = explicit ?? nextBlockTimestamp
+    const requested = set ?? (timestampInterval === undefined ? undefined : parent.header.timestamp + timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
-      return { timestamp: requested, offset: set === undefined ? this.timeOffset : requested - clock }
+      return { timestamp: requested, offset: set === undefined ? timeOffset : requested - clock }
     }
-    const now = clock + this.timeOffset
-    return now >= min ? { timestamp: now, offset: this.timeOffset } : { timestamp: min, offset: this.timeOffset + (min - now) }
+    const now = clock + timeOffset
+    return now >= min ? { timestamp: now, offset: timeOffset } : { timestamp: min, offset: timeOffset + (min - now) }
   }
 
   private schedule(): void {

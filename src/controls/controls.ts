@@ -7,6 +7,7 @@ import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
+import type { TimeSettings } from '../consensus/block-settings.js'
 import { InvalidParamsError } from '../errors.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
@@ -20,8 +21,8 @@ interface Snapshot {
   id: bigint
   depth: number
   pool: PoolEntry[]
-  timeOffset: bigint
-  nextBlockTimestamp: bigint | undefined
+  /** The clock settings of block production. */
+  time: TimeSettings
 }
 
 /** Options of the controls. */
@@ -80,8 +81,7 @@ export class Controls {
       id,
       depth: this.chain.undoDepth,
       pool: this.pool.all(),
-      timeOffset: this.producer.timeOffset,
-      nextBlockTimestamp: this.producer.nextBlockTimestamp,
+      time: this.producer.settings.time(),
       head: { number: this.chain.height, hash: this.chain.head.hash() },
     })
     this.chain.recordUndo(true)
@@ -96,8 +96,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       await this.chain.rewind(snap.depth)
       this.pool.replaceAll(snap.pool)
-      this.producer.timeOffset = snap.timeOffset
-      this.producer.nextBlockTimestamp = snap.nextBlockTimestamp
+      this.producer.settings.restoreTime(snap.time)
     })
     this.snapshots = this.snapshots.slice(0, this.options.reusableSnapshots ? index + 1 : index)
     if (this.snapshots.length === 0) this.chain.recordUndo(false)
@@ -109,14 +108,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       await this.chain.resetToGenesis()
       this.pool.replaceAll([])
-      this.producer.timeOffset = 0n
-      this.producer.nextBlockTimestamp = undefined
-      this.producer.coinbase = undefined
-      this.producer.prevRandao = undefined
-      this.producer.nextBaseFee = undefined
-      this.producer.gasLimitOverride = undefined
-      this.producer.timestampInterval = undefined
-      this.producer.extraData = undefined
+      this.producer.settings.reset()
       this.pool.setMinTip(0n)
     })
     this.snapshots = []
@@ -170,8 +162,7 @@ export class Controls {
 
   /** evm_increaseTime: moves the clock of later blocks forward; returns the total offset. */
   increaseTime(seconds: bigint): bigint {
-    this.producer.timeOffset += seconds
-    return this.producer.timeOffset
+    return this.producer.settings.addTime(seconds)
   }
 
   /**
@@ -179,19 +170,12 @@ export class Controls {
    * mined (Hardhat's rule), so later blocks and evm_increaseTime continue from its time.
    */
   setNextBlockTimestamp(timestamp: bigint): void {
-    const parent = this.chain.head.header.timestamp
-    if (timestamp <= parent) {
-      throw new InvalidParamsError(
-        `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parent}`,
-      )
-    }
-    this.producer.nextBlockTimestamp = timestamp
+    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp)
   }
 
   /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */
   setTime(seconds: bigint): bigint {
-    this.producer.timeOffset += seconds - this.producer.now()
-    return this.producer.timeOffset
+    return this.producer.settings.addTime(seconds - this.producer.now())
   }
 
   /** anvil_loadState: each account of the dump replaces the node's account (storage included). */

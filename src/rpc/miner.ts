@@ -4,13 +4,10 @@
  * geth's (`null` for start and stop, `true` for the setters). miner_setRecommitInterval and
  * miner_getHashrate are absent: blocks are built once per height, and nothing hashes for them.
  */
-import { InvalidParamsError, ServerError } from '../errors.js'
+import { ServerError } from '../errors.js'
 import { data } from '../hex.js'
 import { address, quantity, text } from './codecs.js'
 import { method, type MethodTable } from './method.js'
-
-/** params.MaximumExtraDataSize: geth refuses a longer miner_setExtra. */
-export const MAX_EXTRA_DATA = 32
 
 export const miner: MethodTable = {
   miner_stop: method({
@@ -30,16 +27,14 @@ export const miner: MethodTable = {
   miner_setEtherbase: method({
     params: [address],
     run: (s, [etherbase]) => {
-      s.producer.coinbase = data(etherbase)
+      s.producer.settings.setCoinbase(data(etherbase))
       return true
     },
   }),
   miner_setGasLimit: method({
     params: [quantity],
     run: (s, [limit]) => {
-      // evm_setBlockGasLimit's floor: a block must hold at least one transfer.
-      if (limit < 21_000n) throw new InvalidParamsError('invalid argument 0: block gas limit must be at least 21000')
-      s.producer.gasLimitOverride = limit
+      s.producer.settings.setGasLimit(limit)
       return true
     },
   }),
@@ -47,9 +42,7 @@ export const miner: MethodTable = {
   miner_setExtra: method({
     params: [text],
     run: (s, [extra]) => {
-      const bytes = new TextEncoder().encode(extra)
-      if (bytes.length > MAX_EXTRA_DATA) throw new ServerError(`extra exceeds max length. ${bytes.length} > ${MAX_EXTRA_DATA}`)
-      s.producer.extraData = bytes
+      s.producer.settings.setExtraData(new TextEncoder().encode(extra))
       return true
     },
   }),

@@ -61,13 +61,13 @@ async function mineBlocks(s: Services, count: bigint, interval: bigint | undefin
  * blocks follow `anvil_setBlockTimestampInterval` when one is set.
  */
 function mineInterval(s: Services, prefix: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
-  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.timestampInterval === undefined ? 1n : undefined
+  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.settings.timestampInterval === undefined ? 1n : undefined
   return interval ?? 1n
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
 async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
-  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
+  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.settings.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
   return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
 }
 
@@ -105,19 +105,19 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
     [`${prefix}_setNextBlockBaseFeePerGas`]: method({
       params: [qty],
       run: t((s, [fee]: readonly [bigint]) => {
-        s.producer.nextBaseFee = fee
+        s.producer.settings.setNextBaseFee(fee)
       }),
     }),
     [`${prefix}_setCoinbase`]: method({
       params: [address],
       run: t((s, [a]: readonly [Uint8Array]) => {
-        s.producer.coinbase = data(a)
+        s.producer.settings.setCoinbase(data(a))
       }),
     }),
     [`${prefix}_setPrevRandao`]: method({
       params: [hash],
       run: t((s, [r]: readonly [Uint8Array]) => {
-        s.producer.prevRandao = r
+        s.producer.settings.setPrevRandao(r)
       }),
     }),
     [`${prefix}_reset`]: method({
@@ -182,8 +182,7 @@ export const evm: MethodTable = {
   evm_setBlockGasLimit: method({
     params: [qty],
     run: (s, [limit]) => {
-      if (limit < 21_000n) throw new InvalidParamsError('invalid argument 0: block gas limit must be at least 21000')
-      s.producer.gasLimitOverride = limit
+      s.producer.settings.setGasLimit(limit)
       return true
     },
   }),
@@ -222,16 +221,14 @@ export const anvil: MethodTable = {
   anvil_setBlockTimestampInterval: method({
     params: [numberOrQuantity],
     run: (s, [seconds]) => {
-      s.producer.timestampInterval = seconds
+      s.producer.settings.setTimestampInterval(seconds)
       return null
     },
   }),
   anvil_removeBlockTimestampInterval: method({
     params: [],
     run: (s) => {
-      const had = s.producer.timestampInterval !== undefined
-      s.producer.timestampInterval = undefined
-      return had
+      return s.producer.settings.removeTimestampInterval()
     },
   }),
   anvil_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => Number(s.controls.increaseTime(sec)) }),
@@ -301,7 +298,7 @@ export const anvil: MethodTable = {
   anvil_setBlockGasLimit: method({
     params: [qty],
     run: (s, [limit]) => {
-      s.producer.gasLimitOverride = limit
+      s.producer.settings.setGasLimit(limit)
       return true
     },
   }),
@@ -316,7 +313,7 @@ export const anvil: MethodTable = {
       environment: {
         baseFee: Number(chain.head.header.calcNextBaseFee()),
         chainId: Number(chainId),
-        gasLimit: Number(producer.gasLimitOverride ?? chain.head.header.gasLimit),
+        gasLimit: Number(producer.settings.gasLimit ?? chain.head.header.gasLimit),
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
       forkConfig: {},
