@@ -332,10 +332,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     setValidatorOnline(address, online) {
       live()
-      const v = bft.set.byAddress(address.toLowerCase())
-      if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
-      v.online = online
-      if (online) producer.resume()
+      if (!producer.setValidatorOnline(address.toLowerCase(), online)) throw new RpcError(-32602, `unknown validator ${address}`)
     },
     dumpState() {
       live()

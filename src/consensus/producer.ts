@@ -298,8 +298,18 @@ export class Producer {
     return this.pendingCache?.block === block ? this.pendingCache.receipts : undefined
   }
 
+  /**
+   * Takes a validator offline or back online; answers false for an unknown address. A validator
+   * back online lets a halted chain mine what is pending again (automine).
+   */
+  setValidatorOnline(address: string, online: boolean): boolean {
+    if (!this.bft.set.setOnline(address, online)) return false
+    if (online) this.resume()
+    return true
+  }
+
   /** Mines what is pending again after validators came back online (automine only). */
-  resume(): void {
+  private resume(): void {
     if (this.stalled && this.mining.mode === 'auto') void this.drain()
   }
 

@@ -17,8 +17,6 @@ export interface Validator {
   readonly power: bigint
   /** Where this validator's proposed blocks send their fees (`miner`). */
   readonly feeRecipient: Hex
-  /** An offline validator neither proposes nor votes. */
-  online: boolean
   /** Signs consensus bytes; only validators whose key this node holds can. */
   sign(message: Uint8Array): Uint8Array
 }
@@ -37,7 +35,6 @@ export function createValidator(seed: Uint8Array, power = 10n): Validator {
     publicKey: key.publicKey,
     power,
     feeRecipient: data(keccak_256(key.publicKey).subarray(12)),
-    online: true,
     sign: (message) => key.sign(message),
   }
 }
