@@ -388,14 +388,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * The root `diff` on `parentRoot` gives, its nodes kept so that state stays readable (simulated
-   * blocks); the head does not move.
+   * The root `diff` on `parentRoot` gives, keeping nothing: simulated blocks (eth_simulateV1,
+   * testing_buildBlockV1) and debug_intermediateRoots, whose states no one reads by root.
    */
-  computeRoot(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    return this.trie.computeRoot(parentRoot, diff, base)
-  }
-
-  /** The root `diff` on `parentRoot` gives, keeping nothing (debug_intermediateRoots). */
   rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
     return this.trie.rootOf(parentRoot, diff, base)
   }

@@ -100,7 +100,7 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
   const view = chain.headView()
   const parentRoot = chain.stateRoot
   try {
-    const state = new JournaledState(view, (diff) => chain.computeRoot(parentRoot, diff, view))
+    const state = new JournaledState(view, (diff) => chain.rootOf(parentRoot, diff, view))
     const vm = await createVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) })
     const builder = await buildBlock(vm, {
       parentBlock: parent,

@@ -198,21 +198,9 @@ export class StateTrie {
   }
 
   /**
-   * The root `diff` on top of `parentRoot` would have, leaving the head as it is (simulated
-   * blocks). Its nodes are stored, so the state under that root can be read and proven.
-   */
-  async computeRoot(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    const prepared = await this.prepare(parentRoot, diff, base)
-    const head = { root: this.headRoot, hash: this.headHash }
-    this.adopt(prepared)
-    this.headRoot = head.root
-    this.headHash = head.hash
-    return prepared.root
-  }
-
-  /**
-   * The root `diff` on top of `parentRoot` would have, storing nothing (debug_intermediateRoots
-   * computes one per transaction of a replayed block; none of them is a state anyone reads).
+   * The root `diff` on top of `parentRoot` would have, storing nothing (simulated blocks, and
+   * debug_intermediateRoots, which computes one per transaction of a replayed block; none of
+   * them is a state anyone reads by root).
    */
   async rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
     return (await this.write(parentRoot, diff, base, undefined)).hash
