@@ -196,10 +196,16 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.irregularRoots.get(keyOf(block.hash())) ?? block.header.stateRoot
   }
 
-  /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
+  /**
+   * The state after `block`: a pinned view of the flat head state, or the trie for older blocks
+   * (and for a held prepared state, the `pending` block's, which stays held until `close`).
+   */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
-    return { ...this.trie.reader(this.stateRootOf(block)), close: () => {} }
+    const root = this.stateRootOf(block)
+    const prepared = this.held.get(keyOf(root))
+    const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
+    return { ...this.trie.reader(root), close: release }
   }
 
   /**
@@ -382,9 +388,24 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.trie.prepare(parentRoot, diff, base)
   }
 
+  /** Prepared states held readable, by root, with how many holders. */
+  private readonly held = new Map<string, { state: PreparedState; holders: number }>()
+
   /** Makes a prepared state readable by its root (`stateAt` of the `pending` block) until the returned function is called. */
   holdState(state: PreparedState): () => void {
-    return this.trie.hold(state)
+    const key = keyOf(state.root)
+    const entry = this.held.get(key)
+    if (entry === undefined) this.held.set(key, { state, holders: 1 })
+    else entry.holders++
+    const release = this.trie.hold(state)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      release()
+      const e = this.held.get(key)
+      if (e !== undefined && --e.holders === 0) this.held.delete(key)
+    }
   }
 
   /**

@@ -71,7 +71,7 @@ describe('prepared states', () => {
     await producer.close()
   })
 
-  test('the pending block state stays readable while it is pending, and is forgotten once replaced', async () => {
+  test('the pending block state stays readable while it is pending or read, and is forgotten once replaced and closed', async () => {
     const { chain, producer, clock } = await producerOnChain()
     clock.ms += 1000
     const first = (await producer.pending()).block
@@ -82,8 +82,15 @@ describe('prepared states', () => {
     clock.ms += 1000
     const second = (await producer.pending()).block
     expect(second.header.stateRoot).not.toEqual(first.header.stateRoot)
+    // A reader still open on the replaced pending block keeps its state until it closes.
+    expect(chain.trieRoots.held).toBeGreaterThan(held)
+    expect(await reading.getAccount(beacon)).toBeDefined()
+    reading.close()
     expect(chain.trieRoots.held).toBe(held)
-    await expect(chain.stateAt(second).getAccount(beacon)).resolves.toBeDefined()
+    const next = chain.stateAt(second)
+    await expect(next.getAccount(beacon)).resolves.toBeDefined()
+    next.close()
+    expect(chain.trieRoots.held).toBe(held)
     await producer.close()
   })
 })
