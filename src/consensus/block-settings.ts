@@ -23,115 +23,99 @@ export interface TimeSettings {
   nextBlockTimestamp: bigint | undefined
 }
 
-export class BlockSettings {
-  /** Seconds added to the clock for block timestamps (evm_increaseTime, evm_setTime). */
-  private offset = 0n
-  private nextTimestamp: bigint | undefined
-  private fixedCoinbase: string | undefined
-  private randao: Uint8Array | undefined
-  private baseFee: bigint | undefined
-  private gasLimitOverride: bigint | undefined
-  private interval: bigint | undefined
-  private extra: Uint8Array | undefined
+/** The values of the settings; undefined = the default (the clock, the proposer's fee recipient …). */
+export interface BlockSettingValues extends TimeSettings {
+  /** The fee recipient of later blocks (hardhat_setCoinbase, miner_setEtherbase). */
+  coinbase: string | undefined
+  /** The prevrandao of later blocks (hardhat_setPrevRandao). */
+  prevRandao: Uint8Array | undefined
+  /** The base fee of the next block only (hardhat_setNextBlockBaseFeePerGas). */
+  nextBaseFee: bigint | undefined
+  /** The gas limit of later blocks (evm_setBlockGasLimit, anvil_setBlockGasLimit, miner_setGasLimit). */
+  gasLimit: bigint | undefined
+  /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
+  timestampInterval: bigint | undefined
+  /** The extraData of later blocks (miner_setExtra); none = empty. */
+  extraData: Uint8Array | undefined
+}
 
-  /** Seconds added to the clock for block timestamps. */
-  get timeOffset(): bigint {
-    return this.offset
+const defaults = (): BlockSettingValues => ({
+  timeOffset: 0n,
+  nextBlockTimestamp: undefined,
+  coinbase: undefined,
+  prevRandao: undefined,
+  nextBaseFee: undefined,
+  gasLimit: undefined,
+  timestampInterval: undefined,
+  extraData: undefined,
+})
+
+export class BlockSettings {
+  private values = defaults()
+
+  /** The settings now, to read; they change only through the setters below. */
+  get current(): Readonly<BlockSettingValues> {
+    return this.values
   }
 
   /** Moves the clock of later blocks by `seconds` (evm_increaseTime; negative from evm_setTime); answers the new offset. */
   addTime(seconds: bigint): bigint {
-    this.offset += seconds
-    return this.offset
+    this.values.timeOffset += seconds
+    return this.values.timeOffset
   }
 
-  /** The exact timestamp of the next block, once (evm_setNextBlockTimestamp). */
-  get nextBlockTimestamp(): bigint | undefined {
-    return this.nextTimestamp
-  }
-
-  /** Sets the next block's timestamp; it must be after `parentTimestamp` (Hardhat's message). */
+  /** The next block's exact timestamp, once; it must be after `parentTimestamp` (Hardhat's message). */
   setNextBlockTimestamp(timestamp: bigint, parentTimestamp: bigint): void {
     if (timestamp <= parentTimestamp) {
       throw new InvalidParamsError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parentTimestamp}`)
     }
-    this.nextTimestamp = timestamp
-  }
-
-  /** The fee recipient of later blocks (hardhat_setCoinbase, miner_setEtherbase); none = the proposer's. */
-  get coinbase(): string | undefined {
-    return this.fixedCoinbase
+    this.values.nextBlockTimestamp = timestamp
   }
 
   setCoinbase(address: string): void {
-    this.fixedCoinbase = address
-  }
-
-  /** The prevrandao of later blocks (hardhat_setPrevRandao). */
-  get prevRandao(): Uint8Array | undefined {
-    return this.randao
+    this.values.coinbase = address
   }
 
   setPrevRandao(value: Uint8Array): void {
-    this.randao = value
-  }
-
-  /** The base fee of the next block only (hardhat_setNextBlockBaseFeePerGas). */
-  get nextBaseFee(): bigint | undefined {
-    return this.baseFee
+    this.values.prevRandao = value
   }
 
   setNextBaseFee(fee: bigint): void {
-    this.baseFee = fee
+    this.values.nextBaseFee = fee
   }
 
-  /** The gas limit of later blocks, if one was set. */
-  get gasLimit(): bigint | undefined {
-    return this.gasLimitOverride
-  }
-
-  /** evm_setBlockGasLimit, anvil_setBlockGasLimit, miner_setGasLimit: at least {@link MIN_BLOCK_GAS_LIMIT}. */
+  /** At least {@link MIN_BLOCK_GAS_LIMIT}, whichever method sets it. */
   setGasLimit(limit: bigint): void {
     if (limit < MIN_BLOCK_GAS_LIMIT) throw new InvalidParamsError(`invalid argument 0: block gas limit must be at least ${MIN_BLOCK_GAS_LIMIT}`)
-    this.gasLimitOverride = limit
-  }
-
-  /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
-  get timestampInterval(): bigint | undefined {
-    return this.interval
+    this.values.gasLimit = limit
   }
 
   setTimestampInterval(seconds: bigint): void {
-    this.interval = seconds
+    this.values.timestampInterval = seconds
   }
 
   /** anvil_removeBlockTimestampInterval: answers whether one was set. */
   removeTimestampInterval(): boolean {
-    const had = this.interval !== undefined
-    this.interval = undefined
+    const had = this.values.timestampInterval !== undefined
+    this.values.timestampInterval = undefined
     return had
-  }
-
-  /** The extraData of later blocks (miner_setExtra); none = empty. */
-  get extraData(): Uint8Array | undefined {
-    return this.extra
   }
 
   /** At most {@link MAX_EXTRA_DATA} bytes, with geth's message. */
   setExtraData(bytes: Uint8Array): void {
     if (bytes.length > MAX_EXTRA_DATA) throw new ServerError(`extra exceeds max length. ${bytes.length} > ${MAX_EXTRA_DATA}`)
-    this.extra = bytes
+    this.values.extraData = bytes
   }
 
   /** The clock settings, for a snapshot. */
   time(): TimeSettings {
-    return { timeOffset: this.offset, nextBlockTimestamp: this.nextTimestamp }
+    return { timeOffset: this.values.timeOffset, nextBlockTimestamp: this.values.nextBlockTimestamp }
   }
 
   /** Back to a snapshot's clock settings (evm_revert). */
   restoreTime(time: TimeSettings): void {
-    this.offset = time.timeOffset
-    this.nextTimestamp = time.nextBlockTimestamp
+    this.values.timeOffset = time.timeOffset
+    this.values.nextBlockTimestamp = time.nextBlockTimestamp
   }
 
   /**
@@ -139,20 +123,13 @@ export class BlockSettings {
    * block's time left (Hardhat's rule: the clock reads the block's time afterwards).
    */
   blockMined(offset: bigint): void {
-    this.baseFee = undefined
-    this.nextTimestamp = undefined
-    this.offset = offset
+    this.values.nextBaseFee = undefined
+    this.values.nextBlockTimestamp = undefined
+    this.values.timeOffset = offset
   }
 
   /** Every setting back to its default (hardhat_reset). */
   reset(): void {
-    this.offset = 0n
-    this.nextTimestamp = undefined
-    this.fixedCoinbase = undefined
-    this.randao = undefined
-    this.baseFee = undefined
-    this.gasLimitOverride = undefined
-    this.interval = undefined
-    this.extra = undefined
+    this.values = defaults()
   }
 }

@@ -68,7 +68,7 @@ export class Producer {
 
   /** The gas limit of the next block this producer builds. */
   get blockGasLimit(): bigint {
-    return this.settings.gasLimit ?? this.gasLimit()
+    return this.settings.current.gasLimit ?? this.gasLimit()
   }
 
   /** True while no round could gather a quorum (validators offline). */
@@ -266,7 +266,7 @@ export class Producer {
   pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
-      const baseFee = this.settings.nextBaseFee ?? parent.header.calcNextBaseFee()
+      const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
       const params = this.blockParams(proposer.feeRecipient, this.nextTime(parent).timestamp)
@@ -315,7 +315,7 @@ export class Producer {
 
   /** The header settings of the next block, proposed by a validator whose fee recipient is `feeRecipient`. */
   private blockParams(feeRecipient: string, timestamp: bigint) {
-    const s = this.settings
+    const s = this.settings.current
     return {
       coinbase: s.coinbase ?? feeRecipient,
       timestamp,
@@ -328,7 +328,7 @@ export class Producer {
 
   /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
   nextCoinbase(): string {
-    return this.settings.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
+    return this.settings.current.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
@@ -341,7 +341,7 @@ export class Producer {
 
   /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
   now(): bigint {
-    return BigInt(Math.floor(this.clock.now() / 1000)) + this.settings.timeOffset
+    return BigInt(Math.floor(this.clock.now() / 1000)) + this.settings.current.timeOffset
   }
 
   /**
@@ -353,7 +353,7 @@ export class Producer {
   private nextTime(parent: Block, explicit?: bigint): { timestamp: bigint; offset: bigint } {
     const min = parent.header.timestamp + 1n
     const clock = BigInt(Math.floor(this.clock.now() / 1000))
-    const { timeOffset, nextBlockTimestamp, timestampInterval } = this.settings
+    const { timeOffset, nextBlockTimestamp, timestampInterval } = this.settings.current
     const set = explicit ?? nextBlockTimestamp
     const requested = set ?? (timestampInterval === undefined ? undefined : parent.header.timestamp + timestampInterval)
     if (requested !== undefined) {

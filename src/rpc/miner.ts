@@ -24,28 +24,11 @@ export const miner: MethodTable = {
       return null
     },
   }),
-  miner_setEtherbase: method({
-    params: [address],
-    run: (s, [etherbase]) => {
-      s.producer.settings.setCoinbase(data(etherbase))
-      return true
-    },
-  }),
-  miner_setGasLimit: method({
-    params: [quantity],
-    run: (s, [limit]) => {
-      s.producer.settings.setGasLimit(limit)
-      return true
-    },
-  }),
+  miner_setEtherbase: method({ params: [address], run: (s, [etherbase]) => (s.producer.settings.setCoinbase(data(etherbase)), true) }),
+  // One floor for every setter of the block gas limit (BlockSettings.setGasLimit).
+  miner_setGasLimit: method({ params: [quantity], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   // geth takes a string and uses its bytes (UTF-8), not hex.
-  miner_setExtra: method({
-    params: [text],
-    run: (s, [extra]) => {
-      s.producer.settings.setExtraData(new TextEncoder().encode(extra))
-      return true
-    },
-  }),
+  miner_setExtra: method({ params: [text], run: (s, [extra]) => (s.producer.settings.setExtraData(new TextEncoder().encode(extra)), true) }),
   // geth's txpool price limit: new transactions must tip at least this much, and pooled ones below
   // a raised limit are dropped (their waiting senders get the refusal).
   miner_setGasPrice: method({

@@ -61,13 +61,13 @@ async function mineBlocks(s: Services, count: bigint, interval: bigint | undefin
  * blocks follow `anvil_setBlockTimestampInterval` when one is set.
  */
 function mineInterval(s: Services, prefix: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
-  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.settings.timestampInterval === undefined ? 1n : undefined
+  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.settings.current.timestampInterval === undefined ? 1n : undefined
   return interval ?? 1n
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
 async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
-  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.settings.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
+  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.settings.current.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
   return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
 }
 
@@ -179,13 +179,7 @@ export const evm: MethodTable = {
       return true
     },
   }),
-  evm_setBlockGasLimit: method({
-    params: [qty],
-    run: (s, [limit]) => {
-      s.producer.settings.setGasLimit(limit)
-      return true
-    },
-  }),
+  evm_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   evm_setAccountBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.setBalance(a, v), true) }),
   evm_setAccountCode: method({ params: [address, bytes], run: async (s, [a, c]) => (await s.controls.setCode(a, c), true) }),
   evm_setAccountNonce: method({ params: [address, qty], run: async (s, [a, n]) => (await s.controls.setNonce(a, n), true) }),
@@ -218,19 +212,8 @@ export const anvil: MethodTable = {
     params: [callRequest],
     run: async (s, [req]) => data(await s.transactions.submitUnsigned(req)),
   }),
-  anvil_setBlockTimestampInterval: method({
-    params: [numberOrQuantity],
-    run: (s, [seconds]) => {
-      s.producer.settings.setTimestampInterval(seconds)
-      return null
-    },
-  }),
-  anvil_removeBlockTimestampInterval: method({
-    params: [],
-    run: (s) => {
-      return s.producer.settings.removeTimestampInterval()
-    },
-  }),
+  anvil_setBlockTimestampInterval: method({ params: [numberOrQuantity], run: (s, [seconds]) => (s.producer.settings.setTimestampInterval(seconds), null) }),
+  anvil_removeBlockTimestampInterval: method({ params: [], run: (s) => s.producer.settings.removeTimestampInterval() }),
   anvil_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => Number(s.controls.increaseTime(sec)) }),
   anvil_setNextBlockTimestamp: method({
     params: [numberOrQuantity],
@@ -295,13 +278,7 @@ export const anvil: MethodTable = {
     run: (s, [sec]) => (s.producer.setMode(sec === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(sec) * 1000 }), null),
   }),
   anvil_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => Number(s.controls.setTime(ts)) }),
-  anvil_setBlockGasLimit: method({
-    params: [qty],
-    run: (s, [limit]) => {
-      s.producer.settings.setGasLimit(limit)
-      return true
-    },
-  }),
+  anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   anvil_nodeInfo: method({
     params: [],
     run: ({ chain, chainId, common, producer }) => ({
@@ -313,7 +290,7 @@ export const anvil: MethodTable = {
       environment: {
         baseFee: Number(chain.head.header.calcNextBaseFee()),
         chainId: Number(chainId),
-        gasLimit: Number(producer.settings.gasLimit ?? chain.head.header.gasLimit),
+        gasLimit: Number(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
       forkConfig: {},
