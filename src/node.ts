@@ -14,7 +14,7 @@ import { systemClock } from './clock.js'
 import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
 import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
-import { createValidator, validatorSeed, type Validator } from './consensus/validator.js'
+import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
 import type { HttpHandler, HttpOptions } from './adapters/http.js'
 import type { ListenOptions, Listening } from './adapters/listen.js'
@@ -66,7 +66,7 @@ export interface FinalityNode {
   /** Changes the mining mode. */
   setMining(mode: MiningMode): void
   /** The validators and their status. */
-  readonly validators: ReadonlyArray<Validator>
+  readonly validators: ReadonlyArray<ValidatorStatus>
   /** Takes a validator offline or back online; with too few online, the chain halts. */
   setValidatorOnline(address: Hex, online: boolean): void
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
@@ -309,7 +309,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
-    validators: bft.set.validators,
+    // Read-only views: the validator set owns whether each is online.
+    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.set.isOnline(v) } }))),
     request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {

@@ -8,7 +8,16 @@ import { ed25519Key, ed25519Verify } from '../crypto/ed25519.js'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { concat, data, type Hex } from '../hex.js'
 
-/** One member of the validator set. */
+/**
+ * One member of the validator set, as `node.validators` lists it: with `online`, read from the
+ * validator set (which alone changes it, through `node.setValidatorOnline`).
+ */
+export interface ValidatorStatus extends Validator {
+  /** An offline validator neither proposes nor votes. */
+  readonly online: boolean
+}
+
+/** One member of the validator set: its key and power. Whether it is online is the set's. */
 export interface Validator {
   /** sha256(publicKey)[0..20], hex. */
   readonly address: Hex

@@ -124,3 +124,22 @@ describe('block listeners run after the producer', () => {
     expect(await rpc('eth_getTransactionCount', from, 'latest')).toBe('0x2')
   })
 })
+
+describe('validator status has one owner', () => {
+  test('node.validators reads online from the validator set; only setValidatorOnline changes it', async () => {
+    const node = await newNode({ validators: 4 })
+    const v = node.validators[0]!
+    expect(v.online).toBe(true)
+    node.setValidatorOnline(v.address, false)
+    expect(node.validators[0]!.online).toBe(false)
+    // The listed objects are views: writing one changes nothing (and throws, being frozen).
+    expect(() => {
+      ;(v as { online: boolean }).online = true
+    }).toThrow(TypeError)
+    expect(node.validators[0]!.online).toBe(false)
+    const listed = (await node.request({ method: 'finality_getValidators', params: [] })) as Array<{ address: string; online: boolean }>
+    expect(listed.find((x) => x.address === v.address)!.online).toBe(false)
+    node.setValidatorOnline(v.address, true)
+    expect(v.online).toBe(true)
+  })
+})
