@@ -430,12 +430,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** The head state's account (unprefixed lower-case hex address); the live record, not to be changed. */
-  account(address: string): Account | undefined {
+  account(address: string): Readonly<Account> | undefined {
     return this.flat.accounts.get(address)
   }
 
   /** Every account of the head state with its code and storage, in no order (state dumps). */
-  *headAccounts(): Generator<{ address: string; account: Account; code: Uint8Array | undefined; storage: ReadonlyMap<string, Uint8Array> | undefined }> {
+  *headAccounts(): Generator<{ address: string; account: Readonly<Account>; code: Uint8Array | undefined; storage: ReadonlyMap<string, Uint8Array> | undefined }> {
     for (const [address, account] of this.flat.accounts) {
       yield { address, account, code: this.flat.code.get(address), storage: this.flat.storage.get(address) }
     }
