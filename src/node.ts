@@ -4,7 +4,9 @@ import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
 import { installJumpCache } from './execution/jump-cache.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
+import { EvmApplication } from './app/application.js'
 import { Chain } from './chain/chain.js'
+import { storedChainId as chainIdOf } from './chain/store.js'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
 import { Forks } from './chain/forks.js'
@@ -21,11 +23,11 @@ import type { ListenOptions, Listening } from './adapters/listen.js'
 import { createTransports } from './adapters/transports.js'
 import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
-import { logFilter } from './rpc/objects.js'
+import { eventFormat } from './rpc/format.js'
 import type { Server } from 'node:http'
 import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
-import { NodeClosedError, RpcError } from './errors.js'
+import { InvalidParamsError, NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { CallExecutor } from './execution/call.js'
 import { Transactions } from './execution/transactions.js'
@@ -169,9 +171,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   // a stored chain resumes under its own chain id unless another is asked for (refused below).
   const db = options.db
   await db?.open()
-  const metaOptions = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
-  const stored = (await db?.get('mchainId', metaOptions)) as Uint8Array | undefined
-  const storedChainId = stored === undefined ? undefined : BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`)
+  const storedChainId = db === undefined ? undefined : await chainIdOf(db)
   const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
   const hardfork = options.hardfork ?? DEFAULT_HARDFORK
@@ -219,14 +219,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
     await chain.initGenesis(genesisFile.alloc, genesisFile.header)
-    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await chain.recordChainId(chainId)
   } else {
     await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
       gasLimit: blockGasLimit,
       timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
       baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
     })
-    await db?.put('mchainId', fromHex(chainId.toString(16)), metaOptions)
+    await chain.recordChainId(chainId)
   }
 
   const validatorCount = options.validators ?? DEFAULTS.validators
@@ -244,13 +244,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     }
   }
   if (onConsoleLog !== undefined) builder.collectConsoleLog()
-  const producer = new Producer(chain, pool, builder, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
+  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
   const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
-  const transactions = new Transactions(common, chain, pool, producer, keyring, calls, limits, {
+  const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
     // Hardhat compatibility turns on what Hardhat Network does by default.
@@ -259,7 +259,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
-  const filters = new FilterManager(chain, pool, clock, limits)
+  const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
   const services: Services = {
     // The EVM chain id can change (anvil_setChainId); consensus keeps the genesis one as its domain.
     get chainId() {
@@ -279,7 +279,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const dispatcher = new Dispatcher(methods, services, limits)
   const scope = { namespaces: enabled }
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
-  const transports = createTransports(methods, services, limits, { chain, pool, logFilter: logFilter(limits) })
+  const transports = createTransports(methods, services, limits, { chain, pool, format: eventFormat })
   const provider: Eip1193Provider = new Eip1193Provider(
     transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
     quantity(chainId),
@@ -343,7 +343,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     snapshot: alive(async () => quantity(controls.snapshot())),
     revert: alive((id) => controls.revert(BigInt(id))),
     mineBlocks: alive(async (count, interval = 1n) => {
-      await call('hardhat_mine', [quantity(BigInt(count)), quantity(BigInt(interval))])
+      await controls.mine(uint64(count, 0), { interval: uint64(interval, 1) })
     }),
     increaseTime: alive(async (seconds) => controls.increaseTime(BigInt(seconds))),
     setNextBlockTimestamp: alive(async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp))),
@@ -373,4 +373,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         await db?.close()
       })()),
   }
+}
+
+/** A count or a number of seconds given to a node method: an integer in [0, 2^64), as hardhat_mine takes it. */
+function uint64(value: number | bigint, index: number): bigint {
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw InvalidParamsError.argument(index, `invalid number ${value}`)
+  const n = BigInt(value)
+  if (n < 0n || n >= 1n << 64n) throw InvalidParamsError.argument(index, `${n} is not an integer in [0, 2^64)`)
+  return n
 }

@@ -5,12 +5,10 @@
 import type { Server } from 'node:http'
 import type { Chain } from '../chain/chain.js'
 import type { Limits } from '../limits.js'
-import { SubscriptionHub, Subscriptions, type Notify } from '../filters/subscriptions.js'
+import { SubscriptionHub, Subscriptions, type EventFormat, type Notify } from '../filters/subscriptions.js'
 import { Dispatcher, type CallScope } from '../rpc/dispatcher.js'
 import { subscribeMethods } from '../rpc/eth/subscribe.js'
 import type { Method } from '../rpc/method.js'
-import type { LogFilter } from '../rpc/objects.js'
-import type { Codec } from '../rpc/codecs.js'
 import { PUBLIC_NAMESPACES } from '../rpc/registry.js'
 import type { Services } from '../services.js'
 import type { TxPool } from '../txpool/pool.js'
@@ -47,9 +45,9 @@ export function createTransports(
   methods: ReadonlyMap<string, Method>,
   services: Services,
   limits: Readonly<Limits>,
-  source: { chain: Chain; pool: TxPool; logFilter: Codec<LogFilter> },
+  source: { chain: Chain; pool: TxPool; format: EventFormat },
 ): Transports {
-  const hub = new SubscriptionHub(source.chain, source.pool, limits, source.logFilter)
+  const hub = new SubscriptionHub(source.chain, source.pool, limits, source.format)
   const host = new RpcHost(methods, services, limits, hub)
   const endpoints = new Set<WsEndpoint>()
   const servers = new Set<Listening>()

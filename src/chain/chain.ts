@@ -96,6 +96,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.trie = new StateTrie(this.nodes)
   }
 
+  /** Records the chain id a new chain is made under, so that a reopened database resumes under it. */
+  recordChainId(chainId: bigint): Promise<void> {
+    return this.store.writeChainId(chainId)
+  }
+
   /** Commits the genesis block: `diff` is the genesis allocation. */
   async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
     this.genesisDiff = diff

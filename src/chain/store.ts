@@ -61,6 +61,18 @@ export interface BlockRecord {
   irregular?: { blockHash: Uint8Array; stateRoot: Uint8Array }
 }
 
+/** The meta key of the chain id a database's chain was made under. */
+const CHAIN_ID = 'chainId'
+
+/**
+ * The chain id a database's chain was made under, or undefined for a database without a chain;
+ * read before the chain is opened (its blocks decode under that id).
+ */
+export async function storedChainId(db: Database): Promise<bigint | undefined> {
+  const stored = (await db.get(`m${CHAIN_ID}`, enc)) as Uint8Array | undefined
+  return stored === undefined ? undefined : BigInt(`0x${Buffer.from(stored).toString('hex') || '0'}`)
+}
+
 export class ChainStore {
   private readonly hashes: string[] = []
   private readonly blocks: Recent<Uint8Array>
@@ -188,6 +200,11 @@ export class ChainStore {
     if (this.db === undefined) return roots
     for await (const [key, value] of this.db.iterator({ gte: 'i', lt: 'j', ...enc })) roots.set((key as string).slice(1), value as Uint8Array)
     return roots
+  }
+
+  /** Records the chain id the chain is made under (see {@link storedChainId}). */
+  writeChainId(chainId: bigint): Promise<void> {
+    return this.writeNodes(new Map(), { [CHAIN_ID]: fromHex(chainId.toString(16)) })
   }
 
   /** A named value stored with `meta`. */

@@ -128,17 +128,22 @@ export class BftEngine {
 
   /**
    * Runs rounds for `height` until one commits or every validator has had its turn to propose.
-   * `propose` builds the block of one round for its proposer.
+   * `propose` has the application prepare the block of one round for its proposer (ABCI++'s
+   * PrepareProposal); `check` is the application's ProcessProposal, which every validator runs
+   * before it prevotes: a rejected proposal gets nil prevotes and the round moves on.
    */
   async decide<C extends Candidate>(
     height: bigint,
     propose: (proposer: Validator, round: number) => Promise<C>,
+    check: (candidate: C) => Promise<boolean> = async () => true,
   ): Promise<Decision<C> | undefined> {
     if (!this.set.isQuorum(this.set.onlinePower())) return undefined
     for (let round = 0; round < this.set.validators.length; round++) {
       const proposer = this.set.proposer(height, round)
       if (!this.set.isOnline(proposer)) continue
       const candidate = await propose(proposer, round)
+      // The validators share this process's application: one check answers for all of them.
+      if (!(await check(candidate))) continue
       // Prevotes are tallied, never kept or served: only the power of the online voters counts.
       if (!this.set.isQuorum(this.set.onlinePower())) continue
       const precommits = this.precommits(height, round, candidate.hash)

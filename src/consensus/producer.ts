@@ -8,11 +8,12 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
-import { fromHex, keyOf } from '../hex.js'
-import type { TxPool } from '../txpool/pool.js'
-import type { BlockBuilder, TxOutcome } from '../execution/builder.js'
-import type { BftEngine } from './bft.js'
+import { keyOf } from '../hex.js'
+import type { PoolEntry, TxPool } from '../txpool/pool.js'
+import type { TxOutcome } from '../txpool/inclusions.js'
+import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
 import { BlockSettings } from './block-settings.js'
+import type { BftEngine } from './bft.js'
 import { NodeClosedError, ServerError } from '../errors.js'
 
 /** How blocks are produced. */
@@ -29,14 +30,8 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
-interface Waiter {
-  resolve: (outcome: TxOutcome | undefined) => void
-  reject: (error: Error) => void
-}
-
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
-  private readonly waiters = new Map<string, Waiter>()
   private cancelTimer: (() => void) | undefined
   /** Set when close() begins: no new work is taken, the work queued before finishes. */
   private closing = false
@@ -51,7 +46,7 @@ export class Producer {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly builder: BlockBuilder,
+    private readonly app: Application<Proposal, Block, StoredReceipt>,
     private readonly bft: BftEngine,
     private readonly clock: Clock,
     private mining: MiningMode,
@@ -60,6 +55,7 @@ export class Producer {
     private readonly onConsoleLog?: (message: string) => void,
   ) {
     this.schedule()
+    pool.on('pending', this.onPending)
   }
 
   get mode(): MiningMode {
@@ -105,24 +101,16 @@ export class Producer {
     await this.serial(async () => {})
   }
 
-  /** Settles the senders waiting on transactions removed from the pool without a block. */
-  discarded(hashes: string[], reason: Error): void {
-    for (const hash of hashes) this.settleWaiter(hash, reason)
-  }
-
   /**
-   * Called after the pool admits a pending transaction. In automine the returned promise settles
-   * when the transaction is in a committed block, with how its execution ended (or rejects when
-   * execution refused it); otherwise, and when the chain halted, it resolves undefined.
+   * A transaction became pending. In automine its inclusion event comes when it is in a committed
+   * block, with how its execution ended (or an error when execution refused it); otherwise, and
+   * when the chain halted, it is settled at once with no outcome.
    */
-  submitted(hash: Uint8Array): Promise<TxOutcome | undefined> {
+  private readonly onPending = (entry: PoolEntry): void => {
     // A send that was in flight when the node closed settles instead of waiting for ever.
-    if (this.closing) return Promise.reject(new NodeClosedError())
-    if (this.mining.mode !== 'auto') return Promise.resolve(undefined)
-    const key = keyOf(hash)
-    const included = new Promise<TxOutcome | undefined>((resolve, reject) => this.waiters.set(key, { resolve, reject }))
-    void this.drain()
-    return included
+    if (this.closing) this.settleWaiter(entry.hash, new NodeClosedError())
+    else if (this.mining.mode !== 'auto') this.settleWaiter(entry.hash)
+    else void this.drain()
   }
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
@@ -184,19 +172,25 @@ export class Producer {
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
-    const txs = entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) }))
-    let built: Awaited<ReturnType<BlockBuilder['build']>> | undefined
+    const height = parent.header.number + 1n
+    const header = this.headerChoices()
+    // The round's proposal; consensus holds it as an opaque value and never looks inside.
+    let proposal: Proposal | undefined
     let decision: Awaited<ReturnType<BftEngine['decide']>>
     try {
-      decision = await this.bft.decide(parent.header.number + 1n, async (proposer) => {
-        built?.close()
-        built = await this.builder.build(txs, this.blockParams(proposer.feeRecipient, timestamp))
-        return built
-      })
+      decision = await this.bft.decide(
+        height,
+        async (proposer, round) => {
+          if (proposal !== undefined) this.app.discardProposal(proposal)
+          proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time: timestamp, txs: entries, header })
+          return proposal
+        },
+        (candidate) => this.app.processProposal(candidate, height),
+      )
     } catch (error) {
       // A block that cannot be built must not leave senders waiting: their transactions are
       // dropped with the reason, and the chain stays where it was.
-      built?.close()
+      if (proposal !== undefined) this.app.discardProposal(proposal)
       const reason = new ServerError(`block production failed: ${error instanceof Error ? error.message : String(error)}`)
       for (const e of entries) {
         this.pool.remove(e.hash)
@@ -204,8 +198,8 @@ export class Producer {
       }
       throw reason
     }
-    if (decision === undefined || built === undefined) {
-      built?.close()
+    if (decision === undefined || proposal === undefined) {
+      if (proposal !== undefined) this.app.discardProposal(proposal)
       this.stalled = true
       // The transactions stay pending; their senders get the hash now instead of waiting on a
       // halted chain. They are mined when enough validators are back (`resume`).
@@ -213,19 +207,15 @@ export class Producer {
       return undefined
     }
     this.stalled = false
-    // Hardhat's rule: a mined block uses up the set next timestamp (and base fee), and the clock
-    // offset moves so that the clock reads the block's time (later blocks and evm_increaseTime
-    // continue from it).
+    // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
+    // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)
-    const { block, receipts, outcomes, consoleLogs, diff, state, rejected } = built
-    // The build's pinned view is no longer needed: closing it first lets the commit skip
-    // keeping undo values for it.
-    built.close()
-    await this.chain.commit(block, receipts, diff, decision.certificate, state)
+    const { block, txResults, leftOut, logs } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
+    await this.app.commit()
     // Before the senders hear of their transactions, so their logs are out when the send returns.
     const sink = this.onConsoleLog
     if (sink !== undefined) {
-      for (const message of consoleLogs) {
+      for (const message of logs) {
         try {
           sink(message)
         } catch {
@@ -233,22 +223,20 @@ export class Producer {
         }
       }
     }
-    for (const [i, tx] of block.transactions.entries()) {
-      const key = keyOf(tx.hash())
-      this.pool.remove(key)
-      this.settleWaiter(key, undefined, outcomes[i])
+    for (const { hash, outcome } of txResults) {
+      this.pool.remove(hash)
+      this.settleWaiter(hash, undefined, outcome)
     }
-    for (const r of rejected) {
+    for (const r of leftOut) {
       if (r.retry) continue
-      const key = keyOf(r.tx.hash())
-      this.pool.remove(key)
-      this.settleWaiter(key, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
+      this.pool.remove(r.hash)
+      this.settleWaiter(r.hash, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
     // Last: the pool and the senders are settled whatever a listener does. A listener that
     // throws (a provider's 'message' handler) must not fail the block it observes either.
     try {
-      this.chain.announce(block, receipts)
+      this.app.announce()
     } catch {
       // Every other listener has heard of the block (Chain.announce).
     }
@@ -268,34 +256,56 @@ export class Producer {
       const parent = this.chain.head
       const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
-      const proposer = this.bft.set.proposer(parent.header.number + 1n, 0)
-      const params = this.blockParams(proposer.feeRecipient, this.nextTime(parent).timestamp)
+      const height = parent.header.number + 1n
+      const proposer = this.bft.set.proposer(height, 0)
+      const req: PrepareProposalRequest = {
+        height,
+        round: 0,
+        feeRecipient: proposer.feeRecipient,
+        time: this.nextTime(parent).timestamp,
+        txs: entries,
+        header: this.headerChoices(),
+      }
       // Every header setting is part of the key: the setters and the clock apply at once.
+      const h = req.header
       const header = [
-        params.coinbase,
-        params.timestamp,
-        params.gasLimit,
-        params.baseFeePerGas,
-        params.prevRandao === undefined ? '' : keyOf(params.prevRandao),
-        params.extraData === undefined ? '' : keyOf(params.extraData),
+        h.coinbase ?? req.feeRecipient,
+        req.time,
+        h.gasLimit,
+        h.baseFeePerGas,
+        h.prevRandao === undefined ? '' : keyOf(h.prevRandao),
+        h.extraData === undefined ? '' : keyOf(h.extraData),
       ].join('/')
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
-      const built = await this.builder.build(
-        entries.map((e) => ({ tx: e.tx, sender: fromHex(e.sender) })),
-        params,
-      )
-      built.close()
+      const { block, receipts, release } = await this.app.preview(req)
       // Its state is readable while it is the pending block, and forgotten with it.
       this.pendingCache?.release()
-      this.pendingCache = { key, block: built.block, receipts: built.receipts, release: this.chain.holdState(built.state) }
+      this.pendingCache = { key, block, receipts, release }
       return this.pendingCache
     })
+  }
+
+  /** The header choices of the next block, from the block-production settings. */
+  private headerChoices(): HeaderChoices {
+    const s = this.settings.current
+    return {
+      coinbase: s.coinbase,
+      gasLimit: s.gasLimit ?? this.gasLimit(),
+      baseFeePerGas: s.nextBaseFee,
+      prevRandao: s.prevRandao,
+      extraData: s.extraData,
+    }
   }
 
   /** The receipts of the cached pending block, if `block` is it. */
   pendingReceipts(block: Block): StoredReceipt[] | undefined {
     return this.pendingCache?.block === block ? this.pendingCache.receipts : undefined
+  }
+
+  /** Mines what is pending again after validators came back online (automine only). */
+  private resume(): void {
+    if (this.stalled && this.mining.mode === 'auto') void this.drain()
   }
 
   /**
@@ -308,35 +318,13 @@ export class Producer {
     return true
   }
 
-  /** Mines what is pending again after validators came back online (automine only). */
-  private resume(): void {
-    if (this.stalled && this.mining.mode === 'auto') void this.drain()
-  }
-
-  /** The header settings of the next block, proposed by a validator whose fee recipient is `feeRecipient`. */
-  private blockParams(feeRecipient: string, timestamp: bigint) {
-    const s = this.settings.current
-    return {
-      coinbase: s.coinbase ?? feeRecipient,
-      timestamp,
-      gasLimit: s.gasLimit ?? this.gasLimit(),
-      baseFeePerGas: s.nextBaseFee,
-      prevRandao: s.prevRandao,
-      extraData: s.extraData,
-    }
-  }
-
   /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
   nextCoinbase(): string {
     return this.settings.current.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
-    const waiter = this.waiters.get(key)
-    if (waiter === undefined) return
-    this.waiters.delete(key)
-    if (error === undefined) waiter.resolve(outcome)
-    else waiter.reject(error)
+    this.pool.inclusions.settle(key, error, outcome)
   }
 
   /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
@@ -391,7 +379,7 @@ export class Producer {
     this.cancelTimer = undefined
     await this.queue
     this.closed = true
-    for (const w of this.waiters.values()) w.reject(new NodeClosedError())
-    this.waiters.clear()
+    // The pending listener stays: a send that reaches the pool after this settles with the error.
+    this.pool.inclusions.rejectAll(new NodeClosedError())
   }
 }

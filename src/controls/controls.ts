@@ -3,6 +3,7 @@
  * direct state writes and impersonation. Each is a typed method here; the evm_, hardhat_ and
  * anvil_ method tables call these.
  */
+import type { Block } from '@ethereumjs/block'
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
@@ -158,6 +159,38 @@ export class Controls {
       diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
       await this.chain.modify(diff)
     })
+  }
+
+  /**
+   * hardhat_mine / anvil_mine / evm_mine / `node.mineBlocks`: mines `count` blocks (at most
+   * 1,000,000 at once), `interval` seconds apart after the first, the first at `first` when
+   * given. Without an interval the producer times each block (a block timestamp interval, or the
+   * clock). Answers the blocks with `keep` (evm_mine_detailed), else none.
+   */
+  async mine(count: bigint, options: { interval?: bigint | undefined; first?: bigint | undefined; keep?: boolean } = {}): Promise<Block[]> {
+    if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
+    const { interval, first, keep = false } = options
+    const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
+    const { mined, blocks } = await this.producer.mineSeries(
+      count,
+      (previous) => {
+        if (previous === undefined) return first === undefined ? {} : { timestamp: first }
+        return step === undefined ? {} : { timestamp: previous.header.timestamp + step }
+      },
+      keep,
+    )
+    if (mined < count) throw new InvalidParamsError('the chain is halted: not enough validators online')
+    return blocks
+  }
+
+  /**
+   * The seconds between blocks of one `*_mine` call. Hardhat's default is 1. Anvil adds the
+   * interval to the clock before each block (0, what viem sends by default, adds nothing), so its
+   * blocks follow `anvil_setBlockTimestampInterval` when one is set; so do evm_mine_detailed's.
+   */
+  mineInterval(family: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
+    if (family === 'anvil' && (interval === undefined || interval === 0n)) return this.producer.settings.current.timestampInterval === undefined ? 1n : undefined
+    return interval ?? 1n
   }
 
   /** evm_increaseTime: moves the clock of later blocks forward; returns the total offset. */

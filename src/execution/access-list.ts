@@ -13,7 +13,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { bigIntToUnpaddedBytes, eoaCode7702RecoverAuthority } from '@ethereumjs/util'
 import { fromHex, keyOf } from '../hex.js'
-import type { AccessListEntry, Authorization, CallRequest } from '../rpc/objects.js'
+import type { AccessListEntry, Authorization, CallRequest } from './call-request.js'
 import type { CallExecutor, CallOptions } from './call.js'
 import { overriddenBlock } from './overrides.js'
 

@@ -21,7 +21,6 @@ import { JournaledState } from '../state/journaled-state.js'
 import type { TxPool } from '../txpool/pool.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { gethMessage } from './call.js'
-import { IMPERSONATED } from './transactions.js'
 
 /** The engine API's `PayloadAttributesV3`. */
 export interface PayloadAttributes {
@@ -116,10 +115,10 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
       blockOpts: { putBlockIntoBlockchain: false },
     })
     const given = request.transactions === undefined ? undefined : decodeTransactions(request.transactions, common)
-    const candidates = given ?? poolTransactions(chain, pool, parent)
-    for (const tx of candidates) {
+    const candidates = given?.map((tx) => ({ tx, impersonated: false })) ?? poolTransactions(chain, pool, parent)
+    for (const { tx, impersonated } of candidates) {
       const from = tx.getSenderAddress().bytes
-      if (IMPERSONATED.has(tx)) state.exemptFromEoaCheck(from)
+      if (impersonated) state.exemptFromEoaCheck(from)
       try {
         await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true })
       } catch (error) {
@@ -142,6 +141,6 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
 }
 
 /** The pool's executable transactions, best tip first, each sender's in nonce order. */
-function poolTransactions(chain: Chain, pool: TxPool, parent: Block): TypedTransaction[] {
-  return pool.select(parent.header.calcNextBaseFee(), (sender) => chain.nonce(sender)).map(({ tx }) => tx)
+function poolTransactions(chain: Chain, pool: TxPool, parent: Block): Array<{ tx: TypedTransaction; impersonated: boolean }> {
+  return pool.select(parent.header.calcNextBaseFee(), (sender) => chain.nonce(sender)).map(({ tx, impersonated }) => ({ tx, impersonated }))
 }

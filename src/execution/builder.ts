@@ -14,6 +14,8 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
+import type { TxOutcome } from '../txpool/inclusions.js'
+export type { TxOutcome }
 import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
 import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
@@ -21,7 +23,6 @@ import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, postBlock, preBlock } from './system-calls.js'
-import { IMPERSONATED } from './transactions.js'
 import { attachConsoleLog } from './console-log.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
@@ -32,14 +33,6 @@ export interface Rejected {
   error: Error
   /** True when it may fit a later block (block gas exhausted), false when it is invalid. */
   retry: boolean
-}
-
-/** How one included transaction's execution ended: what a sender waiting on it is told. */
-export interface TxOutcome {
-  /** The EVM's error (`revert`, `out of gas`, …); undefined when the transaction succeeded. */
-  error?: string
-  /** The return data: the revert data of a reverted transaction. */
-  output: Uint8Array
 }
 
 /** A built, not yet committed block. */
@@ -180,7 +173,12 @@ export class BlockBuilder {
     return this.lastCoinbase.bytes
   }
 
-  async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array }>, params: BlockParams): Promise<BuiltBlock> {
+  /**
+   * Builds one candidate block of `txs` in order. An `impersonated` transaction (sent for an
+   * address without its key) may come from an account with code: EIP-3607 is skipped for it, as
+   * Hardhat and Anvil do.
+   */
+  async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array; impersonated?: boolean }>, params: BlockParams): Promise<BuiltBlock> {
     if (txs.length === 0) {
       const empty = await this.buildEmpty(params)
       if (empty !== undefined) return empty
@@ -224,7 +222,7 @@ export class BlockBuilder {
       const blobGasPerBlob = blobs ? common.param('blobGasPerBlob') : 0n
       const maxBlobGas = blobs ? common.getBlobGasSchedule().maxBlobGasPerBlock : 0n
       let blobGasUsed = 0n
-      for (const { tx, sender } of txs) {
+      for (const { tx, sender, impersonated } of txs) {
         if (tx.gasLimit > params.gasLimit - gasUsed) {
           rejected.push({ tx, error: new Error('gas limit reached'), retry: true })
           continue
@@ -237,10 +235,9 @@ export class BlockBuilder {
         const logs = this.collecting ? [] : undefined
         this.consoleLogs = logs
         try {
-          const impersonated = IMPERSONATED.has(tx)
-          if (impersonated) state.exemptFromEoaCheck(sender)
+          if (impersonated === true) state.exemptFromEoaCheck(sender)
           const result =
-            (impersonated ? undefined : runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
+            (impersonated === true ? undefined : runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
             (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas

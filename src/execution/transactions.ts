@@ -10,13 +10,12 @@ import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTrans
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
-import type { Producer } from '../consensus/producer.js'
 import { ExecutionRevertedError, ServerError } from '../errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf } from '../hex.js'
 import { encodeList, encodeString, listItems } from '../rlp.js'
 import type { Limits } from '../limits.js'
-import type { CallRequest } from '../rpc/objects.js'
+import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
@@ -43,10 +42,17 @@ export function suggestedTip(pool: TxPool): bigint {
  * signature (r = the sender, s = 1, as Hardhat does) and names its sender directly.
  */
 function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
-  const r = BigInt(`0x${keyOf(from)}`) || 1n
-  const signed = signedBy(tx.addSignature(0n, r, 1n, true), from)
-  IMPERSONATED.add(signed)
-  return signed
+  return signedBy(tx.addSignature(0n, placeholderR(from), 1n, true), from)
+}
+
+const placeholderR = (from: Uint8Array) => BigInt(`0x${keyOf(from)}`) || 1n
+
+/**
+ * True when `tx` carries the placeholder signature of a send for the impersonated `from`
+ * (replays of committed blocks skip EIP-3607 for it, as the builder did).
+ */
+export function hasPlaceholderSignature(tx: TypedTransaction, from: Uint8Array): boolean {
+  return tx.s === 1n && tx.r === placeholderR(from)
 }
 
 /**
@@ -60,12 +66,6 @@ function signedBy(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
   Object.freeze(tx)
   return tx
 }
-
-/**
- * Transactions sent for an impersonated account. Their sender may be a contract: Hardhat and
- * Anvil let an impersonated contract send, so the builder skips EIP-3607 for them.
- */
-export const IMPERSONATED = new WeakSet<TypedTransaction>()
 
 /**
  * A decoded transaction that answers `serialize()` with the bytes it came from instead of
@@ -129,7 +129,6 @@ export class Transactions {
     private readonly common: Common,
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly producer: Producer,
     private readonly keyring: Keyring,
     private readonly calls: CallExecutor,
     private readonly limits: Readonly<Limits>,
@@ -204,7 +203,7 @@ export class Transactions {
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
     const from = req.from
     if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false, true)).sign(key), from)))
-    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from)))
+    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
     throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
@@ -221,7 +220,7 @@ export class Transactions {
   async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
     const from = req.from
     if (from === undefined) throw new ServerError('missing from address')
-    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false, true), from)))
+    return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
   }
 
   /**
@@ -277,7 +276,11 @@ export class Transactions {
     }
   }
 
-  private async admit(tx: TypedTransaction): Promise<Uint8Array> {
+  /**
+   * Files `tx` in the pool and, once it is pending, waits for its inclusion event (settled by
+   * block production: in automine when its block is committed, otherwise at once).
+   */
+  private async admit(tx: TypedTransaction, impersonated = false): Promise<Uint8Array> {
     let senderBytes: Uint8Array
     try {
       senderBytes = tx.getSenderAddress().bytes
@@ -291,14 +294,30 @@ export class Transactions {
     const account = this.chain.account(sender)
     const head = this.chain.head
     const hash = tx.hash()
-    const admission = this.pool.add(tx, sender, {
-      stateNonce: account?.nonce ?? 0n,
-      balance: account?.balance ?? 0n,
-      baseFee: head.header.calcNextBaseFee(),
-      blockGasLimit: head.header.gasLimit,
-    })
-    if (admission !== 'pending') return hash
-    const outcome = await this.producer.submitted(hash)
+    // Registered before the pool files it: the settlement may come while it is filed.
+    const inclusion = this.pool.inclusions.wait(keyOf(hash))
+    let admission
+    try {
+      admission = this.pool.add(
+        tx,
+        sender,
+        {
+          stateNonce: account?.nonce ?? 0n,
+          balance: account?.balance ?? 0n,
+          baseFee: head.header.calcNextBaseFee(),
+          blockGasLimit: head.header.gasLimit,
+        },
+        impersonated,
+      )
+    } catch (error) {
+      inclusion.cancel()
+      throw error
+    }
+    if (admission !== 'pending') {
+      inclusion.cancel()
+      return hash
+    }
+    const outcome = await inclusion.settled
     if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash)
     return hash
   }

@@ -1,7 +1,7 @@
 /** The fields every transaction built from a request shares (calls, sends, simulations). */
 import type { Common } from '@ethereumjs/common'
 import { ServerError } from '../errors.js'
-import type { CallRequest } from '../rpc/objects.js'
+import type { CallRequest } from './call-request.js'
 
 /** Nonce, gas, recipient, value, input and access list of a request, as `createTx` takes them. */
 export function txFields(req: CallRequest, nonce: bigint, gasLimit: bigint) {

@@ -11,9 +11,8 @@ import type { Clock } from '../clock.js'
 import { LimitExceededError, ServerError } from '../errors.js'
 import { data, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
-import type { LogFilter } from '../rpc/objects.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
-import { matchingLogs } from './match.js'
+import { matchingLogs, type FormatLogs, type LogFilter } from './log-filter.js'
 
 /**
  * Filter kinds with geth's numbering (filters.Type before 1.13: Unknown 0, Logs 1, PendingLogs 2,
@@ -47,6 +46,8 @@ export class FilterManager {
     pool: TxPool,
     private readonly clock: Clock,
     private readonly limits: Readonly<Limits>,
+    /** How a matching log is handed to the poller (the RPC layer's eth_getLogs shape). */
+    private readonly formatLogs: FormatLogs,
   ) {
     const onBlock = (block: Block, receipts: StoredReceipt[]) => this.onBlock(block, receipts)
     const onPending = (entry: PoolEntry) => this.push(FilterType.pendingTransactions, () => `0x${entry.hash}`)
@@ -157,7 +158,7 @@ export class FilterManager {
     for (const filter of this.filters.values()) {
       if (filter.type !== FilterType.logs || filter.criteria === undefined) continue
       if (!inRange(filter.criteria, block.header.number)) continue
-      for (const log of matchingLogs(block, receipts, filter.criteria)) filter.items.push(log)
+      for (const log of matchingLogs(block, receipts, filter.criteria, this.formatLogs)) filter.items.push(log)
     }
   }
 }

@@ -4,17 +4,15 @@
  * {@link Subscriptions}, freed all at once when the connection closes.
  */
 import type { Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
-import { InvalidParamsError, LimitExceededError, MethodNotFoundError, ServerError } from '../errors.js'
+import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
 import { fromHex, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
-import { decodeParam, field, objectParam, type Codec } from '../rpc/codecs.js'
-import { formatBlock, formatHeader, formatTransaction } from '../rpc/format.js'
-import type { LogFilter } from '../rpc/objects.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
+import { matchingLogs, type FormatLogs, type LogFilter } from './log-filter.js'
 import { newId } from './manager.js'
-import { matchingLogs } from './match.js'
 
 /** An event's result with its JSON text computed at most once, whatever the number of receivers. */
 export interface Payload {
@@ -30,7 +28,23 @@ function payload(value: unknown): Payload {
 /** Receives one notification of subscription `id`. */
 export type Notify = (id: Hex, result: Payload) => void
 
-type Kind =
+/**
+ * How events look on the wire, handed in by the layer that owns the wire format (rpc/format.ts):
+ * the hub only decides who receives what.
+ */
+export interface EventFormat {
+  /** A block's header (newHeads). */
+  header(block: Block): unknown
+  /** A block with its full transactions (newHeads with `includeTransactions`). */
+  block(block: Block, receipts: StoredReceipt[]): unknown
+  /** A pending transaction in full (newPendingTransactions with `true`). */
+  transaction(tx: TypedTransaction, sender: Uint8Array): unknown
+  /** The logs of one transaction of a block. */
+  logs: FormatLogs
+}
+
+/** What a subscription listens to, decoded from eth_subscribe's params by the RPC layer. */
+export type SubscriptionKind =
   | { name: 'newHeads'; full: boolean }
   | { name: 'logs'; filter: LogFilter }
   | { name: 'newPendingTransactions'; full: boolean }
@@ -38,7 +52,7 @@ type Kind =
 
 interface Subscription {
   readonly id: Hex
-  readonly kind: Kind
+  readonly kind: SubscriptionKind
   readonly owner: Subscriptions
   /** Notifications held until the id has been sent to the client. */
   held: Payload[] | undefined
@@ -55,7 +69,7 @@ export class SubscriptionHub {
     chain: Chain,
     pool: TxPool,
     readonly limits: Readonly<Limits>,
-    readonly logFilter: Codec<LogFilter>,
+    private readonly format: EventFormat,
   ) {
     const onBlock = (block: Block, receipts: StoredReceipt[]) => this.onBlock(block, receipts)
     const onPending = (entry: PoolEntry) => this.onPending(entry)
@@ -93,11 +107,11 @@ export class SubscriptionHub {
       const kind = sub.kind
       if (kind.name === 'newHeads') {
         const p = kind.full
-          ? (full ??= payload(formatBlock(block, true, receipts)))
-          : (header ??= payload(formatHeader(block.header, block.hash())))
+          ? (full ??= payload(this.format.block(block, receipts)))
+          : (header ??= payload(this.format.header(block)))
         sub.owner.deliver(sub, p)
       } else if (kind.name === 'logs') {
-        for (const log of matchingLogs(block, receipts, kind.filter)) sub.owner.deliver(sub, payload(log))
+        for (const log of matchingLogs(block, receipts, kind.filter, this.format.logs)) sub.owner.deliver(sub, payload(log))
       }
     }
   }
@@ -110,7 +124,7 @@ export class SubscriptionHub {
       const kind = sub.kind
       if (kind.name !== 'newPendingTransactions') continue
       const p = kind.full
-        ? (full ??= payload(formatTransaction(entry.tx, fromHex(entry.sender))))
+        ? (full ??= payload(this.format.transaction(entry.tx, fromHex(entry.sender))))
         : (hash ??= payload(`0x${entry.hash}`))
       sub.owner.deliver(sub, p)
     }
@@ -133,11 +147,10 @@ export class Subscriptions {
   }
 
   /**
-   * Creates a subscription from eth_subscribe's params. Its notifications are held until
-   * {@link release} (after the transport has sent the id), so the id always comes first.
+   * Creates a subscription of `kind`. Its notifications are held until {@link release} (after
+   * the transport has sent the id), so the id always comes first.
    */
-  subscribe(params: unknown[]): Hex {
-    const kind = this.kindOf(params)
+  subscribe(kind: SubscriptionKind): Hex {
     if (this.subs.size >= this.hub.limits.wsSubscriptions) {
       throw new LimitExceededError(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
     }
@@ -186,27 +199,5 @@ export class Subscriptions {
     if (sub.held !== undefined && sub.handed) this.release(sub.id)
     if (sub.held !== undefined) sub.held.push(p)
     else this.notify(sub.id, p)
-  }
-
-  private kindOf(params: unknown[]): Kind {
-    const [name, args] = params
-    if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
-    const noArgs = args === undefined || args === null
-    switch (name) {
-      case 'newHeads': {
-        if (noArgs) return { name, full: false }
-        const o = decodeParam({ name: 'options', optional: true, decode: (v) => objectParam(v, 'newHeadsOptions') }, args, 1)
-        return { name, full: field(o, 'includeTransactions') === true }
-      }
-      case 'logs':
-        return { name, filter: noArgs ? { addresses: [], topics: [] } : decodeParam(this.hub.logFilter, args, 1) }
-      case 'newPendingTransactions':
-        if (!noArgs && typeof args !== 'boolean') throw InvalidParamsError.argument(1, 'json: cannot unmarshal into Go value of type bool')
-        return { name, full: args === true }
-      case 'syncing':
-        return { name }
-      default:
-        throw new MethodNotFoundError(name, `no "${name}" subscription in eth namespace`)
-    }
   }
 }

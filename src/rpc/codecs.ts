@@ -2,6 +2,7 @@
  * Param codecs: decode and validate at the edge, so handlers see bigint, bytes and resolved
  * values, never raw hex. A bad value fails as geth does: `invalid argument N: <reason>`.
  */
+import type { BlockTag } from '../chain/block-tag.js'
 import { InvalidParamsError } from '../errors.js'
 import { fromHex, type Hex } from '../hex.js'
 
@@ -140,8 +141,7 @@ export const storageSlot = codec('QTY|HASH', (v) => {
   return BigInt(body.length === 0 ? '0' : `0x${body}`)
 })
 
-/** A block tag or number (`eth_getBlockByNumber` style). */
-export type BlockTag = { kind: 'tag'; tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized' } | { kind: 'number'; number: bigint }
+export type { BlockTag }
 
 /** A block selector of EIP-1898: a tag or number, or a hash (optionally required canonical). */
 export type BlockSelector = BlockTag | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean }

@@ -5,6 +5,7 @@ import type { Block, BlockHeader } from '@ethereumjs/block'
 import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { data, quantity, toBigInt, type Hex } from '../hex.js'
 import type { StoredReceipt } from '../chain/receipts.js'
+import type { EventFormat } from '../filters/subscriptions.js'
 
 type Json = Record<string, unknown>
 
@@ -183,4 +184,12 @@ export function formatReceipt(block: Block, index: number, receipts: StoredRecei
     out.blobGasPrice = quantity(block.header.getBlobGasPrice())
   }
   return out
+}
+
+/** The shapes the subscription hub and the polling filters hand out (geth's). */
+export const eventFormat: EventFormat = {
+  header: (block) => formatHeader(block.header, block.hash()),
+  block: (block, receipts) => formatBlock(block, true, receipts),
+  transaction: (tx, sender) => formatTransaction(tx, sender),
+  logs: formatLogs,
 }

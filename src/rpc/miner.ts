@@ -37,7 +37,7 @@ export const miner: MethodTable = {
       await s.producer.exclusive(async () => {
         const dropped = s.pool.setMinTip(tip)
         const reason = new ServerError(`transaction gas price below minimum: minimum needed ${tip}`)
-        s.producer.discarded(dropped.map((e) => e.hash), reason)
+        for (const e of dropped) s.pool.inclusions.settle(e.hash, reason)
       })
       return true
     },

@@ -1,52 +1,11 @@
 /** Codecs for the object params: call / transaction requests and log filters. */
+import type { AccessListEntry, Authorization, CallRequest } from '../execution/call-request.js'
+import type { LogFilter } from '../filters/log-filter.js'
 import type { Limits } from '../limits.js'
-import {
-  CodecError,
-  blockTag,
-  decodeAddress,
-  decodeHash,
-  field,
-  objectParam,
-  optField,
-  parseData,
-  parseQuantity,
-  type BlockTag,
-  type Codec,
-} from './codecs.js'
+import { CodecError, blockTag, decodeAddress, decodeHash, field, objectParam, optField, parseData, parseQuantity, type Codec } from './codecs.js'
 
-/** An access-list entry. */
-export type AccessListEntry = { address: Uint8Array; storageKeys: Uint8Array[] }
-
-/** A decoded call / transaction request (eth_call, eth_estimateGas, eth_sendTransaction). */
-export interface CallRequest {
-  from?: Uint8Array
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  value?: bigint
-  data?: Uint8Array
-  nonce?: bigint
-  accessList?: AccessListEntry[]
-  type?: bigint
-  chainId?: bigint
-  /** EIP-7702 authorizations, as signed by their authorities. */
-  authorizationList?: Authorization[]
-  /** EIP-4844 blob hashes (eth_simulateV1 makes a blob transaction of a call that has them). */
-  blobVersionedHashes?: Uint8Array[]
-  maxFeePerBlobGas?: bigint
-}
-
-/** One EIP-7702 authorization tuple. */
-export interface Authorization {
-  chainId: bigint
-  address: Uint8Array
-  nonce: bigint
-  yParity: bigint
-  r: bigint
-  s: bigint
-}
+export type { AccessListEntry, Authorization, CallRequest } from '../execution/call-request.js'
+export type { LogFilter } from '../filters/log-filter.js'
 
 function authorizationList(v: unknown): Authorization[] {
   if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go value of type []types.SetCodeAuthorization')
@@ -120,17 +79,6 @@ export const callRequest: Codec<CallRequest> = {
     }
     return req
   },
-}
-
-/** A decoded log filter. */
-export interface LogFilter {
-  fromBlock?: BlockTag
-  toBlock?: BlockTag
-  blockHash?: Uint8Array
-  /** Any of these addresses; empty = any. */
-  addresses: Uint8Array[]
-  /** Per position: null = any, else any of the listed topics. */
-  topics: Array<Uint8Array[] | null>
 }
 
 /** The log filter object with the limits of RELIABILITY.md. */

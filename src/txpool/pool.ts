@@ -8,6 +8,7 @@ import { Capability } from '@ethereumjs/tx'
 import { EventEmitter } from 'eventemitter3'
 import { keyOf } from '../hex.js'
 import { ServerError } from '../errors.js'
+import { Inclusions } from './inclusions.js'
 
 /** A transaction in the pool. */
 export interface PoolEntry {
@@ -16,6 +17,11 @@ export interface PoolEntry {
   sender: string
   nonce: bigint
   arrival: number
+  /**
+   * Sent for an impersonated account (no key signed it): its sender may be a contract, as
+   * Hardhat and Anvil allow, so the block builder skips EIP-3607 for it.
+   */
+  impersonated: boolean
 }
 
 /** Where an admitted transaction went. */
@@ -95,8 +101,14 @@ export class TxPool extends EventEmitter<PoolEvents> {
     return this.byHash.get(keyOf(hash))
   }
 
-  /** Checks a transaction against the sender's state and files it; throws geth's refusals. */
-  add(tx: TypedTransaction, sender: string, ctx: AdmissionContext): Admission {
+  /** Senders waiting on their transactions' inclusion; block production settles them. */
+  readonly inclusions = new Inclusions()
+
+  /**
+   * Checks a transaction against the sender's state and files it; throws geth's refusals.
+   * `impersonated`: sent for an impersonated account (see {@link PoolEntry.impersonated}).
+   */
+  add(tx: TypedTransaction, sender: string, ctx: AdmissionContext, impersonated = false): Admission {
     const hash = keyOf(tx.hash())
     if (this.byHash.has(hash)) throw new ServerError('already known')
     if (tx.nonce < ctx.stateNonce) {
@@ -141,7 +153,7 @@ export class TxPool extends EventEmitter<PoolEvents> {
         throw new ServerError(`account limit exceeded: address 0x${sender} has ${this.options.slotsPerSender} transactions in the pool`)
       }
     }
-    const entry: PoolEntry = { tx, hash, sender, nonce: tx.nonce, arrival: this.arrivals++ }
+    const entry: PoolEntry = { tx, hash, sender, nonce: tx.nonce, arrival: this.arrivals++, impersonated }
     if (slots === undefined) {
       slots = new Map()
       this.bySender.set(sender, slots)

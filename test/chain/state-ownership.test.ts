@@ -15,6 +15,7 @@ import { Producer } from '../../src/consensus/producer.js'
 import { createValidator } from '../../src/consensus/validator.js'
 import { keccak256 } from '../../src/crypto/keccak.js'
 import { BlockBuilder } from '../../src/execution/builder.js'
+import { EvmApplication } from '../../src/app/application.js'
 import { fromHex, keyOf } from '../../src/hex.js'
 import { emptyDiff } from '../../src/state/types.js'
 import { DEFAULT_POOL_OPTIONS, TxPool } from '../../src/txpool/pool.js'
@@ -39,7 +40,7 @@ async function producerOnChain(): Promise<{ chain: Chain; producer: Producer; cl
   const bft = new BftEngine(31337n, new ValidatorSet([createValidator(keccak256(new TextEncoder().encode('state-ownership')))]))
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS })
   const builder = await BlockBuilder.create(chain, common)
-  const producer = new Producer(chain, pool, builder, bft, clock, { mode: 'manual' }, () => 30_000_000n)
+  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, { mode: 'manual' }, () => 30_000_000n)
   return { chain, producer, clock: time }
 }
 

@@ -56,4 +56,22 @@ describe('typed control methods on the node object', () => {
     expect(await balance()).toBe('0x9')
     await node.close()
   })
+  test('behavior: mineBlocks mines through the controls, answers -32602 for a bad count or interval and mines nothing', async () => {
+    const node = await createNode()
+    const height = () => node.request({ method: 'eth_blockNumber' })
+    await node.mineBlocks(2n, 0n)
+    expect(await height()).toBe('0x2')
+    const [first, second] = await Promise.all(
+      ['0x1', '0x2'].map((n) => node.request({ method: 'eth_getBlockByNumber', params: [n, false] }) as Promise<{ timestamp: string }>),
+    )
+    // An interval of 0 spaces blocks 1 s apart, as hardhat_mine does.
+    expect(BigInt(second!.timestamp) - BigInt(first!.timestamp)).toBe(1n)
+    await expect(node.mineBlocks(-1)).rejects.toMatchObject({ code: -32602 })
+    await expect(node.mineBlocks(1.5)).rejects.toMatchObject({ code: -32602 })
+    await expect(node.mineBlocks(1, -2)).rejects.toMatchObject({ code: -32602 })
+    await expect(node.mineBlocks(2n ** 64n)).rejects.toMatchObject({ code: -32602 })
+    await expect(node.mineBlocks(1_000_001)).rejects.toThrow(/at most 1,000,000 blocks/)
+    expect(await height()).toBe('0x2')
+    await node.close()
+  })
 })

@@ -8,7 +8,9 @@ import { CallTracer, type CallTracerConfig } from './call-tracer.js'
 import { FourByteTracer } from './four-byte-tracer.js'
 import { NoopTracer } from './noop-tracer.js'
 import { PrestateTracer, type PrestateTracerConfig } from './prestate-tracer.js'
-import { StructLogger, type StructLoggerConfig } from './struct-logger.js'
+import { StructLogger, type StructLoggerConfig, type TraceBudget } from './struct-logger.js'
+
+export type { TraceBudget }
 import type { Tracer } from './types.js'
 
 /** geth's default time a trace may run (`defaultTraceTimeout`). */
@@ -51,13 +53,6 @@ function booleans<K extends string>(raw: Record<string, unknown> | undefined, st
   return out
 }
 
-/** What one trace request may still output, shared by the tracers of its transactions. */
-export interface TraceBudget {
-  /** Estimated JSON bytes left. */
-  bytes: number
-  /** The limit, for the error message. */
-  readonly limit: number
-}
 
 /** The tracer a config names, ready for one transaction. */
 export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {

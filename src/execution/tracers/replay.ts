@@ -25,7 +25,7 @@ import { keccak256 } from '../../crypto/keccak.js'
 import { RpcError, ServerError } from '../../errors.js'
 import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
 import type { Limits } from '../../limits.js'
-import type { CallRequest } from '../../rpc/objects.js'
+import type { CallRequest } from '../call-request.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
 import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
@@ -37,7 +37,7 @@ import {
 } from '../overrides.js'
 import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
-import { IMPERSONATED } from '../transactions.js'
+import { hasPlaceholderSignature } from '../transactions.js'
 import { createTracer, isJavaScript, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
@@ -108,7 +108,7 @@ function withSender(tx: TypedTransaction, from: Uint8Array): { tx: TypedTransact
   } catch {
     recovered = undefined
   }
-  if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: IMPERSONATED.has(tx) }
+  if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: hasPlaceholderSignature(tx, from) }
   const sender = new Address(from)
   return { tx: Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction, exempt: true }
 }

@@ -7,9 +7,16 @@
 import { Address } from '@ethereumjs/util'
 import { ServerError } from '../../errors.js'
 import { data, keyOf, quantity, word } from '../../hex.js'
-import type { TraceBudget } from './config.js'
 import { opName } from './opcodes.js'
 import type { FrameEnd, Step, Tracer, TxEnd } from './types.js'
+
+/** What one trace request may still output, shared by the tracers of its transactions. */
+export interface TraceBudget {
+  /** Estimated JSON bytes left. */
+  bytes: number
+  /** The limit, for the error message. */
+  readonly limit: number
+}
 
 /** The struct logger's options (geth's `logger.Config`). */
 export interface StructLoggerConfig {

@@ -1,42 +1,18 @@
 /** eth_getLogs: header blooms pick the blocks, receipts give the logs. */
-import { Bloom } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
 import { InvalidParamsError, ServerError } from '../../errors.js'
-import { equalBytes } from '../../hex.js'
+import { bloomMayMatch, matchingLogs } from '../../filters/log-filter.js'
 import type { Services } from '../../services.js'
-import type { RawLog } from '../../chain/receipts.js'
 import { heightOf } from '../blocks.js'
 import { formatLogs } from '../format.js'
 import { method, type MethodTable } from '../method.js'
 import { logFilter, type LogFilter } from '../objects.js'
 import type { Codec } from '../codecs.js'
 
-function bloomMayMatch(block: Block, filter: LogFilter): boolean {
-  const bloom = new Bloom(block.header.logsBloom)
-  if (filter.addresses.length > 0 && !filter.addresses.some((a) => bloom.check(a))) return false
-  return filter.topics.every((alternatives) => alternatives === null || alternatives.some((t) => bloom.check(t)))
-}
-
-/** True when a log matches the filter's addresses and topic positions. */
-export function logMatches([address, topics]: RawLog, filter: LogFilter): boolean {
-  if (filter.addresses.length > 0 && !filter.addresses.some((a) => equalBytes(a, address))) return false
-  if (filter.topics.length > topics.length) return false
-  return filter.topics.every((alts, i) => alts === null || alts.some((t) => equalBytes(t, topics[i] as Uint8Array)))
-}
-
 /** The logs of one block that match, formatted. */
 export async function blockLogs(s: Services, block: Block, filter: LogFilter): Promise<Record<string, unknown>[]> {
   if (!bloomMayMatch(block, filter)) return []
-  const receipts = await s.chain.receipts(block.hash())
-  const out: Record<string, unknown>[] = []
-  receipts.forEach((r, i) => {
-    if (!r.logs.some((log) => logMatches(log, filter))) return
-    const formatted = formatLogs(block, i, receipts)
-    r.logs.forEach((log, j) => {
-      if (logMatches(log, filter)) out.push(formatted[j] as Record<string, unknown>)
-    })
-  })
-  return out
+  return matchingLogs(block, await s.chain.receipts(block.hash()), filter, formatLogs) as Record<string, unknown>[]
 }
 
 /** All matching logs of a filter's range, within the node's range and result limits. */

@@ -3,11 +3,13 @@
  * `node.request`) they answer geth's -32601 `notifications not supported`; a WebSocket or the
  * EIP-1193 provider binds them to its own {@link Subscriptions}.
  */
-import { MethodNotFoundError } from '../../errors.js'
+import { InvalidParamsError, MethodNotFoundError } from '../../errors.js'
 import type { Hex } from '../../hex.js'
-import type { Subscriptions } from '../../filters/subscriptions.js'
-import type { Codec } from '../codecs.js'
+import type { Limits } from '../../limits.js'
+import type { SubscriptionKind, Subscriptions } from '../../filters/subscriptions.js'
+import { decodeParam, field, objectParam, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
+import { logFilter } from '../objects.js'
 
 const any: Codec<unknown> = { name: 'any', optional: false, decode: (v) => v }
 const anyOptional: Codec<unknown> = { name: 'any', optional: true, decode: (v) => v }
@@ -30,12 +32,34 @@ export function subscribeMethods(subs: Subscriptions, created: (id: Hex) => void
   return {
     eth_subscribe: method({
       params: [any, anyOptional],
-      run: (_s, [name, args]) => {
-        const id = subs.subscribe([name, args])
+      run: (s, [name, args]) => {
+        const id = subs.subscribe(subscriptionKind(name, args, s.limits))
         created(id)
         return id
       },
     }),
     eth_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
+  }
+}
+
+/** What eth_subscribe's params ask for; geth's errors for unknown names and bad arguments. */
+export function subscriptionKind(name: unknown, args: unknown, limits: Readonly<Limits>): SubscriptionKind {
+  if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
+  const noArgs = args === undefined || args === null
+  switch (name) {
+    case 'newHeads': {
+      if (noArgs) return { name, full: false }
+      const o = decodeParam({ name: 'options', optional: true, decode: (v) => objectParam(v, 'newHeadsOptions') }, args, 1)
+      return { name, full: field(o, 'includeTransactions') === true }
+    }
+    case 'logs':
+      return { name, filter: noArgs ? { addresses: [], topics: [] } : decodeParam(logFilter(limits), args, 1) }
+    case 'newPendingTransactions':
+      if (!noArgs && typeof args !== 'boolean') throw InvalidParamsError.argument(1, 'json: cannot unmarshal into Go value of type bool')
+      return { name, full: args === true }
+    case 'syncing':
+      return { name }
+    default:
+      throw new MethodNotFoundError(name, `no "${name}" subscription in eth namespace`)
   }
 }

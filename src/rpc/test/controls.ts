@@ -3,7 +3,6 @@
  * `hardhat_` and `anvil_`. Each family answers with its own conventions (Hardhat returns
  * `true`, Anvil `null`); the work is the same, in src/controls.
  */
-import type { Block } from '@ethereumjs/block'
 import { data, quantity } from '../../hex.js'
 import { formatBlock } from '../format.js'
 import type { Services } from '../../services.js'
@@ -36,38 +35,9 @@ function resetOptions(name: string): (v: unknown) => undefined {
   }
 }
 
-/**
- * Mines `count` blocks, `interval` seconds apart after the first; answers them. Without an
- * interval the producer times each block (a block timestamp interval, or the clock).
- */
-async function mineBlocks(s: Services, count: bigint, interval: bigint | undefined, first?: bigint, keep = false): Promise<Block[]> {
-  if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
-  const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
-  const { mined, blocks } = await s.producer.mineSeries(
-    count,
-    (previous) => {
-      if (previous === undefined) return first === undefined ? {} : { timestamp: first }
-      return step === undefined ? {} : { timestamp: previous.header.timestamp + step }
-    },
-    keep,
-  )
-  if (mined < count) throw new InvalidParamsError('the chain is halted: not enough validators online')
-  return blocks
-}
-
-/**
- * The seconds between blocks of one `*_mine` call. Hardhat's default is 1. Anvil adds the
- * interval to the clock before each block (0, what viem sends by default, adds nothing), so its
- * blocks follow `anvil_setBlockTimestampInterval` when one is set.
- */
-function mineInterval(s: Services, prefix: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
-  if (prefix === 'anvil' && (interval === undefined || interval === 0n)) return s.producer.settings.current.timestampInterval === undefined ? 1n : undefined
-  return interval ?? 1n
-}
-
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
 async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
-  const mined = await mineBlocks(s, p?.blocks ?? 1n, s.producer.settings.current.timestampInterval === undefined ? 1n : undefined, p?.timestamp, true)
+  const mined = await s.controls.mine(p?.blocks ?? 1n, { interval: s.controls.mineInterval('anvil', undefined), first: p?.timestamp, keep: true })
   return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
 }
 
@@ -90,7 +60,7 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
   return {
     [`${prefix}_mine`]: method({
       params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, undefined)],
-      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => mineBlocks(s, count, mineInterval(s, prefix, interval))),
+      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => s.controls.mine(count, { interval: s.controls.mineInterval(prefix, interval) })),
     }),
     [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
     [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
@@ -150,7 +120,7 @@ export const evm: MethodTable = {
   evm_mine: method({
     params: [mineParam],
     run: async (s, [p]) => {
-      await mineBlocks(s, p?.blocks ?? 1n, 1n, p?.timestamp)
+      await s.controls.mine(p?.blocks ?? 1n, { interval: 1n, first: p?.timestamp })
       return '0x0'
     },
   }),

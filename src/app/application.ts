@@ -1,0 +1,107 @@
+/**
+ * The EVM application behind consensus (the ABCI++-shaped {@link Application}): it builds a
+ * proposal with the block builder, checks proposals against the chain's head, and on a decision
+ * hands the executed block to the chain. It never decides: consensus tells it which proposal
+ * committed.
+ *
+ * Execution is same-block (the header's state root is the state after the block's own
+ * transactions, as Ethereum requires), so PrepareProposal executes, and FinalizeBlock of the
+ * decided proposal answers the results PrepareProposal computed instead of executing again.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Chain } from '../chain/chain.js'
+import type { StoredReceipt } from '../chain/receipts.js'
+import type { Application, Finalized, PrepareProposalRequest, Proposal } from '../consensus/application.js'
+import type { CommitCertificate } from '../consensus/votes.js'
+import type { BlockBuilder, BlockParams, BuiltBlock } from '../execution/builder.js'
+import { equalBytes, fromHex, keyOf } from '../hex.js'
+import type { TxOutcome } from '../txpool/inclusions.js'
+
+/** A proposal of this application: a built candidate block on a known parent. */
+export interface EvmProposal extends Proposal {
+  readonly height: bigint
+  readonly parentHash: Uint8Array
+  /** @internal the candidate; consensus never reads it. */
+  readonly built: BuiltBlock
+}
+
+function params(req: PrepareProposalRequest): BlockParams {
+  const h = req.header
+  return {
+    coinbase: h.coinbase ?? req.feeRecipient,
+    timestamp: req.time,
+    gasLimit: h.gasLimit,
+    baseFeePerGas: h.baseFeePerGas,
+    prevRandao: h.prevRandao,
+    extraData: h.extraData,
+  }
+}
+
+/** The EVM chain as an ABCI-shaped application. */
+export class EvmApplication implements Application<EvmProposal, Block, StoredReceipt> {
+  /** The finalized, not yet committed block (between FinalizeBlock and Commit). */
+  private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
+  /** The block committed last and not yet announced. */
+  private committed: { block: Block; receipts: StoredReceipt[] } | undefined
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly builder: BlockBuilder,
+  ) {}
+
+  async prepareProposal(req: PrepareProposalRequest): Promise<EvmProposal> {
+    const parent = this.chain.head
+    const txs = req.txs.map((e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated }))
+    const built = await this.builder.build(txs, params(req))
+    return { hash: built.hash, height: parent.header.number + 1n, parentHash: parent.hash(), built }
+  }
+
+  /** A proposal is valid when it extends the chain's head at the height being decided. */
+  async processProposal(proposal: EvmProposal, height: bigint): Promise<boolean> {
+    const head = this.chain.head
+    return proposal.height === height && height === head.header.number + 1n && equalBytes(proposal.parentHash, head.hash())
+  }
+
+  discardProposal(proposal: EvmProposal): void {
+    proposal.built.close()
+  }
+
+  async finalizeBlock(proposal: EvmProposal, certificate: CommitCertificate): Promise<Finalized<Block>> {
+    if (this.finalized !== undefined) throw new Error(`block ${this.finalized.proposal.height} is finalized and not yet committed`)
+    const { block, outcomes, consoleLogs, rejected } = proposal.built
+    // The build's pinned view is no longer needed: closing it first lets the commit skip keeping
+    // undo values for it.
+    proposal.built.close()
+    this.finalized = { proposal, certificate }
+    return {
+      block,
+      txResults: block.transactions.map((tx, i) => ({ hash: keyOf(tx.hash()), outcome: outcomes[i] as TxOutcome })),
+      leftOut: rejected.map((r) => ({ hash: keyOf(r.tx.hash()), error: r.error, retry: r.retry })),
+      logs: consoleLogs,
+      appHash: block.header.stateRoot,
+    }
+  }
+
+  async commit(): Promise<void> {
+    const finalized = this.finalized
+    if (finalized === undefined) throw new Error('no finalized block to commit')
+    this.finalized = undefined
+    const { built } = finalized.proposal
+    await this.chain.commit(built.block, built.receipts, built.diff, finalized.certificate, built.state)
+    this.committed = { block: built.block, receipts: built.receipts }
+  }
+
+  announce(): void {
+    const committed = this.committed
+    if (committed === undefined) return
+    this.committed = undefined
+    this.chain.announce(committed.block, committed.receipts)
+  }
+
+  async preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
+    const proposal = await this.prepareProposal(req)
+    this.discardProposal(proposal)
+    const { block, receipts, state } = proposal.built
+    return { block, receipts, release: this.chain.holdState(state) }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The seam between consensus and the application, shaped like CometBFT's ABCI++: consensus
+ * decides when a height runs, who proposes, and which proposal commits; the application builds,
+ * checks, executes and stores blocks. Consensus sees a proposal as an opaque value named by its
+ * hash and never touches the EVM; the application never decides. Several validators (in this
+ * process or, later, behind a real CometBFT) talk to the same application through these calls.
+ */
+import type { TxOutcome } from '../txpool/inclusions.js'
+import type { PoolEntry } from '../txpool/pool.js'
+import type { CommitCertificate } from './votes.js'
+
+/** A proposal as consensus sees it: opaque, named by the hash validators vote on. */
+export interface Proposal {
+  readonly hash: Uint8Array
+}
+
+/**
+ * PrepareProposal's request: the round's proposer hands the application the transactions the
+ * pool offers (in the pool's order) and the header choices of the block; the application may
+ * leave some out (they do not fit, or are invalid), as CometBFT lets it reorder and drop.
+ */
+export interface PrepareProposalRequest {
+  height: bigint
+  round: number
+  /** The proposer's fee recipient (`0x`-prefixed hex), unless `header.coinbase` names another. */
+  feeRecipient: string
+  /** The block's time in seconds (CometBFT's proposer time). */
+  time: bigint
+  txs: readonly PoolEntry[]
+  header: HeaderChoices
+}
+
+/** The header choices the node's block-production settings make (test controls, miner_). */
+export interface HeaderChoices {
+  /** Overrides the proposer's fee recipient (hardhat_setCoinbase). */
+  coinbase?: string | undefined
+  gasLimit: bigint
+  baseFeePerGas?: bigint | undefined
+  prevRandao?: Uint8Array | undefined
+  extraData?: Uint8Array | undefined
+}
+
+/** How the decided block's transactions ended (FinalizeBlock's `tx_results`, by transaction hash). */
+export interface TxResult {
+  /** The transaction's hash, unprefixed hex. */
+  hash: string
+  outcome: TxOutcome
+}
+
+/** A transaction the proposal left out: `retry` when a later block may take it. */
+export interface LeftOut {
+  hash: string
+  error: Error
+  retry: boolean
+}
+
+/** FinalizeBlock's response: the results of the decided block, executed but not yet stored. */
+export interface Finalized<Block> {
+  block: Block
+  /** Parallel to the block's transactions. */
+  txResults: TxResult[]
+  /** Transactions offered to PrepareProposal that the block does not carry. */
+  leftOut: LeftOut[]
+  /** The application's messages for the operator (Solidity console.log), delivered after Commit. */
+  logs: string[]
+  /** The state root the block's header commits to (CometBFT's `app_hash`). */
+  appHash: Uint8Array
+}
+
+/** The application behind consensus (ABCI++'s consensus connection). */
+export interface Application<P extends Proposal, Block, Receipt> {
+  /** PrepareProposal: the proposer's block of `req.txs` under `req.header`'s choices. */
+  prepareProposal(req: PrepareProposalRequest): Promise<P>
+  /**
+   * ProcessProposal: a validator's check of a proposal before it prevotes; false rejects it (the
+   * validator prevotes nil). Deterministic: every correct validator answers the same.
+   */
+  processProposal(proposal: P, height: bigint): Promise<boolean>
+  /** Frees a proposal that was not decided (its round moved on) or that was only a preview. */
+  discardProposal(proposal: P): void
+  /**
+   * FinalizeBlock: the decided proposal and its commit certificate; answers the block's results.
+   * Nothing is visible to readers until {@link commit}.
+   */
+  finalizeBlock(proposal: P, certificate: CommitCertificate): Promise<Finalized<Block>>
+  /** Commit: stores the finalized block; from now on readers see it. */
+  commit(): Promise<void>
+  /**
+   * Tells the application's listeners (filters, subscriptions, the provider) of the block just
+   * committed; consensus calls it once its own bookkeeping after Commit is done. Every listener
+   * hears of the block even if one throws; the first error is thrown afterwards.
+   */
+  announce(): void
+  /**
+   * The block `req` would make, never decided nor stored (the `pending` tag): a read of the
+   * application, as ABCI's Query is, outside consensus. Its state stays readable by its root
+   * until `release`, and nothing of it is kept after.
+   */
+  preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: Receipt[]; release(): void }>
+}
