@@ -6,6 +6,10 @@
  *   NODE_OPTIONS=--expose-gc npm run bench         memory figures after `global.gc()`
  *                                                  (without it a v8-flag fallback forces GC)
  *   FINALITY_SECP256K1=noble npm run bench         force the pure-JS secp256k1 backend
+ *   BENCH_CONTESTANTS=0 npm run bench              this suite only, without the comparison
+ *
+ * After this suite, the comparison with EDR and Anvil (`contest.ts`, also alone as
+ * `npm run bench:contest`) prints its own table.
  *
  * No timing assertions: the run fails only if a workload does not do what it claims
  * (a receipt not 0x1, the block number not advancing by N, an eth_call not decoding).
@@ -159,3 +163,8 @@ const json = {
   totalSec: round(totalSec, 1),
 }
 console.log(`BENCH_JSON ${JSON.stringify(json)}`)
+
+if (process.env.BENCH_CONTESTANTS !== '0') {
+  const { runContest } = await import('./contest.js')
+  await runContest()
+}

@@ -29,11 +29,20 @@ export type { WsOptions, WsEndpoint } from './adapters/ws.js'
 export type { ListenOptions, Listening } from './adapters/listen.js'
 export type { Limits } from './limits.js'
 export { cryptoBackends, type CryptoBackends } from './crypto/backends.js'
+export { engineStatus, type EngineStatus, type EnginePatch } from './execution/engine/index.js'
 export { DEFAULT_LIMITS } from './limits.js'
 export type { Clock } from './clock.js'
 export type { HardforkName } from './chain/common.js'
 export type { CommitCertificateJson } from './consensus/certificate.js'
 export type { RpcResponse } from './rpc/dispatcher.js'
+export type {
+  TracerObject,
+  TracerStepLog,
+  TracerStateDb,
+  TracerCallFrame,
+  TracerFrameResult,
+  TracerContext,
+} from './execution/tracers/object-tracer.js'
 export { STATE_DUMP_VERSION, type StateDump } from './controls/state-dump.js'
 export { loadFixture, FixtureAnonymousFunctionError } from './controls/fixtures.js'
 export { Eip1193Provider, ProviderRpcError, type RequestArguments, type ProviderEvents } from './adapters/eip1193.js'

@@ -69,6 +69,11 @@ export interface Limits {
    * closed with 1008 as a reader that stopped reading (geth's 10 s write time-out).
    */
   wsStallMs: number
+  /**
+   * Seconds one debug_cpuProfile / debug_goTrace may record (it holds its request that long);
+   * past it -32000. geth has no bound.
+   */
+  profileSeconds: number
 }
 
 /** The defaults. */
@@ -100,6 +105,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   wsBacklogBytes: 16 * 1024 * 1024,
   wsRequestsInFlight: 64,
   wsStallMs: 10_000,
+  profileSeconds: 3600,
 })
 
 /** Defaults overridden by the caller's values. */

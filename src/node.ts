@@ -1,7 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
-import { installJumpCache } from './execution/jump-cache.js'
+import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
 import { EvmApplication } from './app/application.js'
@@ -39,6 +39,7 @@ import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import { clientVersion } from './rpc/web3.js'
+import { Profiling } from './profiling/profiling.js'
 import type { Services } from './services.js'
 import { emptyDiff, type StateDiff } from './state/types.js'
 import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
@@ -157,7 +158,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
   checkNodeOptions(options)
   await initKeccak()
-  await installJumpCache()
+  await installEngine()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
   if (genesisFile !== undefined) {
     if (genesisFile.laterForks.length === 0 && !(SUPPORTED_HARDFORKS as readonly string[]).includes(genesisFile.hardfork)) {
@@ -234,11 +235,12 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const bft = new BftEngine(chainId, new ValidatorSet(validators))
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
+  const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
     try {
-      if (controls.logging) userConsoleLog(message)
+      if (controls.logging && profiling.log.enabled('console')) userConsoleLog(message)
     } catch {
       // A throwing callback must not change the execution it observes.
     }
@@ -267,12 +269,17 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
+    profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {
       return closing !== undefined
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     clientVersion: clientVersion(options.hardhatCompat ?? false),
+    // The transports are made with the services; admin methods reach them only when called.
+    get servers() {
+      return transports.servers
+    },
     namespaces: () => [...enabled].sort(),
   }
   const methods = buildRegistry(limits)
@@ -281,7 +288,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
   const transports = createTransports(methods, services, limits, { chain, pool, format: eventFormat })
   const provider: Eip1193Provider = new Eip1193Provider(
-    transports.providerCall((subscription, p) => provider.emit('message', { type: 'eth_subscription', data: { subscription, result: p.value } }), scope),
+    transports.providerCall((subscription, p) => provider.emit('message', { type: `${p.namespace ?? 'eth'}_subscription`, data: { subscription, result: p.value } }), scope),
     quantity(chainId),
   )
   chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
@@ -298,7 +305,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const withLogSwitch = <O extends { onRequest?: ((info: { methods: string[]; ms: number }) => void) | undefined }>(o: O | undefined): O | undefined => {
     const onRequest = o?.onRequest
     if (o === undefined || onRequest === undefined) return o
-    return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && onRequest(info) }
+    return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
   return {
@@ -370,6 +377,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         await transports.close()
         filters.close()
         provider.disconnect()
+        await profiling.close()
         await db?.close()
       })()),
   }

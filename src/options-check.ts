@@ -3,6 +3,7 @@
  * is built, so an unknown name, a wrong type or an out-of-range value throws an
  * {@link InvalidOptionError} that names the option instead of being ignored or failing deep inside.
  */
+import { statSync } from 'node:fs'
 import { SUPPORTED_HARDFORKS } from './chain/common.js'
 import { DEFAULT_LIMITS, type Limits } from './limits.js'
 import type { NodeOptions } from './options.js'
@@ -113,6 +114,17 @@ const accounts: Rule = (v, fail, path) => {
 
 const any: Rule = () => {}
 
+const profilingDir: Rule = (v, fail) => {
+  string(v, fail, '')
+  let isDir = false
+  try {
+    isDir = statSync(v as string).isDirectory()
+  } catch {
+    // Reported below.
+  }
+  if (!isDir) fail(`${String(v)} is not an existing directory`)
+}
+
 /**
  * Every createNode option and its rule. Options with their own parser (`state`, `genesis`) are
  * checked by it; the names of options other parts of the node read are here too.
@@ -148,6 +160,8 @@ export const NODE_OPTION_RULES = {
   hardhatCompat: boolean,
   allowUnlimitedContractSize: boolean,
   codeSizeLimit: integerOrBigint(1n),
+  enableProfiling: boolean,
+  profilingDir: profilingDir,
 } as const satisfies Record<string, Rule>
 
 // Every option of NodeOptions has a rule: a new option without one fails to compile here.

@@ -129,6 +129,16 @@ export interface NodeOptions {
    * deliver nothing. Default: none (then nothing listens and execution pays nothing for it).
    */
   onConsoleLog?: (message: string) => void
+  /**
+   * Serve the profiling and runtime methods (debug_memStats, debug_cpuProfile, debug_verbosity, …;
+   * docs/debug.md). Off by default: they answer an error naming this setting.
+   */
+  enableProfiling?: boolean
+  /**
+   * The directory the profiling methods write files into (default: the working directory); a
+   * path leaving it is refused. It must exist.
+   */
+  profilingDir?: string
 }
 
 export const DEFAULTS = {

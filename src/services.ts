@@ -12,6 +12,15 @@ import type { Transactions } from './execution/transactions.js'
 import type { Tracing } from './execution/tracers/replay.js'
 import type { Controls } from './controls/controls.js'
 import type { FilterManager } from './filters/manager.js'
+import type { Profiling } from './profiling/profiling.js'
+
+/** The node's own HTTP and WebSocket servers, for geth's admin_start* / admin_stop* methods. */
+export interface ServerControl {
+  startHttp(o: { host?: string; port?: number; cors?: string; apis?: string; vhosts?: string }): Promise<boolean>
+  startWs(o: { host?: string; port?: number; origins?: string; apis?: string }): Promise<boolean>
+  stopHttp(): Promise<boolean>
+  stopWs(): Promise<boolean>
+}
 
 export interface Services {
   readonly chainId: bigint
@@ -27,6 +36,8 @@ export interface Services {
   /** Transaction replay for the debug_trace* methods. */
   readonly tracing: Tracing
   readonly transactions: Transactions
+  /** The debug runtime: the enableProfiling setting, its directory, profilers and the log level. */
+  readonly profiling: Profiling
   readonly controls: Controls
   /** Polling filters (eth_newFilter and friends). */
   readonly filters: FilterManager
@@ -36,6 +47,8 @@ export interface Services {
   readonly clientVersion: string
   /** True once `node.close()` began: every call is refused with NodeClosedError. */
   readonly closed: boolean
+  /** The servers node.listen() (and the CLI) opened. */
+  readonly servers: ServerControl
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }

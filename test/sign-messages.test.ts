@@ -99,15 +99,26 @@ describe('message signing (eth_sign, personal_sign, eth_signTypedData_v4)', () =
     await expect(rpc(node, 'eth_sign', [stranger, '0x01'])).rejects.toMatchObject({ code: -32000, message: 'unknown account' })
     const { domain: _domain, ...noDomain } = MAIL
     await expect(rpc(node, 'eth_signTypedData_v4', [address, JSON.stringify(noDomain, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))])).rejects.toMatchObject({
+      code: -32000,
+      message: 'domain is undefined',
+    })
+    // geth's rule: a domain object with none of its fields is undefined too.
+    await expect(rpc(node, 'eth_signTypedData_v4', [address, JSON.stringify({ ...noDomain, domain: {} }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))])).rejects.toMatchObject({
+      code: -32000,
+      message: 'domain is undefined',
+    })
+    await expect(rpc(node, 'eth_signTypedData_v4', [address, JSON.stringify({ ...noDomain, domain: 'x' }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))])).rejects.toMatchObject({
       code: -32602,
-      message: 'invalid argument 1: typed data: domain is required',
+      message: 'invalid argument 1: typed data: domain must be an object',
     })
     await expect(rpc(node, 'eth_signTypedData_v4', [address, '{not json'])).rejects.toMatchObject({ code: -32602 })
     const wrong = { ...MAIL, message: { ...MAIL.message, amount: 'lots' } }
     await expect(rpc(node, 'eth_signTypedData_v4', [address, JSON.stringify(wrong, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))])).rejects.toMatchObject({
       code: -32000,
     })
-    await expect(rpc(node, 'personal_ecRecover', ['0x01', '0x1234'])).rejects.toMatchObject({ code: -32602 })
+    await expect(rpc(node, 'personal_ecRecover', ['0x01', '0x1234'])).rejects.toMatchObject({ code: -32000, message: 'signature must be 65 bytes long' })
+    await expect(rpc(node, 'personal_ecRecover', ['0x01', `0x${'11'.repeat(64)}05`])).rejects.toMatchObject({ code: -32000, message: 'invalid Ethereum signature (V is not 27 or 28)' })
+    await expect(rpc(node, 'personal_ecRecover', ['0x01', 5])).rejects.toMatchObject({ code: -32602 })
   })
 
   it('behavior: personal is a namespace of its own in rpc_modules', async () => {

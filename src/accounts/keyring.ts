@@ -112,6 +112,11 @@ export class Keyring {
     return undefined
   }
 
+  /** Every account and whether it may sign now (personal_listWallets). */
+  statuses(): Array<{ address: Hex; unlocked: boolean }> {
+    return [...this.entries.values()].map((e) => ({ address: e.address, unlocked: this.unlocked(e.address) !== undefined }))
+  }
+
   /** The key to sign with now; throws `unknown account`, or geth's `authentication needed…` when locked. */
   signer(address: string): Uint8Array {
     const key = this.unlocked(address)

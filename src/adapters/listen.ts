@@ -2,7 +2,7 @@
  * `node.listen()`: HTTP and WebSocket servers for callers who have none, on 127.0.0.1 by default,
  * port 0 for an ephemeral port. Returns the bound URLs and a `close()`.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { assertSafeExposure, isLoopback } from './auth.js'
 import type { RpcHost } from './host.js'
@@ -48,6 +48,23 @@ export interface Listening {
   close(): Promise<void>
 }
 
+/** One transport of a `listen()`: where it is bound, and how to stop it alone (admin_stopHTTP / admin_stopWS). */
+export interface ServerPart {
+  /** `host:port` as bound (the real port when 0 was asked). */
+  readonly endpoint: string
+  readonly host: string
+  readonly port: number
+  /** True until stopped. */
+  readonly running: boolean
+  stop(): Promise<void>
+}
+
+/** What the node keeps of a `listen()`: its options and each transport, for the admin methods. */
+export interface OwnListening extends Listening {
+  readonly options: ListenOptions
+  readonly parts: { readonly http?: ServerPart; readonly ws?: ServerPart }
+}
+
 /** `<host>:<port>` → parts; `[::1]:8545` for IPv6, `:8545` means 127.0.0.1. */
 export function parseAddress(address: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(address.trim())
@@ -73,6 +90,11 @@ function bind(server: Server, host: string, port: number): Promise<void> {
   })
 }
 
+function upgradeRequired(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' })
+  res.end('upgrade required\n')
+}
+
 function shut(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve())
@@ -85,7 +107,7 @@ export async function listen(
   host: RpcHost,
   transport: (options: HttpOptions, lockPrivate: boolean) => ResolvedTransport,
   options: ListenOptions = {},
-): Promise<Listening> {
+): Promise<OwnListening> {
   const short = options.port !== undefined || options.host !== undefined
   const httpAddress = options.address === false
     ? undefined
@@ -117,11 +139,13 @@ export async function listen(
   }
   let httpServer: Server | undefined
   let wsServer: Server | undefined
+  let httpHandler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  let shares = false
   try {
     if (httpAddress !== undefined) {
       httpServer = make()
       const lock = !hasSecret && !isLoopback(httpAddress.host)
-      httpServer.on('request', createHttpHandler(host, transport(httpOptions, lock), httpOptions))
+      httpServer.on('request', httpHandler = createHttpHandler(host, transport(httpOptions, lock), httpOptions))
       await bind(httpServer, httpAddress.host, httpAddress.port)
     }
     if (wsAddress !== undefined) {
@@ -130,14 +154,12 @@ export async function listen(
         httpAddress !== undefined &&
         (shared || (wsAddress.port !== 0 && wsAddress.host === httpAddress.host && wsAddress.port === httpAddress.port))
       wsServer = same ? httpServer : make()
+      shares = same
       const lock = !hasSecret && !isLoopback(wsAddress.host)
       const wsOptions = { ...httpOptions, ...(options.wsApi === undefined ? {} : { api: options.wsApi }), ...(options.wsPath === undefined ? {} : { path: options.wsPath }) }
       endpoints.push(attachWebSocket(host, wsServer as Server, transport(wsOptions, lock), wsOptions))
       if (!same) {
-        ;(wsServer as Server).on('request', (_req, res) => {
-          res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' })
-          res.end('upgrade required\n')
-        })
+        ;(wsServer as Server).on('request', upgradeRequired)
         await bind(wsServer as Server, wsAddress.host, wsAddress.port)
       }
     }
@@ -146,7 +168,45 @@ export async function listen(
     throw error
   }
   let closing: Promise<void> | undefined
+  const running = { http: httpServer !== undefined, ws: wsServer !== undefined }
+  const part = (server: Server, which: 'http' | 'ws', stop: () => Promise<void>): ServerPart => {
+    const a = server.address() as AddressInfo
+    const endpoint = a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`
+    return {
+      endpoint,
+      host: a.address,
+      port: a.port,
+      get running() {
+        return running[which]
+      },
+      stop: async () => {
+        if (!running[which]) return
+        running[which] = false
+        await stop()
+      },
+    }
+  }
+  const parts: { http?: ServerPart; ws?: ServerPart } = {}
+  if (httpServer !== undefined) {
+    const server = httpServer
+    parts.http = part(server, 'http', async () => {
+      // A server that also carries the WebSocket keeps running for it, answering plain requests 426.
+      if (shares && running.ws) {
+        server.off('request', httpHandler as never)
+        server.on('request', upgradeRequired)
+      } else await shut(server)
+    })
+  }
+  if (wsServer !== undefined) {
+    const server = wsServer
+    parts.ws = part(server, 'ws', async () => {
+      await Promise.all(endpoints.map((e) => e.close()))
+      if (!shares || !running.http) await shut(server)
+    })
+  }
   return {
+    options,
+    parts,
     http: httpServer === undefined ? undefined : urlOf('http', httpServer),
     ws: wsServer === undefined ? undefined : urlOf('ws', wsServer),
     close: () =>

@@ -15,7 +15,9 @@ import type { TxPool } from '../txpool/pool.js'
 import { jwtSecretOf } from './auth.js'
 import { RpcHost } from './host.js'
 import { createHttpHandler, type HttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
-import { listen, type ListenOptions, type Listening } from './listen.js'
+import { listen, type ListenOptions, type Listening, type OwnListening } from './listen.js'
+import { serverControl } from './server-control.js'
+import type { ServerControl } from '../services.js'
 import { attachWebSocket, type WsEndpoint, type WsOptions } from './ws.js'
 import { checkHttpOptions, checkListenOptions, checkWsOptions } from './transport-options.js'
 
@@ -26,6 +28,8 @@ export interface Transports {
   http(options?: HttpOptions): HttpHandler
   ws(server: Server, options?: WsOptions): WsEndpoint
   listen(options?: ListenOptions): Promise<Listening>
+  /** The servers listen() opened, for the admin methods. */
+  readonly servers: ServerControl
   /** Closes servers and WebSocket endpoints the node opened, and stops the event fan-out. */
   close(): Promise<void>
 }
@@ -50,7 +54,12 @@ export function createTransports(
   const hub = new SubscriptionHub(source.chain, source.pool, limits, source.format)
   const host = new RpcHost(methods, services, limits, hub)
   const endpoints = new Set<WsEndpoint>()
-  const servers = new Set<Listening>()
+  const servers = new Set<OwnListening>()
+  const open = async (options: ListenOptions): Promise<OwnListening> => {
+    const running = await listen(host, resolveTransport, options)
+    servers.add(running)
+    return running
+  }
   let providerSubs: Subscriptions | undefined
 
   return {
@@ -103,10 +112,13 @@ export function createTransports(
         },
       }
     },
+    servers: serverControl(() => servers, async (options) => {
+      checkListenOptions(options)
+      return open(options)
+    }),
     async listen(options = {}) {
       checkListenOptions(options)
-      const running = await listen(host, resolveTransport, options)
-      servers.add(running)
+      const running = await open(options)
       return {
         http: running.http,
         ws: running.ws,

@@ -208,7 +208,7 @@ function realTimer(fn: () => void, ms: number): () => void {
 }
 
 function notification(id: Hex, p: Payload): string {
-  return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${p.json()}}}`
+  return `{"jsonrpc":"2.0","method":"${p.namespace ?? 'eth'}_subscription","params":{"subscription":"${id}","result":${p.json()}}}`
 }
 
 /** True when another upgrade listener wrote to, ended or upgraded the socket. */

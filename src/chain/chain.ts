@@ -476,6 +476,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.trie.storageTrie(root, address, overlay)
   }
 
+  /** A range of the accounts under a state root in trie order (debug_accountRange, debug_dumpBlock). */
+  accountRange(...args: Parameters<StateTrie['accountRange']>): ReturnType<StateTrie['accountRange']> {
+    return this.trie.accountRange(...args)
+  }
+
   /** A range of an account's storage slots in trie order (debug_storageRangeAt). */
   storageRange(...args: Parameters<StateTrie['storageRange']>): ReturnType<StateTrie['storageRange']> {
     return this.trie.storageRange(...args)

@@ -9,7 +9,8 @@
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { type VM, createVM, runBlock } from '@ethereumjs/vm'
+import { type VM, runBlock } from '@ethereumjs/vm'
+import { createEngineVM } from '../execution/engine/vm.js'
 import { ServerError } from '../errors.js'
 import { equalBytes, keyOf } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
@@ -26,7 +27,7 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
   const vmFor = async (common: Common): Promise<VM> => {
     let vm = vms.get(common.hardfork())
     if (vm === undefined) {
-      vm = await createVM({ common, stateManager: new JournaledState(chain.headState()), blockchain: chainBlockhashes(chain) })
+      vm = await createEngineVM({ common, stateManager: new JournaledState(chain.headState()), blockchain: chainBlockhashes(chain) })
       vms.set(common.hardfork(), vm)
     }
     return vm

@@ -47,6 +47,10 @@ export interface CliConfig {
   allowUnlimitedContractSize: boolean
   /** Bytes; undefined = EIP-170's 24,576. */
   codeSizeLimit: number | undefined
+  /** createNode's `enableProfiling`: the debug runtime and profiling methods. */
+  enableProfiling: boolean
+  /** Where profiling methods write; undefined = the working directory. */
+  profilingDir: string | undefined
   quiet: boolean
   help: boolean
   /** The settings given by a flag or the file (the others are defaults). */
@@ -78,6 +82,8 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   throwOnCallFailures: undefined,
   allowUnlimitedContractSize: false,
   codeSizeLimit: undefined,
+  enableProfiling: false,
+  profilingDir: undefined,
   quiet: false,
   help: false,
   given: new Set<string>(),
@@ -136,6 +142,8 @@ export const FLAGS = {
   'allow-unlimited-contract-size': ['boolean', 'deploy contracts of any size: no EIP-170 code or EIP-3860 initcode limit'],
   'disable-code-size-limit': ['boolean', 'the same as --allow-unlimited-contract-size (Anvil\'s name)'],
   'code-size-limit': ['string', '<bytes>  largest contract code a creation may deploy; initcode twice it (default 24576)'],
+  'enable-profiling': ['boolean', 'serve the debug runtime and profiling methods (debug_memStats, debug_cpuProfile, debug_verbosity, …)'],
+  'profiling-dir': ['string', '<dir>  directory profiling methods write files into; nothing outside it (default: the working directory)'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
 } as const
@@ -243,6 +251,8 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         c.allowUnlimitedContractSize = bool(v, at(k))
         break
       case 'code-size-limit': c.codeSizeLimit = int(v, at(k), 1); break
+      case 'enable-profiling': c.enableProfiling = bool(v, at(k)); break
+      case 'profiling-dir': c.profilingDir = String(v); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break
       case 'config': break

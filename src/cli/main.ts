@@ -117,6 +117,8 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
     ...(c.allowUnlimitedContractSize ? { allowUnlimitedContractSize: true } : {}),
     ...(c.codeSizeLimit === undefined ? {} : { codeSizeLimit: c.codeSizeLimit }),
+    ...(c.enableProfiling ? { enableProfiling: true } : {}),
+    ...(c.profilingDir === undefined ? {} : { profilingDir: c.profilingDir }),
     mining: c.blockTime > 0 ? { mode: 'interval', blockTime: Math.round(c.blockTime * 1000) } : { mode: 'auto' },
     limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
     // Solidity console.log lines, as Hardhat prints them.

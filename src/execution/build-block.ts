@@ -12,7 +12,8 @@ import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, type WithdrawalData } from '@ethereumjs/util'
-import { buildBlock, createVM } from '@ethereumjs/vm'
+import { buildBlock } from '@ethereumjs/vm'
+import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { ServerError } from '../errors.js'
@@ -100,7 +101,7 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
   const parentRoot = chain.stateRoot
   try {
     const state = new JournaledState(view, (diff) => chain.rootOf(parentRoot, diff, view))
-    const vm = await createVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) })
+    const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) })
     const builder = await buildBlock(vm, {
       parentBlock: parent,
       headerData: {

@@ -11,7 +11,8 @@ import { Block, type BlockHeader, type HeaderData, createBlockHeader } from '@et
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
@@ -147,7 +148,7 @@ export class BlockBuilder {
   ) {}
 
   static async create(chain: Chain, common: Common): Promise<BlockBuilder> {
-    const vm = await createVM({
+    const vm = await createEngineVM({
       common,
       stateManager: new JournaledState(chain.headState()),
       blockchain: chainBlockhashes(chain),

@@ -10,7 +10,8 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
 import { ServerError } from '../errors.js'
@@ -214,7 +215,7 @@ export class CallExecutor {
   async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
     const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
-    const vm = await createVM({
+    const vm = await createEngineVM({
       common,
       stateManager: new JournaledState(this.chain.headState()),
       blockchain: blockhashes ?? callBlockhashes(this.chain),

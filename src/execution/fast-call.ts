@@ -13,13 +13,13 @@
  * EIP-7928 access lists, EIP-7708 transfer logs), the debug log and the profiler go through the
  * library's own method.
  */
-import { EVM, type EVMResult, type Message } from '@ethereumjs/evm'
+import type { EVMResult, Message } from '@ethereumjs/evm'
 import { Account } from '@ethereumjs/util'
 
 /** EIPs that add work to a call frame in the library's method. */
 const FRAME_EIPS = [2780, 6800, 7708, 7864, 7928]
 
-interface EvmInternals {
+export interface EvmInternals {
   DEBUG: boolean
   common: { isActivatedEIP(eip: number): boolean }
   stateManager: { getAccount(address: Message['caller']): Promise<Account | undefined> }
@@ -33,27 +33,20 @@ interface EvmInternals {
 }
 
 type ExecResult = EVMResult['execResult'] & { gasRefund?: bigint }
-type ExecuteCall = (this: EvmInternals, message: Message) => Promise<EVMResult>
+/** `EVM#_executeCall`. */
+export type ExecuteCall = (this: EvmInternals, message: Message) => Promise<EVMResult>
 
-let original: ExecuteCall | undefined
-
-/** Installs the fast path on the EVM class, once per process. */
-export function installFastCall(): void {
-  const proto = EVM.prototype as unknown as { _executeCall?: ExecuteCall }
-  if (original !== undefined || typeof proto._executeCall !== 'function') return
-  original = proto._executeCall
-  const library = original
-  proto._executeCall = function (this: EvmInternals, message: Message): Promise<EVMResult> {
-    if (this.DEBUG || this._optsCached.profiler?.enabled === true || FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))) {
+/**
+ * `_executeCall` through the fast path for the EVMs `fast` accepts, through `library` (the
+ * library's own method) for the rest and for the cases listed above.
+ */
+export function fastCall(library: ExecuteCall, fast: (evm: EvmInternals) => boolean): ExecuteCall {
+  return function (this: EvmInternals, message: Message): Promise<EVMResult> {
+    if (!fast(this) || this.DEBUG || this._optsCached.profiler?.enabled === true || FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))) {
       return library.call(this, message)
     }
     return fastExecuteCall(this, message)
   }
-}
-
-/** The library's own `_executeCall` (for tests that compare the two); undefined before install. */
-export function libraryExecuteCall(): ExecuteCall | undefined {
-  return original
 }
 
 async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVMResult> {

@@ -11,9 +11,9 @@
  * reached through the interpreter's jump-destination analysis, which `jump-cache.ts` already
  * wraps: each table is patched in place the first time code runs against it. Only entries that
  * still hold @ethereumjs/evm's own handler are replaced (they are known from a pristine table,
- * see {@link rememberOriginalHandlers}); an entry another module wrapped (tracers, the call
- * time-out) keeps its wrapper. Those modules patch a table before they wrap it, so that their
- * wrappers call the faster handlers.
+ * see {@link rememberOriginalHandlers}); an entry another module wrapped keeps its wrapper.
+ * The modules that wrap entries (the call time-out, tracers, transfer logs) go through
+ * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
 import { toBigInt, word } from '../hex.js'
 

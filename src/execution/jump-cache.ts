@@ -8,66 +8,24 @@
  * opcode table, and its result is only read afterwards, so it is computed once per code.
  *
  * The analysis lives on the Interpreter class, which @ethereumjs/evm does not export: a throwaway
- * EVM with one custom opcode hands the class over (the opcode's handler receives the run state,
- * which names its interpreter). Each cached entry keeps a copy of the code and is used only when
+ * EVM with one custom opcode hands the class over (see `engine/install.ts`). Each cached entry keeps a copy of the code and is used only when
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
- * Where the class or its method is not found, nothing is patched.
+ * `engine/install.ts` installs it, for the engine's own EVMs only.
  *
- * The same probe serves three more patches: the analysis hook hands each EVM's opcode table to
- * `fast-opcodes.ts` once, `Interpreter#run` gets the loop of `fast-interpreter.ts`, and it drops
- * the spent environment (see `leanEnv`). `fast-call.ts`, which patches the exported EVM class,
- * is installed from here too, so that every EVM patch is in place after one call.
+ * The analysis hook also hands each EVM's opcode table to `fast-opcodes.ts` once, and
+ * `leanEnv` drops an interpreter's spent environment.
  */
-import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM } from '@ethereumjs/evm'
-import { patchOpcodeTable, rememberOriginalHandlers } from './fast-opcodes.js'
-import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
-import { installFastCall } from './fast-call.js'
+import { patchOpcodeTable } from './fast-opcodes.js'
 
 type Analysis = unknown
-type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
+/** `Interpreter#_getValidJumpDestinations`. */
+export type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
 interface InterpreterLike {
   _evm: { _opcodeMap: object }
 }
 
-/** An unassigned opcode in every fork the node runs, used once to reach the interpreter. */
-const PROBE_OPCODE = 0x0c
-
-let installing: Promise<void> | undefined
-
-/** Installs the cache once per process; later calls wait for the first. */
-export function installJumpCache(): Promise<void> {
-  installing ??= install().catch(() => {})
-  return installing
-}
-
-async function install(): Promise<void> {
-  installFastCall()
-  let interpreterClass: { prototype: Record<string, unknown> } | undefined
-  const evm = await createEVM({
-    common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }),
-    customOpcodes: [
-      {
-        opcode: PROBE_OPCODE,
-        opcodeName: 'FINALITY_PROBE',
-        baseFee: 0,
-        logicFunction: (runState) => {
-          interpreterClass = (runState as unknown as { interpreter: { constructor: { prototype: Record<string, unknown> } } }).interpreter.constructor
-        },
-      },
-    ],
-  })
-  rememberOriginalHandlers((evm as unknown as { _opcodeMap: object })._opcodeMap)
-  await evm.runCode({ code: Uint8Array.of(PROBE_OPCODE), gasLimit: 1000n })
-  const proto = interpreterClass?.prototype
-  const analyse = proto?._getValidJumpDestinations
-  if (proto === undefined || typeof analyse !== 'function') return
-  proto._getValidJumpDestinations = cached(analyse as Analyse)
-  const run = proto.run
-  if (typeof run === 'function') proto.run = leanEnv(fastRun(run as FastRunnable) as unknown as InterpreterRun)
-}
-
-type InterpreterRun = (this: { _env: object }, code: Uint8Array, opts?: unknown) => Promise<unknown>
+/** `Interpreter#run`. */
+export type InterpreterRun = (this: { _env: object }, code: Uint8Array, opts?: unknown) => Promise<unknown>
 
 /** An interpreter's environment once its run is over (see {@link leanEnv}). */
 const SPENT_ENV = Object.freeze({})
@@ -81,7 +39,7 @@ const SPENT_ENV = Object.freeze({})
  * keeps the environment itself, as `runState.env`, which is where the struct logger reads a
  * frame's address. So the interpreter hands over an empty environment once its run has ended.
  */
-function leanEnv(run: InterpreterRun): InterpreterRun {
+export function leanEnv(run: InterpreterRun): InterpreterRun {
   return async function (this: { _env: object }, code: Uint8Array, opts?: unknown): Promise<unknown> {
     const result = await run.call(this, code, opts)
     this._env = SPENT_ENV
@@ -89,7 +47,8 @@ function leanEnv(run: InterpreterRun): InterpreterRun {
   }
 }
 
-function cached(analyse: Analyse): Analyse {
+/** The analysis cached per code and opcode table; also puts the fast opcode handlers into each table. */
+export function cached(analyse: Analyse): Analyse {
   // By code object, then by opcode table (one per EVM, so per fork).
   const byCode = new WeakMap<Uint8Array, { copy: Buffer; byTable: WeakMap<object, Analysis> }>()
   return function (this: InterpreterLike, code: Uint8Array): Analysis {

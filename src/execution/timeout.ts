@@ -14,7 +14,7 @@
 import type { EVMInterface } from '@ethereumjs/evm'
 import type { Clock } from '../clock.js'
 import { ServerError } from '../errors.js'
-import { patchOpcodeTable } from './fast-opcodes.js'
+import { layerOpcodeTable } from './engine/layers.js'
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const GUARDED = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa] as const
@@ -98,9 +98,10 @@ export class CallGuard {
 
   /** Wraps the guarded opcodes of one EVM (a call VM, never the block builder's). */
   install(evm: EVMInterface): void {
-    const map = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap
-    // The faster handlers first, so that the wrappers call them (see fast-opcodes.ts).
-    patchOpcodeTable(map)
+    layerOpcodeTable<OpEntry>(evm, 'timeout', (map) => this.wrap(map))
+  }
+
+  private wrap(map: OpEntry[]): void {
     for (const op of GUARDED) {
       const entry = map[op]
       if (entry === undefined) continue

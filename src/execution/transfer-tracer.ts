@@ -9,7 +9,7 @@
  */
 import type { EVMInterface, EVMResult, Message } from '@ethereumjs/evm'
 import { concat, equalBytes, fromHex, word } from '../hex.js'
-import { patchOpcodeTable } from './fast-opcodes.js'
+import { layerOpcodeTable } from './engine/layers.js'
 
 /** ERC-7528's pseudo-address for ether. */
 export const ETHER_ADDRESS = fromHex('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
@@ -83,9 +83,10 @@ export class TransferTracer {
     if (events === undefined) throw new Error('EVM without events')
     events.on('beforeMessage', (m: Message) => this.enter(m))
     events.on('afterMessage', (r: EVMResult) => this.exit(r))
-    const map = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap
-    // The faster handlers first, so that the wrappers call them (see fast-opcodes.ts).
-    patchOpcodeTable(map)
+    layerOpcodeTable<OpEntry>(evm, 'transfers', (map) => this.wrapLogs(map))
+  }
+
+  private wrapLogs(map: OpEntry[]): void {
     this.wrapSelfdestruct(map)
     for (let op = 0xa0; op <= 0xa4; op++) {
       const entry = map[op]

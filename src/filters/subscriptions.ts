@@ -18,6 +18,8 @@ import { newId } from './manager.js'
 export interface Payload {
   readonly value: unknown
   json(): string
+  /** The namespace of the notification method (`<namespace>_subscription`); default `eth`. */
+  readonly namespace?: string
 }
 
 function payload(value: unknown): Payload {
@@ -49,6 +51,7 @@ export type SubscriptionKind =
   | { name: 'logs'; filter: LogFilter }
   | { name: 'newPendingTransactions'; full: boolean }
   | { name: 'syncing' }
+  | { name: 'task' }
 
 interface Subscription {
   readonly id: Hex
@@ -159,6 +162,28 @@ export class Subscriptions {
     if (kind.name === 'syncing') sub.held?.push(payload(false))
     else this.hub.add(sub)
     return sub.id
+  }
+
+  /**
+   * A subscription fed by a task instead of chain events (debug_subscribe's traceChain): `emit`
+   * notifies under `namespace`, `live()` turns false once it is unsubscribed or the connection
+   * closed. Created synchronously, held until {@link release} like any other.
+   */
+  subscribeTask(namespace: string): { id: Hex; emit: (value: unknown) => void; live: () => boolean } {
+    if (this.subs.size >= this.hub.limits.wsSubscriptions) {
+      throw new LimitExceededError(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
+    }
+    const sub: Subscription = { id: newId(), kind: { name: 'task' }, owner: this, held: [], handed: false }
+    this.subs.set(sub.id, sub)
+    const live = () => !this.closed && this.subs.get(sub.id) === sub
+    return {
+      id: sub.id,
+      live,
+      emit: (value) => {
+        let text: string | undefined
+        this.deliver(sub, { value, namespace, json: () => (text ??= JSON.stringify(value)) })
+      },
+    }
   }
 
   /** Sends what the subscription `id` held back; from now on it notifies directly. */

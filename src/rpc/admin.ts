@@ -1,8 +1,9 @@
 /**
  * The `admin` namespace, for what it means on a node without a peer-to-peer network: who the
  * node is (admin_nodeInfo, in geth's shape), its peers (none: the validators run in-process), its
- * data directory, and exporting / importing the chain as RLP files. The p2p and server methods
- * (admin_addPeer, admin_startHTTP, …) are absent; docs/controls.md says why.
+ * data directory, exporting / importing the chain as RLP files, and starting / stopping the
+ * node's own HTTP and WebSocket servers. The p2p methods (admin_addPeer, …) are absent;
+ * docs/controls.md says why.
  */
 import { open, readFile } from 'node:fs/promises'
 import { gunzipSync, gzipSync } from 'node:zlib'
@@ -14,7 +15,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import { ServerError } from '../errors.js'
 import { concat, data } from '../hex.js'
 import type { Services } from '../services.js'
-import { optional, text } from './codecs.js'
+import { jsonInt, optional, text } from './codecs.js'
 import { method, type MethodTable } from './method.js'
 import { numberOrQuantity } from './test/params.js'
 
@@ -103,6 +104,17 @@ function nodeInfo(s: Services): Record<string, unknown> {
   }
 }
 
+/** geth's `*int` port; a port outside 0–65535 is refused before binding. */
+const port = {
+  name: 'int',
+  optional: false,
+  decode: (v: unknown, index: number): number => {
+    const n = Number(jsonInt.decode(v, index))
+    if (n < 0 || n > 65535) throw new ServerError(`invalid port ${n}: want 0 to 65535`)
+    return n
+  },
+}
+
 function fsError(error: unknown): ServerError {
   return new ServerError(error instanceof Error ? error.message : String(error))
 }
@@ -159,6 +171,12 @@ async function importChain(s: Services, file: string): Promise<boolean> {
   return true
 }
 
+const startHttp = method({
+  params: [optional(text, undefined), optional(port, undefined), optional(text, undefined), optional(text, undefined), optional(text, undefined)],
+  run: (s, [host, p, cors, apis, vhosts]) => s.servers.startHttp({ host, port: p, cors, apis, vhosts }),
+})
+const stopHttp = method({ params: [], run: (s) => s.servers.stopHttp() })
+
 export const admin: MethodTable = {
   admin_nodeInfo: method({ params: [], run: (s) => nodeInfo(s) }),
   // The validators run in this process and exchange votes without a network.
@@ -170,4 +188,14 @@ export const admin: MethodTable = {
     run: (s, [file, first, last]) => exportChain(s, file, first, last),
   }),
   admin_importChain: method({ params: [text], run: (s, [file]) => importChain(s, file) }),
+  admin_startHTTP: startHttp,
+  // geth's deprecated names of the two.
+  admin_startRPC: startHttp,
+  admin_stopRPC: stopHttp,
+  admin_startWS: method({
+    params: [optional(text, undefined), optional(port, undefined), optional(text, undefined), optional(text, undefined)],
+    run: (s, [host, p, origins, apis]) => s.servers.startWs({ host, port: p, origins, apis }),
+  }),
+  admin_stopHTTP: stopHttp,
+  admin_stopWS: method({ params: [], run: (s) => s.servers.stopWs() }),
 }

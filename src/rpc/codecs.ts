@@ -131,6 +131,8 @@ function jsonInteger(type: string, min: bigint, max: bigint): Codec<bigint> {
 
 /** A JSON number as Go's `uint64` (debug_getBlockRlp, debug_getModifiedAccountsByNumber). */
 export const jsonUint64 = jsonInteger('uint64', 0n, 2n ** 64n - 1n)
+/** A JSON number as Go's `uint` (64-bit; debug_cpuProfile's and debug_goTrace's seconds). */
+export const jsonUint = jsonInteger('uint', 0n, 2n ** 64n - 1n)
 /** A JSON number as Go's `int` (64-bit; debug_storageRangeAt's index and count). */
 export const jsonInt = jsonInteger('int', -(2n ** 63n), 2n ** 63n - 1n)
 

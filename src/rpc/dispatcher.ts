@@ -72,7 +72,7 @@ export class Dispatcher {
     if (this.services.closed) throw new NodeClosedError()
     const method = this.lookup(name, scope)
     const args = this.positional(params, method)
-    return method.run(this.services, args, scope)
+    return method.run(this.services, args, { namespaces: scope.namespaces, methods: this.methods })
   }
 
   /** Answers a parsed JSON-RPC payload: one request, or a batch. `undefined` = nothing to send. */

@@ -4,6 +4,14 @@ import type { Services } from '../services.js'
 
 type Decoded<C> = { [K in keyof C]: C[K] extends Codec<infer T> ? T : never }
 
+/** Who calls, as a handler sees it. */
+export interface MethodScope {
+  /** The namespaces open to the caller (rpc_modules lists those). */
+  readonly namespaces: ReadonlySet<string>
+  /** The methods of the dispatcher answering the call, which differ by transport (rpc_discover). */
+  readonly methods?: ReadonlyMap<string, Method>
+}
+
 /** One method: params decoded by codecs, then `run`. */
 export interface Method {
   /**
@@ -12,15 +20,15 @@ export interface Method {
    */
   readonly namespace?: string
   readonly params: readonly Codec<unknown>[]
-  /** `scope` is who calls: the namespaces open to them (rpc_modules lists those). */
-  readonly run: (services: Services, params: unknown[], scope: { readonly namespaces: ReadonlySet<string> }) => unknown
+  /** `scope` is who calls. */
+  readonly run: (services: Services, params: unknown[], scope: MethodScope) => unknown
 }
 
 /** Declares a method; the handler receives decoded, typed params. */
 export function method<const C extends readonly Codec<unknown>[]>(spec: {
   namespace?: string
   params: C
-  run: (services: Services, params: Decoded<C>, scope: { readonly namespaces: ReadonlySet<string> }) => unknown
+  run: (services: Services, params: Decoded<C>, scope: MethodScope) => unknown
 }): Method {
   return spec as unknown as Method
 }

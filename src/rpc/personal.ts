@@ -2,9 +2,9 @@
  * The `personal` namespace's account methods: the node's keys and their lock state
  * (src/accounts/keyring.ts, docs/accounts.md). personal_sign and personal_ecRecover are in
  * eth/sign-messages.ts with the other message signing. Errors are geth's keystore messages.
- * personal_listWallets, personal_openWallet, personal_deriveAccount, personal_initializeWallet
- * and personal_unpair are absent: they manage keystore files and hardware wallets, which this
- * node has none of (every key is in its memory).
+ * personal_listWallets lists the keyring as geth lists a keystore (one wallet per account).
+ * personal_openWallet, personal_deriveAccount, personal_initializeWallet and personal_unpair are
+ * absent: they manage hardware wallets, which this node has none of (every key is in its memory).
  */
 import { ServerError } from '../errors.js'
 import { data, keyOf } from '../hex.js'
@@ -13,6 +13,9 @@ import { method, type MethodTable } from './method.js'
 import { callRequest } from './objects.js'
 import { numberOrQuantity } from './test/params.js'
 import { checksum } from './txpool.js'
+import { checkFee, result } from './eth/sign.js'
+import type { Services } from '../services.js'
+import type { CallRequest } from './objects.js'
 
 /** personal_unlockAccount's default duration, in seconds (geth's). */
 export const DEFAULT_UNLOCK_SECONDS = 300n
@@ -42,7 +45,44 @@ function parsePrivateKey(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 
+/**
+ * geth's personal_signTransaction: the caller names gas, fees and nonce (geth refuses to guess
+ * them here, unlike eth_signTransaction), the key is decrypted with `passphrase` for this one
+ * signature, and the answer is `{ raw, tx }`. Nothing is sent.
+ */
+async function signWithPassphrase(s: Services, req: CallRequest, passphrase: string) {
+  // geth's checks and messages, in its order.
+  if (req.from === undefined) throw new ServerError('sender not specified')
+  if (req.gas === undefined) throw new ServerError('gas not specified')
+  if (req.gasPrice === undefined && (req.maxFeePerGas === undefined || req.maxPriorityFeePerGas === undefined)) {
+    throw new ServerError('missing gasPrice or maxFeePerGas/maxPriorityFeePerGas')
+  }
+  if (req.blobVersionedHashes !== undefined) throw new ServerError('signing blob transactions not supported')
+  if (req.nonce === undefined) throw new ServerError('nonce not specified')
+  const tx = await s.transactions.fill(req)
+  checkFee(s, tx)
+  const key = await s.keyring.withPassphrase(keyOf(req.from), passphrase)
+  return result(tx.sign(key))
+}
+
+/** A keyring account as geth's keystore lists a wallet; the keys live in memory, hence the URL scheme. */
+function wallets(s: Services) {
+  return s.keyring
+    .statuses()
+    .map(({ address, unlocked }) => {
+      const url = `memory://${address.toLowerCase()}`
+      return { url, status: unlocked ? 'Unlocked' : 'Locked', accounts: [{ address: address.toLowerCase(), url }] }
+    })
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+}
+
 export const personalAccounts: MethodTable = {
+  // geth's accounts manager lists wallets sorted by URL.
+  personal_listWallets: method({ params: [], run: (s) => wallets(s) }),
+  personal_signTransaction: method({
+    params: [callRequest, text],
+    run: (s, [req, passphrase]) => signWithPassphrase(s, req, passphrase),
+  }),
   personal_listAccounts: method({ params: [], run: (s) => s.keyring.addresses() }),
   // geth answers the new address in its EIP-55 form (importRawKey's is lower-case).
   personal_newAccount: method({

@@ -32,7 +32,11 @@ import { debugRaw } from './debug/raw.js'
 import { debugTrace } from './debug/trace.js'
 import { debugBadBlocks } from './debug/bad-blocks.js'
 import { debugState } from './debug/state.js'
+import { debugRuntime } from './debug/runtime.js'
+import { debugTraceToFile } from './debug/trace-to-file.js'
+import { debugDump } from './debug/dump.js'
 import { method, type Method, type MethodTable } from './method.js'
+import { openRpcDocument } from './discover.js'
 import { net, web3 } from './web3.js'
 
 /** Every namespace this node serves. */
@@ -44,7 +48,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, testing, evm, hardhat, anvil]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, testing, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(
@@ -53,6 +57,19 @@ export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
       params: [],
       // What this caller's transport serves, not every namespace of the node.
       run: ({ namespaces }, _params, scope) => Object.fromEntries(namespaces().filter((ns) => scope.namespaces.has(ns)).map((ns) => [ns, '1.0'])),
+    }),
+  )
+  // eth_subscribe / eth_unsubscribe of a transport without notifications answer -32601: not served there.
+  const unsupported = new Set<Method>(Object.values(subscribeUnsupported))
+  methods.set(
+    'rpc_discover',
+    method({
+      params: [],
+      run: (s, _params, scope) => {
+        const gate = (name: string, m: Method) => m.namespace ?? name.slice(0, Math.max(0, name.indexOf('_')))
+        const served = [...(scope.methods ?? methods)].filter(([name, m]) => scope.namespaces.has(gate(name, m)) && !unsupported.has(m))
+        return openRpcDocument(served, s.clientVersion)
+      },
     }),
   )
   return methods

@@ -368,6 +368,30 @@ export class StateTrie {
     return { slots, next }
   }
 
+  /**
+   * Up to `max` accounts of the state at `root` from the hashed address `start` on, in trie order,
+   * each with its preimage (when recorded), code and storage root; and the hashed address after
+   * the last one returned (debug_dumpBlock, geth's `state.Dump`).
+   */
+  async accountRange(
+    root: Uint8Array,
+    start: Uint8Array,
+    max: number,
+  ): Promise<{ accounts: Array<{ hashed: Uint8Array; address: Uint8Array | undefined; account: Account; code: Uint8Array }>; next: Uint8Array | undefined }> {
+    const accounts: Array<{ hashed: Uint8Array; address: Uint8Array | undefined; account: Account; code: Uint8Array }> = []
+    let next: Uint8Array | undefined
+    for await (const [hashed, raw] of trieEntriesFrom(this.rootFor(root), start, this.store)) {
+      if (accounts.length >= max) {
+        next = hashed
+        break
+      }
+      const account = createAccountFromRLP(raw)
+      const code = equalBytes(account.codeHash, KECCAK256_NULL) ? new Uint8Array() : ((await this.store.get(codeKey(account.codeHash))) ?? new Uint8Array())
+      accounts.push({ hashed, address: await this.preimageOf(hashed), account, code })
+    }
+    return { accounts, next }
+  }
+
   /** The Merkle proof of an account and storage slots at `root` (EIP-1186). */
   async proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
     const top = refNode(root)

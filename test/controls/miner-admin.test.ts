@@ -314,9 +314,9 @@ describe('the admin and miner namespaces over HTTP', () => {
     }
   })
 
-  test('behavior: the p2p and server methods geth has are absent', async () => {
+  test('behavior: the p2p methods geth has are absent', async () => {
     const node = await newNode()
-    for (const method of ['admin_addPeer', 'admin_removePeer', 'admin_startHTTP', 'admin_stopHTTP', 'admin_startWS', 'miner_setRecommitInterval', 'miner_getHashrate']) {
+    for (const method of ['admin_addPeer', 'admin_removePeer', 'miner_setRecommitInterval', 'miner_getHashrate']) {
       await expect(rpc(node, method, [])).rejects.toMatchObject({ code: -32601 })
     }
   })

@@ -34,7 +34,8 @@ describe('transaction pool', () => {
     const after = (await node.request({ method: 'eth_pendingTransactions' })) as Tx[]
     expect(after.map((t) => [t.hash, t.gasPrice, t.gas])).toEqual([[second, '0xb2d05e00', '0x6000']])
     await expect(node.request({ method: 'eth_resend', params: [{ ...req, nonce: undefined }, '0xb2d05e00'] })).rejects.toMatchObject({
-      message: 'invalid argument 0: missing transaction nonce in transaction spec',
+      code: -32000,
+      message: 'missing transaction nonce in transaction spec',
     })
     await node.close()
   })

@@ -5,11 +5,10 @@
  * precompile call. Each case runs on two fresh EVMs, one through each method.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { EVM, createEVM } from '@ethereumjs/evm'
+import { type EVM, createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { libraryExecuteCall } from '../../src/execution/fast-call.js'
-import { installJumpCache } from '../../src/execution/jump-cache.js'
+import { createEngineEVM, engineStatus, installEngine, isFast } from '../../src/execution/engine/index.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const CONTRACT = createAddressFromString('0x2000000000000000000000000000000000000002')
@@ -22,8 +21,8 @@ const CONTRACT_CODE = '0x600134016000553360005260206000f3'
 // REVERT with 32 bytes holding 0x2a.
 const REVERTER_CODE = '0x602a60005260206000fd'
 
-async function evm(): Promise<EVM> {
-  const e = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+async function evm(engine = true): Promise<EVM> {
+  const e = await (engine ? createEngineEVM : createEVM)({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
   await e.stateManager.putAccount(CALLER, new Account(0n, 1_000_000n))
   await e.stateManager.putAccount(CONTRACT, new Account())
   await e.stateManager.putCode(CONTRACT, hexToBytes(CONTRACT_CODE))
@@ -33,17 +32,9 @@ async function evm(): Promise<EVM> {
 }
 
 async function frame(useLibrary: boolean, to: Address, value: bigint, data: Uint8Array = new Uint8Array(0)) {
-  await installJumpCache()
-  const e = await evm()
-  const proto = EVM.prototype as unknown as { _executeCall: unknown }
-  const fast = proto._executeCall
-  if (useLibrary) proto._executeCall = libraryExecuteCall()
-  let execResult
-  try {
-    ;({ execResult } = await e.runCall({ caller: CALLER, to, value, data, gasLimit: 100_000n }))
-  } finally {
-    proto._executeCall = fast
-  }
+  // An EVM the engine does not own runs the library's own method.
+  const e = await evm(!useLibrary)
+  const { execResult } = await e.runCall({ caller: CALLER, to, value, data, gasLimit: 100_000n })
   const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
   return {
     gasUsed: execResult.executionGasUsed,
@@ -68,11 +59,11 @@ const cases: Array<[string, Address, bigint, Uint8Array?]> = [
 ]
 
 describe('the call-frame fast path', () => {
-  it('is installed, and the library method is kept', async () => {
-    await installJumpCache()
-    const e = await evm()
-    expect(libraryExecuteCall()).toBeTypeOf('function')
-    expect((e as unknown as { _executeCall: unknown })._executeCall).not.toBe(libraryExecuteCall())
+  it('is on for the engine\'s EVMs, and those run it', async () => {
+    await installEngine()
+    expect(engineStatus().patches.fastCall).toBe(true)
+    expect(isFast(await evm(true))).toBe(true)
+    expect(isFast(await evm(false))).toBe(false)
   })
 
   for (const [name, to, value, data] of cases) {

@@ -5,12 +5,11 @@
  * the token and conformance suites run through them).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { isPatched, patchOpcodeTable } from '../../src/execution/fast-opcodes.js'
 import { toBigInt as wordToBigInt, word as word32 } from '../../src/hex.js'
-import { installJumpCache } from '../../src/execution/jump-cache.js'
+import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
 
 function reference(value: bigint): string {
   return value.toString(16).padStart(64, '0')
@@ -51,7 +50,7 @@ const BODY = [
 const JUMP_FIRST = [0x60, 0x04, 0x56, 0xfe, 0x5b, ...BODY]
 
 async function run(code: number[]) {
-  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
   const to = createAddressFromString('0x00000000000000000000000000000000000c0de5')
   await evm.stateManager.putAccount(to, new Account())
   const result = await evm.runCode({ code: Uint8Array.from(code), gasLimit: 1_000_000n, to })
@@ -60,7 +59,7 @@ async function run(code: number[]) {
 
 describe('the patched handlers', () => {
   it('behavior: MLOAD, MSTORE, SLOAD and LOG give what the original handlers give', async () => {
-    await installJumpCache()
+    await installEngine()
     const original = await run(BODY)
     const patched = await run(JUMP_FIRST)
     expect([original.patched, patched.patched]).toEqual([false, true])
@@ -79,7 +78,7 @@ describe('the patched handlers', () => {
 describe('the synchronous memory gas handlers', () => {
   type Gas = (runState: unknown, gas: bigint, common: unknown) => bigint | Promise<bigint>
   const table = async () => {
-    const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+    const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
     return { map: (evm as unknown as { _opcodeMap: Array<{ gasHandler: Gas }> })._opcodeMap, common: evm.common }
   }
   // [offset, length] pairs: no expansion, growth within a word, growth by many words, zero length
@@ -88,7 +87,7 @@ describe('the synchronous memory gas handlers', () => {
   const opcodes = { KECCAK256: 0x20, MLOAD: 0x51, MSTORE: 0x52, MSTORE8: 0x53, RETURN: 0xf3, REVERT: 0xfd }
 
   it.each(Object.entries(opcodes))('behavior: %s charges what the library charges, with the same memory bookkeeping', async (_name, opcode) => {
-    await installJumpCache()
+    await installEngine()
     const pristine = await table()
     const patched = await table()
     patchOpcodeTable(patched.map)

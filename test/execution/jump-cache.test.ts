@@ -3,21 +3,20 @@
  * same when cached, and a buffer reused for other code is analysed again.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM } from '@ethereumjs/evm'
 import { describe, expect, it } from 'vitest'
-import { installJumpCache } from '../../src/execution/jump-cache.js'
+import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
 
 // PUSH1 5, JUMP, INVALID, INVALID, JUMPDEST (at 5), PUSH1 42, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN
 const JUMPS_TO_5 = Uint8Array.from([0x60, 0x05, 0x56, 0xfe, 0xfe, 0x5b, 0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3])
 
 async function run(code: Uint8Array) {
-  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
   return evm.runCode({ code, gasLimit: 100_000n })
 }
 
 describe('the jump-destination cache', () => {
   it('behavior: the same code gives the same result on every run once the cache is installed', async () => {
-    await installJumpCache()
+    await installEngine()
     for (let i = 0; i < 3; i++) {
       const result = await run(JUMPS_TO_5)
       expect(result.exceptionError).toBeUndefined()
@@ -26,9 +25,9 @@ describe('the jump-destination cache', () => {
   })
 
   it('behavior: a buffer changed in place after a run is analysed again (no stale jump table)', async () => {
-    await installJumpCache()
+    await installEngine()
     // One EVM (one opcode table) and one buffer: only the bytes change between the runs.
-    const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+    const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
     const code = JUMPS_TO_5.slice()
     expect((await evm.runCode({ code, gasLimit: 100_000n })).exceptionError).toBeUndefined()
     // Byte 5 is no longer a JUMPDEST: the same jump must now fail.
@@ -40,7 +39,7 @@ describe('the jump-destination cache', () => {
 
 describe('the interpreter after its run', () => {
   it('behavior: a run state still names its environment (runState.env), whose copy the result no longer spreads', async () => {
-    await installJumpCache()
+    await installEngine()
     const result = await run(JUMPS_TO_5)
     const runState = (result as unknown as { runState: { env: { code: Uint8Array; depth: number }; programCounter: number } }).runState
     expect(runState.env.code).toEqual(JUMPS_TO_5)

@@ -3,7 +3,7 @@
  * flags and the TOML config, the request log, the exposure refusal, and a clean SIGINT.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -155,6 +155,51 @@ describe('cli', () => {
     expect(await deploy(['--allow-unlimited-contract-size'])).toEqual({ status: '0x1', code: large.deployedBytecode })
   })
 
+  it('--enable-profiling / --profiling-dir: the runtime methods answer and write into the directory; off without the flag', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-prof-'))
+    const toml = path.join(dir, 'node.toml')
+    writeFileSync(toml, ['enable-profiling = true', `profiling-dir = ${JSON.stringify(dir)}`, ''].join('\n'))
+    expect(parseCli(['--config', toml])).toMatchObject({ enableProfiling: true, profilingDir: dir })
+    expect(parseCli([])).toMatchObject({ enableProfiling: false, profilingDir: undefined })
+    for (const [args, on] of [[['--enable-profiling', '--profiling-dir', dir], true], [[], false]] as const) {
+      const cli = await start([...EPHEMERAL, '--quiet', '--json-rpc.api', 'eth,debug', ...args])
+      try {
+        const answer = await rpc(cli.http, 'debug_cpuProfile', ['cli.cpuprofile', 0])
+        if (on) expect(answer.result).toBe(null)
+        else expect(answer.error.message).toContain('--enable-profiling')
+      } finally {
+        const exited = exitOf(cli.child)
+        cli.child.kill('SIGINT')
+        expect(await exited).toBe(0)
+      }
+    }
+    expect(JSON.parse(readFileSync(path.join(dir, 'cli.cpuprofile'), 'utf8')).nodes.length).toBeGreaterThan(0)
+  })
+
+  it('admin_stopWS / admin_startWS act on the CLI\'s own servers', async () => {
+    const cli = await start([...EPHEMERAL, '--quiet', '--json-rpc.api', 'eth,admin'])
+    try {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer()
+        probe.listen(0, '127.0.0.1', () => {
+          const p = (probe.address() as AddressInfo).port
+          probe.close(() => resolve(p))
+        })
+      })
+      expect((await rpc(cli.http, 'admin_startWS')).error).toEqual({ code: -32000, message: 'JSON-RPC over WebSocket is already enabled' })
+      expect((await rpc(cli.http, 'admin_stopWS')).result).toBe(true)
+      await expect(WsClient.connect(cli.ws)).rejects.toThrow()
+      expect((await rpc(cli.http, 'admin_startWS', ['127.0.0.1', port])).result).toBe(true)
+      const ws = await WsClient.connect(`ws://127.0.0.1:${port}`)
+      expect((await ws.call('eth_chainId')).result).toBe('0x7a69')
+      ws.close()
+    } finally {
+      const exited = exitOf(cli.child)
+      cli.child.kill('SIGINT')
+      expect(await exited).toBe(0)
+    }
+  })
+
   it('code size settings: flags, Anvil\'s names and TOML keys; bad values refused', () => {
     expect(parseCli([])).toMatchObject({ allowUnlimitedContractSize: false, codeSizeLimit: undefined })
     expect(parseCli(['--allow-unlimited-contract-size']).allowUnlimitedContractSize).toBe(true)
@@ -203,7 +248,7 @@ describe('cli', () => {
   it('--help lists every flag; unknown flags are refused', async () => {
     const help = await run(['--help'])
     expect(help.code).toBe(0)
-    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--json-rpc.cors', '--json-rpc.hosts', '--host', '--port', '--validators', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--hardhat', '--throw-on-transaction-failures', '--throw-on-call-failures', '--allow-unlimited-contract-size', '--disable-code-size-limit', '--code-size-limit', '--quiet']) {
+    for (const flag of ['--json-rpc.enable', '--json-rpc.address', '--json-rpc.ws-address', '--json-rpc.api', '--json-rpc.cors', '--json-rpc.hosts', '--host', '--port', '--validators', '--config', '--chain-id', '--accounts', '--balance', '--mnemonic', '--block-time', '--hardfork', '--db', '--hardhat', '--throw-on-transaction-failures', '--throw-on-call-failures', '--allow-unlimited-contract-size', '--disable-code-size-limit', '--code-size-limit', '--enable-profiling', '--profiling-dir', '--quiet']) {
       expect(help.out).toContain(flag)
     }
     const bad = await run(['--nope'])

@@ -6,7 +6,10 @@
 import { ServerError } from '../../errors.js'
 import { CallTracer, type CallTracerConfig } from './call-tracer.js'
 import { FourByteTracer } from './four-byte-tracer.js'
+import { JsTracer, prepareSandbox } from './js-tracer.js'
 import { NoopTracer } from './noop-tracer.js'
+import { ObjectTracer, isTracerObject, type TracerObject } from './object-tracer.js'
+import { OpcodeTracer } from './opcode-tracer.js'
 import { PrestateTracer, type PrestateTracerConfig } from './prestate-tracer.js'
 import { StructLogger, type StructLoggerConfig, type TraceBudget } from './struct-logger.js'
 
@@ -18,8 +21,11 @@ export const DEFAULT_TRACE_TIMEOUT_MS = 5_000
 
 /** A decoded trace config. */
 export interface TraceConfig {
-  /** The named tracer; undefined or empty = the struct logger. */
-  tracer?: string | undefined
+  /**
+   * The named tracer, or a JavaScript tracer's code; undefined or empty = the struct logger.
+   * In process, also a {@link TracerObject}.
+   */
+  tracer?: string | TracerObject | undefined
   /** The tracer's own options, as JSON. */
   tracerConfig?: Record<string, unknown> | undefined
   /** A Go duration (`5s`, `300ms`, `1m`); geth's default is 5s. */
@@ -29,7 +35,7 @@ export interface TraceConfig {
 }
 
 /** The tracers this node has, by geth's names. */
-export const TRACERS = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const
+export const TRACERS = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'opcodeTracer'] as const
 
 const JS_IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
@@ -54,10 +60,19 @@ function booleans<K extends string>(raw: Record<string, unknown> | undefined, st
 }
 
 
-/** The tracer a config names, ready for one transaction. */
+/**
+ * Gets what {@link createTracer} needs for this config ready: the JavaScript engine, loaded on
+ * the first JavaScript trace only.
+ */
+export async function prepareTracer(config: TraceConfig): Promise<void> {
+  if (isJavaScript(config.tracer)) await prepareSandbox()
+}
+
+/** The tracer a config names, ready for one transaction (after {@link prepareTracer}). */
 export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {
   const name = config.tracer ?? ''
   const raw = config.tracerConfig
+  if (isTracerObject(name)) return new ObjectTracer(name, raw)
   switch (name) {
     case '':
       return new StructLogger(config.logger, budget)
@@ -71,16 +86,18 @@ export function createTracer(config: TraceConfig, budget: TraceBudget): Tracer {
       return new FourByteTracer()
     case 'noopTracer':
       return new NoopTracer()
+    case 'opcodeTracer':
+      return new OpcodeTracer()
   }
   // geth evaluates any other name as JavaScript tracer code (goja): a bare name is an undefined
-  // variable there. This node runs no JavaScript tracers.
+  // variable there (this node has none of geth's JavaScript tracers by name).
   if (JS_IDENTIFIER.test(name)) throw new ServerError(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`)
-  throw new ServerError(`JavaScript tracers are not supported; built-in tracers: ${TRACERS.join(', ')}`)
+  return new JsTracer(name, raw, traceTimeout(config))
 }
 
-/** True when geth would run this tracer as JavaScript (it fails per transaction in a block trace). */
-export function isJavaScript(name: string | undefined): boolean {
-  return name !== undefined && name !== '' && !(TRACERS as readonly string[]).includes(name)
+/** True when the tracer is JavaScript code (it fails per transaction in a block trace, as in geth). */
+export function isJavaScript(tracer: TraceConfig['tracer']): tracer is string {
+  return typeof tracer === 'string' && tracer !== '' && !(TRACERS as readonly string[]).includes(tracer)
 }
 
 const UNITS = new Map<string, number>([

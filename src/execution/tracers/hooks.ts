@@ -17,7 +17,7 @@ import type { RawLog } from '../../chain/receipts.js'
 import { word } from '../../hex.js'
 import { frameError, isStepError } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
-import { patchOpcodeTable } from '../fast-opcodes.js'
+import { layerOpcodeTable } from '../engine/layers.js'
 
 const EMPTY = new Uint8Array(0)
 const CALL_STIPEND = 2300n
@@ -124,12 +124,11 @@ export class TraceHooks {
 
   constructor(private readonly evm: EVM) {
     this.eip150 = evm.common.gteHardfork('tangerineWhistle')
-    const map = (evm as unknown as { _opcodeMap: OpEntry[] })._opcodeMap
-    // The faster handlers first, so that the wrappers call them (see fast-opcodes.ts).
-    patchOpcodeTable(map)
-    for (const [op, type] of CALL_OPS) this.wrap(map, op, (run) => (rs, c) => this.callOp(type, run, rs, c))
-    for (let op = 0xa0; op <= 0xa4; op++) this.wrap(map, op, (run) => (rs, c) => this.logOp(run, rs, c))
-    this.wrap(map, 0xff, (run) => (rs, c) => this.selfdestructOp(run, rs, c))
+    layerOpcodeTable<OpEntry>(evm, 'tracer', (map) => {
+      for (const [op, type] of CALL_OPS) this.wrap(map, op, (run) => (rs, c) => this.callOp(type, run, rs, c))
+      for (let op = 0xa0; op <= 0xa4; op++) this.wrap(map, op, (run) => (rs, c) => this.logOp(run, rs, c))
+      this.wrap(map, 0xff, (run) => (rs, c) => this.selfdestructOp(run, rs, c))
+    })
   }
 
   /** Runs `run` with `tracer` receiving this EVM's events; detaches it after, also on failure. */

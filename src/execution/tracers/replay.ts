@@ -17,7 +17,8 @@ import type { EVM } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address, eoaCode7702RecoverAuthority, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
-import { type VM, createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { createEngineVM } from '../engine/vm.js'
 import type { Chain } from '../../chain/chain.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import type { Clock } from '../../clock.js'
@@ -38,7 +39,7 @@ import {
 import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
 import { hasPlaceholderSignature } from '../transactions.js'
-import { createTracer, isJavaScript, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
+import { createTracer, isJavaScript, prepareTracer, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
 import type { Tracer } from './types.js'
@@ -157,8 +158,14 @@ export class Tracing {
     const found = await this.chain.transaction(hash)
     if (found === undefined) throw new ServerError('transaction not found')
     if (found.block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    await prepareTracer(config)
     const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
-    await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
+    try {
+      await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
+    } catch (error) {
+      traced.tracer.dispose?.()
+      throw error
+    }
     return traced.tracer.result()
   }
 
@@ -170,16 +177,8 @@ export class Tracing {
   async traceBlock(block: Block, receipts: StoredReceipt[] | undefined, config: TraceConfig): Promise<BlockTraceEntry[]> {
     if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
     const txs = block.transactions
-    if (isJavaScript(config.tracer)) {
-      // geth runs a JavaScript tracer per transaction and puts each one's failure in its entry.
-      let message = ''
-      try {
-        createTracer(config, this.budget())
-      } catch (error) {
-        message = (error as Error).message
-      }
-      return txs.map((tx) => ({ txHash: data(tx.hash()), error: message }))
-    }
+    await prepareTracer(config)
+    if (isJavaScript(config.tracer) || typeof config.tracer === 'object') return this.traceBlockEach(block, receipts, config)
     const timeoutMs = traceTimeout(config)
     const budget = this.budget()
     const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget), timeoutMs }))
@@ -187,8 +186,53 @@ export class Tracing {
     return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
   }
 
+  /**
+   * A block trace with a JavaScript tracer or a tracer object: one tracer per transaction, made
+   * when the transaction comes and asked for its result right after it, so that one sandbox at a
+   * time is alive. As geth, a JavaScript tracer's failure is that transaction's entry
+   * (`{ txHash, error }`) and the others are still traced.
+   */
+  private async traceBlockEach(block: Block, receipts: StoredReceipt[] | undefined, config: TraceConfig): Promise<BlockTraceEntry[]> {
+    const txs = block.transactions
+    const timeoutMs = traceTimeout(config)
+    const budget = this.budget()
+    const entries: BlockTraceEntry[] = []
+    let current: Tracer | undefined
+    let index = 0
+    const hashOf = (i: number) => data((txs[i] as TypedTransaction).hash())
+    const made = (i: number): Traced | undefined => {
+      index = i
+      try {
+        current = createTracer(config, budget)
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error
+        entries[i] = { txHash: hashOf(i), error: error.message }
+        return undefined
+      }
+      return { tracer: current, timeoutMs }
+    }
+    const collect = async () => {
+      const tracer = current
+      current = undefined
+      if (tracer === undefined || entries[index] !== undefined) return
+      try {
+        entries[index] = { txHash: hashOf(index), result: await tracer.result() }
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error
+        entries[index] = { txHash: hashOf(index), error: error.message }
+      }
+    }
+    try {
+      await this.replay(block, receipts, txs.length, made, { afterTx: collect })
+    } finally {
+      current?.dispose?.()
+    }
+    return entries
+  }
+
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
+    await prepareTracer(config)
     const traced: Traced = { tracer: createTracer(config, this.budget()), timeoutMs: traceTimeout(config) }
     // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
     const common = block.common
@@ -208,9 +252,14 @@ export class Tracing {
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
       const tx = callTransaction(req, nonce, gas, context, common)
       // geth lets a call come from an account with code (SkipFromEOACheck).
-      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true)
+      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true, {
+        blockHash: block.hash(),
+        txHash: undefined,
+        txIndex: undefined,
+      })
     } catch (error) {
       if (error instanceof EvmTimeout) reusable = false
+      traced.tracer.dispose?.()
       throw this.failure(error, from)
     } finally {
       restore()
@@ -349,7 +398,11 @@ export class Tracing {
           result =
             trace === undefined
               ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
-              : await this.runTraced(vm, state, tx, block, trace, logIndex, options, exempt)
+              : await this.runTraced(vm, state, tx, block, trace, logIndex, options, exempt, {
+                  blockHash: block.hash(),
+                  txHash: included.hash(),
+                  txIndex: i,
+                })
         } catch (error) {
           if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
           throw error
@@ -386,6 +439,11 @@ export class Tracing {
     logIndex: number,
     options: { blockGasUsed?: bigint; skipNonce?: boolean; skipBlockGasLimitValidation?: boolean },
     exemptSender = false,
+    where: { blockHash: Uint8Array; txHash: Uint8Array | undefined; txIndex: number | undefined } = {
+      blockHash: block.hash(),
+      txHash: undefined,
+      txIndex: undefined,
+    },
   ): Promise<RunTxResult> {
     const from = tx.getSenderAddress()
     const create = tx.to === undefined
@@ -402,6 +460,11 @@ export class Tracing {
       delegations: vm.common.isActivatedEIP(7702),
       precompiles: new Set((vm.vm.evm as unknown as { precompiles: Map<string, unknown> }).precompiles.keys()),
       logIndex,
+      input: tx.data,
+      gasPrice: effectivePrice(tx, block.header.baseFeePerGas),
+      intrinsicGas: tx.getIntrinsicGas(),
+      blockNumber: block.header.number,
+      ...where,
     })
     // The exemption hides the sender's code from the next read only: it must be runTx's EIP-3607
     // check, after the nonce and the tracer's own reads of the sender above.
@@ -432,7 +495,7 @@ export class Tracing {
   private async lease(common: Common): Promise<TracingVm> {
     const idle = this.idle.get(common)?.pop()
     if (idle !== undefined) return idle
-    const vm = await createVM({ common, stateManager: new JournaledState(this.chain.headState()), blockchain: callBlockhashes(this.chain) })
+    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.headState()), blockchain: callBlockhashes(this.chain) })
     const guard = new CallGuard(this.clock)
     guard.install(vm.evm)
     return { vm, guard, hooks: new TraceHooks(vm.evm as EVM), common }
@@ -446,4 +509,15 @@ export class Tracing {
     if (pool === undefined) this.idle.set(vm.common, (pool = []))
     pool.push(vm)
   }
+}
+
+/** The price per gas a transaction pays in a block with `baseFee` (geth's `GasPrice` in the EVM context). */
+function effectivePrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if ('maxFeePerGas' in tx) {
+    const tip = (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas
+    const max = (tx as { maxFeePerGas: bigint }).maxFeePerGas
+    const price = (baseFee ?? 0n) + tip
+    return price < max ? price : max
+  }
+  return (tx as { gasPrice: bigint }).gasPrice
 }

@@ -28,6 +28,18 @@ export interface TxStart {
   precompiles: ReadonlySet<string>
   /** The block-wide index the transaction's first log gets (0 for a call). */
   logIndex: number
+  /** The transaction's data. */
+  input: Uint8Array
+  /** The price per gas the sender pays (the effective price of a fee-market transaction). */
+  gasPrice: bigint
+  /** The gas the transaction pays before it runs (EIP-2028 data, access list, create). */
+  intrinsicGas: bigint
+  blockNumber: bigint
+  /** The block's hash (also for a traced call: the block it runs on). */
+  blockHash: Uint8Array | undefined
+  /** The transaction's hash and index in its block; undefined for a traced call. */
+  txHash: Uint8Array | undefined
+  txIndex: number | undefined
 }
 
 /** A call frame entered (geth's `OnEnter`); depth 0 is the transaction itself. */
@@ -99,4 +111,6 @@ export interface Tracer {
   onTxEnd?(end: TxEnd): Promise<void> | void
   /** The JSON-ready result; throws the tracer's own failure. */
   result(): unknown
+  /** Frees what the tracer holds outside the JavaScript heap, when its result is never asked for. */
+  dispose?(): void
 }

@@ -10,6 +10,7 @@ import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
 import { blockSelector, hash, jsonUint64, type BlockSelector } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
+import { printBlock } from './print-block.js'
 
 async function selected(s: Services, at: BlockSelector): Promise<Block | undefined> {
   return at.kind === 'hash' ? s.chain.blockByHash(at.hash) : blockByTag(s, at)
@@ -49,6 +50,14 @@ export const debugRaw: MethodTable = {
       const block = await s.chain.blockByNumber(number)
       if (block === undefined) throw new ServerError(`block #${number} not found`)
       return data(block.serialize())
+    },
+  }),
+  debug_printBlock: method({
+    params: [jsonUint64],
+    run: async (s, [number]) => {
+      const block = await s.chain.blockByNumber(number)
+      if (block === undefined) throw new ServerError(`block #${number} not found`)
+      return printBlock(block, await receiptsOf(s, block))
     },
   }),
   debug_getHeaderRlp: method({

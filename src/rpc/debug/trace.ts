@@ -10,6 +10,7 @@ import type { StoredReceipt } from '../../chain/receipts.js'
 import { ServerError } from '../../errors.js'
 import { data } from '../../hex.js'
 import type { TraceConfig } from '../../execution/tracers/config.js'
+import { isTracerObject } from '../../execution/tracers/object-tracer.js'
 import type { TraceCallOptions } from '../../execution/tracers/replay.js'
 import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
@@ -43,7 +44,9 @@ function decodeTraceConfig(o: Record<string, unknown>, struct: string): TraceCon
     const v = o[name]
     return typeof v === 'boolean' ? v : wrongType(v, struct, name, 'bool')
   }
-  const config: TraceConfig = { tracer: text('tracer'), timeout: text('timeout') }
+  // In process (node.request), `tracer` may be a tracer object with real functions.
+  const tracer = present('tracer') && isTracerObject(o.tracer) ? o.tracer : text('tracer')
+  const config: TraceConfig = { tracer, timeout: text('timeout') }
   if (present('tracerConfig')) {
     const v = o.tracerConfig
     if (typeof v !== 'object' || Array.isArray(v)) wrongType(v, struct, 'tracerConfig', 'json.RawMessage')

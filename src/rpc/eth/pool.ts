@@ -9,13 +9,16 @@ import { callRequest, type CallRequest } from '../objects.js'
 
 const pendingOf = (s: Services) => s.pool.partition((sender) => s.chain.nonce(sender)).pending
 
-/** eth_resend's first param: a transaction object that must name its nonce (geth's message). */
+/**
+ * eth_resend's first param: a transaction object that must name its nonce. geth checks the nonce
+ * in the handler: -32000 without `invalid argument 0:`.
+ */
 const resendRequest: Codec<CallRequest & { nonce: bigint; from: Uint8Array }> = {
   name: 'transaction object',
   optional: false,
   decode(v, index) {
     const req = callRequest.decode(v, index)
-    if (req.nonce === undefined) throw new CodecError('missing transaction nonce in transaction spec')
+    if (req.nonce === undefined) throw new ServerError('missing transaction nonce in transaction spec')
     if (req.from === undefined) throw new CodecError('missing from address')
     return req as CallRequest & { nonce: bigint; from: Uint8Array }
   },

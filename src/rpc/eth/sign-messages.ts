@@ -61,7 +61,9 @@ const typedData: Codec<TypedData> = {
     const o = v as Record<string, unknown>
     if (typeof o.types !== 'object' || o.types === null) throw new CodecError('typed data: types is required')
     if (typeof o.primaryType !== 'string') throw new CodecError('typed data: primaryType is required')
-    if (typeof o.domain !== 'object' || o.domain === null) throw new CodecError('typed data: domain is required')
+    // A missing domain is geth's signer error (`domain is undefined`, -32000), raised when signing.
+    if (o.domain === undefined || o.domain === null) o.domain = {}
+    if (typeof o.domain !== 'object' || Array.isArray(o.domain)) throw new CodecError('typed data: domain must be an object')
     if (typeof o.message !== 'object' || o.message === null) throw new CodecError('typed data: message is required')
     return o as unknown as TypedData
   },
@@ -84,7 +86,11 @@ function withDomainType(t: TypedData): TypedData {
   return { ...t, types: { EIP712Domain, ...t.types } }
 }
 
+/** geth's TypedDataDomain.validate: a domain needs at least one of its fields. */
+const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
+
 function signTypedData(s: Services, account: Uint8Array, typed: TypedData): string {
+  if (DOMAIN_FIELDS.every((f) => typed.domain[f] === undefined || typed.domain[f] === null || typed.domain[f] === '')) throw new ServerError('domain is undefined')
   const key = privateKeyOf(s, account)
   try {
     return signTyped(withDomainType(typed) as never, data(key), false)
@@ -109,16 +115,11 @@ export const signMessages: MethodTable = {
 }
 
 /** A 65-byte r ‖ s ‖ v signature, v 27 or 28 (or 0 or 1). */
-const signature: Codec<Uint8Array> = {
-  name: 'DATA',
-  optional: false,
-  decode(value, index) {
-    const b = bytes.decode(value, index)
-    if (b.length !== 65) throw new CodecError(`signature must be 65 bytes long`)
-    const v = b[64] as number
-    if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new CodecError('invalid Ethereum signature (V is not 27 or 28)')
-    return b
-  },
+/** geth checks the length and V in the handler, so both are -32000 without `invalid argument N:`. */
+function checkSignature(b: Uint8Array): void {
+  if (b.length !== 65) throw new ServerError('signature must be 65 bytes long')
+  const v = b[64] as number
+  if (v !== 0 && v !== 1 && v !== 27 && v !== 28) throw new ServerError('invalid Ethereum signature (V is not 27 or 28)')
 }
 
 export const personal: MethodTable = {
@@ -137,8 +138,9 @@ export const personal: MethodTable = {
     },
   }),
   personal_ecRecover: method({
-    params: [bytes, signature],
+    params: [bytes, bytes],
     run: (_s, [message, sig]) => {
+      checkSignature(sig)
       const v = BigInt((sig[64] as number) < 27 ? (sig[64] as number) : (sig[64] as number) - 27)
       const publicKey = ecrecover(personalMessageHash(message), v, sig.subarray(0, 32), sig.subarray(32, 64))
       return data(keccak256(publicKey).subarray(12))

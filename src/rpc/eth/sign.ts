@@ -38,7 +38,8 @@ export function transactionJson(tx: TypedTransaction): Record<string, unknown> {
   return out
 }
 
-function result(tx: TypedTransaction) {
+/** geth's SignTransactionResult: `{ raw, tx }`. */
+export function result(tx: TypedTransaction) {
   return { raw: data(tx.serialize()), tx: transactionJson(tx) }
 }
 
@@ -46,7 +47,8 @@ function ether(wei: bigint): string {
   return (Number(wei) / 1e18).toFixed(2)
 }
 
-function checkFee(s: Services, tx: TypedTransaction): void {
+/** geth's checkTxFee against `limits.txFeeCap`. */
+export function checkFee(s: Services, tx: TypedTransaction): void {
   const price = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice
   const fee = tx.gasLimit * price
   const cap = s.limits.txFeeCap

@@ -4,6 +4,7 @@
  * EIP-1193 provider binds them to its own {@link Subscriptions}.
  */
 import { InvalidParamsError, MethodNotFoundError } from '../../errors.js'
+import { traceChain } from '../debug/trace-chain.js'
 import type { Hex } from '../../hex.js'
 import type { Limits } from '../../limits.js'
 import type { SubscriptionKind, Subscriptions } from '../../filters/subscriptions.js'
@@ -22,6 +23,8 @@ function unsupported(name: string): never {
 export const subscribeUnsupported: MethodTable = {
   eth_subscribe: method({ params: [anyOptional, anyOptional], run: () => unsupported('eth_subscribe') }),
   eth_unsubscribe: method({ params: [anyOptional], run: () => unsupported('eth_unsubscribe') }),
+  debug_subscribe: method({ params: [anyOptional, anyOptional, anyOptional, anyOptional], run: () => unsupported('debug_subscribe') }),
+  debug_unsubscribe: method({ params: [anyOptional], run: () => unsupported('debug_unsubscribe') }),
 }
 
 /**
@@ -39,6 +42,17 @@ export function subscribeMethods(subs: Subscriptions, created: (id: Hex) => void
       },
     }),
     eth_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
+    // geth's debug namespace has one subscription, traceChain.
+    debug_subscribe: method({
+      params: [any, anyOptional, anyOptional, anyOptional],
+      run: (s, [name, ...args]) => {
+        if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
+        // geth's subscriptionNotFoundError.
+        if (name !== 'traceChain') throw new MethodNotFoundError('debug_subscribe', `no ${JSON.stringify(name)} subscription in debug namespace`)
+        return traceChain(s, subs, created, args)
+      },
+    }),
+    debug_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
   }
 }
 

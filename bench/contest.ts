@@ -1,0 +1,195 @@
+/**
+ * finality against EDR (Hardhat 3's engine, through its own N-API provider) and Anvil in one run.
+ *
+ *   npm run bench                       the finality suite (index.ts), then this comparison
+ *   npm run bench:contest               this comparison alone (builds dist/ first)
+ *   BENCH_QUICK=1 npm run bench:contest smaller workloads, 2 repetitions (smoke run)
+ *   BENCH_REPS=7 npm run bench:contest  repetitions (default 5)
+ *
+ * The contestants are installed by the bench into bench/contestants (`install.ts`). Every
+ * workload runs in a fresh child process per contestant (`runner.ts`, bundled to plain
+ * JavaScript so no TypeScript loader sits in the measured process), repetitions interleaved
+ * (finality, EDR, Anvil, finality, ...); the table shows the medians and the ratios. All three
+ * are sent the same raw transactions, signed once here (`sign.ts`); the snapshot row uses
+ * eth_sendTransaction from the default accounts, which every contestant has unlocked.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'tsup'
+import type { Abi, Hex } from 'viem'
+import { compileFixtures } from '../test/fixtures/compile.js'
+import type { ChainSetup, Paths } from './contest/chains.js'
+import { ensureContestants } from './contest/install.js'
+import { CONTESTANTS, KINDS, type Contestant, type Figures, type Kind } from './contest/plan.js'
+import { makePlan, sizes } from './contest/sign.js'
+import { median, renderSpread, renderTable, type Row, type Samples } from './contest/table.js'
+import { prepareVitest, runVitest, type Variant } from './contest/vitest-row.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const DIST = path.join(ROOT, 'dist', 'index.js')
+
+const log = (message: string): void => {
+  process.stderr.write(`[contest] ${message}\n`)
+}
+
+/** Which finality was measured: the build's path and time, and the commit it was built from. */
+function describeBuild(): string {
+  const built = statSync(DIST).mtime.toISOString().replace(/\.\d+Z$/, 'Z')
+  let commit = 'unknown commit'
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim() !== ''
+    commit = `${head}${dirty ? ' with uncommitted changes in src/' : ''}`
+  } catch {
+    // not a git checkout
+  }
+  return `dist/index.js built ${built} from ${commit}`
+}
+
+/** A child that has not finished by then is killed with its process group (an Anvil it spawned too). */
+const CHILD_TIMEOUT_MS = 10 * 60_000
+
+/** The running child's process group, killed too when the bench is interrupted. */
+let runningGroup: number | undefined
+process.once('SIGINT', () => {
+  if (runningGroup !== undefined) killGroup(runningGroup)
+  process.exit(130)
+})
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // the group is already gone
+  }
+}
+
+function runChild(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', bundle, kind, contestant, planPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', CONTEST_PATHS: JSON.stringify(paths) },
+      detached: true,
+    })
+    runningGroup = child.pid
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killGroup(child.pid)
+    }, CHILD_TIMEOUT_MS)
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
+    child.once('error', reject)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      // Whatever the child leaves behind (an Anvil after a failure) goes with its group.
+      if (child.pid !== undefined) killGroup(child.pid)
+      runningGroup = undefined
+      const line = out.split('\n').find((l) => l.startsWith('CONTEST_RESULT '))
+      if (code !== 0 || line === undefined) reject(new Error(`${kind} on ${contestant} exited with ${code ?? signal}:\n${out}${err}`))
+      else resolve(JSON.parse(line.slice('CONTEST_RESULT '.length)) as Figures)
+    })
+  })
+}
+
+/** Runs the comparison and prints its table; false when the contestants are unavailable here. */
+export async function runContest(): Promise<boolean> {
+  const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true'
+  const reps = process.env.BENCH_REPS !== undefined ? Number(process.env.BENCH_REPS) : quick ? 2 : 5
+  if (!Number.isInteger(reps) || reps < 1) throw new Error(`bad BENCH_REPS ${process.env.BENCH_REPS}`)
+  const vitestFiles = quick ? 3 : 7
+  if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:contest` builds)')
+
+  const installed = ensureContestants(log)
+  if ('unavailable' in installed) {
+    log(`skipped: ${installed.unavailable}`)
+    return false
+  }
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-contest-'))
+  try {
+    const paths: Paths = { finalityUrl: pathToFileURL(DIST).href, contestantsDir: installed.contestantsDir, anvilBin: installed.anvilBin }
+    const token = (await compileFixtures()).Token
+    if (token === undefined) throw new Error('compileFixtures() returned no Token artifact')
+    const size = sizes(quick)
+    log('signing the workloads (untimed)')
+    const plan = await makePlan({ abi: token.abi as Abi, bytecode: token.bytecode as Hex }, size)
+    const planPath = path.join(tmp, 'plan.json')
+    writeFileSync(planPath, JSON.stringify(plan))
+    await build({
+      config: false,
+      entry: { runner: path.join(ROOT, 'bench/contest/runner.ts'), chains: path.join(ROOT, 'bench/contest/chains.ts') },
+      outDir: tmp,
+      format: ['esm'],
+      outExtension: () => ({ js: '.mjs' }),
+      platform: 'node',
+      target: 'node20',
+      splitting: false,
+      silent: true,
+    })
+    const setup: ChainSetup = { paths, chainId: plan.chainId, hardfork: plan.hardfork, balanceWei: plan.balanceWei, accounts: plan.accounts }
+    const variants: Variant[] = ['empty', ...CONTESTANTS]
+    const vitestDirs = new Map(variants.map((v) => [v, prepareVitest(tmp, v, vitestFiles, path.join(tmp, 'chains.mjs'), setup)]))
+
+    const samples = Object.fromEntries(CONTESTANTS.map((c) => [c, {}])) as Samples
+    const add = (c: Contestant, figures: Figures): void => {
+      for (const [k, v] of Object.entries(figures)) (samples[c][k] ??= []).push(v)
+    }
+    const build_ = describeBuild()
+    log(`finality: ${build_}; EDR ${installed.edrVersion}, Anvil ${installed.anvilVersion}; ${reps} repetitions${quick ? ' (BENCH_QUICK)' : ''}`)
+    for (let rep = 1; rep <= reps; rep++) {
+      for (const kind of KINDS) {
+        for (const c of CONTESTANTS) {
+          log(`repetition ${rep}/${reps}: ${kind} on ${c}`)
+          add(c, await runChild(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
+        }
+      }
+      log(`repetition ${rep}/${reps}: vitest, ${vitestFiles} files each`)
+      const empty = await runVitest(vitestDirs.get('empty')!)
+      for (const c of CONTESTANTS) add(c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!)) - empty) / vitestFiles, vitestEmptyMs: empty })
+    }
+
+    const n = (x: number): string => x.toLocaleString('en-US')
+    const rows: Row[] = [
+      { label: '`import` + first node / provider in a fresh process (Anvil: spawn to first answer)', key: 'coldStartMs', unit: 'ms', better: 'lower', digits: 1 },
+      { label: `vitest: a file that creates one, over an empty file (${vitestFiles} files each)`, key: 'vitestPerFileMs', unit: 'ms per file', better: 'lower', digits: 0 },
+      { label: `ETH transfers, first ${n(size.ethFirst)} of a process, send + receipt`, key: 'ethFirstTxPerSec', unit: 'tx/s', better: 'higher', digits: 0 },
+      { label: `ETH transfers, steady (${n(size.ethSteady)} after ${n(size.ethFirst + size.ethWarm)})`, key: 'ethSteadyTxPerSec', unit: 'tx/s', better: 'higher', digits: 0 },
+      { label: 'ERC20 deploy + receipt, first transaction of a process', key: 'deployMs', unit: 'ms', better: 'lower', digits: 1 },
+      { label: `ERC20 transfers, first ${n(size.erc20First)}, send + receipt`, key: 'erc20FirstTxPerSec', unit: 'tx/s', better: 'higher', digits: 0 },
+      { label: `ERC20 transfers, steady (${n(size.erc20Steady)} after ${n(size.erc20First + size.erc20Warm)})`, key: 'erc20SteadyTxPerSec', unit: 'tx/s', better: 'higher', digits: 0 },
+      { label: `\`eth_getLogs\` of ${n(size.erc20First + 1)} Transfer events over ${n(size.erc20First + 1)} blocks`, key: 'getLogsMs', unit: 'ms', better: 'lower', digits: 1 },
+      { label: '`eth_call` balanceOf', key: 'callsPerSec', unit: 'calls/s', better: 'higher', digits: 0 },
+      { label: 'snapshot + transfer + revert', key: 'wrappedPerSec', unit: 'cycles/s', better: 'higher', digits: 0 },
+      { label: `\`hardhat_mine\` (Anvil: \`anvil_mine\`) of ${n(size.mineBlocks)} empty blocks`, key: 'mineMs', unit: 'ms', better: 'lower', digits: 1 },
+      { label: 'then the latest block (`eth_getBlockByNumber`)', key: 'mineLatestMs', unit: 'ms', better: 'lower', digits: 2 },
+      { label: 'heapUsed after the token workloads', key: 'heapUsedMb', unit: 'MB', better: 'lower', digits: 1, skip: ['anvil'] },
+      { label: 'rss after them (Anvil: the anvil process)', key: 'rssMb', unit: 'MB', better: 'lower', digits: 0 },
+      { label: `a whole test file: import, create, deploy, ${size.suiteTransfers} transfers, ${size.suiteCalls} calls, one getLogs`, key: 'suiteMs', unit: 'ms', better: 'lower', digits: 0 },
+    ]
+
+    console.log()
+    console.log(`finality against EDR ${installed.edrVersion} and Anvil ${installed.anvilVersion}: medians of ${reps} runs${quick ? ' (BENCH_QUICK=1: smaller workloads)' : ''}`)
+    console.log(`finality measured: ${build_}`)
+    console.log(`node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.platform()}/${os.arch()}`)
+    console.log()
+    console.log(renderTable(rows, samples))
+    console.log()
+    console.log('each run:')
+    console.log(renderSpread(rows, samples))
+    const total = (c: Contestant, key: string): number => (samples[c][key] ?? []).reduce((a, b) => a + b, 0)
+    const counts = (key: string): string => CONTESTANTS.map((c) => `${c} ${total(c, key)}`).join(', ')
+    console.log(`receipts asked for again (null at first), all processes: ${counts('receiptRetries')}`)
+    console.log(`transactions dropped after evm_revert and sent again: ${counts('dropped')}`)
+    console.log()
+    const medians = Object.fromEntries(CONTESTANTS.map((c) => [c, Object.fromEntries(rows.map((r) => [r.key, median(samples[c][r.key] ?? [])]))]))
+    console.log(`BENCH_CONTEST_JSON ${JSON.stringify({ quick, reps, node: process.version, finality: build_, edr: installed.edrVersion, anvil: installed.anvilVersion, medians, samples })}`)
+    return true
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runContest()

@@ -1,0 +1,130 @@
+/**
+ * Every private member of @ethereumjs/evm the engine's patches touch, in one list, and the
+ * start-up check that each is there with the expected kind.
+ *
+ * The patches (see `install.ts`) replace methods of the EVM and of its unexported Interpreter
+ * class, read and write fields of the interpreter's run state and swap entries of each EVM's
+ * opcode table. None of that is public API: a minor release may rename any of it. So before a
+ * single patch goes in, `install.ts` probes a throwaway EVM and checks every member named here;
+ * if one is missing or of another kind, nothing is patched and `engineStatus()` names it.
+ */
+
+/** What a member must be: a method, a field of any value, or a field of one `typeof`. */
+export type MemberKind = 'function' | 'bigint' | 'number' | 'boolean' | 'object' | 'present'
+
+/** A member and the patches that use it. */
+export interface Member {
+  name: string
+  kind: MemberKind
+  usedBy: string
+}
+
+/** Members of an `EVM` instance (and its prototype). */
+export const EVM_MEMBERS: readonly Member[] = [
+  { name: '_executeCall', kind: 'function', usedBy: 'fast-call (replaced)' },
+  { name: '_reduceSenderBalance', kind: 'function', usedBy: 'fast-call' },
+  { name: '_addToBalance', kind: 'function', usedBy: 'fast-call' },
+  { name: '_loadCode', kind: 'function', usedBy: 'fast-call' },
+  { name: 'runInterpreter', kind: 'function', usedBy: 'fast-call' },
+  { name: 'runPrecompile', kind: 'function', usedBy: 'fast-call' },
+  { name: 'postMessageCleanup', kind: 'function', usedBy: 'fast-call' },
+  { name: '_optsCached', kind: 'object', usedBy: 'fast-call (profiler)' },
+  { name: '_opcodeMap', kind: 'object', usedBy: 'fast opcodes, time-out guard, tracers, transfer logs' },
+  { name: 'DEBUG', kind: 'boolean', usedBy: 'fast-call, fast interpreter' },
+  { name: 'events', kind: 'object', usedBy: 'fast interpreter (step listeners)' },
+  { name: 'common', kind: 'object', usedBy: 'every patch (fork checks)' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast-call' },
+]
+
+/** Members of an `Interpreter` instance (the class is not exported; reached by a probe opcode). */
+export const INTERPRETER_MEMBERS: readonly Member[] = [
+  { name: 'run', kind: 'function', usedBy: 'fast interpreter, lean environment (replaced)' },
+  { name: '_getValidJumpDestinations', kind: 'function', usedBy: 'jump cache (replaced)' },
+  { name: 'runStep', kind: 'function', usedBy: 'fast interpreter (traced steps)' },
+  { name: 'useGas', kind: 'function', usedBy: 'fast interpreter' },
+  { name: 'getAddress', kind: 'function', usedBy: 'tracers, transfer logs' },
+  { name: 'storageLoad', kind: 'function', usedBy: 'fast opcodes (SLOAD)' },
+  { name: 'log', kind: 'function', usedBy: 'fast opcodes (LOGs)' },
+  { name: '_runState', kind: 'object', usedBy: 'fast interpreter' },
+  { name: '_env', kind: 'object', usedBy: 'lean environment, tracers' },
+  { name: '_evm', kind: 'object', usedBy: 'jump cache, fast interpreter' },
+  { name: '_result', kind: 'object', usedBy: 'tracers, transfer logs (logs)' },
+  { name: 'common', kind: 'object', usedBy: 'fast interpreter' },
+]
+
+/** Fields of the interpreter's run state, as an opcode handler receives it. */
+export const RUN_STATE_MEMBERS: readonly Member[] = [
+  { name: 'code', kind: 'object', usedBy: 'fast interpreter' },
+  { name: 'programCounter', kind: 'number', usedBy: 'fast interpreter' },
+  { name: 'opCode', kind: 'number', usedBy: 'fast interpreter, fast opcodes (LOGs)' },
+  { name: 'gasLeft', kind: 'bigint', usedBy: 'fast interpreter' },
+  { name: 'gasRefund', kind: 'bigint', usedBy: 'fast interpreter' },
+  { name: 'memoryWordCount', kind: 'bigint', usedBy: 'fast opcodes (memory gas)' },
+  { name: 'highestMemCost', kind: 'bigint', usedBy: 'fast opcodes (memory gas)' },
+  { name: 'shouldDoJumpAnalysis', kind: 'boolean', usedBy: 'fast interpreter' },
+  { name: 'validJumps', kind: 'present', usedBy: 'fast interpreter' },
+  { name: 'cachedPushes', kind: 'present', usedBy: 'fast interpreter' },
+  { name: 'stack', kind: 'object', usedBy: 'fast opcodes, tracers' },
+  { name: 'memory', kind: 'object', usedBy: 'fast opcodes, tracers' },
+  { name: 'returnBytes', kind: 'object', usedBy: 'fast interpreter' },
+  { name: 'env', kind: 'object', usedBy: 'fast interpreter, tracers' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast interpreter, tracers' },
+  { name: 'interpreter', kind: 'object', usedBy: 'fast opcodes, tracers' },
+]
+
+/** Fields of an opcode table entry (`_opcodeMap[op]`) and of its `opcodeInfo`. */
+export const OPCODE_ENTRY_MEMBERS: readonly Member[] = [
+  { name: 'opHandler', kind: 'function', usedBy: 'every opcode-table layer' },
+  { name: 'gasHandler', kind: 'function', usedBy: 'fast interpreter, fast opcodes' },
+  { name: 'opcodeInfo', kind: 'object', usedBy: 'fast interpreter, tracers' },
+]
+export const OPCODE_INFO_MEMBERS: readonly Member[] = [
+  { name: 'code', kind: 'number', usedBy: 'fast interpreter, tracers' },
+  { name: 'feeBigInt', kind: 'bigint', usedBy: 'fast interpreter' },
+  { name: 'dynamicGas', kind: 'boolean', usedBy: 'fast interpreter' },
+  { name: 'isAsync', kind: 'boolean', usedBy: 'fast interpreter' },
+  { name: 'isInvalid', kind: 'boolean', usedBy: 'fast interpreter' },
+]
+
+/** Stack and memory methods the fast opcode handlers call. */
+export const STACK_MEMBERS: readonly Member[] = [
+  { name: 'pop', kind: 'function', usedBy: 'fast opcodes' },
+  { name: 'popN', kind: 'function', usedBy: 'fast opcodes' },
+  { name: 'push', kind: 'function', usedBy: 'fast opcodes' },
+  { name: 'peek', kind: 'function', usedBy: 'fast opcodes, tracers' },
+  { name: 'getStack', kind: 'function', usedBy: 'tracers (the implicit STOP step)' },
+  { name: 'length', kind: 'number', usedBy: 'tracers' },
+]
+export const MEMORY_MEMBERS: readonly Member[] = [
+  { name: 'read', kind: 'function', usedBy: 'fast opcodes' },
+  { name: 'write', kind: 'function', usedBy: 'fast opcodes' },
+  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step)' },
+]
+
+/** Fields of the interpreter's environment (`_env`, `runState.env`). */
+export const ENV_MEMBERS: readonly Member[] = [
+  { name: 'address', kind: 'object', usedBy: 'tracers' },
+  { name: 'depth', kind: 'number', usedBy: 'tracers (call depth)' },
+  { name: 'contract', kind: 'object', usedBy: 'tracers (balance, nonce)' },
+]
+
+/** Fields of the interpreter's result (`_result`). */
+export const RESULT_MEMBERS: readonly Member[] = [{ name: 'logs', kind: 'object', usedBy: 'tracers, transfer logs' }]
+
+/**
+ * Not checkable on the probe (set only while a CALL-family opcode runs): `runState.messageGasLimit`,
+ * read by the tracers; a rename shows in test/execution/tracers.test.ts.
+ */
+
+/** The names of the members of `object` (`what` names it) that are missing or of another kind. */
+export function missingMembers(what: string, object: unknown, members: readonly Member[]): string[] {
+  if (typeof object !== 'object' || object === null) return [`${what} (not found)`]
+  const record = object as Record<string, unknown>
+  const out: string[] = []
+  for (const { name, kind } of members) {
+    const value = record[name]
+    const ok = kind === 'present' ? name in record : kind === 'object' ? typeof value === 'object' && value !== null : typeof value === kind
+    if (!ok) out.push(`${what}.${name}`)
+  }
+  return out
+}

@@ -1,0 +1,41 @@
+/**
+ * The one place an EVM's opcode table (`_opcodeMap`, one per EVM) is layered. Four layers
+ * exist, always in this order from the inside out:
+ *
+ * 1. `fast`: the engine's faster handlers (`fast-opcodes.ts`), replacing the library's own where
+ *    the EVM runs the fast paths (`install.ts`);
+ * 2. `timeout`: the call time-out guard (`timeout.ts`), in call and tracing VMs;
+ * 3. `tracer`: the tracing hooks (`tracers/hooks.ts`), in tracing VMs;
+ * 4. `transfers`: eth_simulateV1's log collector (`transfer-tracer.ts`).
+ *
+ * Each outer layer wraps the handlers the inner ones left, so a tracer sees the time-out guard's
+ * pauses as part of the opcode and every wrapper calls the faster handler. A layer applied out
+ * of order or twice to one table is a bug in the node and throws.
+ */
+import { patchOpcodeTable } from '../fast-opcodes.js'
+import { isFast } from './install.js'
+
+/** The layers of an opcode table, inside out. */
+export const OPCODE_LAYERS = ['fast', 'timeout', 'tracer', 'transfers'] as const
+
+/** A layer an outer module adds (the fast handlers are added by every call). */
+export type OpcodeLayer = Exclude<(typeof OPCODE_LAYERS)[number], 'fast'>
+
+/** The outermost layer each table has. */
+const outermost = new WeakMap<object, number>()
+
+/**
+ * Adds `layer` to `evm`'s opcode table: first the fast handlers (once, where the EVM runs the
+ * fast paths), then `wrap`, which replaces entries of the table with wrappers of theirs.
+ */
+export function layerOpcodeTable<Entry>(evm: unknown, layer: OpcodeLayer, wrap: (table: Entry[]) => void): void {
+  const table = (evm as { _opcodeMap: Entry[] })._opcodeMap
+  const index = OPCODE_LAYERS.indexOf(layer)
+  const current = outermost.get(table) ?? 0
+  if (index <= current) {
+    throw new Error(`opcode layer '${layer}' added after '${OPCODE_LAYERS[current]}': the order is ${OPCODE_LAYERS.join(', ')}, each once`)
+  }
+  if (isFast(evm)) patchOpcodeTable(table)
+  wrap(table)
+  outermost.set(table, index)
+}

@@ -1,0 +1,25 @@
+/** What the engine runs: which patches of @ethereumjs/evm are on, and why any is off. */
+
+/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "Patches to @ethereumjs/evm"). */
+export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall'] as const
+
+/** One of the engine's patches. */
+export type EnginePatch = (typeof PATCHES)[number]
+
+/** What {@link engineStatus} reports. */
+export interface EngineStatus {
+  /** The library the engine is: `@ethereumjs/evm`. */
+  library: '@ethereumjs/evm'
+  /** Its version (undefined if it could not be read, which turns the patches off). */
+  version: string | undefined
+  /** True when the library is this package's own bundled copy (the build), false when it is the installed package (run from the sources). */
+  bundled: boolean
+  /** The library versions the patches were verified against. */
+  verifiedVersions: readonly string[]
+  /** The hardforks the patches were verified on; EVMs of other forks run the plain library. */
+  verifiedHardforks: readonly string[]
+  /** Each patch and whether it is on. */
+  patches: Record<EnginePatch, boolean>
+  /** Why the patches are off; undefined when they are on, or before the first node started. */
+  reason: string | undefined
+}
