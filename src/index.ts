@@ -13,7 +13,7 @@ export { createNode, type FinalityNode } from './node.js'
 export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
 export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
-export type { Validator } from './consensus/validator.js'
+export type { ValidatorStatus as Validator } from './consensus/validator.js'
 export type { Hex } from './hex.js'
 export type {
   BlockTag,

@@ -16,7 +16,7 @@ import { systemClock } from './clock.js'
 import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
 import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
-import { createValidator, validatorSeed, type Validator } from './consensus/validator.js'
+import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
 import type { HttpHandler, HttpOptions } from './adapters/http.js'
 import type { ListenOptions, Listening } from './adapters/listen.js'
@@ -69,7 +69,7 @@ export interface FinalityNode {
   /** Changes the mining mode. */
   setMining(mode: MiningMode): void
   /** The validators and their status. */
-  readonly validators: ReadonlyArray<Validator>
+  readonly validators: ReadonlyArray<ValidatorStatus>
   /** Takes a validator offline or back online; with too few online, the chain halts. */
   setValidatorOnline(address: Hex, online: boolean): void
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
@@ -235,7 +235,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const bft = new BftEngine(chainId, new ValidatorSet(validators))
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
-  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
@@ -246,10 +245,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       // A throwing callback must not change the execution it observes.
     }
   }
-  if (onConsoleLog !== undefined) {
-    builder.collectConsoleLog()
-    producer.onConsoleLog = onConsoleLog
-  }
+  if (onConsoleLog !== undefined) builder.collectConsoleLog()
+  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
@@ -319,7 +316,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
-    validators: bft.set.validators,
+    // Read-only views: the validator set owns whether each is online.
+    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.set.isOnline(v) } }))),
     request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
@@ -342,10 +340,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     setValidatorOnline(address, online) {
       live()
-      const v = bft.set.byAddress(address.toLowerCase())
-      if (v === undefined) throw new RpcError(-32602, `unknown validator ${address}`)
-      v.online = online
-      if (online) producer.resume()
+      if (!producer.setValidatorOnline(address.toLowerCase(), online)) throw new RpcError(-32602, `unknown validator ${address}`)
     },
     dumpState() {
       live()

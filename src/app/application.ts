@@ -41,6 +41,8 @@ function params(req: PrepareProposalRequest): BlockParams {
 export class EvmApplication implements Application<EvmProposal, Block, StoredReceipt> {
   /** The finalized, not yet committed block (between FinalizeBlock and Commit). */
   private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
+  /** The block committed last and not yet announced. */
+  private committed: { block: Block; receipts: StoredReceipt[] } | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -85,12 +87,21 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
     if (finalized === undefined) throw new Error('no finalized block to commit')
     this.finalized = undefined
     const { built } = finalized.proposal
-    await this.chain.commit(built.block, built.receipts, built.diff, finalized.certificate)
+    await this.chain.commit(built.block, built.receipts, built.diff, finalized.certificate, built.state)
+    this.committed = { block: built.block, receipts: built.receipts }
   }
 
-  async preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: StoredReceipt[] }> {
+  announce(): void {
+    const committed = this.committed
+    if (committed === undefined) return
+    this.committed = undefined
+    this.chain.announce(committed.block, committed.receipts)
+  }
+
+  async preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
     const proposal = await this.prepareProposal(req)
     this.discardProposal(proposal)
-    return { block: proposal.built.block, receipts: proposal.built.receipts }
+    const { block, receipts, state } = proposal.built
+    return { block, receipts, release: this.chain.holdState(state) }
   }
 }

@@ -14,8 +14,10 @@ import { EventEmitter } from 'eventemitter3'
 import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
 import { NodeStore } from '../state/node-store.js'
-import { StateTrie } from '../state/state-trie.js'
-import type { StateDiff, StateReader } from '../state/types.js'
+import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
+import type { TrieNode } from '../state/mpt.js'
+import type { StateDiff, StateReader, SyncStateReader } from '../state/types.js'
+import type { Account } from '@ethereumjs/util'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { StoredReceipt } from './receipts.js'
 import { ChainStore, type Database } from './store.js'
@@ -39,11 +41,19 @@ export interface IncludedTransaction {
 /** A state to read from, released with `close` when it is a pinned head view. */
 export type BlockState = StateReader & { close(): void }
 
+/**
+ * The head state, read synchronously (`now`) or through the state manager's promises. It is the
+ * live head: a reader that awaits across a commit pins a version with `view()` instead.
+ */
+export type HeadState = StateReader & { readonly now: SyncStateReader; view(): StateView }
+
+export type { PreparedState }
+
 export class Chain extends EventEmitter<ChainEvents> {
-  readonly flat = new FlatState()
-  readonly nodes: NodeStore
-  readonly trie: StateTrie
-  readonly store: ChainStore
+  private readonly flat = new FlatState()
+  private readonly nodes: NodeStore
+  private readonly trie: StateTrie
+  private readonly store: ChainStore
   /** Imported blocks that were refused (debug_getBadBlocks). */
   readonly badBlocks = new BadBlocks()
   private headBlock!: Block
@@ -59,7 +69,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** What each change since the oldest open snapshot overwrote, newest last. */
   private readonly undoLog: Array<{ state: StateUndo; rootBefore: Uint8Array; block?: Block }> = []
   /** Set while snapshots exist: commits and writes keep what they overwrite. */
-  keepUndo = false
+  private keepUndo = false
   private genesisDiff: StateDiff | undefined
 
   /** The hardfork of each block (one for most nodes; a schedule from a genesis file). */
@@ -94,13 +104,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Commits the genesis block: `diff` is the genesis allocation. */
   async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
     this.genesisDiff = diff
-    const stateRoot = await this.trie.commit(KECCAK256_RLP, diff, this.flat)
+    const state = await this.trie.prepare(KECCAK256_RLP, diff, this.flat)
+    const stateRoot = state.root
     const common = this.forks.at(0n, BigInt((header as { timestamp?: bigint }).timestamp ?? 0n))
     const block = createBlock(
       { header: { ...header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined },
       { common, setHardfork: false },
     )
-    await this.commit(block, [], diff, undefined)
+    await this.commit(block, [], diff, undefined, state)
+    this.announce(block, [])
     return block
   }
 
@@ -189,10 +201,16 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.irregularRoots.get(keyOf(block.hash())) ?? block.header.stateRoot
   }
 
-  /** The state after `block`: a pinned view of the flat head state, or the trie for older blocks. */
+  /**
+   * The state after `block`: a pinned view of the flat head state, or the trie for older blocks
+   * (and for a held prepared state, the `pending` block's, which stays held until `close`).
+   */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
-    return { ...this.trie.reader(this.stateRootOf(block)), close: () => {} }
+    const root = this.stateRootOf(block)
+    const prepared = this.held.get(keyOf(root))
+    const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
+    return { ...this.trie.reader(root), close: release }
   }
 
   /**
@@ -220,12 +238,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   async modify(diff: StateDiff): Promise<void> {
     const rootBefore = this.committedRoot
-    const root = await this.trie.commit(rootBefore, diff, this.flat)
-    const storageRoots = this.trie.lastStorageRoots
+    const state = await this.trie.prepare(rootBefore, diff, this.flat)
+    this.trie.adopt(state)
+    const root = state.root
     const nodes = this.nodes.takePending()
     if (this.persistNodes) await this.store.writeNodes(nodes, { stateRoot: root })
     const undo = this.flat.apply(diff, this.keepUndo)
-    this.setStorageRoots(storageRoots)
+    this.setStorageRoots(state)
     this.committedRoot = root
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore })
   }
@@ -289,15 +308,19 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.keepUndo = false
   }
 
-  /** Drops undo entries no snapshot needs any more. */
-  trimUndo(depth: number): void {
-    if (depth === 0) this.undoLog.length = 0
+  /**
+   * Turns the undo log on (a snapshot exists: blocks and state writes keep what they overwrite)
+   * or off (no snapshot is left: the log is emptied).
+   */
+  recordUndo(on: boolean): void {
+    this.keepUndo = on
+    if (!on) this.undoLog.length = 0
   }
 
-  private setStorageRoots(storageRoots: Map<string, Uint8Array>): void {
-    for (const [address, root] of storageRoots) {
+  private setStorageRoots(state: PreparedState): void {
+    for (const [address, { hash }] of state.storage) {
       const account = this.flat.accounts.get(address)
-      if (account !== undefined) account.storageRoot = root
+      if (account !== undefined) account.storageRoot = hash
     }
   }
 
@@ -307,34 +330,165 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * Writes a decided block with its receipts, state diff and certificate. The database batch
-   * comes first: if it fails nothing changes; then memory, head and events change together.
+   * Writes a decided block with its receipts, state diff, certificate and the state its builder
+   * prepared (see {@link prepareState}), which becomes the head state. The database batch comes
+   * first: if it fails nothing changes; then memory and head change together. Listeners hear of
+   * the block through {@link announce}, which the committer calls once its own bookkeeping is done.
    */
-  async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined): Promise<void> {
+  async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined, state: PreparedState): Promise<void> {
+    if (!equalBytes(state.root, block.header.stateRoot)) throw new Error('the prepared state is not the block\'s')
     const hash = block.hash()
-    const storageRoots = this.trie.lastStorageRoots
+    this.trie.adopt(state)
     const parent = this.headBlock as Block | undefined
     // Writes at the parent while it was the head belong to it: its state as reads see it is the one this block was built on.
     const irregular = parent !== undefined && !equalBytes(this.committedRoot, parent.header.stateRoot) ? this.committedRoot : undefined
-    await this.store.commit({
-      hash,
-      number: block.header.number,
-      rlp: block.serialize(),
-      receipts,
-      txHashes: block.transactions.map((tx) => tx.hash()),
-      certificate,
-      nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
-      meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
-      irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
-    })
+    try {
+      await this.store.commit({
+        hash,
+        number: block.header.number,
+        rlp: block.serialize(),
+        receipts,
+        txHashes: block.transactions.map((tx) => tx.hash()),
+        certificate,
+        nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
+        meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
+        irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
+      })
+    } catch (error) {
+      // The head state stays the parent's: the next block builds on it again.
+      this.trie.resetHead(this.committedRoot)
+      throw error
+    }
     const undo = this.flat.apply(diff, this.keepUndo)
-    this.setStorageRoots(storageRoots)
+    this.setStorageRoots(state)
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
     if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
     this.remember(keyOf(hash), block)
     this.headBlock = block
-    this.emit('block', block, receipts)
+  }
+
+  /**
+   * Tells listeners (filters, subscriptions, the provider) of a committed block. Every listener
+   * hears of it even if an earlier one throws; the first error is thrown afterwards.
+   */
+  announce(block: Block, receipts: StoredReceipt[]): void {
+    let failure: { error: unknown } | undefined
+    for (const listener of this.listeners('block')) {
+      try {
+        listener(block, receipts)
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
+    if (failure !== undefined) throw failure.error
+  }
+
+  /**
+   * The state `diff` makes on top of the head state (or on `parentRoot`), prepared but not kept:
+   * a block builder's result, which {@link commit} adopts. A state nobody commits leaves nothing
+   * behind; {@link holdState} lets reads reach it meanwhile.
+   */
+  prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+    return this.trie.prepare(parentRoot, diff, base)
+  }
+
+  /** Prepared states held readable, by root, with how many holders. */
+  private readonly held = new Map<string, { state: PreparedState; holders: number }>()
+
+  /** Makes a prepared state readable by its root (`stateAt` of the `pending` block) until the returned function is called. */
+  holdState(state: PreparedState): () => void {
+    const key = keyOf(state.root)
+    const entry = this.held.get(key)
+    if (entry === undefined) this.held.set(key, { state, holders: 1 })
+    else entry.holders++
+    const release = this.trie.hold(state)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      release()
+      const e = this.held.get(key)
+      if (e !== undefined && --e.holders === 0) this.held.delete(key)
+    }
+  }
+
+  /**
+   * The root `diff` on `parentRoot` gives, keeping nothing: simulated blocks (eth_simulateV1,
+   * testing_buildBlockV1) and debug_intermediateRoots, whose states no one reads by root.
+   */
+  rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+    return this.trie.rootOf(parentRoot, diff, base)
+  }
+
+  /**
+   * The head state as the synchronous reader the block builder and calls run on (a map lookup
+   * per read; no promise, no copy).
+   */
+  headState(): HeadState {
+    return this.flat
+  }
+
+  /** The head state's nonce of an account (unprefixed lower-case hex address). */
+  nonce(address: string): bigint {
+    return this.flat.accounts.get(address)?.nonce ?? 0n
+  }
+
+  /** The head state's account (unprefixed lower-case hex address); the live record, not to be changed. */
+  account(address: string): Readonly<Account> | undefined {
+    return this.flat.accounts.get(address)
+  }
+
+  /** Every account of the head state with its code and storage, in no order (state dumps). */
+  *headAccounts(): Generator<{ address: string; account: Readonly<Account>; code: Uint8Array | undefined; storage: ReadonlyMap<string, Uint8Array> | undefined }> {
+    for (const [address, account] of this.flat.accounts) {
+      yield { address, account, code: this.flat.code.get(address), storage: this.flat.storage.get(address) }
+    }
+  }
+
+  /** The hash of the canonical block at a height, if there is one. */
+  hashAt(number: bigint): Uint8Array | undefined {
+    return this.store.hashAt(number)
+  }
+
+  /** The genesis block's hash. */
+  get genesisHash(): Uint8Array {
+    return this.store.hashAt(0n) ?? new Uint8Array(32)
+  }
+
+  /** A Merkle proof of an account and storage slots under a state root (eth_getProof). */
+  proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+    return this.trie.proof(root, address, slots)
+  }
+
+  /** The accounts that differ between two state roots (debug_getModifiedAccounts*). */
+  modifiedAccounts(from: Uint8Array, to: Uint8Array): ReturnType<StateTrie['modifiedAccounts']> {
+    return this.trie.modifiedAccounts(from, to)
+  }
+
+  /** The address or slot a hashed trie key was written for, if it was recorded. */
+  preimageOf(hashed: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.trie.preimageOf(hashed)
+  }
+
+  /** An account's storage trie under a state root, with an overlay's writes on top (debug_storageRangeAt). */
+  storageTrie(root: Uint8Array, address: Uint8Array, overlay?: StateDiff): Promise<{ node: TrieNode | null; written: Map<string, Uint8Array> }> {
+    return this.trie.storageTrie(root, address, overlay)
+  }
+
+  /** A range of the accounts under a state root in trie order (debug_accountRange, debug_dumpBlock). */
+  accountRange(...args: Parameters<StateTrie['accountRange']>): ReturnType<StateTrie['accountRange']> {
+    return this.trie.accountRange(...args)
+  }
+
+  /** A range of an account's storage slots in trie order (debug_storageRangeAt). */
+  storageRange(...args: Parameters<StateTrie['storageRange']>): ReturnType<StateTrie['storageRange']> {
+    return this.trie.storageRange(...args)
+  }
+
+  /** How many trie roots the chain keeps live and holds (a chain without a database; tests watch it). */
+  get trieRoots(): { kept: number; held: number } {
+    return this.nodes.rootCount
   }
 
   private remember(key: string, block: Block): void {

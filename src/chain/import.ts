@@ -15,7 +15,7 @@ import { ServerError } from '../errors.js'
 import { equalBytes, keyOf } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
 import { chainBlockhashes } from '../execution/blockhashes.js'
-import type { Chain } from './chain.js'
+import type { Chain, PreparedState } from './chain.js'
 import { decodeBlockValues } from './decode.js'
 import type { RawLog, StoredReceipt } from './receipts.js'
 
@@ -27,7 +27,7 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
   const vmFor = async (common: Common): Promise<VM> => {
     let vm = vms.get(common.hardfork())
     if (vm === undefined) {
-      vm = await createEngineVM({ common, stateManager: new JournaledState(chain.flat), blockchain: chainBlockhashes(chain) })
+      vm = await createEngineVM({ common, stateManager: new JournaledState(chain.headState()), blockchain: chainBlockhashes(chain) })
       vms.set(common.hardfork(), vm)
     }
     return vm
@@ -51,7 +51,7 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
     const timestamp = BigInt(`0x${keyOf(header[11] as Uint8Array) || '0'}`)
     if (number <= chain.height) {
       // Already part of the chain (a re-import): it must be the block we have.
-      const ours = chain.store.hashAt(number)
+      const ours = chain.hashAt(number)
       const block = decodeBlockValues(values, chain.forks.at(number, timestamp))
       if (ours === undefined || !equalBytes(ours, block.hash())) throw new ServerError(`import: block ${number} differs from the chain's`)
       continue
@@ -70,7 +70,8 @@ async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
   }
   const view = chain.headView()
   const parentRoot = chain.stateRoot
-  const state = new JournaledState(view, (diff) => chain.trie.commit(parentRoot, diff, view))
+  let prepared: PreparedState | undefined
+  const state = new JournaledState(view, async (diff) => (prepared = await chain.prepareState(diff, view, parentRoot)).root)
   ;(vm as unknown as { stateManager: JournaledState }).stateManager = state
   vm.evm.stateManager = state
   ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
@@ -101,8 +102,11 @@ async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
       if (root !== undefined) stored.root = root
       return stored
     })
+    const diff = state.diff()
+    if (prepared === undefined) prepared = await chain.prepareState(diff, view, parentRoot)
     view.close()
-    await chain.commit(block, receipts, state.diff(), undefined)
+    await chain.commit(block, receipts, diff, undefined, prepared)
+    chain.announce(block, receipts)
   } finally {
     view.close()
   }

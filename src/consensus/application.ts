@@ -86,8 +86,15 @@ export interface Application<P extends Proposal, Block, Receipt> {
   /** Commit: stores the finalized block; from now on readers see it. */
   commit(): Promise<void>
   /**
-   * The block `req` would make, never decided nor stored (the `pending` tag): a read of the
-   * application, as ABCI's Query is, outside consensus.
+   * Tells the application's listeners (filters, subscriptions, the provider) of the block just
+   * committed; consensus calls it once its own bookkeeping after Commit is done. Every listener
+   * hears of the block even if one throws; the first error is thrown afterwards.
    */
-  preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: Receipt[] }>
+  announce(): void
+  /**
+   * The block `req` would make, never decided nor stored (the `pending` tag): a read of the
+   * application, as ABCI's Query is, outside consensus. Its state stays readable by its root
+   * until `release`, and nothing of it is kept after.
+   */
+  preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: Receipt[]; release(): void }>
 }

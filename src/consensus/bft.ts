@@ -83,9 +83,28 @@ export class ValidatorSet {
     return this.byAddressMap.get(address)
   }
 
+  /** Addresses of the validators taken offline; an offline validator neither proposes nor votes. */
+  private readonly offline = new Set<string>()
+
+  /** Whether a validator of this set proposes and votes. */
+  isOnline(validator: Validator): boolean {
+    return !this.offline.has(validator.address)
+  }
+
+  /**
+   * Takes a validator offline or back online (the only writer of this status). Answers false for
+   * an address not in the set.
+   */
+  setOnline(address: string, online: boolean): boolean {
+    if (!this.byAddressMap.has(address)) return false
+    if (online) this.offline.delete(address)
+    else this.offline.add(address)
+    return true
+  }
+
   /** The voting power that is online now. */
   onlinePower(): bigint {
-    return this.validators.reduce((sum, v) => sum + (v.online ? v.power : 0n), 0n)
+    return this.validators.reduce((sum, v) => sum + (this.isOnline(v) ? v.power : 0n), 0n)
   }
 }
 
@@ -121,7 +140,7 @@ export class BftEngine {
     if (!this.set.isQuorum(this.set.onlinePower())) return undefined
     for (let round = 0; round < this.set.validators.length; round++) {
       const proposer = this.set.proposer(height, round)
-      if (!proposer.online) continue
+      if (!this.set.isOnline(proposer)) continue
       const candidate = await propose(proposer, round)
       // The validators share this process's application: one check answers for all of them.
       if (!(await check(candidate))) continue
@@ -142,7 +161,7 @@ export class BftEngine {
    */
   private precommits(height: bigint, round: number, blockHash: Uint8Array): CommitCertificate['precommits'] {
     const votes: CommitCertificate['precommits'] = []
-    for (const v of this.set.validators) if (v.online) votes.push(new Precommit(v, this.chainId, height, round, blockHash))
+    for (const v of this.set.validators) if (this.set.isOnline(v)) votes.push(new Precommit(v, this.chainId, height, round, blockHash))
     return votes
   }
 

@@ -12,6 +12,7 @@ import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
+import { BlockSettings } from './block-settings.js'
 import type { BftEngine } from './bft.js'
 import { NodeClosedError, ServerError } from '../errors.js'
 
@@ -36,24 +37,9 @@ export class Producer {
   private closing = false
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
-  halted = false
-  /** Seconds added to the clock for block timestamps (evm_increaseTime). */
-  timeOffset = 0n
-  /** The exact timestamp of the next block, once (evm_setNextBlockTimestamp). */
-  nextBlockTimestamp: bigint | undefined
-  /** Header overrides for later blocks (hardhat_setCoinbase, hardhat_setPrevRandao). */
-  coinbase: string | undefined
-  prevRandao: Uint8Array | undefined
-  /** The base fee of the next block only (hardhat_setNextBlockBaseFeePerGas). */
-  nextBaseFee: bigint | undefined
-  /** The gas limit of later blocks (evm_setBlockGasLimit). */
-  gasLimitOverride: bigint | undefined
-  /** Seconds between a block and the next, instead of the clock (anvil_setBlockTimestampInterval). */
-  timestampInterval: bigint | undefined
-  /** The extraData of later blocks (miner_setExtra); none = empty. */
-  extraData: Uint8Array | undefined
-  /** Receives the console.log messages of committed blocks' transactions, once each. */
-  onConsoleLog: ((message: string) => void) | undefined
+  private stalled = false
+  /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
+  readonly settings = new BlockSettings()
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -65,6 +51,8 @@ export class Producer {
     private readonly clock: Clock,
     private mining: MiningMode,
     private readonly gasLimit: () => bigint,
+    /** Receives the console.log messages of committed blocks' transactions, once each. */
+    private readonly onConsoleLog?: (message: string) => void,
   ) {
     this.schedule()
     pool.on('pending', this.onPending)
@@ -76,7 +64,12 @@ export class Producer {
 
   /** The gas limit of the next block this producer builds. */
   get blockGasLimit(): bigint {
-    return this.gasLimitOverride ?? this.gasLimit()
+    return this.settings.current.gasLimit ?? this.gasLimit()
+  }
+
+  /** True while no round could gather a quorum (validators offline). */
+  get halted(): boolean {
+    return this.stalled
   }
 
   setMode(mode: MiningMode): void {
@@ -175,8 +168,7 @@ export class Producer {
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
     const baseFee = parent.header.calcNextBaseFee()
-    const flat = this.chain.flat
-    const nonceOf = (sender: string) => flat.accounts.get(sender)?.nonce ?? 0n
+    const nonceOf = (sender: string) => this.chain.nonce(sender)
     const entries = this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
@@ -208,18 +200,16 @@ export class Producer {
     }
     if (decision === undefined || proposal === undefined) {
       if (proposal !== undefined) this.app.discardProposal(proposal)
-      this.halted = true
+      this.stalled = true
       // The transactions stay pending; their senders get the hash now instead of waiting on a
       // halted chain. They are mined when enough validators are back (`resume`).
       for (const e of entries) this.settleWaiter(e.hash)
       return undefined
     }
-    this.halted = false
-    this.nextBaseFee = undefined
+    this.stalled = false
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
-    this.nextBlockTimestamp = undefined
-    this.timeOffset = offset
+    this.settings.blockMined(offset)
     const { block, txResults, leftOut, logs } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
     await this.app.commit()
     // Before the senders hear of their transactions, so their logs are out when the send returns.
@@ -243,10 +233,17 @@ export class Producer {
       this.settleWaiter(r.hash, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
+    // Last: the pool and the senders are settled whatever a listener does. A listener that
+    // throws (a provider's 'message' handler) must not fail the block it observes either.
+    try {
+      this.app.announce()
+    } catch {
+      // Every other listener has heard of the block (Chain.announce).
+    }
     return block
   }
 
-  private pendingCache: { key: string; block: Block; receipts: StoredReceipt[] } | undefined
+  private pendingCache: { key: string; block: Block; receipts: StoredReceipt[]; release: () => void } | undefined
 
   /**
    * The next block, as the pool would make it now: built but never committed, what the
@@ -257,9 +254,8 @@ export class Producer {
   pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
     return this.serial(async () => {
       const parent = this.chain.head
-      const baseFee = this.nextBaseFee ?? parent.header.calcNextBaseFee()
-      const flat = this.chain.flat
-      const entries = this.pool.select(baseFee, (sender) => flat.accounts.get(sender)?.nonce ?? 0n)
+      const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
+      const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const height = parent.header.number + 1n
       const proposer = this.bft.set.proposer(height, 0)
       const req: PrepareProposalRequest = {
@@ -282,20 +278,23 @@ export class Producer {
       ].join('/')
       const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
       if (this.pendingCache?.key === key) return this.pendingCache
-      const { block, receipts } = await this.app.preview(req)
-      this.pendingCache = { key, block, receipts }
+      const { block, receipts, release } = await this.app.preview(req)
+      // Its state is readable while it is the pending block, and forgotten with it.
+      this.pendingCache?.release()
+      this.pendingCache = { key, block, receipts, release }
       return this.pendingCache
     })
   }
 
   /** The header choices of the next block, from the block-production settings. */
   private headerChoices(): HeaderChoices {
+    const s = this.settings.current
     return {
-      coinbase: this.coinbase,
-      gasLimit: this.gasLimitOverride ?? this.gasLimit(),
-      baseFeePerGas: this.nextBaseFee,
-      prevRandao: this.prevRandao,
-      extraData: this.extraData,
+      coinbase: s.coinbase,
+      gasLimit: s.gasLimit ?? this.gasLimit(),
+      baseFeePerGas: s.nextBaseFee,
+      prevRandao: s.prevRandao,
+      extraData: s.extraData,
     }
   }
 
@@ -305,8 +304,23 @@ export class Producer {
   }
 
   /** Mines what is pending again after validators came back online (automine only). */
-  resume(): void {
-    if (this.halted && this.mining.mode === 'auto') void this.drain()
+  private resume(): void {
+    if (this.stalled && this.mining.mode === 'auto') void this.drain()
+  }
+
+  /**
+   * Takes a validator offline or back online; answers false for an unknown address. A validator
+   * back online lets a halted chain mine what is pending again (automine).
+   */
+  setValidatorOnline(address: string, online: boolean): boolean {
+    if (!this.bft.set.setOnline(address, online)) return false
+    if (online) this.resume()
+    return true
+  }
+
+  /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
+  nextCoinbase(): string {
+    return this.settings.current.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {
@@ -315,7 +329,7 @@ export class Producer {
 
   /** The clock with the offset, in seconds: the next block's time unless a timestamp is set or the parent is later. */
   now(): bigint {
-    return BigInt(Math.floor(this.clock.now() / 1000)) + this.timeOffset
+    return BigInt(Math.floor(this.clock.now() / 1000)) + this.settings.current.timeOffset
   }
 
   /**
@@ -327,16 +341,17 @@ export class Producer {
   private nextTime(parent: Block, explicit?: bigint): { timestamp: bigint; offset: bigint } {
     const min = parent.header.timestamp + 1n
     const clock = BigInt(Math.floor(this.clock.now() / 1000))
-    const set = explicit ?? this.nextBlockTimestamp
-    const requested = set ?? (this.timestampInterval === undefined ? undefined : parent.header.timestamp + this.timestampInterval)
+    const { timeOffset, nextBlockTimestamp, timestampInterval } = this.settings.current
+    const set = explicit ?? nextBlockTimestamp
+    const requested = set ?? (timestampInterval === undefined ? undefined : parent.header.timestamp + timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
         throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
-      return { timestamp: requested, offset: set === undefined ? this.timeOffset : requested - clock }
+      return { timestamp: requested, offset: set === undefined ? timeOffset : requested - clock }
     }
-    const now = clock + this.timeOffset
-    return now >= min ? { timestamp: now, offset: this.timeOffset } : { timestamp: min, offset: this.timeOffset + (min - now) }
+    const now = clock + timeOffset
+    return now >= min ? { timestamp: now, offset: timeOffset } : { timestamp: min, offset: timeOffset + (min - now) }
   }
 
   private schedule(): void {

@@ -8,7 +8,16 @@ import { ed25519Key, ed25519Verify } from '../crypto/ed25519.js'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { concat, data, type Hex } from '../hex.js'
 
-/** One member of the validator set. */
+/**
+ * One member of the validator set, as `node.validators` lists it: with `online`, read from the
+ * validator set (which alone changes it, through `node.setValidatorOnline`).
+ */
+export interface ValidatorStatus extends Validator {
+  /** An offline validator neither proposes nor votes. */
+  readonly online: boolean
+}
+
+/** One member of the validator set: its key and power. Whether it is online is the set's. */
 export interface Validator {
   /** sha256(publicKey)[0..20], hex. */
   readonly address: Hex
@@ -17,8 +26,6 @@ export interface Validator {
   readonly power: bigint
   /** Where this validator's proposed blocks send their fees (`miner`). */
   readonly feeRecipient: Hex
-  /** An offline validator neither proposes nor votes. */
-  online: boolean
   /** Signs consensus bytes; only validators whose key this node holds can. */
   sign(message: Uint8Array): Uint8Array
 }
@@ -37,7 +44,6 @@ export function createValidator(seed: Uint8Array, power = 10n): Validator {
     publicKey: key.publicKey,
     power,
     feeRecipient: data(keccak_256(key.publicKey).subarray(12)),
-    online: true,
     sign: (message) => key.sign(message),
   }
 }

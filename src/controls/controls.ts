@@ -8,6 +8,7 @@ import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
+import type { TimeSettings } from '../consensus/block-settings.js'
 import { InvalidParamsError } from '../errors.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
@@ -21,8 +22,8 @@ interface Snapshot {
   id: bigint
   depth: number
   pool: PoolEntry[]
-  timeOffset: bigint
-  nextBlockTimestamp: bigint | undefined
+  /** The clock settings of block production. */
+  time: TimeSettings
 }
 
 /** Options of the controls. */
@@ -66,7 +67,7 @@ export class Controls {
   instanceId(): Uint8Array {
     const resets = new Uint8Array(8)
     new DataView(resets.buffer).setBigUint64(0, this.resets)
-    return keccak256(new Uint8Array([...(this.chain.store.hashAt(0n) ?? new Uint8Array(32)), ...resets]))
+    return keccak256(new Uint8Array([...(this.chain.genesisHash), ...resets]))
   }
 
   /** The live snapshots: id → the head block they were taken at (anvil_metadata's shape). */
@@ -81,11 +82,10 @@ export class Controls {
       id,
       depth: this.chain.undoDepth,
       pool: this.pool.all(),
-      timeOffset: this.producer.timeOffset,
-      nextBlockTimestamp: this.producer.nextBlockTimestamp,
+      time: this.producer.settings.time(),
       head: { number: this.chain.height, hash: this.chain.head.hash() },
     })
-    this.chain.keepUndo = true
+    this.chain.recordUndo(true)
     return id
   }
 
@@ -97,14 +97,10 @@ export class Controls {
     await this.producer.exclusive(async () => {
       await this.chain.rewind(snap.depth)
       this.pool.replaceAll(snap.pool)
-      this.producer.timeOffset = snap.timeOffset
-      this.producer.nextBlockTimestamp = snap.nextBlockTimestamp
+      this.producer.settings.restoreTime(snap.time)
     })
     this.snapshots = this.snapshots.slice(0, this.options.reusableSnapshots ? index + 1 : index)
-    if (this.snapshots.length === 0) {
-      this.chain.keepUndo = false
-      this.chain.trimUndo(0)
-    }
+    if (this.snapshots.length === 0) this.chain.recordUndo(false)
     return true
   }
 
@@ -113,14 +109,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       await this.chain.resetToGenesis()
       this.pool.replaceAll([])
-      this.producer.timeOffset = 0n
-      this.producer.nextBlockTimestamp = undefined
-      this.producer.coinbase = undefined
-      this.producer.prevRandao = undefined
-      this.producer.nextBaseFee = undefined
-      this.producer.gasLimitOverride = undefined
-      this.producer.timestampInterval = undefined
-      this.producer.extraData = undefined
+      this.producer.settings.reset()
       this.pool.setMinTip(0n)
     })
     this.snapshots = []
@@ -132,7 +121,7 @@ export class Controls {
   private async write(address: Uint8Array, change: (a: Account) => void, code?: Uint8Array): Promise<void> {
     const key = keyOf(address)
     await this.producer.exclusive(async () => {
-      const account = (await this.chain.flat.getAccount(key)) ?? new Account()
+      const account = (await this.chain.headState().getAccount(key)) ?? new Account()
       change(account)
       const diff = emptyDiff()
       if (code !== undefined) {
@@ -166,7 +155,7 @@ export class Controls {
     const key = keyOf(address)
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
-      diff.accounts.set(key, (await this.chain.flat.getAccount(key)) ?? new Account())
+      diff.accounts.set(key, (await this.chain.headState().getAccount(key)) ?? new Account())
       diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
       await this.chain.modify(diff)
     })
@@ -200,14 +189,13 @@ export class Controls {
    * blocks follow `anvil_setBlockTimestampInterval` when one is set; so do evm_mine_detailed's.
    */
   mineInterval(family: 'hardhat' | 'anvil', interval: bigint | undefined): bigint | undefined {
-    if (family === 'anvil' && (interval === undefined || interval === 0n)) return this.producer.timestampInterval === undefined ? 1n : undefined
+    if (family === 'anvil' && (interval === undefined || interval === 0n)) return this.producer.settings.current.timestampInterval === undefined ? 1n : undefined
     return interval ?? 1n
   }
 
   /** evm_increaseTime: moves the clock of later blocks forward; returns the total offset. */
   increaseTime(seconds: bigint): bigint {
-    this.producer.timeOffset += seconds
-    return this.producer.timeOffset
+    return this.producer.settings.addTime(seconds)
   }
 
   /**
@@ -215,19 +203,12 @@ export class Controls {
    * mined (Hardhat's rule), so later blocks and evm_increaseTime continue from its time.
    */
   setNextBlockTimestamp(timestamp: bigint): void {
-    const parent = this.chain.head.header.timestamp
-    if (timestamp <= parent) {
-      throw new InvalidParamsError(
-        `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parent}`,
-      )
-    }
-    this.producer.nextBlockTimestamp = timestamp
+    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp)
   }
 
   /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */
   setTime(seconds: bigint): bigint {
-    this.producer.timeOffset += seconds - this.producer.now()
-    return this.producer.timeOffset
+    return this.producer.settings.addTime(seconds - this.producer.now())
   }
 
   /** anvil_loadState: each account of the dump replaces the node's account (storage included). */
@@ -251,7 +232,7 @@ export class Controls {
       await this.chain.modify(diff)
       for (const address of Object.keys(dump.accounts)) {
         const key = address.slice(2)
-        this.pool.settle(key, this.chain.flat.accounts.get(key)?.nonce ?? 0n)
+        this.pool.settle(key, this.chain.nonce(key))
       }
     })
   }

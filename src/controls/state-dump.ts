@@ -41,14 +41,10 @@ function pad32(bytes: Uint8Array): Hex {
 /** The head state as a dump. */
 export function dumpState(chain: Chain, chainId: bigint): StateDump {
   const accounts: StateDump['accounts'] = {}
-  const addresses = [...chain.flat.accounts.keys()].sort()
-  for (const address of addresses) {
-    const account = chain.flat.accounts.get(address)
-    if (account === undefined) continue
+  const entries = [...chain.headAccounts()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+  for (const { address, account, code, storage: slots } of entries) {
     const entry: StateDump['accounts'][Hex] = { nonce: quantity(account.nonce), balance: quantity(account.balance) }
-    const code = chain.flat.code.get(address)
     if (code !== undefined && code.length > 0) entry.code = data(code)
-    const slots = chain.flat.storage.get(address)
     if (slots !== undefined && slots.size > 0) {
       entry.storage = {}
       for (const slot of [...slots.keys()].sort()) entry.storage[`0x${slot}`] = pad32(slots.get(slot) as Uint8Array)

@@ -5,7 +5,7 @@ import type { Chain } from '../chain/chain.js'
 export function chainBlockhashes(chain: Chain): EVMMockBlockchainInterface {
   const source: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
-      const hash = chain.store.hashAt(BigInt(number))
+      const hash = chain.hashAt(BigInt(number))
       if (hash === undefined) throw new Error(`block ${number} not found`)
       return { hash: () => hash }
     },

@@ -100,7 +100,7 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
   const view = chain.headView()
   const parentRoot = chain.stateRoot
   try {
-    const state = new JournaledState(view, (diff) => chain.trie.computeRoot(parentRoot, diff, view))
+    const state = new JournaledState(view, (diff) => chain.rootOf(parentRoot, diff, view))
     const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) })
     const builder = await buildBlock(vm, {
       parentBlock: parent,
@@ -143,6 +143,5 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
 
 /** The pool's executable transactions, best tip first, each sender's in nonce order. */
 function poolTransactions(chain: Chain, pool: TxPool, parent: Block): Array<{ tx: TypedTransaction; impersonated: boolean }> {
-  const flat = chain.flat
-  return pool.select(parent.header.calcNextBaseFee(), (sender) => flat.accounts.get(sender)?.nonce ?? 0n).map(({ tx, impersonated }) => ({ tx, impersonated }))
+  return pool.select(parent.header.calcNextBaseFee(), (sender) => chain.nonce(sender)).map(({ tx, impersonated }) => ({ tx, impersonated }))
 }

@@ -14,7 +14,7 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
-import type { Chain } from '../chain/chain.js'
+import type { Chain, PreparedState } from '../chain/chain.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 export type { TxOutcome }
 import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
@@ -50,6 +50,8 @@ export interface BuiltBlock {
    */
   consoleLogs: string[]
   diff: StateDiff
+  /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
+  state: PreparedState
   rejected: Rejected[]
   close(): void
 }
@@ -148,7 +150,7 @@ export class BlockBuilder {
   static async create(chain: Chain, common: Common): Promise<BlockBuilder> {
     const vm = await createEngineVM({
       common,
-      stateManager: new JournaledState(chain.flat),
+      stateManager: new JournaledState(chain.headState()),
       blockchain: chainBlockhashes(chain),
     })
     return new BlockBuilder(chain, vm)
@@ -274,7 +276,8 @@ export class BlockBuilder {
       })
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       const diff = state.diff()
-      const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, diff, view)
+      const prepared = await this.chain.prepareState(diff, view)
+      const stateRoot = prepared.root
       const outcome: Outcome = {
         stateRoot,
         transactionsTrie: orderedRoot(included.map(({ tx }) => tx.serialize())),
@@ -296,7 +299,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, state: prepared, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
@@ -322,7 +325,8 @@ export class BlockBuilder {
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
       const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, beaconRoot ?? new Uint8Array(32))
       if (effects === undefined) return giveUp(view)
-      const stateRoot = await this.chain.trie.commit(this.chain.stateRoot, effects.diff, view)
+      const prepared = await this.chain.prepareState(effects.diff, view)
+      const stateRoot = prepared.root
       const blobs = common.isActivatedEIP(4844)
       const withdrawals = common.isActivatedEIP(4895)
       const header: HeaderData = {
@@ -352,7 +356,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, rejected: [], close: () => view.close() }
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

@@ -116,7 +116,7 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
   const source: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
       const n = BigInt(number)
-      const hash = chain.store.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
+      const hash = chain.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
       return { hash: () => hash }
     },
     async putBlock() {},
@@ -217,7 +217,7 @@ export class CallExecutor {
     if (idle !== undefined) return idle
     const vm = await createEngineVM({
       common,
-      stateManager: new JournaledState(this.chain.flat),
+      stateManager: new JournaledState(this.chain.headState()),
       blockchain: blockhashes ?? callBlockhashes(this.chain),
     })
     const guard = new CallGuard(this.clock)

@@ -164,7 +164,7 @@ export async function simulate(calls: CallExecutor, chain: Chain, base: Block, r
   const run: SimRun = {
     state,
     request,
-    rootOf: () => chain.trie.computeRoot(baseRoot, state.diff(), baseState),
+    rootOf: () => chain.rootOf(baseRoot, state.diff(), baseState),
     budget: { remaining: calls.gasBudget() },
   }
   let reusable = true

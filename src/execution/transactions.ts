@@ -230,7 +230,7 @@ export class Transactions {
   async fill(req: CallRequest, freeze = true, send = false): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
     const head = this.chain.head
-    const stateNonce = this.chain.flat.accounts.get(sender)?.nonce ?? 0n
+    const stateNonce = this.chain.nonce(sender)
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
     checkInitcodeSize(req, this.common)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
@@ -291,7 +291,7 @@ export class Transactions {
     const cap = this.limits.txFeeCap
     if (cap > 0n && fee > cap) throw new ServerError(`tx fee (${ether(fee)} ether) exceeds the configured cap (${ether(cap)} ether)`)
     const sender = keyOf(senderBytes)
-    const account = this.chain.flat.accounts.get(sender)
+    const account = this.chain.account(sender)
     const head = this.chain.head
     const hash = tx.hash()
     // Registered before the pool files it: the settlement may come while it is filed.

@@ -94,7 +94,7 @@ export function gethChainConfig(s: Services): Record<string, unknown> {
  * `enode`, `enr`, `ip`, `ports` and `listenAddr` are left out, as no p2p listener exists.
  */
 function nodeInfo(s: Services): Record<string, unknown> {
-  const genesis = s.chain.store.hashAt(0n) ?? new Uint8Array(32)
+  const genesis = s.chain.genesisHash
   return {
     id: data(keccak256(concat(...s.bft.set.validators.map((v) => v.publicKey)))).slice(2),
     name: s.clientVersion,

@@ -37,7 +37,7 @@ export async function stateBlock(services: Services, selector: BlockSelector): P
     const block = await services.chain.blockByHash(selector.hash)
     if (block === undefined) throw new ServerError(`header for hash not found`)
     if (selector.requireCanonical) {
-      const canonical = services.chain.store.hashAt(block.header.number)
+      const canonical = services.chain.hashAt(block.header.number)
       if (canonical === undefined || !equalBytes(canonical, selector.hash)) throw new ServerError('hash is not currently canonical')
     }
     return block

@@ -4,13 +4,10 @@
  * geth's (`null` for start and stop, `true` for the setters). miner_setRecommitInterval and
  * miner_getHashrate are absent: blocks are built once per height, and nothing hashes for them.
  */
-import { InvalidParamsError, ServerError } from '../errors.js'
+import { ServerError } from '../errors.js'
 import { data } from '../hex.js'
 import { address, quantity, text } from './codecs.js'
 import { method, type MethodTable } from './method.js'
-
-/** params.MaximumExtraDataSize: geth refuses a longer miner_setExtra. */
-export const MAX_EXTRA_DATA = 32
 
 export const miner: MethodTable = {
   miner_stop: method({
@@ -27,32 +24,11 @@ export const miner: MethodTable = {
       return null
     },
   }),
-  miner_setEtherbase: method({
-    params: [address],
-    run: (s, [etherbase]) => {
-      s.producer.coinbase = data(etherbase)
-      return true
-    },
-  }),
-  miner_setGasLimit: method({
-    params: [quantity],
-    run: (s, [limit]) => {
-      // evm_setBlockGasLimit's floor: a block must hold at least one transfer.
-      if (limit < 21_000n) throw new InvalidParamsError('invalid argument 0: block gas limit must be at least 21000')
-      s.producer.gasLimitOverride = limit
-      return true
-    },
-  }),
+  miner_setEtherbase: method({ params: [address], run: (s, [etherbase]) => (s.producer.settings.setCoinbase(data(etherbase)), true) }),
+  // One floor for every setter of the block gas limit (BlockSettings.setGasLimit).
+  miner_setGasLimit: method({ params: [quantity], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   // geth takes a string and uses its bytes (UTF-8), not hex.
-  miner_setExtra: method({
-    params: [text],
-    run: (s, [extra]) => {
-      const bytes = new TextEncoder().encode(extra)
-      if (bytes.length > MAX_EXTRA_DATA) throw new ServerError(`extra exceeds max length. ${bytes.length} > ${MAX_EXTRA_DATA}`)
-      s.producer.extraData = bytes
-      return true
-    },
-  }),
+  miner_setExtra: method({ params: [text], run: (s, [extra]) => (s.producer.settings.setExtraData(new TextEncoder().encode(extra)), true) }),
   // geth's txpool price limit: new transactions must tip at least this much, and pooled ones below
   // a raised limit are dropped (their waiting senders get the refusal).
   miner_setGasPrice: method({

@@ -31,7 +31,7 @@ function grouped(entries: PoolEntry[], render: (e: PoolEntry) => unknown): Group
 }
 
 function split(s: Services) {
-  return s.pool.partition((sender) => s.chain.flat.accounts.get(sender)?.nonce ?? 0n)
+  return s.pool.partition((sender) => s.chain.nonce(sender))
 }
 
 const full = (e: PoolEntry) => formatTransaction(e.tx, Buffer.from(e.sender, 'hex'))

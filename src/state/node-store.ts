@@ -31,9 +31,30 @@ export class NodeStore implements DB<string, string | Uint8Array> {
     this.objects = backend === undefined
   }
 
-  /** A committed root kept as an object (see {@link objects}). */
+  /** Roots of prepared, uncommitted states someone reads (the `pending` block's), with a count of holders. */
+  private readonly held = new Map<string, { node: LoadedNode; holders: number }>()
+
+  /** A committed root kept as an object (see {@link objects}), or a held one. */
   live(key: string): LoadedNode | undefined {
-    return this.roots.get(key)
+    return this.roots.get(key) ?? this.held.get(key)?.node
+  }
+
+  /** Makes an uncommitted root readable by hash until {@link release}; nothing is stored. */
+  hold(key: string, node: LoadedNode): void {
+    const entry = this.held.get(key)
+    if (entry === undefined) this.held.set(key, { node, holders: 1 })
+    else entry.holders++
+  }
+
+  release(key: string): void {
+    const entry = this.held.get(key)
+    if (entry === undefined) return
+    if (--entry.holders === 0) this.held.delete(key)
+  }
+
+  /** How many roots are kept live, and how many held: what a chain without a database remembers per state. */
+  get rootCount(): { kept: number; held: number } {
+    return { kept: this.roots.size, held: this.held.size }
   }
 
   /** Remembers a committed root as an object (see {@link objects}). */

@@ -8,7 +8,7 @@ import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import { encodeString, headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
-import { EMPTY_ROOT, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
+import { EMPTY_ROOT, type LoadedNode, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
 import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from './types.js'
@@ -53,6 +53,22 @@ export interface StateProof {
   storage: Array<{ key: Uint8Array; value: Uint8Array; proof: Uint8Array[] }>
 }
 
+/**
+ * A state written on top of a parent root but not kept: what {@link StateTrie.prepare} returns
+ * and {@link StateTrie.adopt} keeps.
+ */
+export interface PreparedState {
+  /** The state root. */
+  readonly root: Uint8Array
+  readonly node: TrieNode | null
+  /** The new storage trie of each account whose storage changed, by address, with its root. */
+  readonly storage: ReadonlyMap<string, { hash: Uint8Array; node: TrieNode | null }>
+  /** Code written, by code hash. */
+  readonly code: ReadonlyArray<[Uint8Array, Uint8Array]>
+  /** Keys hashed for the first time, with their hashes (preimages kept on adoption). */
+  readonly fresh: ReadonlyArray<[string, Uint8Array]>
+}
+
 export class StateTrie {
   /** The root node of the newest commit, kept in memory so the next block starts from it. */
   private headRoot: TrieNode | null = null
@@ -88,16 +104,17 @@ export class StateTrie {
   /** `hashedKeys` reversed (objects only): the preimage of each hash, by hex hash; caught up on lookup. */
   private readonly preimages = new Map<string, string>()
 
-  /** The trie key of an address or slot; its preimage is stored the first time it is committed. */
-  private hashedKey(key: string, keep: boolean): Uint8Array {
+  /**
+   * The trie key of an address or slot. One hashed for the first time goes into `fresh` (its
+   * preimage is stored when the state is adopted); without `fresh` it is hashed and forgotten.
+   */
+  private hashedKey(key: string, fresh: Array<[string, Uint8Array]> | undefined): Uint8Array {
     const known = this.hashedKeys.get(key)
     if (known !== undefined) return known
     const raw = fromHex(key)
-    const hashed = keep ? keccak256Kept(raw) : keccak_256(raw)
-    if (keep) {
-      this.preimage(raw, hashed)
-      this.hashedKeys.set(key, hashed)
-    }
+    if (fresh === undefined) return keccak_256(raw)
+    const hashed = keccak256Kept(raw)
+    fresh.push([key, hashed])
     return hashed
   }
 
@@ -121,39 +138,85 @@ export class StateTrie {
   }
 
   /**
-   * Writes `diff` on top of `parentRoot` and returns the new root, which later commits start
-   * from. `base` supplies the values of accounts the diff names only through storage or code.
+   * Writes `diff` on top of `parentRoot`, adopts the result as the head and returns the new root,
+   * which later commits start from. `base` supplies the values of accounts the diff names only
+   * through storage or code.
    */
   async commit(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    const { hash, root, storageRoots } = await this.write(parentRoot, diff, base)
-    this.headRoot = root
-    this.headHash = hash
-    for (const [key, value] of storageRoots) this.storageHeads.set(key, value)
-    this.lastStorageRoots = new Map([...storageRoots].map(([k, v]) => [k, v.hash]))
-    return hash
+    const prepared = await this.prepare(parentRoot, diff, base)
+    this.adopt(prepared)
+    return prepared.root
   }
 
   /**
-   * The root `diff` on top of `parentRoot` would have, leaving the head as it is (simulated
-   * blocks). Its nodes are stored, so the state under that root can be read and proven.
+   * The state `diff` on top of `parentRoot` makes, held only by the returned object: its root,
+   * its storage roots and its new nodes. Nothing is stored and the head does not move until
+   * {@link adopt}; a state nobody adopts (a candidate block the round did not decide, the
+   * `pending` block) is garbage once dropped.
    */
-  async computeRoot(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    return (await this.write(parentRoot, diff, base)).hash
+  async prepare(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<PreparedState> {
+    const fresh: Array<[string, Uint8Array]> = []
+    const { hash, root, storageRoots, code } = await this.write(parentRoot, diff, base, fresh)
+    return { root: hash, node: root, storage: storageRoots, code, fresh }
   }
 
   /**
-   * The root `diff` on top of `parentRoot` would have, storing nothing (debug_intermediateRoots
-   * computes one per transaction of a replayed block; none of them is a state anyone reads).
+   * Keeps a prepared state (its nodes stored, or its roots kept live; the preimages of its new
+   * keys; its code) and makes it the head later commits start from.
+   */
+  adopt(prepared: PreparedState): void {
+    for (const [key, hashed] of prepared.fresh) {
+      if (this.hashedKeys.has(key)) continue
+      this.hashedKeys.set(key, hashed)
+      this.preimage(fromHex(key), hashed)
+    }
+    for (const [key, value] of prepared.storage) {
+      this.keep(value.node)
+      this.storageHeads.set(key, value)
+    }
+    for (const [codeHash, code] of prepared.code) void this.store.put(codeKey(codeHash), code)
+    this.keep(prepared.node)
+    this.headRoot = prepared.node
+    this.headHash = prepared.root
+  }
+
+  /**
+   * Lets reads and proofs reach a prepared state by its root (the `pending` block's) until the
+   * returned function is called; nothing of it is stored.
+   */
+  hold(prepared: PreparedState): () => void {
+    const roots: Array<[string, TrieNode | null]> = [[keyOf(prepared.root), prepared.node]]
+    for (const value of prepared.storage.values()) roots.push([keyOf(value.hash), value.node])
+    const held = roots.filter((r): r is [string, LoadedNode] => r[1] !== null && r[1].t !== 3)
+    for (const [key, node] of held) this.store.hold(key, node)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      for (const [key] of held) this.store.release(key)
+    }
+  }
+
+  /**
+   * The root `diff` on top of `parentRoot` would have, storing nothing (simulated blocks, and
+   * debug_intermediateRoots, which computes one per transaction of a replayed block; none of
+   * them is a state anyone reads by root).
    */
   async rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    return (await this.write(parentRoot, diff, base, false)).hash
+    return (await this.write(parentRoot, diff, base, undefined)).hash
   }
 
-  private async write(parentRoot: Uint8Array, diff: StateDiff, base: StateReader, keep = true) {
+  /**
+   * Writes `diff` into path copies of the tries under `parentRoot` and hashes them; stores
+   * nothing. `fresh` collects the keys hashed for the first time (their preimages are kept on
+   * adoption); without it the hashes are not kept either (a root no one reads).
+   */
+  private async write(parentRoot: Uint8Array, diff: StateDiff, base: StateReader, fresh: Array<[string, Uint8Array]> | undefined) {
     let root = this.rootFor(parentRoot)
     const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
+    const code: Array<[Uint8Array, Uint8Array]> = []
     for (const key of touchedAddresses(diff)) {
-      const hashedAddress = this.hashedKey(key, keep)
+      const hashedAddress = this.hashedKey(key, fresh)
       const own = diff.accounts.get(key)
       if (own === null) {
         const deleted = trieSetNow(root, hashedAddress, EMPTY, this.store)
@@ -173,20 +236,19 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          const hashedSlot = this.hashedKey(slot, keep)
+          const hashedSlot = this.hashedKey(slot, fresh)
           const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : encodeString(value), this.store)
           storage = set instanceof Promise ? await set : set
         }
-        storageHash = keep ? this.keep(storage) : rootHash(storage)
+        storageHash = rootHash(storage)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
-      const code = diff.code.get(key)
-      if (keep && code !== undefined && code.length > 0) void this.store.put(codeKey(next.codeHash), code)
+      const written = diff.code.get(key)
+      if (fresh !== undefined && written !== undefined && written.length > 0) code.push([next.codeHash, written])
       const set = trieSetNow(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
       root = set instanceof Promise ? await set : set
     }
-    const hash = keep ? this.keep(root) : rootHash(root)
-    return { hash, root, storageRoots }
+    return { hash: rootHash(root), root, storageRoots, code }
   }
 
   /** Makes `root` the state later commits start from without a lookup (evm_revert). */
@@ -195,8 +257,6 @@ export class StateTrie {
     this.headHash = root
   }
 
-  /** The storage roots the last `commit` produced, by address. */
-  lastStorageRoots = new Map<string, Uint8Array>()
 
   /** A read-only view of the state at `root`. */
   reader(root: Uint8Array): StateReader {

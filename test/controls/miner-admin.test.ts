@@ -109,6 +109,19 @@ describe('miner settings of later blocks', () => {
     await expect(rpc(node, 'miner_setGasLimit', ['0x5208'])).resolves.toBe(true)
   })
 
+  test('behavior: one floor for the block gas limit, whichever method sets it (evm_, anvil_, miner_): 21000 passes, 20999 is refused and changes nothing', async () => {
+    const node = await newNode({ mining: { mode: 'manual' } })
+    for (const method of ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit', 'miner_setGasLimit']) {
+      expect(await rpc(node, method, ['0x1c9c380'])).toBe(true)
+      await expect(rpc(node, method, ['0x5207'])).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0: block gas limit must be at least 21000' })
+      await rpc(node, 'evm_mine')
+      expect((await latest(node)).gasLimit).toBe('0x1c9c380')
+      expect(await rpc(node, method, ['0x5208'])).toBe(true)
+      await rpc(node, 'evm_mine')
+      expect((await latest(node)).gasLimit).toBe('0x5208')
+    }
+  })
+
   test('behavior: miner_setExtra shows in extraData of later blocks; 32 bytes pass, 33 are refused with geth\'s message', async () => {
     const node = await newNode()
     expect(await rpc(node, 'miner_setExtra', ['finality'])).toBe(true)

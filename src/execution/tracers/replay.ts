@@ -305,7 +305,7 @@ export class Tracing {
     await this.replay(block, receipts, block.transactions.length, () => undefined, {
       stopAtInvalid: true,
       afterTx: async ({ state, base, baseRoot }) => {
-        roots.push(await this.chain.trie.rootOf(baseRoot, state.diff(), base))
+        roots.push(await this.chain.rootOf(baseRoot, state.diff(), base))
       },
     })
     return roots
@@ -501,7 +501,7 @@ export class Tracing {
   private async lease(common: Common): Promise<TracingVm> {
     const idle = this.idle.get(common)?.pop()
     if (idle !== undefined) return idle
-    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.flat), blockchain: callBlockhashes(this.chain) })
+    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.headState()), blockchain: callBlockhashes(this.chain) })
     const guard = new CallGuard(this.clock)
     guard.install(vm.evm)
     return { vm, guard, hooks: new TraceHooks(vm.evm as EVM), common }

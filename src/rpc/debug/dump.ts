@@ -38,7 +38,7 @@ const DUMP_BLOCK: DumpOptions = { start: START, max: DUMP_PAGE, skipCode: false,
 
 async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK) {
   const root = s.chain.stateRootOf(block)
-  const { accounts, next } = await s.chain.trie.accountRange(root, o.start, o.max)
+  const { accounts, next } = await s.chain.accountRange(root, o.start, o.max)
   const out: Record<string, unknown> = {}
   for (const { hashed, address, account, code } of accounts) {
     // geth's OnlyWithAddresses: an account without a recorded preimage is left out.
@@ -51,8 +51,8 @@ async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK) {
     }
     if (code.length > 0 && !o.skipCode) entry.code = data(code)
     if (!o.skipStorage && address !== undefined) {
-      const { node } = await s.chain.trie.storageTrie(root, address)
-      const { slots } = await s.chain.trie.storageRange(node, START, Number.MAX_SAFE_INTEGER)
+      const { node } = await s.chain.storageTrie(root, address)
+      const { slots } = await s.chain.storageRange(node, START, Number.MAX_SAFE_INTEGER)
       const storage: Record<string, string> = {}
       for (const slot of slots) if (slot.key !== undefined) storage[data(slot.key.length === 32 ? slot.key : leftPad(slot.key))] = storageValue(slot.value)
       if (Object.keys(storage).length > 0) entry.storage = storage

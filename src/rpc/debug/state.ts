@@ -31,7 +31,7 @@ async function modifiedAccounts(s: Services, from: Block, to: Block): Promise<st
   if (from.header.number >= to.header.number) {
     throw new ServerError(`start block height (${from.header.number}) must be less than end block height (${to.header.number})`)
   }
-  const changed = await s.chain.trie.modifiedAccounts(s.chain.stateRootOf(from), s.chain.stateRootOf(to))
+  const changed = await s.chain.modifiedAccounts(s.chain.stateRootOf(from), s.chain.stateRootOf(to))
   return changed.map(({ hashed, address }) => {
     if (address === undefined) throw new ServerError(`no preimage found for hash ${keyOf(hashed)}`)
     return data(address)
@@ -51,7 +51,7 @@ export const debugState: MethodTable = {
     params: [hash],
     run: async (s, [h]) => {
       // The preimages are those of the trie's hashed keys (addresses and storage slots), as geth's.
-      const preimage = await s.chain.trie.preimageOf(h)
+      const preimage = await s.chain.preimageOf(h)
       if (preimage === undefined) throw new ServerError('unknown preimage')
       return data(preimage)
     },
@@ -61,10 +61,10 @@ export const debugState: MethodTable = {
     run: async (s, [at, txIndex, contract, start, max]) => {
       const block = await rangeBlock(s, at)
       return s.tracing.atTransaction(block, await receiptsOf(s, block), Number(txIndex), async ({ state, baseRoot }) => {
-        const { node, written } = await s.chain.trie.storageTrie(baseRoot, contract, state.diff())
+        const { node, written } = await s.chain.storageTrie(baseRoot, contract, state.diff())
         // geth: an account without storage answers the empty result, `storage` null.
         if (node === null) return { storage: null, nextKey: null }
-        const { slots, next } = await s.chain.trie.storageRange(node, start, max < 0n ? 0 : Number(max), written)
+        const { slots, next } = await s.chain.storageRange(node, start, max < 0n ? 0 : Number(max), written)
         const storage: Record<string, { key: string | null; value: string }> = {}
         for (const slot of slots) storage[data(slot.hashed)] = { key: slot.key === undefined ? null : word32(slot.key), value: word32(slot.value) }
         return { storage, nextKey: next === undefined ? null : data(next) }

@@ -10,7 +10,7 @@ export const chain: MethodTable = {
   eth_syncing: method({ params: [], run: () => false }),
   eth_accounts: method({ params: [], run: ({ keyring }) => keyring.addresses() }),
   // The fee recipient of the next block: miner_setEtherbase's / hardhat_setCoinbase's, else the proposer's.
-  eth_coinbase: method({ params: [], run: ({ bft, chain, producer }) => producer.coinbase ?? bft.set.proposer(chain.height + 1n, 0).feeRecipient }),
+  eth_coinbase: method({ params: [], run: ({ producer }) => producer.nextCoinbase() }),
   eth_mining: method({ params: [], run: () => false }),
   eth_hashrate: method({ params: [], run: () => '0x0' }),
   eth_blockNumber: method({ params: [], run: ({ chain }) => quantity(chain.height) }),

@@ -59,7 +59,7 @@ function forkConfig(s: Services, name: string, activationTime: bigint): Record<s
     }
   }
   out.chainId = quantity(s.chainId)
-  out.forkId = s.chain.forks.forkId(name, s.chain.store.hashAt(0n) ?? new Uint8Array(32))
+  out.forkId = s.chain.forks.forkId(name, s.chain.genesisHash)
   out.precompiles = Object.fromEntries(PRECOMPILES.filter(([, , active]) => active(c)).map(([n, a]) => [n, at(a)]))
   out.systemContracts = systemContracts(c)
   return out

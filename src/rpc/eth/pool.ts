@@ -7,7 +7,7 @@ import { formatTransaction } from '../format.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest, type CallRequest } from '../objects.js'
 
-const pendingOf = (s: Services) => s.pool.partition((sender) => s.chain.flat.accounts.get(sender)?.nonce ?? 0n).pending
+const pendingOf = (s: Services) => s.pool.partition((sender) => s.chain.nonce(sender)).pending
 
 /**
  * eth_resend's first param: a transaction object that must name its nonce. geth checks the nonce

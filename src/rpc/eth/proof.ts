@@ -41,7 +41,7 @@ export const proof: MethodTable = {
       const block = await stateBlock(s, at)
       // Test-control writes may have moved a block's state past its header's root: prove what reads see.
       const root = s.chain.stateRootOf(block)
-      const p = await s.chain.trie.proof(root, addr, keys.map((k) => k.key))
+      const p = await s.chain.proof(root, addr, keys.map((k) => k.key))
       return {
         address: data(addr),
         accountProof: p.accountProof.map(data),

@@ -75,19 +75,19 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
     [`${prefix}_setNextBlockBaseFeePerGas`]: method({
       params: [qty],
       run: t((s, [fee]: readonly [bigint]) => {
-        s.producer.nextBaseFee = fee
+        s.producer.settings.setNextBaseFee(fee)
       }),
     }),
     [`${prefix}_setCoinbase`]: method({
       params: [address],
       run: t((s, [a]: readonly [Uint8Array]) => {
-        s.producer.coinbase = data(a)
+        s.producer.settings.setCoinbase(data(a))
       }),
     }),
     [`${prefix}_setPrevRandao`]: method({
       params: [hash],
       run: t((s, [r]: readonly [Uint8Array]) => {
-        s.producer.prevRandao = r
+        s.producer.settings.setPrevRandao(r)
       }),
     }),
     [`${prefix}_reset`]: method({
@@ -149,14 +149,7 @@ export const evm: MethodTable = {
       return true
     },
   }),
-  evm_setBlockGasLimit: method({
-    params: [qty],
-    run: (s, [limit]) => {
-      if (limit < 21_000n) throw new InvalidParamsError('invalid argument 0: block gas limit must be at least 21000')
-      s.producer.gasLimitOverride = limit
-      return true
-    },
-  }),
+  evm_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   evm_setAccountBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.setBalance(a, v), true) }),
   evm_setAccountCode: method({ params: [address, bytes], run: async (s, [a, c]) => (await s.controls.setCode(a, c), true) }),
   evm_setAccountNonce: method({ params: [address, qty], run: async (s, [a, n]) => (await s.controls.setNonce(a, n), true) }),
@@ -189,21 +182,8 @@ export const anvil: MethodTable = {
     params: [callRequest],
     run: async (s, [req]) => data(await s.transactions.submitUnsigned(req)),
   }),
-  anvil_setBlockTimestampInterval: method({
-    params: [numberOrQuantity],
-    run: (s, [seconds]) => {
-      s.producer.timestampInterval = seconds
-      return null
-    },
-  }),
-  anvil_removeBlockTimestampInterval: method({
-    params: [],
-    run: (s) => {
-      const had = s.producer.timestampInterval !== undefined
-      s.producer.timestampInterval = undefined
-      return had
-    },
-  }),
+  anvil_setBlockTimestampInterval: method({ params: [numberOrQuantity], run: (s, [seconds]) => (s.producer.settings.setTimestampInterval(seconds), null) }),
+  anvil_removeBlockTimestampInterval: method({ params: [], run: (s) => s.producer.settings.removeTimestampInterval() }),
   anvil_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => Number(s.controls.increaseTime(sec)) }),
   anvil_setNextBlockTimestamp: method({
     params: [numberOrQuantity],
@@ -268,13 +248,7 @@ export const anvil: MethodTable = {
     run: (s, [sec]) => (s.producer.setMode(sec === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(sec) * 1000 }), null),
   }),
   anvil_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => Number(s.controls.setTime(ts)) }),
-  anvil_setBlockGasLimit: method({
-    params: [qty],
-    run: (s, [limit]) => {
-      s.producer.gasLimitOverride = limit
-      return true
-    },
-  }),
+  anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   anvil_nodeInfo: method({
     params: [],
     run: ({ chain, chainId, common, producer }) => ({
@@ -286,7 +260,7 @@ export const anvil: MethodTable = {
       environment: {
         baseFee: Number(chain.head.header.calcNextBaseFee()),
         chainId: Number(chainId),
-        gasLimit: Number(producer.gasLimitOverride ?? chain.head.header.gasLimit),
+        gasLimit: Number(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
       forkConfig: {},
