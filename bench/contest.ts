@@ -5,6 +5,8 @@
  *   npm run bench:contest               this comparison alone (builds dist/ first)
  *   BENCH_QUICK=1 npm run bench:contest smaller workloads, 2 repetitions (smoke run)
  *   BENCH_REPS=7 npm run bench:contest  repetitions (default 5)
+ *   BENCH_SKIP=anvil npm run bench:contest  leave contestants out (comma-separated; Anvil's
+ *                                        10,000-block mine takes minutes a repetition)
  *
  * The contestants are installed by the bench into bench/contestants (`install.ts`). Every
  * workload runs in a fresh child process per contestant (`runner.ts`, bundled to plain
@@ -101,6 +103,9 @@ export async function runContest(): Promise<boolean> {
   const reps = process.env.BENCH_REPS !== undefined ? Number(process.env.BENCH_REPS) : quick ? 2 : 5
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`bad BENCH_REPS ${process.env.BENCH_REPS}`)
   const vitestFiles = quick ? 3 : 7
+  const skipped = (process.env.BENCH_SKIP ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '')
+  for (const c of skipped) if (c === 'finality' || !(CONTESTANTS as readonly string[]).includes(c)) throw new Error(`bad BENCH_SKIP entry ${c}: edr or anvil`)
+  const running = CONTESTANTS.filter((c) => !skipped.includes(c))
   if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:contest` builds)')
 
   const installed = ensureContestants(log)
@@ -130,7 +135,7 @@ export async function runContest(): Promise<boolean> {
       silent: true,
     })
     const setup: ChainSetup = { paths, chainId: plan.chainId, hardfork: plan.hardfork, balanceWei: plan.balanceWei, accounts: plan.accounts }
-    const variants: Variant[] = ['empty', ...CONTESTANTS]
+    const variants: Variant[] = ['empty', ...running]
     const vitestDirs = new Map(variants.map((v) => [v, prepareVitest(tmp, v, vitestFiles, path.join(tmp, 'chains.mjs'), setup)]))
 
     const samples = Object.fromEntries(CONTESTANTS.map((c) => [c, {}])) as Samples
@@ -138,17 +143,17 @@ export async function runContest(): Promise<boolean> {
       for (const [k, v] of Object.entries(figures)) (samples[c][k] ??= []).push(v)
     }
     const build_ = describeBuild()
-    log(`finality: ${build_}; EDR ${installed.edrVersion}, Anvil ${installed.anvilVersion}; ${reps} repetitions${quick ? ' (BENCH_QUICK)' : ''}`)
+    log(`finality: ${build_}; EDR ${installed.edrVersion}, Anvil ${installed.anvilVersion}; ${reps} repetitions${quick ? ' (BENCH_QUICK)' : ''}${skipped.length > 0 ? `; left out: ${skipped.join(', ')}` : ''}`)
     for (let rep = 1; rep <= reps; rep++) {
       for (const kind of KINDS) {
-        for (const c of CONTESTANTS) {
+        for (const c of running) {
           log(`repetition ${rep}/${reps}: ${kind} on ${c}`)
           add(c, await runChild(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
         }
       }
       log(`repetition ${rep}/${reps}: vitest, ${vitestFiles} files each`)
       const empty = await runVitest(vitestDirs.get('empty')!)
-      for (const c of CONTESTANTS) add(c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!)) - empty) / vitestFiles, vitestEmptyMs: empty })
+      for (const c of running) add(c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!)) - empty) / vitestFiles, vitestEmptyMs: empty })
     }
 
     const n = (x: number): string => x.toLocaleString('en-US')
