@@ -43,6 +43,10 @@ export default defineConfig({
   // The EVM engine is the package's own copy: @ethereumjs/evm (which finality patches) and
   // @ethereumjs/vm (which creates its EVMs) are bundled, so a user's own imports of them in the
   // same process get the installed, unpatched library (src/execution/engine/install.ts).
-  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING],
+  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug'],
+  // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts).
+  esbuildOptions(options) {
+    options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts' }
+  },
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
 })
