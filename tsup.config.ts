@@ -38,6 +38,9 @@ export default defineConfig({
   clean: true,
   splitting: false,
   treeshake: true,
+  // Less source for V8 to parse at import (~10 ms); names are kept, and the source maps map back.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // import.meta.url in the CJS build (the native secp256k1 loader uses it).
   shims: true,
   // The EVM engine is the package's own copy: @ethereumjs/evm (which finality patches) and
