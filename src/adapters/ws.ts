@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { createRequire } from 'node:module'
+import type { WebSocket, WebSocketServer } from 'ws'
 import type { Limits } from '../limits.js'
 import type { Payload } from '../filters/subscriptions.js'
 import type { Hex } from '../hex.js'
@@ -223,10 +224,17 @@ function refuse(socket: Duplex, status: number, message: string): void {
   socket.end(`HTTP/1.1 ${status} ${message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
 }
 
+/** `ws`, required at the first WebSocket endpoint (synchronously: `node.ws()` is): a node without one never loads it. */
+let wsServerClass: typeof WebSocketServer | undefined
+function webSocketServer(): typeof WebSocketServer {
+  wsServerClass ??= (createRequire(import.meta.url)('ws') as typeof import('ws')).WebSocketServer
+  return wsServerClass
+}
+
 /** Attaches the WebSocket transport of `host` to `server`. */
 export function attachWebSocket(host: RpcHost, server: Server, t: ResolvedTransport, options: WsOptions = {}): WsEndpoint {
   const limits = host.limits
-  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.wsMessageBytes, perMessageDeflate: false })
+  const wss = new (webSocketServer())({ noServer: true, maxPayload: limits.wsMessageBytes, perMessageDeflate: false })
   let open = 0
   const sessions = new Set<{ subscriptions: { size: number } }>()
 

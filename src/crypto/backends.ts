@@ -21,5 +21,5 @@ export interface CryptoBackends {
  * sender recovery alone is ~30x slower without them.
  */
 export function cryptoBackends(): CryptoBackends {
-  return { secp256k1: secp256k1Backend, ed25519: ed25519Backend, keccak: keccakBackend() }
+  return { secp256k1: secp256k1Backend, ed25519: ed25519Backend(), keccak: keccakBackend() }
 }

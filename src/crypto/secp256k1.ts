@@ -117,6 +117,12 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   return noble.getPublicKey(privateKey, false).subarray(1)
 }
 
+/** The 33-byte compressed public key of a private key (BIP-32 derivation). */
+export function compressedPublicKeyOf(privateKey: Uint8Array): Uint8Array {
+  if (native !== undefined) return native.publicKeyCreate(privateKey, true)
+  return noble.getPublicKey(privateKey, true)
+}
+
 /** The `customCrypto` hooks for `@ethereumjs/common`: fast keccak, native secp256k1. */
 export function customCrypto(): CustomCrypto {
   return {

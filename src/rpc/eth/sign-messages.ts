@@ -9,7 +9,6 @@
  * cannot sign (`unknown account`), as in Hardhat. A locked account (docs/accounts.md) answers
  * geth's `authentication needed: password or unlock`.
  */
-import { signTyped } from 'micro-eth-signer'
 import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
@@ -89,9 +88,13 @@ function withDomainType(t: TypedData): TypedData {
 /** geth's TypedDataDomain.validate: a domain needs at least one of its fields. */
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
 
-function signTypedData(s: Services, account: Uint8Array, typed: TypedData): string {
+/** micro-eth-signer, loaded at the first typed-data signature: most processes never sign one. */
+let typedSigner: Promise<typeof import('micro-eth-signer')> | undefined
+
+async function signTypedData(s: Services, account: Uint8Array, typed: TypedData): Promise<string> {
   if (DOMAIN_FIELDS.every((f) => typed.domain[f] === undefined || typed.domain[f] === null || typed.domain[f] === '')) throw new ServerError('domain is undefined')
   const key = privateKeyOf(s, account)
+  const { signTyped } = await (typedSigner ??= import('micro-eth-signer'))
   try {
     return signTyped(withDomainType(typed) as never, data(key), false)
   } catch (error) {

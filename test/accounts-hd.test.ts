@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto'
+import { HDKey } from '@scure/bip32'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_MNEMONIC, deriveAccounts, seedOf } from '../src/accounts/accounts.js'
+import { deriveChild, derivePath } from '../src/accounts/hd.js'
+import { createNode } from '../src/index.js'
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+
+describe('BIP-32 derivation of the node accounts', () => {
+  it('matches @scure/bip32 on random seeds, hardened and normal children', () => {
+    for (let round = 0; round < 8; round++) {
+      const seed = new Uint8Array(randomBytes(64))
+      const path = "m/44'/60'/0'/0"
+      const ours = derivePath(seed, path)
+      const theirs = HDKey.fromMasterSeed(seed).derive(path)
+      expect(hex(ours.privateKey)).toBe(hex(theirs.privateKey!))
+      expect(hex(ours.chainCode)).toBe(hex(theirs.chainCode!))
+      for (const i of [0, 1, 7, 0x80000000, 0x80000005]) {
+        expect(hex(deriveChild(ours, i).privateKey)).toBe(hex(theirs.deriveChild(i).privateKey!))
+      }
+    }
+  })
+
+  it("derives Hardhat's and Anvil's default accounts", async () => {
+    const [first] = deriveAccounts(seedOf(DEFAULT_MNEMONIC), 1)
+    expect(first?.address.toLowerCase()).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
+    expect(hex(first!.privateKey)).toBe('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+    const node = await createNode({ mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' })
+    try {
+      const accounts = (await node.request({ method: 'eth_accounts' })) as string[]
+      expect(accounts[0]?.toLowerCase()).toBe('0x9858effd232b4033e47d90003d41ec34ecaeda94')
+    } finally {
+      await node.close()
+    }
+  })
+
+  it('refuses malformed paths', () => {
+    const seed = new Uint8Array(64)
+    for (const path of ['', "44'/60'", "m/x'", 'm/2147483648', "m/1''"]) {
+      expect(() => derivePath(seed, path)).toThrow(/invalid derivation path/)
+    }
+  })
+})
