@@ -83,8 +83,11 @@ export class LogIndex {
    */
   async query(filter: LogFilter, from: number, to: number, limit: number, overLimit: OverLimit): Promise<LogHit[]> {
     await this.catchUp(to)
-    const lo = (this.blocks[from] as IndexedBlock).first
-    const hi = this.blocks[to + 1]?.first ?? this.logs.length
+    const top = Math.min(to, this.blocks.length - 1)
+    const start = this.blocks[from]
+    if (start === undefined || from > top) return []
+    const lo = start.first
+    const hi = this.blocks[top + 1]?.first ?? this.logs.length
     const out: LogHit[] = []
     const take = (position: number): void => {
       const entry = this.logs[position] as IndexedLog
@@ -142,7 +145,8 @@ export class LogIndex {
       const top = this.blocks[headHeight]
       // The head replaced without the index seeing it: start again from genesis.
       if (top !== undefined && top.hash !== data(head.hash())) this.truncate(0)
-      if (this.blocks.length > to) return
+      // A revert while catching up may have taken `to` off the chain: the query stops at the head.
+      if (this.blocks.length > Math.min(to, headHeight)) return
       this.catchingUp ??= this.readBlocks(to).finally(() => (this.catchingUp = undefined))
       await this.catchingUp
     }
@@ -152,7 +156,10 @@ export class LogIndex {
     while (this.blocks.length <= to) {
       const height = this.blocks.length
       const block = await this.chain.blockByNumber(BigInt(height))
-      if (block === undefined) return
+      if (block === undefined) {
+        if (BigInt(height) > this.chain.height) return
+        throw new Error(`the chain has no block ${height} to index`)
+      }
       const receipts = await this.chain.receipts(block.hash())
       // The chain moved while reading (a commit indexed it already, or a revert): read again.
       if (this.blocks.length !== height) continue
