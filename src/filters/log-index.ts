@@ -11,14 +11,15 @@
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { RawLog, StoredReceipt } from '../chain/receipts.js'
-import { data, type Hex, keyOf, quantity } from '../hex.js'
+import { data, type Hex, keyOf } from '../hex.js'
 import { logMatches, type LogFilter } from './log-filter.js'
 
 /** What the index keeps of one block: its identity, as a log shows it, and where its logs start. */
 export interface IndexedBlock {
   readonly hash: Hex
-  readonly number: Hex
-  readonly timestamp: Hex
+  readonly number: number
+  /** Seconds (a number: exact below 2^53, and no string kept per block). */
+  readonly timestamp: number
   /** Hashes of the block's transactions that emitted logs, by transaction index. */
   readonly txHashes: Array<Hex | undefined>
   /** Position of the block's first log in the index. */
@@ -191,8 +192,8 @@ export class LogIndex {
     })
     this.blocks.push({
       hash: data(block.hash()),
-      number: quantity(block.header.number),
-      timestamp: quantity(block.header.timestamp),
+      number: height,
+      timestamp: Number(block.header.timestamp),
       txHashes,
       first,
     })

@@ -165,11 +165,11 @@ export function formatLogHit({ entry, block }: LogHit): Json {
     address: data(address),
     topics: topics.map(data),
     data: data(payload),
-    blockNumber: block.number,
+    blockNumber: quantity(block.number),
     transactionHash: block.txHashes[entry.txIndex] as string,
     transactionIndex: quantity(entry.txIndex),
     blockHash: block.hash,
-    blockTimestamp: block.timestamp,
+    blockTimestamp: quantity(block.timestamp),
     logIndex: quantity(entry.logIndex),
     removed: false,
   }
