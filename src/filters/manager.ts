@@ -13,6 +13,7 @@ import { data, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { matchingLogs, type FormatLogs, type LogFilter } from './log-filter.js'
+import { LogIndex } from './log-index.js'
 
 /**
  * Filter kinds with geth's numbering (filters.Type before 1.13: Unknown 0, Logs 1, PendingLogs 2,
@@ -40,6 +41,8 @@ export function newId(): Hex {
 export class FilterManager {
   private readonly filters = new Map<string, PollFilter>()
   private readonly unlisten: Array<() => void> = []
+  /** Every log of the chain, for range queries (eth_getLogs, eth_getFilterLogs). */
+  readonly logIndex: LogIndex
 
   constructor(
     chain: Chain,
@@ -49,6 +52,8 @@ export class FilterManager {
     /** How a matching log is handed to the poller (the RPC layer's eth_getLogs shape). */
     private readonly formatLogs: FormatLogs,
   ) {
+    this.logIndex = new LogIndex(chain)
+    this.unlisten.push(() => this.logIndex.close())
     const onBlock = (block: Block, receipts: StoredReceipt[]) => this.onBlock(block, receipts)
     const onPending = (entry: PoolEntry) => this.push(FilterType.pendingTransactions, () => `0x${entry.hash}`)
     chain.on('block', onBlock)

@@ -6,6 +6,7 @@ import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/
 import { data, quantity, toBigInt, type Hex } from '../hex.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { EventFormat } from '../filters/subscriptions.js'
+import type { LogHit } from '../filters/log-index.js'
 
 type Json = Record<string, unknown>
 
@@ -155,6 +156,23 @@ export function formatLogs(block: Block, index: number, receipts: StoredReceipt[
     logIndex: quantity(logIndex + i),
     removed: false,
   }))
+}
+
+/** A log of the log index, in the same shape as {@link formatLogs}. */
+export function formatLogHit({ entry, block }: LogHit): Json {
+  const [address, topics, payload] = entry.log
+  return {
+    address: data(address),
+    topics: topics.map(data),
+    data: data(payload),
+    blockNumber: quantity(block.number),
+    transactionHash: block.txHashes[entry.txIndex] as string,
+    transactionIndex: quantity(entry.txIndex),
+    blockHash: block.hash,
+    blockTimestamp: quantity(block.timestamp),
+    logIndex: quantity(entry.logIndex),
+    removed: false,
+  }
 }
 
 /** A receipt, as geth's `MarshalReceipt`. */

@@ -1,10 +1,13 @@
-/** eth_getLogs: header blooms pick the blocks, receipts give the logs. */
+/**
+ * eth_getLogs: a range is answered from the log index (filters/log-index.ts); a single block
+ * (blockHash) from its receipts, when its header bloom may match.
+ */
 import type { Block } from '@ethereumjs/block'
 import { InvalidParamsError, ServerError } from '../../errors.js'
 import { bloomMayMatch, matchingLogs } from '../../filters/log-filter.js'
 import type { Services } from '../../services.js'
 import { heightOf } from '../blocks.js'
-import { formatLogs } from '../format.js'
+import { formatLogHit, formatLogs } from '../format.js'
 import { method, type MethodTable } from '../method.js'
 import { logFilter, type LogFilter } from '../objects.js'
 import type { Codec } from '../codecs.js'
@@ -31,18 +34,15 @@ export async function getLogs(s: Services, filter: LogFilter): Promise<Record<st
   if (span > BigInt(s.limits.logsBlockRange)) {
     throw new InvalidParamsError(`block range too large: ${span} blocks, the limit is ${s.limits.logsBlockRange}`)
   }
-  const out: Record<string, unknown>[] = []
-  for (let h = from; h <= to; h++) {
-    const block = await s.chain.blockByNumber(h)
-    if (block === undefined) break
-    out.push(...(await blockLogs(s, block, filter)))
-    if (out.length > s.limits.logsResults) {
-      throw new InvalidParamsError(
-        `query returned more than ${s.limits.logsResults} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
-      )
-    }
+  const limit = s.limits.logsResults
+  const overLimit = (height: number): never => {
+    const h = BigInt(height)
+    throw new InvalidParamsError(
+      `query returned more than ${limit} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
+    )
   }
-  return out
+  const hits = await s.filters.logIndex.query(filter, Number(from), Number(to), limit, overLimit)
+  return hits.map(formatLogHit)
 }
 
 /** The filter codec bound to the node's limits, built once per node. */

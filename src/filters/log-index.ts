@@ -1,0 +1,240 @@
+/**
+ * The log index: every log of the chain in block order, with postings by address and by first
+ * topic, so that a range query (eth_getLogs, eth_getFilterLogs) visits only the logs that can
+ * match instead of decoding every block and receipt list of the range.
+ *
+ * It is fed by the chain's `block` event as blocks commit. Blocks taken off the chain
+ * (evm_revert, hardhat_reset, rewinds) are dropped when the next block at their height commits,
+ * or when a query finds the index above the head; a chain resumed from a database, or one the
+ * index missed blocks of, is caught up lazily by the first query that needs those blocks.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Chain } from '../chain/chain.js'
+import type { RawLog, StoredReceipt } from '../chain/receipts.js'
+import { data, type Hex, keyOf } from '../hex.js'
+import { logMatches, type LogFilter } from './log-filter.js'
+
+/** What the index keeps of one block: its identity, as a log shows it, and where its logs start. */
+export interface IndexedBlock {
+  readonly hash: Hex
+  readonly number: number
+  /** Seconds (a number: exact below 2^53, and no string kept per block). */
+  readonly timestamp: number
+  /** Hashes of the block's transactions that emitted logs, by transaction index. */
+  readonly txHashes: Array<Hex | undefined>
+  /** Position of the block's first log in the index. */
+  readonly first: number
+}
+
+/** One log of the index. */
+export interface IndexedLog {
+  readonly log: RawLog
+  /** Height of its block. */
+  readonly height: number
+  readonly txIndex: number
+  /** Position in its block (the RPC's logIndex). */
+  readonly logIndex: number
+}
+
+/** A matching log with its block, as a query returns it. */
+export interface LogHit {
+  readonly entry: IndexedLog
+  readonly block: IndexedBlock
+}
+
+/** Called when a query's result passes `limit`: the height of the block where it did. */
+export type OverLimit = (height: number) => never
+
+export class LogIndex {
+  /** By height, contiguous from genesis. */
+  private readonly blocks: IndexedBlock[] = []
+  private readonly logs: IndexedLog[] = []
+  private readonly byAddress = new Map<string, number[]>()
+  private readonly byTopic0 = new Map<string, number[]>()
+  private readonly off: () => void
+  /** The catch-up under way, shared by concurrent queries. */
+  private catchingUp: Promise<void> | undefined
+
+  constructor(private readonly chain: Chain) {
+    const onBlock = (block: Block, receipts: StoredReceipt[]) => this.onBlock(block, receipts)
+    chain.on('block', onBlock)
+    this.off = () => chain.off('block', onBlock)
+    // A new chain is indexed from its genesis (which has no logs) on; a resumed one on first use.
+    if (chain.height === 0n) this.add(chain.head, [])
+  }
+
+  /** Number of logs indexed (the chain's logs up to the highest block indexed so far). */
+  get size(): number {
+    return this.logs.length
+  }
+
+  /** Number of blocks indexed, genesis included. */
+  get height(): number {
+    return this.blocks.length - 1
+  }
+
+  /** Stops following the chain. */
+  close(): void {
+    this.off()
+  }
+
+  /**
+   * The logs of blocks `from`..`to` (heights at most the chain's) that match the filter's
+   * addresses and topics, in chain order. `overLimit` is called once more than `limit` match.
+   */
+  async query(filter: LogFilter, from: number, to: number, limit: number, overLimit: OverLimit): Promise<LogHit[]> {
+    await this.catchUp(to)
+    const top = Math.min(to, this.blocks.length - 1)
+    const start = this.blocks[from]
+    if (start === undefined || from > top) return []
+    const lo = start.first
+    const hi = this.blocks[top + 1]?.first ?? this.logs.length
+    const out: LogHit[] = []
+    const take = (position: number): void => {
+      const entry = this.logs[position] as IndexedLog
+      if (!logMatches(entry.log, filter)) return
+      if (out.length === limit) overLimit(entry.height)
+      out.push({ entry, block: this.blocks[entry.height] as IndexedBlock })
+    }
+    const candidates = this.candidates(filter, lo, hi)
+    if (candidates === undefined) for (let p = lo; p < hi; p++) take(p)
+    else for (const p of candidates) take(p)
+    return out
+  }
+
+  /** Positions in [lo, hi) that the postings allow, ascending; undefined when they do not narrow. */
+  private candidates(filter: LogFilter, lo: number, hi: number): number[] | undefined {
+    let keys: Uint8Array[]
+    let postings: Map<string, number[]>
+    if (filter.addresses.length > 0) {
+      keys = filter.addresses
+      postings = this.byAddress
+    } else {
+      const topic0 = filter.topics[0]
+      if (topic0 === undefined || topic0 === null) return undefined
+      keys = topic0
+      postings = this.byTopic0
+    }
+    const out: number[] = []
+    const seen = new Set<string>()
+    for (const key of keys) {
+      const k = keyOf(key)
+      if (seen.has(k)) continue
+      seen.add(k)
+      const list = postings.get(k)
+      if (list === undefined) continue
+      for (let i = lowerBound(list, lo); i < list.length && (list[i] as number) < hi; i++) out.push(list[i] as number)
+    }
+    if (seen.size > 1) out.sort((a, b) => a - b)
+    return out
+  }
+
+  private onBlock(block: Block, receipts: StoredReceipt[]): void {
+    const height = Number(block.header.number)
+    // A block at a height already indexed replaces it and everything above (a revert came first).
+    if (height < this.blocks.length) this.truncate(height)
+    // A gap (a resumed chain, or blocks committed before the index existed) is filled by catchUp.
+    if (height === this.blocks.length) this.add(block, receipts)
+  }
+
+  /** Brings the index to the chain's blocks up to `to`: drops reverted ones, reads missing ones. */
+  private async catchUp(to: number): Promise<void> {
+    for (;;) {
+      const head = this.chain.head
+      const headHeight = Number(head.header.number)
+      if (this.blocks.length > headHeight + 1) this.truncate(headHeight + 1)
+      const top = this.blocks[headHeight]
+      // The head replaced without the index seeing it: start again from genesis.
+      if (top !== undefined && top.hash !== data(head.hash())) this.truncate(0)
+      // A revert while catching up may have taken `to` off the chain: the query stops at the head.
+      if (this.blocks.length > Math.min(to, headHeight)) return
+      this.catchingUp ??= this.readBlocks(to).finally(() => (this.catchingUp = undefined))
+      await this.catchingUp
+    }
+  }
+
+  private async readBlocks(to: number): Promise<void> {
+    while (this.blocks.length <= to) {
+      const height = this.blocks.length
+      const block = await this.chain.blockByNumber(BigInt(height))
+      if (block === undefined) {
+        if (BigInt(height) > this.chain.height) return
+        throw new Error(`the chain has no block ${height} to index`)
+      }
+      const receipts = await this.chain.receipts(block.hash())
+      // The chain moved while reading (a commit indexed it already, or a revert): read again.
+      if (this.blocks.length !== height) continue
+      const parent = this.blocks[height - 1]
+      if (parent !== undefined && parent.hash !== data(block.header.parentHash)) {
+        this.truncate(0)
+        continue
+      }
+      this.add(block, receipts)
+    }
+  }
+
+  private add(block: Block, receipts: StoredReceipt[]): void {
+    const height = this.blocks.length
+    const first = this.logs.length
+    const txHashes: Array<Hex | undefined> = []
+    let logIndex = 0
+    receipts.forEach((receipt, txIndex) => {
+      if (receipt.logs.length === 0) return
+      const tx = block.transactions[txIndex]
+      if (tx !== undefined) txHashes[txIndex] = data(tx.hash())
+      for (const log of receipt.logs) {
+        const position = this.logs.length
+        this.logs.push({ log, height, txIndex, logIndex: logIndex++ })
+        post(this.byAddress, keyOf(log[0]), position)
+        const topic0 = log[1][0]
+        if (topic0 !== undefined) post(this.byTopic0, keyOf(topic0), position)
+      }
+    })
+    this.blocks.push({
+      hash: data(block.hash()),
+      number: height,
+      timestamp: Number(block.header.timestamp),
+      txHashes,
+      first,
+    })
+  }
+
+  /** Drops the blocks from `height` on, with their logs and postings. */
+  private truncate(height: number): void {
+    const block = this.blocks[height]
+    if (block === undefined) return
+    while (this.logs.length > block.first) {
+      const { log } = this.logs.pop() as IndexedLog
+      unpost(this.byAddress, keyOf(log[0]))
+      const topic0 = log[1][0]
+      if (topic0 !== undefined) unpost(this.byTopic0, keyOf(topic0))
+    }
+    this.blocks.length = height
+  }
+}
+
+function post(postings: Map<string, number[]>, key: string, position: number): void {
+  const list = postings.get(key)
+  if (list === undefined) postings.set(key, [position])
+  else list.push(position)
+}
+
+/** Removes the newest posting of `key` (logs are dropped newest first). */
+function unpost(postings: Map<string, number[]>, key: string): void {
+  const list = postings.get(key)
+  if (list === undefined) return
+  list.pop()
+  if (list.length === 0) postings.delete(key)
+}
+
+/** First index of the sorted `list` whose value is at least `value`. */
+function lowerBound(list: number[], value: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((list[mid] as number) < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
