@@ -72,8 +72,7 @@ export class Eip1193Provider {
 
   /** Adds a listener (EIP-1193's signature, the one viem's `EIP1193Provider` type has). */
   on<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
-    this.events.on(event, listener as never)
-    return this
+    return this.listen('on', event, listener)
   }
 
   addListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
@@ -82,14 +81,12 @@ export class Eip1193Provider {
 
   /** Adds a listener called once. */
   once<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
-    this.events.once(event, listener as never)
-    return this
+    return this.listen('once', event, listener)
   }
 
   /** Removes a listener. */
   removeListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
-    this.events.removeListener(event, listener as never)
-    return this
+    return this.listen('removeListener', event, listener)
   }
 
   off<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
@@ -107,13 +104,11 @@ export class Eip1193Provider {
   }
 
   prependListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
-    this.events.prependListener(event, listener as never)
-    return this
+    return this.listen('prependListener', event, listener)
   }
 
   prependOnceListener<E extends keyof ProviderEvents>(event: E, listener: ProviderEvents[E]): this {
-    this.events.prependOnceListener(event, listener as never)
-    return this
+    return this.listen('prependOnceListener', event, listener)
   }
 
   listeners(event: keyof ProviderEvents): Function[] {
@@ -126,6 +121,12 @@ export class Eip1193Provider {
 
   eventNames(): Array<keyof ProviderEvents> {
     return this.events.eventNames() as Array<keyof ProviderEvents>
+  }
+
+  /** Hands a listener to the emitter's method `how`; the provider, for chaining. */
+  private listen(how: 'on' | 'once' | 'removeListener' | 'prependListener' | 'prependOnceListener', event: keyof ProviderEvents, listener: unknown): this {
+    this.events[how](event, listener as never)
+    return this
   }
 
   /** node:events' listener limit, which Hardhat's provider wrappers set; none unless set. */

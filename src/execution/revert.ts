@@ -2,21 +2,24 @@
 import { ExecutionRevertedError } from '../errors.js'
 import { data, toBigInt } from '../hex.js'
 
-const ERROR_SELECTOR = '08c379a0'
-const PANIC_SELECTOR = '4e487b71'
+export const ERROR_SELECTOR = '08c379a0'
+export const PANIC_SELECTOR = '4e487b71'
 
-// geth's panic reasons (accounts/abi.panicReasons).
-const PANIC_REASONS = new Map<bigint, string>([
-  [0x00n, 'generic panic'],
-  [0x01n, 'assert(false)'],
-  [0x11n, 'arithmetic underflow or overflow'],
-  [0x12n, 'division or modulo by zero'],
-  [0x21n, 'enum overflow'],
-  [0x22n, 'invalid encoded storage byte array accessed'],
-  [0x31n, 'out-of-bounds array access; popping on an empty array'],
-  [0x32n, 'out-of-bounds access of an array or bytesN'],
-  [0x41n, 'out of memory'],
-  [0x51n, 'uninitialized function'],
+/**
+ * Solidity's panic codes: geth's reason (accounts/abi.panicReasons) and Hardhat's description
+ * (which has none for the generic panic).
+ */
+export const PANIC_CODES = new Map<bigint, { geth: string; hardhat?: string }>([
+  [0x00n, { geth: 'generic panic' }],
+  [0x01n, { geth: 'assert(false)', hardhat: 'Assertion error' }],
+  [0x11n, { geth: 'arithmetic underflow or overflow', hardhat: 'Arithmetic operation overflowed outside of an unchecked block' }],
+  [0x12n, { geth: 'division or modulo by zero', hardhat: 'Division or modulo division by zero' }],
+  [0x21n, { geth: 'enum overflow', hardhat: 'Tried to convert a value into an enum, but the value was too big or negative' }],
+  [0x22n, { geth: 'invalid encoded storage byte array accessed', hardhat: 'Incorrectly encoded storage byte array' }],
+  [0x31n, { geth: 'out-of-bounds array access; popping on an empty array', hardhat: '.pop() was called on an empty array' }],
+  [0x32n, { geth: 'out-of-bounds access of an array or bytesN', hardhat: 'Array accessed at an out-of-bounds or negative index' }],
+  [0x41n, { geth: 'out of memory', hardhat: 'Too much memory was allocated, or an array was created that is too large' }],
+  [0x51n, { geth: 'uninitialized function', hardhat: 'Called a zero-initialized variable of internal function type' }],
 ])
 
 /** The reason a Solidity revert carries, as geth's `abi.UnpackRevert` reads it. */
@@ -33,7 +36,7 @@ export function revertReason(output: Uint8Array): string | undefined {
   }
   if (selector === PANIC_SELECTOR && body.length === 32) {
     const code = toBigInt(body)
-    return PANIC_REASONS.get(code) ?? `unknown panic code: 0x${code.toString(16)}`
+    return PANIC_CODES.get(code)?.geth ?? `unknown panic code: 0x${code.toString(16)}`
   }
   return undefined
 }

@@ -8,23 +8,7 @@
 import { RpcError } from '../errors.js'
 import { data, toBigInt } from '../hex.js'
 import type { TxOutcome } from './builder.js'
-import { revertReason } from './revert.js'
-
-const ERROR_SELECTOR = '08c379a0'
-const PANIC_SELECTOR = '4e487b71'
-
-/** Hardhat's descriptions of Solidity's panic codes. */
-const PANICS = new Map<bigint, string>([
-  [0x01n, 'Assertion error'],
-  [0x11n, 'Arithmetic operation overflowed outside of an unchecked block'],
-  [0x12n, 'Division or modulo division by zero'],
-  [0x21n, 'Tried to convert a value into an enum, but the value was too big or negative'],
-  [0x22n, 'Incorrectly encoded storage byte array'],
-  [0x31n, '.pop() was called on an empty array'],
-  [0x32n, 'Array accessed at an out-of-bounds or negative index'],
-  [0x41n, 'Too much memory was allocated, or an array was created that is too large'],
-  [0x51n, 'Called a zero-initialized variable of internal function type'],
-])
+import { ERROR_SELECTOR, PANIC_CODES, PANIC_SELECTOR, revertReason } from './revert.js'
 
 const VM_EXCEPTION = 'VM Exception while processing transaction'
 
@@ -34,7 +18,7 @@ function revertMessage(output: Uint8Array): string {
   const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
   if (selector === PANIC_SELECTOR && output.length === 36) {
     const code = toBigInt(output.subarray(4))
-    const reason = PANICS.get(code)
+    const reason = PANIC_CODES.get(code)?.hardhat
     const hex = `0x${code.toString(16)}`
     return `${VM_EXCEPTION}: ${reason === undefined ? `reverted with unknown panic code ${hex}` : `reverted with panic code ${hex} (${reason})`}`
   }

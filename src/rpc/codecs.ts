@@ -202,6 +202,13 @@ export function objectParam(v: unknown, what: string): Record<string, unknown> {
   return v as Record<string, unknown>
 }
 
+/** An optional array param: `undefined`/`null` count as absent; anything else but an array is refused with geth's text for `goType`. */
+export function optionalArray(v: unknown, goType: string): unknown[] | undefined {
+  if (v === undefined || v === null) return undefined
+  if (!Array.isArray(v)) throw new CodecError(`json: cannot unmarshal non-array into Go value of type ${goType}`)
+  return v
+}
+
 /** An own field of an object param, or undefined. */
 export function field(o: Record<string, unknown>, name: string): unknown {
   return Object.hasOwn(o, name) ? o[name] : undefined

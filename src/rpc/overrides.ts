@@ -25,22 +25,22 @@ function storage(v: unknown, what: string): Map<string, Uint8Array> {
   return out
 }
 
+/** The fields that are set, without the keys of those left out (`undefined`). */
+function definedFields<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>
+}
+
 function accountOverride(v: unknown): AccountOverride {
   const o = objectParam(v, 'override.OverrideAccount')
-  const out: AccountOverride = {}
-  const balance = optField(o, 'balance', (x) => parseQuantity(x))
-  const nonce = optField(o, 'nonce', (x) => parseQuantity(x, 64))
-  const code = optField(o, 'code', parseData)
-  const state = optField(o, 'state', (x) => storage(x, 'map[common.Hash]common.Hash'))
-  const stateDiff = optField(o, 'stateDiff', (x) => storage(x, 'map[common.Hash]common.Hash'))
-  const move = optField(o, 'movePrecompileToAddress', decodeAddress)
-  if (balance !== undefined) out.balance = balance
-  if (nonce !== undefined) out.nonce = nonce
-  if (code !== undefined) out.code = code
-  if (state !== undefined) out.state = state
-  if (stateDiff !== undefined) out.stateDiff = stateDiff
-  if (move !== undefined) out.movePrecompileToAddress = keyOf(move)
-  return out
+  const move = (x: unknown) => keyOf(decodeAddress(x))
+  return definedFields({
+    balance: optField(o, 'balance', (x) => parseQuantity(x)),
+    nonce: optField(o, 'nonce', (x) => parseQuantity(x, 64)),
+    code: optField(o, 'code', parseData),
+    state: optField(o, 'state', (x) => storage(x, 'map[common.Hash]common.Hash')),
+    stateDiff: optField(o, 'stateDiff', (x) => storage(x, 'map[common.Hash]common.Hash')),
+    movePrecompileToAddress: optField(o, 'movePrecompileToAddress', move),
+  })
 }
 
 /** Decodes a state override set (`{ [address]: { balance, nonce, code, state | stateDiff, movePrecompileToAddress } }`). */
@@ -54,24 +54,17 @@ export function decodeStateOverrides(v: unknown): StateOverrides {
 /** Decodes block overrides, with geth's field names and the aliases viem and Anvil send. */
 export function decodeBlockOverrides(v: unknown): BlockOverrides {
   const o = objectParam(v, 'override.BlockOverrides')
-  const out: BlockOverrides = {}
   const qty = (x: unknown) => parseQuantity(x)
   const u64 = (x: unknown) => parseQuantity(x, 64)
-  const number = optField(o, 'number', qty)
-  const time = optField(o, 'time', u64)
-  const gasLimit = optField(o, 'gasLimit', u64)
-  const feeRecipient = optField(o, 'feeRecipient', decodeAddress) ?? optField(o, 'coinbase', decodeAddress)
-  const prevRandao = optField(o, 'prevRandao', decodeHash) ?? optField(o, 'random', decodeHash)
-  const baseFee = optField(o, 'baseFeePerGas', qty) ?? optField(o, 'baseFee', qty)
-  const blobBaseFee = optField(o, 'blobBaseFee', qty)
-  if (number !== undefined) out.number = number
-  if (time !== undefined) out.time = time
-  if (gasLimit !== undefined) out.gasLimit = gasLimit
-  if (feeRecipient !== undefined) out.feeRecipient = feeRecipient
-  if (prevRandao !== undefined) out.prevRandao = prevRandao
-  if (baseFee !== undefined) out.baseFeePerGas = baseFee
-  if (blobBaseFee !== undefined) out.blobBaseFee = blobBaseFee
-  return out
+  return definedFields({
+    number: optField(o, 'number', qty),
+    time: optField(o, 'time', u64),
+    gasLimit: optField(o, 'gasLimit', u64),
+    feeRecipient: optField(o, 'feeRecipient', decodeAddress) ?? optField(o, 'coinbase', decodeAddress),
+    prevRandao: optField(o, 'prevRandao', decodeHash) ?? optField(o, 'random', decodeHash),
+    baseFeePerGas: optField(o, 'baseFeePerGas', qty) ?? optField(o, 'baseFee', qty),
+    blobBaseFee: optField(o, 'blobBaseFee', qty),
+  })
 }
 
 function wrap<T>(name: string, decode: (v: unknown) => T): Codec<T | undefined> {

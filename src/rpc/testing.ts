@@ -17,6 +17,7 @@ import {
   objectParam,
   optField,
   optional,
+  optionalArray,
   parseData,
   parseQuantity,
   type Codec,
@@ -65,11 +66,7 @@ const payloadAttributes: Codec<PayloadAttributes> = {
 const rawTransactions: Codec<Uint8Array[] | undefined> = {
   name: 'raw transactions',
   optional: true,
-  decode(v) {
-    if (v === undefined || v === null) return undefined
-    if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go value of type []hexutil.Bytes')
-    return v.map(parseData)
-  },
+  decode: (v) => optionalArray(v, '[]hexutil.Bytes')?.map(parseData),
 }
 
 /** geth's `ExecutableData`: the header fields, the raw transactions and the withdrawals. */

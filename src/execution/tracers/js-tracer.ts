@@ -17,6 +17,7 @@ import { data, keyOf } from '../../hex.js'
 import { opName } from './opcodes.js'
 import { PRELUDE } from './js-prelude.js'
 import { bytesOf, TracerState } from './js-state.js'
+import { ScopeContracts } from './scope-contracts.js'
 import type { FrameEnd, FrameStart, Step, Tracer, TxEnd, TxStart } from './types.js'
 
 /**
@@ -99,9 +100,7 @@ export class JsTracer implements Tracer {
   private disposed = false
   private readonly ctx: Record<string, unknown> = {}
   private started = 0
-  private contractValue: bigint[] = []
-  private contractInput: Uint8Array[] = []
-  private contractCaller: Uint8Array[] = []
+  private readonly contracts = new ScopeContracts()
   /** The accounts the transaction's frames named, by hex. */
   private readonly touched = new Map<string, Uint8Array>()
 
@@ -196,14 +195,14 @@ export class JsTracer implements Tracer {
       const d = s.depth - 1
       switch (num(which)) {
         case 0:
-          return vm.newString(hex0x(this.contractCaller[d] ?? new Uint8Array(20)))
+          return vm.newString(hex0x(this.contracts.caller(d) ?? new Uint8Array(20)))
         case 1:
           return vm.newString(hex0x(s.address))
         default:
-          return vm.newString(`0x${(this.contractValue[d] ?? 0n).toString(16)}`)
+          return vm.newString(`0x${this.contracts.value(d).toString(16)}`)
       }
     })
-    def('contractInput', () => vm.newArrayBuffer((this.contractInput[step().depth - 1] ?? new Uint8Array(0)).slice().buffer))
+    def('contractInput', () => vm.newArrayBuffer(this.contracts.input(step().depth - 1).slice().buffer))
     def('create', (from, nonce) => {
       const n = num(nonce)
       const address = keccak256(RLP.encode([bytesOf(str(from)), n === 0 ? new Uint8Array(0) : BigInt(n)])).subarray(12)
@@ -344,12 +343,8 @@ export class JsTracer implements Tracer {
 
   onEnter(f: FrameStart): void {
     // The contract of each depth, for `log.contract` (geth's scope contract).
+    this.contracts.enter(f)
     const d = f.depth
-    if (f.type !== 'SELFDESTRUCT') {
-      this.contractCaller[d] = f.type === 'DELEGATECALL' ? (this.contractCaller[d - 1] ?? f.from) : f.from
-      this.contractValue[d] = f.type === 'DELEGATECALL' ? (this.contractValue[d - 1] ?? 0n) : (f.value ?? 0n)
-      this.contractInput[d] = f.input
-    }
     this.touched.set(hex0x(f.from), f.from)
     if (f.to !== undefined) this.touched.set(hex0x(f.to), f.to)
     if (!this.frames || d === 0) return
@@ -392,7 +387,7 @@ export class JsTracer implements Tracer {
       return new Promise<void>((resolve) => setImmediate(resolve))
     }
     this.db.at(s.state)
-    const ahead = this.stepReadsDb ? this.db.beforeStep(s, this.contractCaller[s.depth - 1]) : undefined
+    const ahead = this.stepReadsDb ? this.db.beforeStep(s, this.contracts.caller(s.depth - 1)) : undefined
     if (ahead !== undefined) return ahead.then(go)
     return go()
   }

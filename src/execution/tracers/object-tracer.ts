@@ -9,6 +9,7 @@ import { Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { ServerError } from '../../errors.js'
 import { opName } from './opcodes.js'
+import { ScopeContracts } from './scope-contracts.js'
 import type { FrameEnd, FrameStart, FrameType, Step, Tracer, TxEnd, TxStart } from './types.js'
 
 /** The opcode about to run, as a tracer object's `step` sees it. */
@@ -123,9 +124,7 @@ export class ObjectTracer implements Tracer {
   private failure: string | undefined
   private readonly ctx: Partial<TracerContext> = {}
   private started = 0
-  private readonly callers: Uint8Array[] = []
-  private readonly values: bigint[] = []
-  private readonly inputs: Uint8Array[] = []
+  private readonly contracts = new ScopeContracts()
   private readonly log: TracerStepLog
 
   constructor(
@@ -172,10 +171,10 @@ export class ObjectTracer implements Tracer {
         length: () => step().memory.length,
       },
       contract: {
-        getCaller: () => this.callers[step().depth - 1] ?? new Uint8Array(20),
+        getCaller: () => this.contracts.caller(step().depth - 1) ?? new Uint8Array(20),
         getAddress: () => step().address,
-        getValue: () => this.values[step().depth - 1] ?? 0n,
-        getInput: () => this.inputs[step().depth - 1] ?? new Uint8Array(0),
+        getValue: () => this.contracts.value(step().depth - 1),
+        getInput: () => this.contracts.input(step().depth - 1),
       },
       getPC: () => step().pc,
       getGas: () => step().gas,
@@ -228,12 +227,8 @@ export class ObjectTracer implements Tracer {
   }
 
   onEnter(f: FrameStart): void {
+    this.contracts.enter(f)
     const d = f.depth
-    if (f.type !== 'SELFDESTRUCT') {
-      this.callers[d] = f.type === 'DELEGATECALL' ? (this.callers[d - 1] ?? f.from) : f.from
-      this.values[d] = f.type === 'DELEGATECALL' ? (this.values[d - 1] ?? 0n) : (f.value ?? 0n)
-      this.inputs[d] = f.input
-    }
     const enter = this.t.enter
     if (d === 0 || enter === undefined) return
     const to = f.to ?? new Uint8Array(20)

@@ -10,6 +10,7 @@ import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
 import { blockSelector, hash, jsonUint64, type BlockSelector } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
+import { rawTransaction } from '../eth/raw.js'
 import { printBlock } from './print-block.js'
 
 async function selected(s: Services, at: BlockSelector): Promise<Block | undefined> {
@@ -70,12 +71,7 @@ export const debugRaw: MethodTable = {
   }),
   debug_getRawTransaction: method({
     params: [hash],
-    run: async (s, [h]) => {
-      const found = await s.chain.transaction(h)
-      if (found !== undefined) return data(found.tx.serialize())
-      const pending = s.pool.get(h)
-      // geth answers an unknown transaction with empty bytes.
-      return pending === undefined ? '0x' : data(pending.tx.serialize())
-    },
+    // geth answers an unknown transaction with empty bytes.
+    run: async (s, [h]) => (await rawTransaction(s, h)) ?? '0x',
   }),
 }

@@ -26,6 +26,40 @@ function noAnalogue(what: string, instead: string): never {
   throw new ServerError(`${what} is a Go runtime feature with no Node.js analogue; ${instead}`)
 }
 
+/** A recorder's three methods: record for `nsec` seconds into a file, start into a file, stop. */
+function recorderMethods(which: 'cpu' | 'trace') {
+  return {
+    timed: method({
+      params: [text, jsonUint],
+      run: async (s, [file, nsec]) => {
+        const ms = seconds(s, nsec) * 1000
+        await s.profiling[which].start(() => s.profiling.path(file))
+        await sleep(ms)
+        await s.profiling[which].stop()
+        return null
+      },
+    }),
+    start: method({
+      params: [text],
+      run: async (s, [file]) => {
+        await s.profiling[which].start(() => s.profiling.path(file))
+        return null
+      },
+    }),
+    stop: method({
+      params: [],
+      run: async (s) => {
+        s.profiling.check()
+        await s.profiling[which].stop()
+        return null
+      },
+    }),
+  }
+}
+
+const cpu = recorderMethods('cpu')
+const trace = recorderMethods('trace')
+
 export const debugRuntime: MethodTable = {
   debug_memStats: method({
     params: [],
@@ -57,56 +91,12 @@ export const debugRuntime: MethodTable = {
       return stacks(filter)
     },
   }),
-  debug_cpuProfile: method({
-    params: [text, jsonUint],
-    run: async (s, [file, nsec]) => {
-      const ms = seconds(s, nsec) * 1000
-      await s.profiling.cpu.start(() => s.profiling.path(file))
-      await sleep(ms)
-      await s.profiling.cpu.stop()
-      return null
-    },
-  }),
-  debug_startCPUProfile: method({
-    params: [text],
-    run: async (s, [file]) => {
-      await s.profiling.cpu.start(() => s.profiling.path(file))
-      return null
-    },
-  }),
-  debug_stopCPUProfile: method({
-    params: [],
-    run: async (s) => {
-      s.profiling.check()
-      await s.profiling.cpu.stop()
-      return null
-    },
-  }),
-  debug_goTrace: method({
-    params: [text, jsonUint],
-    run: async (s, [file, nsec]) => {
-      const ms = seconds(s, nsec) * 1000
-      await s.profiling.trace.start(() => s.profiling.path(file))
-      await sleep(ms)
-      await s.profiling.trace.stop()
-      return null
-    },
-  }),
-  debug_startGoTrace: method({
-    params: [text],
-    run: async (s, [file]) => {
-      await s.profiling.trace.start(() => s.profiling.path(file))
-      return null
-    },
-  }),
-  debug_stopGoTrace: method({
-    params: [],
-    run: async (s) => {
-      s.profiling.check()
-      await s.profiling.trace.stop()
-      return null
-    },
-  }),
+  debug_cpuProfile: cpu.timed,
+  debug_startCPUProfile: cpu.start,
+  debug_stopCPUProfile: cpu.stop,
+  debug_goTrace: trace.timed,
+  debug_startGoTrace: trace.start,
+  debug_stopGoTrace: trace.stop,
   // geth writes a pprof heap profile; V8's equivalent is a heap snapshot (DevTools' Memory tab).
   debug_writeMemProfile: method({
     params: [text],

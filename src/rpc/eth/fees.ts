@@ -4,7 +4,7 @@ import { quantity } from '../../hex.js'
 import { suggestedTip } from '../../execution/transactions.js'
 import { effectiveGasPrice } from '../format.js'
 import { heightOf } from '../blocks.js'
-import { blockTag, CodecError, parseQuantity, type Codec } from '../codecs.js'
+import { blockTag, CodecError, optionalArray, parseQuantity, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 
 /** Reward percentiles: numbers from 0 to 100, ascending. */
@@ -12,10 +12,8 @@ const percentiles: Codec<number[] | undefined> = {
   name: 'percentiles',
   optional: true,
   decode(v) {
-    if (v === undefined || v === null) return undefined
-    if (!Array.isArray(v)) throw new CodecError('json: cannot unmarshal non-array into Go value of type []float64')
     let last = -1
-    return v.map((p, i) => {
+    return optionalArray(v, '[]float64')?.map((p, i) => {
       if (typeof p !== 'number' || !Number.isFinite(p)) throw new CodecError('json: cannot unmarshal non-number into Go value of type float64')
       if (p < 0 || p > 100) throw new CodecError(`invalid reward percentile: ${p}`)
       if (p < last) throw new CodecError(`invalid reward percentile: #${i - 1}:${last} > #${i}:${p}`)

@@ -5,7 +5,8 @@
  */
 import type { Block } from '@ethereumjs/block'
 import { ServerError } from '../../errors.js'
-import { data, quantity } from '../../hex.js'
+import { data, quantity, type Hex } from '../../hex.js'
+import type { Services } from '../../services.js'
 import { blockByTag } from '../blocks.js'
 import { blockTag, hash, quantity as qty } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
@@ -16,15 +17,18 @@ function rawAt(block: Block | undefined, index: bigint) {
   return tx === undefined ? null : data(tx.serialize())
 }
 
+/** A mined or pending transaction's EIP-2718 encoding, or undefined when neither holds it. */
+export async function rawTransaction(s: Services, h: Uint8Array): Promise<Hex | undefined> {
+  const found = await s.chain.transaction(h)
+  if (found !== undefined) return data(found.tx.serialize())
+  const pending = s.pool.get(h)
+  return pending === undefined ? undefined : data(pending.tx.serialize())
+}
+
 export const raw: MethodTable = {
   eth_getRawTransactionByHash: method({
     params: [hash],
-    run: async (s, [h]) => {
-      const found = await s.chain.transaction(h)
-      if (found !== undefined) return data(found.tx.serialize())
-      const pending = s.pool.get(h)
-      return pending === undefined ? null : data(pending.tx.serialize())
-    },
+    run: async (s, [h]) => (await rawTransaction(s, h)) ?? null,
   }),
   eth_getRawTransactionByBlockHashAndIndex: method({
     params: [hash, qty],

@@ -159,18 +159,20 @@ export const evm: MethodTable = {
   }),
 }
 
+/** The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it). */
+function metadata({ chain, chainId, clientVersion, controls }: Services) {
+  return {
+    clientVersion,
+    chainId: Number(chainId),
+    instanceId: data(controls.instanceId()),
+    latestBlockNumber: Number(chain.height),
+    latestBlockHash: data(chain.head.hash()),
+  }
+}
+
 export const hardhat: MethodTable = {
   ...family('hardhat', true),
-  hardhat_metadata: method({
-    params: [],
-    run: ({ chain, chainId, clientVersion, controls }) => ({
-      clientVersion,
-      chainId: Number(chainId),
-      instanceId: data(controls.instanceId()),
-      latestBlockNumber: Number(chain.height),
-      latestBlockHash: data(chain.head.hash()),
-    }),
-  }),
+  hardhat_metadata: method({ params: [], run: metadata }),
 }
 
 export const anvil: MethodTable = {
@@ -208,15 +210,7 @@ export const anvil: MethodTable = {
   }),
   anvil_metadata: method({
     params: [],
-    run: ({ chain, chainId, controls, clientVersion }) => ({
-      clientVersion,
-      chainId: Number(chainId),
-      instanceId: data(controls.instanceId()),
-      latestBlockNumber: Number(chain.height),
-      latestBlockHash: data(chain.head.hash()),
-      forkConfig: null,
-      snapshots: controls.snapshotIds(),
-    }),
+    run: (s) => ({ ...metadata(s), forkConfig: null, snapshots: s.controls.snapshotIds() }),
   }),
   anvil_dumpState: method({ params: [], run: (s) => encodeDump(dumpState(s.chain, s.chainId)) }),
   anvil_loadState: method({
