@@ -1,0 +1,65 @@
+/**
+ * The errors the services below the RPC layer throw (chain/, consensus/, execution/, state/,
+ * txpool/, controls/, filters/, accounts/, profiling/). Each is named by what happened; its
+ * message is geth's wording, which is part of the behaviour. Which JSON-RPC error a domain error
+ * becomes (code and data) is decided here, in one place, by the base each class takes from
+ * `errors.ts`; the dispatcher turns them into wire errors as it does any `RpcError`.
+ *
+ * | domain error         | JSON-RPC code | data                 |
+ * | -------------------- | ------------- | -------------------- |
+ * | `Refused`            | -32000        | —                    |
+ * | `TxRejected`         | -32000        | —                    |
+ * | `NotFound`           | -32000        | —                    |
+ * | `InvalidInput`       | -32602        | —                    |
+ * | `LimitReached`       | -32005        | —                    |
+ * | `ExecutionRevertedError` | 3             | the revert bytes     |
+ * | `NodeClosedError`    | 4900          | —                    |
+ */
+import { InvalidParamsError, LimitExceededError, ServerError } from './errors.js'
+
+/** The node refuses the request in the state it is in (a setting, an operation, a trace). */
+export class Refused extends ServerError {
+  constructor(message: string, data?: unknown) {
+    super(message, data)
+    this.name = 'Refused'
+  }
+}
+
+/** A transaction refused at submission, pool admission or block building, in geth's words. */
+export class TxRejected extends Refused {
+  constructor(message: string) {
+    super(message)
+    this.name = 'TxRejected'
+  }
+}
+
+/** What the request names does not exist (a block, a transaction, a filter, a subscription). */
+export class NotFound extends Refused {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NotFound'
+  }
+}
+
+/** A parameter found wrong below the codecs (its meaning depends on state or other parameters). */
+export class InvalidInput extends InvalidParamsError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidInput'
+  }
+  /** `invalid argument <index>: <reason>`. */
+  static override argument(index: number, reason: string): InvalidInput {
+    return new InvalidInput(`invalid argument ${index}: ${reason}`)
+  }
+}
+
+/** A resource limit of the node was reached (live filters, subscriptions). */
+export class LimitReached extends LimitExceededError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'LimitReached'
+  }
+}
+
+/** Execution reverted (code 3, revert bytes as data), and the node was closed (4900): kept under their public names. */
+export { ExecutionRevertedError, NodeClosedError } from './errors.js'
