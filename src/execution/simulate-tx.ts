@@ -8,8 +8,9 @@ import { Address } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { RpcError } from '../errors.js'
-import { data, keyOf } from '../hex.js'
+import { data } from '../hex.js'
 import type { CallRequest } from './call-request.js'
+import { readRefusal } from './geth-wording.js'
 import { revertReason } from './revert.js'
 import type { IndexedLog } from './transfer-tracer.js'
 import { txFields } from './tx-fields.js'
@@ -179,20 +180,7 @@ export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): Rpc
 
 /** geth's code and wording for a call that is not a valid transaction. */
 export function invalidTx(error: unknown, from: Uint8Array): RpcError {
-  const message = error instanceof Error ? error.message : String(error)
-  const who = `address 0x${keyOf(from)}`
-  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message)
-  if (nonce !== null) {
-    const [state, got] = [BigInt(nonce[1]!), BigInt(nonce[2]!)]
-    return got < state
-      ? new RpcError(SIMULATE_ERRORS.nonceTooLow, `nonce too low: ${who}, tx: ${got} state: ${state}`)
-      : new RpcError(SIMULATE_ERRORS.nonceTooHigh, `nonce too high: ${who}, tx: ${got} state: ${state}`)
-  }
-  const funds = /cost is: (\d+) and the sender's account \(0x[0-9a-fA-F]+\) only has: (\d+)/.exec(message)
-  if (funds !== null) return new RpcError(SIMULATE_ERRORS.insufficientFunds, `insufficient funds for gas * price + value: ${who} have ${funds[2]} want ${funds[1]}`)
-  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
-  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
-  if (fee !== null) return new RpcError(SIMULATE_ERRORS.baseFeeTooLow, `max fee per gas less than block base fee: ${who}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
-  return new RpcError(SIMULATE_ERRORS.internal, message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
+  const read = readRefusal(error, from, { nonce: true, initcode: false })
+  const code = read.kind === 'other' || read.kind === 'initcodeTooLarge' ? SIMULATE_ERRORS.internal : SIMULATE_ERRORS[read.kind]
+  return new RpcError(code, read.message)
 }
