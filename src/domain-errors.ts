@@ -12,10 +12,12 @@
  * | `NotFound`           | -32000        | —                    |
  * | `InvalidInput`       | -32602        | —                    |
  * | `LimitReached`       | -32005        | —                    |
+ * | `SimulationRefused`  | eth_simulateV1's code for the kind (-38010…) | — |
+ * | `TransactionFailed`  | -32603 or -32000 (Hardhat's) | message, txHash, data |
  * | `ExecutionRevertedError` | 3             | the revert bytes     |
  * | `NodeClosedError`    | 4900          | —                    |
  */
-import { InvalidParamsError, LimitExceededError, ServerError } from './errors.js'
+import { InvalidParamsError, LimitExceededError, RpcError, ServerError } from './errors.js'
 
 /** The node refuses the request in the state it is in (a setting, an operation, a trace). */
 export class Refused extends ServerError {
@@ -59,6 +61,30 @@ export class LimitReached extends LimitExceededError {
     super(message)
     this.name = 'LimitReached'
   }
+}
+
+/**
+ * `eth_simulateV1` refused a block or call: that method's specification gives each kind of
+ * refusal its own code (nonce too low -38010, base fee too low -38012, …), which `code` carries.
+ */
+export class SimulationRefused extends RpcError {
+  constructor(code: number, message: string) {
+    super(code, message)
+    this.name = 'SimulationRefused'
+  }
+}
+
+/** A mined transaction failed (Hardhat's automine answer): its code, message and `{ message, txHash, data }`. */
+export class TransactionFailed extends RpcError {
+  constructor(code: number, message: string, data: { message: string; txHash: string; data: string }) {
+    super(code, message, data)
+    this.name = 'TransactionFailed'
+  }
+}
+
+/** True for an error the node words itself (a domain error): it passes through as it is. */
+export function isDomainError(error: unknown): error is RpcError {
+  return error instanceof RpcError
 }
 
 /** Execution reverted (code 3, revert bytes as data), and the node was closed (4900): kept under their public names. */

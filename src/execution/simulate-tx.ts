@@ -7,7 +7,7 @@ import { Blob4844Tx, createTx, paramsTx, TransactionType, type TypedTransaction 
 import { Address } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { RpcError } from '../errors.js'
+import { SimulationRefused } from '../domain-errors.js'
 import { data } from '../hex.js'
 import type { CallRequest } from './call-request.js'
 import { readRefusal } from './geth-wording.js'
@@ -174,13 +174,13 @@ export function callResult(run: RunTxResult, logs: IndexedLog[]): SimCallResult 
 }
 
 /** geth's refusal of a call whose sender's nonce is already 2^64-1 (with validation). */
-export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): RpcError {
-  return new RpcError(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
+export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): SimulationRefused {
+  return new SimulationRefused(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
 }
 
 /** geth's code and wording for a call that is not a valid transaction. */
-export function invalidTx(error: unknown, from: Uint8Array): RpcError {
+export function invalidTx(error: unknown, from: Uint8Array): SimulationRefused {
   const read = readRefusal(error, from, { nonce: true, initcode: false })
   const code = read.kind === 'other' || read.kind === 'initcodeTooLarge' ? SIMULATE_ERRORS.internal : SIMULATE_ERRORS[read.kind]
-  return new RpcError(code, read.message)
+  return new SimulationRefused(code, read.message)
 }

@@ -23,8 +23,7 @@ import type { Chain } from '../../chain/chain.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import type { Clock } from '../../clock.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import { NotFound, Refused } from '../../domain-errors.js'
-import { RpcError } from '../../errors.js'
+import { isDomainError, NotFound, Refused } from '../../domain-errors.js'
 import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
 import type { Limits } from '../../limits.js'
 import type { JsTracerLimits } from './js-tracer.js'
@@ -212,7 +211,7 @@ export class Tracing {
       try {
         current = createTracer(config, budget, this.jsLimits())
       } catch (error) {
-        if (!(error instanceof RpcError)) throw error
+        if (!isDomainError(error)) throw error
         entries[i] = { txHash: hashOf(i), error: error.message }
         return undefined
       }
@@ -225,7 +224,7 @@ export class Tracing {
       try {
         entries[index] = { txHash: hashOf(index), result: await tracer.result() }
       } catch (error) {
-        if (!(error instanceof RpcError)) throw error
+        if (!isDomainError(error)) throw error
         entries[index] = { txHash: hashOf(index), error: error.message }
       }
     }
@@ -411,7 +410,7 @@ export class Tracing {
                   txIndex: i,
                 })
         } catch (error) {
-          if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
+          if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !isDomainError(error)) break
           throw error
         }
         if (receipt !== undefined && result.totalGasSpent !== receipt.gasUsed) {
@@ -493,9 +492,9 @@ export class Tracing {
   }
 
   /** geth's error for a trace that could not finish. */
-  private failure(error: unknown, from: Uint8Array): RpcError {
+  private failure(error: unknown, from: Uint8Array): Error {
     if (error instanceof EvmTimeout) return new Refused('execution timeout')
-    if (error instanceof RpcError) return error
+    if (isDomainError(error)) return error
     return new Refused(`tracing failed: ${gethMessage(error, from).message}`)
   }
 
