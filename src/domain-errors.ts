@@ -3,7 +3,9 @@
  * txpool/, controls/, filters/, accounts/, profiling/). Each is named by what happened; its
  * message is geth's wording, which is part of the behaviour. Which JSON-RPC error a domain error
  * becomes (code and data) is decided here, in one place, by the base each class takes from
- * `errors.ts`; the dispatcher turns them into wire errors as it does any `RpcError`.
+ * `errors.ts`; the dispatcher turns them into wire errors as it does any `RpcError`. Their
+ * `name` stays the base's (`ServerError`, `InvalidParamsError`…), as callers of
+ * `node.request` saw before these classes existed.
  *
  * | domain error         | JSON-RPC code | data                 |
  * | -------------------- | ------------- | -------------------- |
@@ -23,7 +25,6 @@ import { InvalidParamsError, LimitExceededError, RpcError, ServerError } from '.
 export class Refused extends ServerError {
   constructor(message: string, data?: unknown) {
     super(message, data)
-    this.name = 'Refused'
   }
 }
 
@@ -31,7 +32,6 @@ export class Refused extends ServerError {
 export class TxRejected extends Refused {
   constructor(message: string) {
     super(message)
-    this.name = 'TxRejected'
   }
 }
 
@@ -39,7 +39,6 @@ export class TxRejected extends Refused {
 export class NotFound extends Refused {
   constructor(message: string) {
     super(message)
-    this.name = 'NotFound'
   }
 }
 
@@ -47,7 +46,6 @@ export class NotFound extends Refused {
 export class InvalidInput extends InvalidParamsError {
   constructor(message: string) {
     super(message)
-    this.name = 'InvalidInput'
   }
   /** `invalid argument <index>: <reason>`. */
   static override argument(index: number, reason: string): InvalidInput {
@@ -59,7 +57,6 @@ export class InvalidInput extends InvalidParamsError {
 export class LimitReached extends LimitExceededError {
   constructor(message: string) {
     super(message)
-    this.name = 'LimitReached'
   }
 }
 
@@ -70,7 +67,6 @@ export class LimitReached extends LimitExceededError {
 export class SimulationRefused extends RpcError {
   constructor(code: number, message: string) {
     super(code, message)
-    this.name = 'SimulationRefused'
   }
 }
 
@@ -78,7 +74,6 @@ export class SimulationRefused extends RpcError {
 export class TransactionFailed extends RpcError {
   constructor(code: number, message: string, data: { message: string; txHash: string; data: string }) {
     super(code, message, data)
-    this.name = 'TransactionFailed'
   }
 }
 

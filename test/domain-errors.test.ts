@@ -19,6 +19,13 @@ describe('domain errors', () => {
     expect(toErrorObject(new TransactionFailed(-32000, 'Transaction ran out of gas', data))).toEqual({ code: -32000, message: 'Transaction ran out of gas', data })
   })
 
+  it('keep the name of the JSON-RPC error they become, as node.request callers saw before', () => {
+    expect([new Refused('a'), new TxRejected('a'), new NotFound('a')].map((e) => e.name)).toEqual(['ServerError', 'ServerError', 'ServerError'])
+    expect(new InvalidInput('a').name).toBe('InvalidParamsError')
+    expect(new LimitReached('a').name).toBe('LimitExceededError')
+    expect(new SimulationRefused(-38010, 'a').name).toBe('RpcError')
+  })
+
   it('over node.request: a pool refusal, an unknown filter and a bad storage value answer as before', async () => {
     const node = await createNode()
     try {
