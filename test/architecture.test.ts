@@ -123,6 +123,16 @@ function path(edges: Map<string, string[]>, component: string[]): string[] {
   return component
 }
 
+/** Lower-layer files that import `errors.ts` (the JSON-RPC errors) instead of `domain-errors.ts`. */
+function errorClassImports(edges: Map<string, string[]>): string[] {
+  const bad: string[] = []
+  for (const [file, targets] of edges) {
+    if (!LOWER.includes(file.split('/')[0] as string)) continue
+    for (const t of targets) if (t === 'errors.ts') bad.push(`${file} → ${t}`)
+  }
+  return bad
+}
+
 describe('architecture', () => {
   const edges = graph()
 
@@ -144,6 +154,19 @@ describe('architecture', () => {
       for (const t of targets) if (UPPER.includes(t.split('/')[0] as string)) bad.push(`${file} → ${t}`)
     }
     expect(bad).toEqual([])
+  })
+
+  it('services throw domain errors: no lower layer imports the JSON-RPC error classes of errors.ts', () => {
+    expect(errorClassImports(edges)).toEqual([])
+  })
+
+  it('finds a lower layer that imports errors.ts', () => {
+    const g = new Map([
+      ['txpool/pool.ts', ['domain-errors.ts', 'errors.ts']],
+      ['rpc/eth.ts', ['errors.ts']],
+      ['domain-errors.ts', ['errors.ts']],
+    ])
+    expect(errorClassImports(g)).toEqual(['txpool/pool.ts → errors.ts'])
   })
 
   it('consensus decides on opaque proposals: it imports nothing from execution/, state/ or the application', () => {

@@ -11,7 +11,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto'
 import type { Clock } from '../clock.js'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { data, type Hex } from '../hex.js'
 import { addressOf, type LocalAccount } from './accounts.js'
 
@@ -67,7 +67,7 @@ async function open(sealed: Sealed, passphrase: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]))
   } catch {
-    throw new ServerError(BAD_PASSPHRASE)
+    throw new Refused(BAD_PASSPHRASE)
   }
 }
 
@@ -77,10 +77,10 @@ function normalize(address: string): string {
 
 /** A private key is valid when in [1, N); geth's messages otherwise. */
 export function checkPrivateKey(key: Uint8Array): void {
-  if (key.length !== 32) throw new ServerError('invalid length, need 256 bits')
+  if (key.length !== 32) throw new Refused('invalid length, need 256 bits')
   const d = BigInt(data(key))
-  if (d >= SECP256K1_N) throw new ServerError('invalid private key, >=N')
-  if (d === 0n) throw new ServerError('invalid private key, zero or negative')
+  if (d >= SECP256K1_N) throw new Refused('invalid private key, >=N')
+  if (d === 0n) throw new Refused('invalid private key, zero or negative')
 }
 
 /** Keys by lower-case address, in the order they were added. */
@@ -121,15 +121,15 @@ export class Keyring {
   signer(address: string): Uint8Array {
     const key = this.unlocked(address)
     if (key !== undefined) return key
-    throw new ServerError(this.has(address) ? LOCKED : UNKNOWN_ACCOUNT)
+    throw new Refused(this.has(address) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
   /** The key, decrypted with `passphrase` for one use, whether or not the account is unlocked. */
   async withPassphrase(address: string, passphrase: string, unknown = UNKNOWN_ACCOUNT): Promise<Uint8Array> {
     const entry = this.entries.get(normalize(address))
-    if (entry === undefined) throw new ServerError(unknown)
+    if (entry === undefined) throw new Refused(unknown)
     if (entry.sealed !== undefined) return open(entry.sealed, passphrase)
-    if (passphrase !== '' || entry.key === undefined) throw new ServerError(BAD_PASSPHRASE)
+    if (passphrase !== '' || entry.key === undefined) throw new Refused(BAD_PASSPHRASE)
     return entry.key
   }
 
@@ -164,7 +164,7 @@ export class Keyring {
   /** personal_importRawKey: an existing key, sealed under `passphrase`, locked. */
   async importKey(key: Uint8Array, passphrase: string): Promise<Hex> {
     checkPrivateKey(key)
-    if (this.has(addressOf(key))) throw new ServerError('account already exists')
+    if (this.has(addressOf(key))) throw new Refused('account already exists')
     return this.add(key, passphrase)
   }
 
@@ -172,7 +172,7 @@ export class Keyring {
     const address = addressOf(key)
     const sealed = await seal(key, passphrase)
     // Checked again after the await: two imports of one key may race.
-    if (this.has(address)) throw new ServerError('account already exists')
+    if (this.has(address)) throw new Refused('account already exists')
     this.entries.set(normalize(address), { address, key: undefined, sealed, until: 0 })
     return address
   }

@@ -11,7 +11,7 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type VM, runBlock } from '@ethereumjs/vm'
 import { createEngineVM } from '../execution/engine/vm.js'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { equalBytes, keyOf } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
 import { chainBlockhashes } from '../execution/blockhashes.js'
@@ -41,11 +41,11 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
       values = decoded.data
       rest = decoded.remainder
     } catch (error) {
-      throw new ServerError(`import: block ${imported + 1} is not valid RLP: ${(error as Error).message}`)
+      throw new Refused(`import: block ${imported + 1} is not valid RLP: ${(error as Error).message}`)
     }
     const header = Array.isArray(values) ? values[0] : undefined
     if (!Array.isArray(header) || header.length < 15 || header.slice(0, 15).some((f) => Array.isArray(f))) {
-      throw new ServerError(`import: block ${imported + 1} is not a block: expected a list whose first item is a header of at least 15 byte strings`)
+      throw new Refused(`import: block ${imported + 1} is not a block: expected a list whose first item is a header of at least 15 byte strings`)
     }
     const number = BigInt(`0x${keyOf(header[8] as Uint8Array) || '0'}`)
     const timestamp = BigInt(`0x${keyOf(header[11] as Uint8Array) || '0'}`)
@@ -53,7 +53,7 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
       // Already part of the chain (a re-import): it must be the block we have.
       const ours = chain.hashAt(number)
       const block = decodeBlockValues(values, chain.forks.at(number, timestamp))
-      if (ours === undefined || !equalBytes(ours, block.hash())) throw new ServerError(`import: block ${number} differs from the chain's`)
+      if (ours === undefined || !equalBytes(ours, block.hash())) throw new Refused(`import: block ${number} differs from the chain's`)
       continue
     }
     const block = decodeBlockValues(values, chain.forks.at(number, timestamp))
@@ -66,7 +66,7 @@ export async function importBlocks(chain: Chain, bytes: Uint8Array): Promise<num
 async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
   const parent = chain.head
   if (!equalBytes(block.header.parentHash, parent.hash()) || block.header.number !== parent.header.number + 1n) {
-    throw new ServerError(`import: block ${block.header.number} does not extend the head (block ${parent.header.number})`)
+    throw new Refused(`import: block ${block.header.number} does not extend the head (block ${parent.header.number})`)
   }
   const view = chain.headView()
   const parentRoot = chain.stateRoot
@@ -82,7 +82,7 @@ async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
     } catch (error) {
       // Kept for debug_getBadBlocks / debug_traceBadBlock, as geth reports a block that fails to process.
       chain.badBlocks.add(block)
-      throw new ServerError(`import: block ${block.header.number} is invalid: ${(error as Error).message.split(' (')[0]}`)
+      throw new Refused(`import: block ${block.header.number} is invalid: ${(error as Error).message.split(' (')[0]}`)
     }
     const receipts = result.receipts.map((r, i): StoredReceipt => {
       const run = result.results[i]!

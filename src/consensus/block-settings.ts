@@ -4,7 +4,7 @@
  * method sets it; the producer only reads them, and uses up the one-block ones when a block is
  * mined.
  */
-import { InvalidParamsError, ServerError } from '../errors.js'
+import { InvalidInput, Refused } from '../domain-errors.js'
 
 /**
  * The lowest block gas limit a setter takes: a block must hold at least one transfer. Hardhat
@@ -67,7 +67,7 @@ export class BlockSettings {
   /** The next block's exact timestamp, once; it must be after `parentTimestamp` (Hardhat's message). */
   setNextBlockTimestamp(timestamp: bigint, parentTimestamp: bigint): void {
     if (timestamp <= parentTimestamp) {
-      throw new InvalidParamsError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parentTimestamp}`)
+      throw new InvalidInput(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parentTimestamp}`)
     }
     this.values.nextBlockTimestamp = timestamp
   }
@@ -86,7 +86,7 @@ export class BlockSettings {
 
   /** At least {@link MIN_BLOCK_GAS_LIMIT}, whichever method sets it. */
   setGasLimit(limit: bigint): void {
-    if (limit < MIN_BLOCK_GAS_LIMIT) throw new InvalidParamsError(`invalid argument 0: block gas limit must be at least ${MIN_BLOCK_GAS_LIMIT}`)
+    if (limit < MIN_BLOCK_GAS_LIMIT) throw new InvalidInput(`invalid argument 0: block gas limit must be at least ${MIN_BLOCK_GAS_LIMIT}`)
     this.values.gasLimit = limit
   }
 
@@ -103,7 +103,7 @@ export class BlockSettings {
 
   /** At most {@link MAX_EXTRA_DATA} bytes, with geth's message. */
   setExtraData(bytes: Uint8Array): void {
-    if (bytes.length > MAX_EXTRA_DATA) throw new ServerError(`extra exceeds max length. ${bytes.length} > ${MAX_EXTRA_DATA}`)
+    if (bytes.length > MAX_EXTRA_DATA) throw new Refused(`extra exceeds max length. ${bytes.length} > ${MAX_EXTRA_DATA}`)
     this.values.extraData = bytes
   }
 

@@ -14,7 +14,7 @@ import type { TxOutcome } from '../txpool/inclusions.js'
 import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
 import { BlockSettings } from './block-settings.js'
 import type { BftEngine } from './bft.js'
-import { NodeClosedError, ServerError } from '../errors.js'
+import { NodeClosedError, Refused, TxRejected } from '../domain-errors.js'
 
 /** How blocks are produced. */
 export type MiningMode =
@@ -191,7 +191,7 @@ export class Producer {
       // A block that cannot be built must not leave senders waiting: their transactions are
       // dropped with the reason, and the chain stays where it was.
       if (proposal !== undefined) this.app.discardProposal(proposal)
-      const reason = new ServerError(`block production failed: ${error instanceof Error ? error.message : String(error)}`)
+      const reason = new Refused(`block production failed: ${error instanceof Error ? error.message : String(error)}`)
       for (const e of entries) {
         this.pool.remove(e.hash)
         this.settleWaiter(e.hash, reason)
@@ -230,7 +230,7 @@ export class Producer {
     for (const r of leftOut) {
       if (r.retry) continue
       this.pool.remove(r.hash)
-      this.settleWaiter(r.hash, new ServerError(r.error.message.split(' (')[0] ?? r.error.message))
+      this.settleWaiter(r.hash, new TxRejected(r.error.message.split(' (')[0] ?? r.error.message))
     }
     for (const e of entries) this.pool.settle(e.sender, nonceOf(e.sender))
     // Last: the pool and the senders are settled whatever a listener does. A listener that
@@ -346,7 +346,7 @@ export class Producer {
     const requested = set ?? (timestampInterval === undefined ? undefined : parent.header.timestamp + timestampInterval)
     if (requested !== undefined) {
       if (requested < min) {
-        throw new ServerError(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
+        throw new Refused(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
       }
       return { timestamp: requested, offset: set === undefined ? timeOffset : requested - clock }
     }

@@ -9,7 +9,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
 import type { TimeSettings } from '../consensus/block-settings.js'
-import { InvalidParamsError } from '../errors.js'
+import { InvalidInput } from '../domain-errors.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
@@ -151,7 +151,7 @@ export class Controls {
   }
 
   async setStorageAt(address: Uint8Array, slot: bigint, value: Uint8Array): Promise<void> {
-    if (value.length !== 32) throw new InvalidParamsError('invalid argument 2: storage value must be 32 bytes')
+    if (value.length !== 32) throw new InvalidInput('invalid argument 2: storage value must be 32 bytes')
     const key = keyOf(address)
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
@@ -168,7 +168,7 @@ export class Controls {
    * clock). Answers the blocks with `keep` (evm_mine_detailed), else none.
    */
   async mine(count: bigint, options: { interval?: bigint | undefined; first?: bigint | undefined; keep?: boolean } = {}): Promise<Block[]> {
-    if (count > 1_000_000n) throw new InvalidParamsError('invalid argument 0: at most 1,000,000 blocks at once')
+    if (count > 1_000_000n) throw new InvalidInput('invalid argument 0: at most 1,000,000 blocks at once')
     const { interval, first, keep = false } = options
     const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
     const { mined, blocks } = await this.producer.mineSeries(
@@ -179,7 +179,7 @@ export class Controls {
       },
       keep,
     )
-    if (mined < count) throw new InvalidParamsError('the chain is halted: not enough validators online')
+    if (mined < count) throw new InvalidInput('the chain is halted: not enough validators online')
     return blocks
   }
 

@@ -14,7 +14,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Chain } from '../chain/chain.js'
-import { InvalidParamsError } from '../errors.js'
+import { InvalidInput } from '../domain-errors.js'
 import { data, fromHex, quantity, type Hex } from '../hex.js'
 import type { GenesisAccount } from '../options.js'
 
@@ -66,7 +66,7 @@ export function encodeDump(dump: StateDump): Hex {
 }
 
 function fail(reason: string): never {
-  throw new InvalidParamsError(`invalid state dump: ${reason}`)
+  throw new InvalidInput(`invalid state dump: ${reason}`)
 }
 
 function hexField(value: unknown, what: string): Hex {

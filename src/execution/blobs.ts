@@ -15,7 +15,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { ServerError } from '../errors.js'
+import { TxRejected } from '../domain-errors.js'
 import { data } from '../hex.js'
 
 /** Bytes of one blob (4096 field elements of 32 bytes). */
@@ -50,7 +50,7 @@ export function splitBlobEnvelope(raw: Uint8Array): BlobEnvelope | undefined {
   }
   if (!Array.isArray(items) || !Array.isArray(items[0])) return undefined
   const bytesList = (value: Rlp | undefined, what: string): Uint8Array[] => {
-    if (!Array.isArray(value) || value.some((v) => Array.isArray(v))) throw new ServerError(`invalid transaction: blob sidecar ${what} must be a list of byte strings`)
+    if (!Array.isArray(value) || value.some((v) => Array.isArray(v))) throw new TxRejected(`invalid transaction: blob sidecar ${what} must be a list of byte strings`)
     return value as Uint8Array[]
   }
   const canonical = new Uint8Array(RLP.encode(items[0]))
@@ -64,7 +64,7 @@ export function splitBlobEnvelope(raw: Uint8Array): BlobEnvelope | undefined {
   if (items.length === 5 && version instanceof Uint8Array && version.length === 1 && version[0] === 1) {
     return { canonical: typed, version: 1, blobs: bytesList(items[2], 'blobs'), commitments: bytesList(items[3], 'commitments'), proofs: bytesList(items[4], 'proofs') }
   }
-  throw new ServerError('invalid transaction: unsupported blob sidecar format')
+  throw new TxRejected('invalid transaction: unsupported blob sidecar format')
 }
 
 interface Kzg {
@@ -96,27 +96,27 @@ export async function verifyBlobSidecar(envelope: BlobEnvelope, versionedHashes:
   const { blobs, commitments, proofs, version } = envelope
   const n = versionedHashes.length
   if (blobs.length !== n || commitments.length !== n) {
-    throw new ServerError(`invalid blob sidecar: ${blobs.length} blobs and ${commitments.length} commitments for ${n} blob hashes`)
+    throw new TxRejected(`invalid blob sidecar: ${blobs.length} blobs and ${commitments.length} commitments for ${n} blob hashes`)
   }
   const expectedProofs = version === 0 ? n : n * CELLS_PER_EXT_BLOB
   if (proofs.length !== expectedProofs) {
-    throw new ServerError(`invalid blob sidecar: ${proofs.length} proofs, expected ${expectedProofs} (version ${version})`)
+    throw new TxRejected(`invalid blob sidecar: ${proofs.length} proofs, expected ${expectedProofs} (version ${version})`)
   }
   for (let i = 0; i < n; i++) {
     const blob = blobs[i] as Uint8Array
     const commitment = commitments[i] as Uint8Array
-    if (blob.length !== BYTES_PER_BLOB) throw new ServerError(`invalid blob sidecar: blob ${i} has ${blob.length} bytes, expected ${BYTES_PER_BLOB}`)
-    if (commitment.length !== 48) throw new ServerError(`invalid blob sidecar: commitment ${i} has ${commitment.length} bytes, expected 48`)
+    if (blob.length !== BYTES_PER_BLOB) throw new TxRejected(`invalid blob sidecar: blob ${i} has ${blob.length} bytes, expected ${BYTES_PER_BLOB}`)
+    if (commitment.length !== 48) throw new TxRejected(`invalid blob sidecar: commitment ${i} has ${commitment.length} bytes, expected 48`)
     const hash = sha256(commitment)
     hash[0] = VERSIONED_HASH_VERSION_KZG
     const entry = versionedHashes[i] as Uint8Array | string
     const declared = typeof entry === 'string' ? entry.toLowerCase() : data(entry)
     if (data(hash) !== declared) {
-      throw new ServerError(`invalid blob sidecar: blob ${i}: computed hash ${data(hash)} mismatches transaction one ${declared}`)
+      throw new TxRejected(`invalid blob sidecar: blob ${i}: computed hash ${data(hash)} mismatches transaction one ${declared}`)
     }
   }
   for (const [i, proof] of proofs.entries()) {
-    if (proof.length !== 48) throw new ServerError(`invalid blob sidecar: proof ${i} has ${proof.length} bytes, expected 48`)
+    if (proof.length !== 48) throw new TxRejected(`invalid blob sidecar: proof ${i} has ${proof.length} bytes, expected 48`)
   }
   if (n === 0) return
   const verifier = await loadKzg()
@@ -135,7 +135,7 @@ export async function verifyBlobSidecar(envelope: BlobEnvelope, versionedHashes:
     }
   } catch (error) {
     // Points off the curve, field elements out of range: malformed input, not a crash.
-    throw new ServerError(`invalid blob sidecar: ${error instanceof Error ? error.message : String(error)}`)
+    throw new TxRejected(`invalid blob sidecar: ${error instanceof Error ? error.message : String(error)}`)
   }
-  if (!valid) throw new ServerError('invalid blob sidecar: KZG proof verification failed')
+  if (!valid) throw new TxRejected('invalid blob sidecar: KZG proof verification failed')
 }

@@ -11,17 +11,17 @@
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, type WithdrawalData } from '@ethereumjs/util'
+import type { WithdrawalData } from '@ethereumjs/util'
 import { buildBlock } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
-import { ServerError } from '../errors.js'
+import { Refused, TxRejected } from '../domain-errors.js'
 import { equalBytes } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { TxPool } from '../txpool/pool.js'
 import { chainBlockhashes } from './blockhashes.js'
-import { gethMessage } from './call.js'
+import { readRefusal } from './geth-wording.js'
 
 /** The engine API's `PayloadAttributesV3`. */
 export interface PayloadAttributes {
@@ -70,33 +70,29 @@ function decodeTransactions(raws: Uint8Array[], common: Common): TypedTransactio
     try {
       return raw[0] === TransactionType.BlobEIP4844 ? blobTransaction(raw, common) : createTxFromRLP(raw, { common })
     } catch (error) {
-      throw new ServerError(`invalid transaction ${i}: ${(error as Error).message.split(' (')[0]}`)
+      throw new TxRejected(`invalid transaction ${i}: ${(error as Error).message.split(' (')[0]}`)
     }
   })
 }
 
 /** geth's words for a transaction the block cannot take. */
-function refusal(error: unknown, from: Uint8Array): ServerError {
+function refusal(error: unknown, from: Uint8Array): TxRejected {
+  const read = readRefusal(error, from, { nonce: true, initcode: true })
   const message = error instanceof Error ? error.message : String(error)
-  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message)
-  if (nonce !== null) {
-    const [state, got] = [BigInt(nonce[1]!), BigInt(nonce[2]!)]
-    return new ServerError(`nonce too ${got > state ? 'high' : 'low'}: address ${new Address(from).toString()}, tx: ${got} state: ${state}`)
-  }
-  if (message.includes('higher gas limit than the remaining gas in the block')) return new ServerError('gas limit reached')
-  return gethMessage(error, from)
+  if (read.kind === 'other' && message.includes('higher gas limit than the remaining gas in the block')) return new TxRejected('gas limit reached')
+  return new TxRejected(read.message)
 }
 
 /** Builds the block; throws geth's error when a given transaction cannot be included. */
 export async function buildTestingBlock(chain: Chain, pool: TxPool, request: BuildRequest): Promise<BuiltPayload> {
   const parent = chain.head
-  if (!equalBytes(parent.hash(), request.parentHash)) throw new ServerError('parentHash is not current head')
+  if (!equalBytes(parent.hash(), request.parentHash)) throw new Refused('parentHash is not current head')
   const { attributes } = request
   if (attributes.timestamp <= parent.header.timestamp) {
-    throw new ServerError(`invalid timestamp, parent ${parent.header.timestamp} given ${attributes.timestamp}`)
+    throw new Refused(`invalid timestamp, parent ${parent.header.timestamp} given ${attributes.timestamp}`)
   }
   const common = chain.forks.at(parent.header.number + 1n, attributes.timestamp)
-  if (attributes.withdrawals !== undefined && !common.isActivatedEIP(4895)) throw new ServerError('withdrawals before shanghai')
+  if (attributes.withdrawals !== undefined && !common.isActivatedEIP(4895)) throw new Refused('withdrawals before shanghai')
   const view = chain.headView()
   const parentRoot = chain.stateRoot
   try {
@@ -134,8 +130,8 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
       requests: requests?.filter((r) => r.bytes.length > 1).map((r) => r.bytes),
     }
   } catch (error) {
-    if (error instanceof ServerError) throw error
-    throw new ServerError((error as Error).message.split(' (')[0] ?? String(error))
+    if (error instanceof Refused) throw error
+    throw new Refused((error as Error).message.split(' (')[0] ?? String(error))
   } finally {
     view.close()
   }

@@ -14,13 +14,14 @@ import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { keyOf } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateReader } from '../state/types.js'
 import { attachConsoleLog } from './console-log.js'
+import { readRefusal } from './geth-wording.js'
 import {
   OverriddenState,
   applyPrecompileOverrides,
@@ -31,7 +32,7 @@ import {
 } from './overrides.js'
 import { revertError } from './revert.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
-import { initcodeTooLarge, txFields } from './tx-fields.js'
+import { txFields } from './tx-fields.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
@@ -92,20 +93,9 @@ const SIZE_ERRORS = new Map([
   ['initcode exceeds max initcode size', 'max initcode size exceeded'],
 ])
 
-/** Geth's wording for refusals that ethereumjs words its own way. */
-export function gethMessage(error: unknown, from: Uint8Array): ServerError {
-  const message = error instanceof Error ? error.message : String(error)
-  const funds = /(?:upfront|max) cost is: (\d+) and the sender's (?:balance is|account \(0x[0-9a-fA-F]+\) only has): (\d+)/.exec(message)
-  if (funds !== null) {
-    return new ServerError(`insufficient funds for gas * price + value: address 0x${keyOf(from)} have ${funds[2]} want ${funds[1]}`)
-  }
-  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new ServerError(`intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
-  const initcode = initcodeTooLarge(message, false)
-  if (initcode !== undefined) return initcode
-  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
-  if (fee !== null) return new ServerError(`max fee per gas less than block base fee: address 0x${keyOf(from)}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
-  return new ServerError(message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
+/** Geth's wording for refusals that ethereumjs words its own way (read in `geth-wording.ts`). */
+export function gethMessage(error: unknown, from: Uint8Array): Refused {
+  return new Refused(readRefusal(error, from, { nonce: false, initcode: true }).message)
 }
 
 /**
@@ -184,7 +174,7 @@ export class CallExecutor {
   }
 
   /** The error of a run aborted by its deadline. */
-  timeoutError(): ServerError {
+  timeoutError(): Refused {
     return timeoutError(this.limits.rpcEvmTimeoutMs)
   }
 
@@ -286,7 +276,7 @@ export class CallExecutor {
         reusable = false
         throw this.timeoutError()
       }
-      if (error instanceof ServerError) throw error
+      if (error instanceof Refused) throw error
       throw gethMessage(error, from)
     } finally {
       restore()
@@ -305,7 +295,7 @@ export class CallExecutor {
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
-      throw new ServerError(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
+      throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
     return exec.returnValue
   }
@@ -324,7 +314,7 @@ export class CallExecutor {
         close()
       }
       const available = balance - (req.value ?? 0n)
-      if (available < 0n) throw new ServerError('insufficient funds for transfer')
+      if (available < 0n) throw new Refused('insufficient funds for transfer')
       const allowance = available / price
       if (allowance < hi) hi = allowance
     }
@@ -336,7 +326,7 @@ export class CallExecutor {
       first = await this.run(req, block, hi, sink === undefined ? run : { ...run, consoleLog: (m) => messages.push(m) })
     } catch (error) {
       // Below the intrinsic gas the allowance itself is too small, as geth words it.
-      if (error instanceof ServerError && error.message.startsWith('intrinsic gas too low')) throw new ServerError(`gas required exceeds allowance (${hi})`)
+      if (error instanceof Refused && error.message.startsWith('intrinsic gas too low')) throw new Refused(`gas required exceeds allowance (${hi})`)
       throw error
     }
     const failure = first.execResult.exceptionError
@@ -345,8 +335,8 @@ export class CallExecutor {
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)
-      if (size !== undefined) throw new ServerError(size)
-      throw new ServerError(`gas required exceeds allowance (${hi})`)
+      if (size !== undefined) throw new Refused(size)
+      throw new Refused(`gas required exceeds allowance (${hi})`)
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
     // from there on succeeds the same way. No second run is needed.

@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMInterface } from '@ethereumjs/evm'
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { data } from '../hex.js'
 import type { StateReader } from '../state/types.js'
 
@@ -80,7 +80,7 @@ export class OverriddenState implements StateReader {
 export function validateOverrides(overrides: StateOverrides): void {
   for (const [address, o] of overrides) {
     if (o.state !== undefined && o.stateDiff !== undefined) {
-      throw new ServerError(`account ${checksum(address)} has both 'state' and 'stateDiff'`)
+      throw new Refused(`account ${checksum(address)} has both 'state' and 'stateDiff'`)
     }
   }
 }
@@ -122,12 +122,12 @@ export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOver
   const active: Precompiles = new Map(original)
   const moved = new Set<string>()
   for (const [address, o] of overrides) {
-    if (moved.has(address)) throw new ServerError(`account ${checksum(address)} has already been overridden by a precompile`)
+    if (moved.has(address)) throw new Refused(`account ${checksum(address)} has already been overridden by a precompile`)
     const precompile = original.get(address)
     if (o.movePrecompileToAddress !== undefined) {
-      if (precompile === undefined) throw new ServerError(`account ${checksum(address)} is not a precompile`)
+      if (precompile === undefined) throw new Refused(`account ${checksum(address)} is not a precompile`)
       const to = o.movePrecompileToAddress
-      if (overrides.has(to)) throw new ServerError(`account ${checksum(to)} is already overridden`)
+      if (overrides.has(to)) throw new Refused(`account ${checksum(to)} is already overridden`)
       active.set(to, precompile)
       moved.add(to)
     }

@@ -1,5 +1,5 @@
 /** Turns revert data into geth's `execution reverted: <reason>` error. */
-import { ExecutionRevertedError } from '../errors.js'
+import { ExecutionRevertedError } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 
 export const ERROR_SELECTOR = '08c379a0'

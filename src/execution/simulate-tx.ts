@@ -7,9 +7,10 @@ import { Blob4844Tx, createTx, paramsTx, TransactionType, type TypedTransaction 
 import { Address } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { RpcError } from '../errors.js'
-import { data, keyOf } from '../hex.js'
+import { SimulationRefused } from '../domain-errors.js'
+import { data } from '../hex.js'
 import type { CallRequest } from './call-request.js'
+import { readRefusal } from './geth-wording.js'
 import { revertReason } from './revert.js'
 import type { IndexedLog } from './transfer-tracer.js'
 import { txFields } from './tx-fields.js'
@@ -173,26 +174,13 @@ export function callResult(run: RunTxResult, logs: IndexedLog[]): SimCallResult 
 }
 
 /** geth's refusal of a call whose sender's nonce is already 2^64-1 (with validation). */
-export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): RpcError {
-  return new RpcError(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
+export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): SimulationRefused {
+  return new SimulationRefused(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
 }
 
 /** geth's code and wording for a call that is not a valid transaction. */
-export function invalidTx(error: unknown, from: Uint8Array): RpcError {
-  const message = error instanceof Error ? error.message : String(error)
-  const who = `address 0x${keyOf(from)}`
-  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message)
-  if (nonce !== null) {
-    const [state, got] = [BigInt(nonce[1]!), BigInt(nonce[2]!)]
-    return got < state
-      ? new RpcError(SIMULATE_ERRORS.nonceTooLow, `nonce too low: ${who}, tx: ${got} state: ${state}`)
-      : new RpcError(SIMULATE_ERRORS.nonceTooHigh, `nonce too high: ${who}, tx: ${got} state: ${state}`)
-  }
-  const funds = /cost is: (\d+) and the sender's account \(0x[0-9a-fA-F]+\) only has: (\d+)/.exec(message)
-  if (funds !== null) return new RpcError(SIMULATE_ERRORS.insufficientFunds, `insufficient funds for gas * price + value: ${who} have ${funds[2]} want ${funds[1]}`)
-  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(message)
-  if (intrinsic !== null) return new RpcError(SIMULATE_ERRORS.intrinsicGas, `intrinsic gas too low: gas ${intrinsic[1]}, minimum needed ${intrinsic[2]}`)
-  const fee = /\((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message)
-  if (fee !== null) return new RpcError(SIMULATE_ERRORS.baseFeeTooLow, `max fee per gas less than block base fee: ${who}, maxFeePerGas: ${fee[1]}, baseFee: ${fee[2]}`)
-  return new RpcError(SIMULATE_ERRORS.internal, message.split(' -> ')[0]?.split(' (block ')[0] ?? message)
+export function invalidTx(error: unknown, from: Uint8Array): SimulationRefused {
+  const read = readRefusal(error, from, { nonce: true, initcode: false })
+  const code = read.kind === 'other' || read.kind === 'initcodeTooLarge' ? SIMULATE_ERRORS.internal : SIMULATE_ERRORS[read.kind]
+  return new SimulationRefused(code, read.message)
 }

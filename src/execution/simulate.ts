@@ -19,7 +19,7 @@ import { Account, Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
-import { RpcError } from '../errors.js'
+import { isDomainError, SimulationRefused } from '../domain-errors.js'
 import { data, fromHex } from '../hex.js'
 import type { CallRequest } from './call-request.js'
 import { JournaledState } from '../state/journaled-state.js'
@@ -70,7 +70,7 @@ export interface SimBlockResult {
 }
 
 function fail(code: number, message: string): never {
-  throw new RpcError(code, message)
+  throw new SimulationRefused(code, message)
 }
 
 /** Assigns numbers and timestamps, fills gaps with empty blocks and checks the order (geth's `sanitizeChain`). */
@@ -284,7 +284,7 @@ async function simulateBlock(
           skipHardForkValidation: true,
         })
       } catch (error) {
-        if (error instanceof EvmTimeout || error instanceof RpcError) throw error
+        if (error instanceof EvmTimeout || isDomainError(error)) throw error
         throw invalidTx(error, from)
       }
       // geth's nonce is a uint64: past 2^64-1 (only without validation) it wraps to 0.

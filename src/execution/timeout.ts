@@ -13,7 +13,7 @@
  */
 import type { EVMInterface } from '@ethereumjs/evm'
 import type { Clock } from '../clock.js'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { layerOpcodeTable } from './engine/layers.js'
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
@@ -45,7 +45,7 @@ export function goDuration(ms: number): string {
 }
 
 /** -32000 `execution aborted (timeout = 10s)`: geth's answer for a call past `rpc-evm-timeout`. */
-export class ExecutionAbortedError extends ServerError {
+export class ExecutionAbortedError extends Refused {
   constructor(ms: number) {
     super(`execution aborted (timeout = ${goDuration(ms)})`)
     this.name = 'ExecutionAbortedError'

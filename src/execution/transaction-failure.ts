@@ -5,7 +5,7 @@
  * `{ code, message, data: { message, txHash, data } }`. Hardhat's chai matchers (`revertedWith`,
  * `revertedWithCustomError`, `revertedWithPanic`, `reverted`) read `data.data`.
  */
-import { RpcError } from '../errors.js'
+import { TransactionFailed } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 import type { TxOutcome } from './builder.js'
 import { ERROR_SELECTOR, PANIC_CODES, PANIC_SELECTOR, revertReason } from './revert.js'
@@ -32,7 +32,7 @@ function revertMessage(output: Uint8Array): string {
  * -32603 with its message behind `Error: `, and -32000 `Transaction ran out of gas` for a
  * transaction that ran out of gas.
  */
-export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): RpcError {
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): TransactionFailed {
   const failure = outcome.error ?? 'revert'
   const [code, message] =
     failure === 'revert'
@@ -42,5 +42,5 @@ export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): Rp
         : failure === 'code size to deposit exceeds maximum code size'
           ? [-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large']
           : [-32603, `Error: ${VM_EXCEPTION}: ${failure}`]
-  return new RpcError(code, message, { message, txHash: data(hash), data: failure === 'revert' ? data(outcome.output) : '0x' })
+  return new TransactionFailed(code, message, { message, txHash: data(hash), data: failure === 'revert' ? data(outcome.output) : '0x' })
 }

@@ -10,7 +10,7 @@ import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTrans
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
-import { ExecutionRevertedError, ServerError } from '../errors.js'
+import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf } from '../hex.js'
 import { encodeList, encodeString, listItems } from '../rlp.js'
@@ -25,8 +25,8 @@ import { transactionFailedError } from './transaction-failure.js'
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
 
-function gasLimitTooHigh(gasLimit: bigint): ServerError {
-  return new ServerError(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`)
+function gasLimitTooHigh(gasLimit: bigint): TxRejected {
+  return new TxRejected(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`)
 }
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
@@ -159,10 +159,10 @@ export class Transactions {
   /** eth_sendRawTransaction. */
   async submitRaw(raw: Uint8Array): Promise<Uint8Array> {
     const blobForm = raw[0] === TransactionType.BlobEIP4844
-    if (raw.length > (blobForm ? this.limits.blobTransactionBytes : this.limits.rawTransactionBytes)) throw new ServerError('oversized data')
+    if (raw.length > (blobForm ? this.limits.blobTransactionBytes : this.limits.rawTransactionBytes)) throw new TxRejected('oversized data')
     const envelope = blobForm ? splitBlobEnvelope(raw) : undefined
     const canonical = envelope?.canonical ?? raw
-    if (canonical.length > this.limits.rawTransactionBytes) throw new ServerError('oversized data')
+    if (canonical.length > this.limits.rawTransactionBytes) throw new TxRejected('oversized data')
     let tx: TypedTransaction
     try {
       // Blob transactions are built from their fields: @ethereumjs/tx wants a KZG setup for any.
@@ -172,18 +172,18 @@ export class Transactions {
       tx = withEncoding(decoded, canonical)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      if (/chain ID|EIP155|chainId/i.test(message)) throw new ServerError('invalid chain id for signer')
+      if (/chain ID|EIP155|chainId/i.test(message)) throw new TxRejected('invalid chain id for signer')
       const capped = /^Transaction gas limit (\d+) exceeds the maximum allowed by EIP-7825/.exec(message)
       if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string))
-      throw initcodeTooLarge(message, true) ?? new ServerError(`invalid transaction: ${message.split(' (')[0]}`)
+      throw initcodeTooLarge(message, true) ?? new TxRejected(`invalid transaction: ${message.split(' (')[0]}`)
     }
     if (tx.type === TransactionType.BlobEIP4844) {
       // Over RPC a blob transaction must bring its blobs; blocks carry it without them.
-      if (envelope === undefined) throw new ServerError('missing sidecar in blob transaction')
+      if (envelope === undefined) throw new TxRejected('missing sidecar in blob transaction')
       await verifyBlobSidecar(envelope, (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes)
     }
     if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection) && !this.options.allowUnprotectedTxs) {
-      throw new ServerError('only replay-protected (EIP-155) transactions allowed over RPC')
+      throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC')
     }
     return this.admit(tx)
   }
@@ -197,14 +197,14 @@ export class Transactions {
    * the key is decrypted for this one transaction, as geth's SignTxWithPassphrase does.
    */
   async submit(req: CallRequest, passphrase?: string): Promise<Uint8Array> {
-    if (req.from === undefined) throw new ServerError('missing from address')
+    if (req.from === undefined) throw new TxRejected('missing from address')
     const sender = keyOf(req.from)
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
     const from = req.from
     if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false, true)).sign(key), from)))
     if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
-    throw new ServerError(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
+    throw new TxRejected(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
   /** EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas; geth's wording. */
@@ -219,7 +219,7 @@ export class Transactions {
    */
   async submitUnsigned(req: CallRequest): Promise<Uint8Array> {
     const from = req.from
-    if (from === undefined) throw new ServerError('missing from address')
+    if (from === undefined) throw new TxRejected('missing from address')
     return this.inTurn(keyOf(from), async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
   }
 
@@ -245,7 +245,7 @@ export class Transactions {
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
     const fees = { maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas }
     if (req.authorizationList !== undefined || req.type === 4n) {
-      if (req.to === undefined) throw new ServerError('EIP-7702 transactions cannot create contracts')
+      if (req.to === undefined) throw new TxRejected('EIP-7702 transactions cannot create contracts')
       const authorizationList = (req.authorizationList ?? []).map((a) => ({
         chainId: `0x${a.chainId.toString(16)}`,
         address: `0x${Buffer.from(a.address).toString('hex')}`,
@@ -270,7 +270,7 @@ export class Transactions {
     try {
       return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
     } catch (error) {
-      const fails = error instanceof ExecutionRevertedError || (error instanceof ServerError && error.message.startsWith('gas required exceeds allowance'))
+      const fails = error instanceof ExecutionRevertedError || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
       if (!minesFailures || !fails) throw error
       return this.calls.gasCap(undefined, head)
     }
@@ -285,11 +285,11 @@ export class Transactions {
     try {
       senderBytes = tx.getSenderAddress().bytes
     } catch {
-      throw new ServerError('invalid sender')
+      throw new TxRejected('invalid sender')
     }
     const fee = tx.gasLimit * ('maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice)
     const cap = this.limits.txFeeCap
-    if (cap > 0n && fee > cap) throw new ServerError(`tx fee (${ether(fee)} ether) exceeds the configured cap (${ether(cap)} ether)`)
+    if (cap > 0n && fee > cap) throw new TxRejected(`tx fee (${ether(fee)} ether) exceeds the configured cap (${ether(cap)} ether)`)
     const sender = keyOf(senderBytes)
     const account = this.chain.account(sender)
     const head = this.chain.head

@@ -1,6 +1,6 @@
 /** The fields every transaction built from a request shares (calls, sends, simulations). */
 import type { Common } from '@ethereumjs/common'
-import { ServerError } from '../errors.js'
+import { TxRejected } from '../domain-errors.js'
 import type { CallRequest } from './call-request.js'
 
 /** Nonce, gas, recipient, value, input and access list of a request, as `createTx` takes them. */
@@ -23,10 +23,10 @@ const INITCODE_TOO_LARGE = /the initcode size of this transaction is too large: 
  * error. `pool` words it as geth's transaction pool does (sends), otherwise as its state
  * transition does (calls).
  */
-export function initcodeTooLarge(message: string, pool: boolean): ServerError | undefined {
+export function initcodeTooLarge(message: string, pool: boolean): TxRejected | undefined {
   const m = INITCODE_TOO_LARGE.exec(message)
   if (m === null) return undefined
-  return new ServerError(`max initcode size exceeded: code size ${m[1]}${pool ? ',' : ''} limit ${m[2]}`)
+  return new TxRejected(`max initcode size exceeded: code size ${m[1]}${pool ? ',' : ''} limit ${m[2]}`)
 }
 
 /** Refuses a creation request whose initcode is past the node's limit (EIP-3860, Shanghai on). */
@@ -34,5 +34,5 @@ export function checkInitcodeSize(req: CallRequest, common: Common): void {
   if (req.to !== undefined || !common.isActivatedEIP(3860)) return
   const size = req.data?.length ?? 0
   const max = common.param('maxInitCodeSize')
-  if (BigInt(size) > max) throw new ServerError(`max initcode size exceeded: code size ${size}, limit ${max}`)
+  if (BigInt(size) > max) throw new TxRejected(`max initcode size exceeded: code size ${size}, limit ${max}`)
 }

@@ -8,7 +8,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
-import { LimitExceededError, ServerError } from '../errors.js'
+import { LimitReached, NotFound, Refused } from '../domain-errors.js'
 import { data, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
@@ -70,7 +70,7 @@ export class FilterManager {
   install(type: FilterTypeNumber, criteria?: LogFilter): Hex {
     this.sweep()
     if (this.filters.size >= this.limits.liveFilters) {
-      throw new LimitExceededError(`too many filters, the limit is ${this.limits.liveFilters}`)
+      throw new LimitReached(`too many filters, the limit is ${this.limits.liveFilters}`)
     }
     const id = newId()
     const filter: PollFilter = { type, criteria, items: [], cancelExpiry: () => {}, lastPoll: this.clock.now() }
@@ -92,7 +92,7 @@ export class FilterManager {
   criteria(id: string): LogFilter {
     const filter = this.get(id)
     if (filter.type !== FilterType.logs || filter.criteria === undefined) {
-      throw new ServerError(`filter ${id} doesn't have a LogsSubscription type: got ${filter.type}`)
+      throw new Refused(`filter ${id} doesn't have a LogsSubscription type: got ${filter.type}`)
     }
     this.arm(id, filter)
     return filter.criteria
@@ -116,7 +116,7 @@ export class FilterManager {
 
   private get(id: string): PollFilter {
     const filter = this.live(id)
-    if (filter === undefined) throw new ServerError('filter not found')
+    if (filter === undefined) throw new NotFound('filter not found')
     return filter
   }
 

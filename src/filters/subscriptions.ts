@@ -7,7 +7,7 @@ import type { Block } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
-import { InvalidParamsError, LimitExceededError, ServerError } from '../errors.js'
+import { InvalidInput, LimitReached, NotFound } from '../domain-errors.js'
 import { fromHex, type Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
@@ -155,7 +155,7 @@ export class Subscriptions {
    */
   subscribe(kind: SubscriptionKind): Hex {
     if (this.subs.size >= this.hub.limits.wsSubscriptions) {
-      throw new LimitExceededError(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
+      throw new LimitReached(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
     }
     const sub: Subscription = { id: newId(), kind, owner: this, held: [], handed: false }
     this.subs.set(sub.id, sub)
@@ -171,7 +171,7 @@ export class Subscriptions {
    */
   subscribeTask(namespace: string): { id: Hex; emit: (value: unknown) => void; live: () => boolean } {
     if (this.subs.size >= this.hub.limits.wsSubscriptions) {
-      throw new LimitExceededError(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
+      throw new LimitReached(`too many subscriptions, the limit is ${this.hub.limits.wsSubscriptions}`)
     }
     const sub: Subscription = { id: newId(), kind: { name: 'task' }, owner: this, held: [], handed: false }
     this.subs.set(sub.id, sub)
@@ -203,9 +203,9 @@ export class Subscriptions {
 
   /** eth_unsubscribe: true for a live subscription of this connection; any other id is geth's -32000 `subscription not found`. */
   unsubscribe(id: unknown): boolean {
-    if (typeof id !== 'string') throw InvalidParamsError.argument(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID')
+    if (typeof id !== 'string') throw InvalidInput.argument(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID')
     const sub = this.subs.get(id)
-    if (sub === undefined) throw new ServerError('subscription not found')
+    if (sub === undefined) throw new NotFound('subscription not found')
     this.subs.delete(id)
     this.hub.remove(sub)
     return true

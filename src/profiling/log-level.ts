@@ -4,7 +4,7 @@
  * at info) and `console` (Solidity console.log lines, at info); a line is written when the level
  * of its source is at least the line's.
  */
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 
 /** geth's levels (log.LevelCrit … log.LevelTrace as `--verbosity` numbers). */
 export const LEVELS = { silent: 0, error: 1, warn: 2, info: 3, debug: 4, trace: 5 } as const
@@ -34,9 +34,9 @@ export class LogLevel {
     const next = new Map<LogSource, number>()
     for (const rule of spec.split(',').map((r) => r.trim()).filter((r) => r !== '')) {
       const m = /^([^=]+)=(\d+)$/.exec(rule)
-      if (m === null) throw new ServerError(`expect comma-separated list of filename=N, got ${rule}`)
+      if (m === null) throw new Refused(`expect comma-separated list of filename=N, got ${rule}`)
       const source = m[1] as string
-      if (!(LOG_SOURCES as readonly string[]).includes(source)) throw new ServerError(`unknown log source ${source}: this node's sources are ${LOG_SOURCES.join(', ')}`)
+      if (!(LOG_SOURCES as readonly string[]).includes(source)) throw new Refused(`unknown log source ${source}: this node's sources are ${LOG_SOURCES.join(', ')}`)
       next.set(source as LogSource, Number(m[2]))
     }
     this.#modules.clear()

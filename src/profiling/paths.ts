@@ -5,7 +5,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs'
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path)
@@ -18,30 +18,30 @@ function inside(root: string, path: string): boolean {
  * symbolic link (writing through one would land wherever it points).
  */
 export function pathInside(dir: string, file: string): string {
-  if (file === '') throw new ServerError('file name is empty')
-  if (file.includes('\0')) throw new ServerError('file name contains a NUL byte')
+  if (file === '') throw new Refused('file name is empty')
+  if (file.includes('\0')) throw new Refused('file name contains a NUL byte')
   let root: string
   try {
     root = realpathSync(dir)
   } catch (error) {
-    throw new ServerError(`the profiling directory ${dir} is not available: ${(error as Error).message}`)
+    throw new Refused(`the profiling directory ${dir} is not available: ${(error as Error).message}`)
   }
   const wanted = resolve(root, file)
-  if (!inside(root, wanted)) throw new ServerError(`refusing to write ${file}: outside the profiling directory ${root}`)
+  if (!inside(root, wanted)) throw new Refused(`refusing to write ${file}: outside the profiling directory ${root}`)
   let parent: string
   try {
     parent = realpathSync(dirname(wanted))
   } catch {
-    throw new ServerError(`refusing to write ${file}: its directory does not exist in the profiling directory ${root}`)
+    throw new Refused(`refusing to write ${file}: its directory does not exist in the profiling directory ${root}`)
   }
   const target = resolve(parent, basename(wanted))
-  if (!inside(root, target)) throw new ServerError(`refusing to write ${file}: outside the profiling directory ${root}`)
+  if (!inside(root, target)) throw new Refused(`refusing to write ${file}: outside the profiling directory ${root}`)
   let isLink = false
   try {
     isLink = lstatSync(target).isSymbolicLink()
   } catch {
     // A file that does not exist yet is the usual case.
   }
-  if (isLink) throw new ServerError(`refusing to write ${file}: it is a symbolic link`)
+  if (isLink) throw new Refused(`refusing to write ${file}: it is a symbolic link`)
   return target
 }

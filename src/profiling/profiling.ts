@@ -5,7 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 import { GcObserver } from './gc-observer.js'
 import { LogLevel } from './log-level.js'
 import { pathInside } from './paths.js'
@@ -49,7 +49,7 @@ export class Profiling {
 
   /** Throws unless profiling is on. */
   check(): void {
-    if (!this.enabled) throw new ServerError(PROFILING_OFF)
+    if (!this.enabled) throw new Refused(PROFILING_OFF)
   }
 
   /** The checked absolute path of `file` inside the profiling directory. */

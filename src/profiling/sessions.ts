@@ -5,7 +5,7 @@
  */
 import { Session } from 'node:inspector'
 import { writeFile } from 'node:fs/promises'
-import { ServerError } from '../errors.js'
+import { Refused } from '../domain-errors.js'
 
 /** The trace-event categories recorded: V8, Node's own, and the event loop. */
 export const TRACE_CATEGORIES = ['v8', 'node', 'node.async_hooks', 'node.perf', 'node.bootstrap'] as const
@@ -20,7 +20,7 @@ async function write(file: string, text: string): Promise<void> {
   try {
     await writeFile(file, text)
   } catch (error) {
-    throw new ServerError(`could not write ${file}: ${(error as Error).message}`)
+    throw new Refused(`could not write ${file}: ${(error as Error).message}`)
   }
 }
 
@@ -48,7 +48,7 @@ abstract class Recording<R extends Running> {
 
   /** Opens a session, makes the running record with `open`, and starts it with `begin`. */
   protected async record(target: () => string, open: (session: Session) => R, begin: (running: R) => Promise<unknown>): Promise<void> {
-    if (this.#running !== undefined) throw new ServerError(`${this.what} already in progress`)
+    if (this.#running !== undefined) throw new Refused(`${this.what} already in progress`)
     target()
     const session = new Session()
     session.connect()
@@ -66,7 +66,7 @@ abstract class Recording<R extends Running> {
   /** Stops the recording, writes what `collect` gives; resolves to the file written. */
   protected async finish(collect: (running: R) => Promise<string>): Promise<string> {
     const running = this.#running
-    if (running === undefined) throw new ServerError(`${this.what} not in progress`)
+    if (running === undefined) throw new Refused(`${this.what} not in progress`)
     this.#running = undefined
     try {
       const text = await collect(running)

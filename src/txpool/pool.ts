@@ -7,7 +7,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import { EventEmitter } from 'eventemitter3'
 import { keyOf } from '../hex.js'
-import { ServerError } from '../errors.js'
+import { TxRejected } from '../domain-errors.js'
 import { Inclusions } from './inclusions.js'
 
 /** A transaction in the pool. */
@@ -110,31 +110,31 @@ export class TxPool extends EventEmitter<PoolEvents> {
    */
   add(tx: TypedTransaction, sender: string, ctx: AdmissionContext, impersonated = false): Admission {
     const hash = keyOf(tx.hash())
-    if (this.byHash.has(hash)) throw new ServerError('already known')
+    if (this.byHash.has(hash)) throw new TxRejected('already known')
     if (tx.nonce < ctx.stateNonce) {
-      throw new ServerError(`nonce too low: address 0x${sender}, tx: ${tx.nonce} state: ${ctx.stateNonce}`)
+      throw new TxRejected(`nonce too low: address 0x${sender}, tx: ${tx.nonce} state: ${ctx.stateNonce}`)
     }
-    if (tx.gasLimit > ctx.blockGasLimit) throw new ServerError('exceeds block gas limit')
+    if (tx.gasLimit > ctx.blockGasLimit) throw new TxRejected('exceeds block gas limit')
     const intrinsic = tx.getMinimumGasLimit()
     if (tx.gasLimit < intrinsic) {
-      throw new ServerError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
+      throw new TxRejected(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
     }
     if (tx.supports(Capability.EIP1559FeeMarket) && tipCap(tx) > feeCap(tx)) {
-      throw new ServerError(
+      throw new TxRejected(
         `max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${tipCap(tx)}, maxFeePerGas: ${feeCap(tx)}`,
       )
     }
     if (tipCap(tx) < this.tipFloor) {
-      throw new ServerError(`transaction gas price below minimum: gas tip cap ${tipCap(tx)}, minimum needed ${this.tipFloor}`)
+      throw new TxRejected(`transaction gas price below minimum: gas tip cap ${tipCap(tx)}, minimum needed ${this.tipFloor}`)
     }
     if (feeCap(tx) < ctx.baseFee) {
-      throw new ServerError(
+      throw new TxRejected(
         `max fee per gas less than block base fee: address 0x${sender}, maxFeePerGas: ${feeCap(tx)}, baseFee: ${ctx.baseFee}`,
       )
     }
     const cost = tx.gasLimit * feeCap(tx) + tx.value
     if (ctx.balance < cost) {
-      throw new ServerError(`insufficient funds for gas * price + value: address 0x${sender} have ${ctx.balance} want ${cost}`)
+      throw new TxRejected(`insufficient funds for gas * price + value: address 0x${sender} have ${ctx.balance} want ${cost}`)
     }
     let slots = this.bySender.get(sender)
     const existing = slots?.get(tx.nonce)
@@ -143,14 +143,14 @@ export class TxPool extends EventEmitter<PoolEvents> {
       const oldTip = tipCap(existing.tx)
       const bump = 100n + this.options.priceBump
       if (feeCap(tx) * 100n < oldFee * bump || tipCap(tx) * 100n < oldTip * bump) {
-        throw new ServerError('replacement transaction underpriced')
+        throw new TxRejected('replacement transaction underpriced')
       }
       this.byHash.delete(existing.hash)
     }
     if (existing === undefined) {
-      if (this.byHash.size >= this.options.slots) throw new ServerError('txpool is full')
+      if (this.byHash.size >= this.options.slots) throw new TxRejected('txpool is full')
       if ((slots?.size ?? 0) >= this.options.slotsPerSender) {
-        throw new ServerError(`account limit exceeded: address 0x${sender} has ${this.options.slotsPerSender} transactions in the pool`)
+        throw new TxRejected(`account limit exceeded: address 0x${sender} has ${this.options.slotsPerSender} transactions in the pool`)
       }
     }
     const entry: PoolEntry = { tx, hash, sender, nonce: tx.nonce, arrival: this.arrivals++, impersonated }

@@ -5,7 +5,7 @@
  * block-wide `index` (the receipt's `logIndex`; geth #33629).
  */
 import type { RawLog } from '../../chain/receipts.js'
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { data, quantity } from '../../hex.js'
 import { revertReason } from '../revert.js'
 import type { FrameEnd, FrameStart, FrameType, Tracer, TxEnd, TxStart } from './types.js'
@@ -163,7 +163,7 @@ export class CallTracer implements Tracer {
 
   result(): unknown {
     const top = this.stack[0]
-    if (top === undefined || this.stack.length !== 1) throw new ServerError('incorrect number of top-level calls')
+    if (top === undefined || this.stack.length !== 1) throw new Refused('incorrect number of top-level calls')
     return toJson(top)
   }
 }

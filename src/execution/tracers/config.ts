@@ -3,7 +3,7 @@
  * geth builds the tracer and parses `timeout` inside the trace, so their failures are -32000
  * errors with geth's words, not param errors.
  */
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { CallTracer, type CallTracerConfig } from './call-tracer.js'
 import { FourByteTracer } from './four-byte-tracer.js'
 import { JsTracer, prepareSandbox, type JsTracerLimits } from './js-tracer.js'
@@ -53,7 +53,7 @@ function booleans<K extends string>(raw: Record<string, unknown> | undefined, st
   for (const key of keys) {
     if (!Object.hasOwn(raw, key) || raw[key] === null) continue
     const v = raw[key]
-    if (typeof v !== 'boolean') throw new ServerError(`json: cannot unmarshal ${goKind(v)} into Go struct field ${struct}.${key} of type bool`)
+    if (typeof v !== 'boolean') throw new Refused(`json: cannot unmarshal ${goKind(v)} into Go struct field ${struct}.${key} of type bool`)
     out[key] = v
   }
   return out
@@ -91,7 +91,7 @@ export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Read
   }
   // geth evaluates any other name as JavaScript tracer code (goja): a bare name is an undefined
   // variable there (this node has none of geth's JavaScript tracers by name).
-  if (JS_IDENTIFIER.test(name)) throw new ServerError(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`)
+  if (JS_IDENTIFIER.test(name)) throw new Refused(`ReferenceError: ${name} is not defined at <eval>:1:2(0)`)
   return new JsTracer(name, raw, traceTimeout(config), js)
 }
 
@@ -121,18 +121,18 @@ export function parseGoDuration(text: string): number {
     s = s.slice(1)
   }
   if (s === '0') return 0
-  if (s === '') throw new ServerError(`time: invalid duration ${quoted}`)
+  if (s === '') throw new Refused(`time: invalid duration ${quoted}`)
   let total = 0
   while (s !== '') {
     const number = /^(\d*)(?:\.(\d*))?/.exec(s)
     const whole = number?.[1] ?? ''
     const fraction = number?.[2]
-    if (whole === '' && (fraction === undefined || fraction === '')) throw new ServerError(`time: invalid duration ${quoted}`)
+    if (whole === '' && (fraction === undefined || fraction === '')) throw new Refused(`time: invalid duration ${quoted}`)
     s = s.slice(number?.[0].length ?? 0)
     const unit = /^[^\d.]*/.exec(s)?.[0] ?? ''
-    if (unit === '') throw new ServerError(`time: missing unit in duration ${quoted}`)
+    if (unit === '') throw new Refused(`time: missing unit in duration ${quoted}`)
     const scale = UNITS.get(unit)
-    if (scale === undefined) throw new ServerError(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`)
+    if (scale === undefined) throw new Refused(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`)
     s = s.slice(unit.length)
     total += Number(`${whole === '' ? '0' : whole}.${fraction ?? ''}0`) * scale
   }

@@ -12,7 +12,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../../crypto/keccak.js'
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { data, keyOf } from '../../hex.js'
 import { opName } from './opcodes.js'
 import { PRELUDE } from './js-prelude.js'
@@ -135,7 +135,7 @@ export class JsTracer implements Tracer {
       } finally {
         init.dispose()
       }
-      if (typeof flags === 'string') throw new ServerError(flags)
+      if (typeof flags === 'string') throw new Refused(flags)
       this.wantsSteps = ((flags as number) & 1) !== 0
       this.frames = ((flags as number) & 2) !== 0
       this.stepReadsDb = ((flags as number) & 4) !== 0
@@ -230,7 +230,7 @@ export class JsTracer implements Tracer {
     if ('error' in result && result.error !== undefined) {
       const message = this.describe(result.error, fn)
       result.error.dispose()
-      throw new ServerError(message)
+      throw new Refused(message)
     }
     const value = this.vm.dump(result.value)
     result.value.dispose()
@@ -265,12 +265,12 @@ export class JsTracer implements Tracer {
         result = this.vm.callFunction(fn, this.vm.undefined, ...args)
       } catch (error) {
         this.fail()
-        throw new ServerError(`the tracer sandbox failed: ${(error as Error).message}`)
+        throw new Refused(`the tracer sandbox failed: ${(error as Error).message}`)
       }
       if (result.error !== undefined) {
         const message = this.describe(result.error, name)
         result.error.dispose()
-        throw new ServerError(message)
+        throw new Refused(message)
       }
       const value = this.vm.dump(result.value)
       result.value.dispose()
@@ -410,10 +410,10 @@ export class JsTracer implements Tracer {
 
   result(): unknown {
     try {
-      if (this.disposed) throw new ServerError('the tracer was already used')
+      if (this.disposed) throw new Refused('the tracer was already used')
       this.deadline = performance.now() + this.timeoutMs
       const json = this.call(this.fns.result, [this.vm.newString(JSON.stringify(this.ctx))], 'result') as string
-      if (this.failure !== undefined) throw new ServerError(this.failure)
+      if (this.failure !== undefined) throw new Refused(this.failure)
       return JSON.parse(json) as unknown
     } finally {
       this.dispose()

@@ -7,7 +7,7 @@
  */
 import { Address } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { opName } from './opcodes.js'
 import { ScopeContracts } from './scope-contracts.js'
 import type { FrameEnd, FrameStart, FrameType, Step, Tracer, TxEnd, TxStart } from './types.js'
@@ -96,7 +96,7 @@ export function isTracerObject(v: unknown): v is TracerObject {
 function stateDb(get: () => StateManagerInterface | undefined): TracerStateDb {
   const state = () => {
     const s = get()
-    if (s === undefined) throw new ServerError('no state to read')
+    if (s === undefined) throw new Refused('no state to read')
     return s
   }
   const word = (b: Uint8Array) => {
@@ -131,14 +131,14 @@ export class ObjectTracer implements Tracer {
     private readonly t: TracerObject,
     config: Record<string, unknown> | undefined,
   ) {
-    if (typeof t.fault !== 'function') throw new ServerError('trace object must expose a function fault()')
+    if (typeof t.fault !== 'function') throw new Refused('trace object must expose a function fault()')
     if ((typeof t.enter === 'function') !== (typeof t.exit === 'function')) {
-      throw new ServerError('trace object must expose either both or none of enter() and exit()')
+      throw new Refused('trace object must expose either both or none of enter() and exit()')
     }
     this.wantsSteps = typeof t.step === 'function'
     this.db = stateDb(() => this.state)
     const step = () => {
-      if (this.current === undefined) throw new ServerError('no opcode is being traced')
+      if (this.current === undefined) throw new Refused('no opcode is being traced')
       return this.current
     }
     this.log = {
@@ -272,12 +272,12 @@ export class ObjectTracer implements Tracer {
   }
 
   async result(): Promise<unknown> {
-    if (this.failure !== undefined) throw new ServerError(this.failure)
+    if (this.failure !== undefined) throw new Refused(this.failure)
     try {
       return await this.t.result(this.ctx as TracerContext, this.db)
     } catch (error) {
-      if (error instanceof ServerError) throw error
-      throw new ServerError(`${error instanceof Error ? error.message : String(error)}    in server-side tracer function 'result'`)
+      if (error instanceof Refused) throw error
+      throw new Refused(`${error instanceof Error ? error.message : String(error)}    in server-side tracer function 'result'`)
     }
   }
 }

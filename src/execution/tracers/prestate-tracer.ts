@@ -7,7 +7,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Address, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto/keccak.js'
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { concat, data, equalBytes, fromHex, keyOf, quantity, word } from '../../hex.js'
 import type { Step, Tracer, TxEnd, TxStart } from './types.js'
 
@@ -76,7 +76,7 @@ export class PrestateTracer implements Tracer {
   private delegations = false
 
   constructor(private readonly config: PrestateTracerConfig = {}) {
-    if (config.diffMode === true && config.includeEmpty === true) throw new ServerError('cannot use diffMode with includeEmpty')
+    if (config.diffMode === true && config.includeEmpty === true) throw new Refused('cannot use diffMode with includeEmpty')
   }
 
   async onTxStart(tx: TxStart): Promise<void> {

@@ -23,7 +23,7 @@ import type { Chain } from '../../chain/chain.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import type { Clock } from '../../clock.js'
 import { keccak256 } from '../../crypto/keccak.js'
-import { RpcError, ServerError } from '../../errors.js'
+import { isDomainError, NotFound, Refused } from '../../domain-errors.js'
 import { data, equalBytes, fromHex, keyOf } from '../../hex.js'
 import type { Limits } from '../../limits.js'
 import type { JsTracerLimits } from './js-tracer.js'
@@ -162,8 +162,8 @@ export class Tracing {
   /** debug_traceTransaction: replays the block up to the transaction and traces it. */
   async traceTransaction(hash: Uint8Array, config: TraceConfig): Promise<unknown> {
     const found = await this.chain.transaction(hash)
-    if (found === undefined) throw new ServerError('transaction not found')
-    if (found.block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    if (found === undefined) throw new NotFound('transaction not found')
+    if (found.block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)
     const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
     try {
@@ -181,7 +181,7 @@ export class Tracing {
    * senders are recovered from the signatures and nothing checks the replay against a receipt.
    */
   async traceBlock(block: Block, receipts: StoredReceipt[] | undefined, config: TraceConfig): Promise<BlockTraceEntry[]> {
-    if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     const txs = block.transactions
     await prepareTracer(config)
     if (isJavaScript(config.tracer) || typeof config.tracer === 'object') return this.traceBlockEach(block, receipts, config)
@@ -211,7 +211,7 @@ export class Tracing {
       try {
         current = createTracer(config, budget, this.jsLimits())
       } catch (error) {
-        if (!(error instanceof RpcError)) throw error
+        if (!isDomainError(error)) throw error
         entries[i] = { txHash: hashOf(i), error: error.message }
         return undefined
       }
@@ -224,7 +224,7 @@ export class Tracing {
       try {
         entries[index] = { txHash: hashOf(index), result: await tracer.result() }
       } catch (error) {
-        if (!(error instanceof RpcError)) throw error
+        if (!isDomainError(error)) throw error
         entries[index] = { txHash: hashOf(index), error: error.message }
       }
     }
@@ -279,7 +279,7 @@ export class Tracing {
   private async callState(block: Block, options: TraceCallOptions): Promise<{ reader: StateReader; close: () => void }> {
     if (options.txIndex === undefined) return this.calls.readState(block, options.state)
     if (options.txIndex > block.transactions.length) {
-      throw new ServerError(`transaction index ${options.txIndex} out of range for block 0x${keyOf(block.hash())}`)
+      throw new Refused(`transaction index ${options.txIndex} out of range for block 0x${keyOf(block.hash())}`)
     }
     if (options.state !== undefined) validateOverrides(options.state)
     let kept: { state: JournaledState; close: () => void } | undefined
@@ -316,11 +316,11 @@ export class Tracing {
    * system writes): geth's `stateAtTransaction`, with its errors.
    */
   async atTransaction<T>(block: Block, receipts: StoredReceipt[] | undefined, txIndex: number, use: (at: ReplayState) => Promise<T>): Promise<T> {
-    if (block.header.number === 0n) throw new ServerError('no transaction in genesis')
+    if (block.header.number === 0n) throw new Refused('no transaction in genesis')
     const count = block.transactions.length
     // geth: the state of an empty block is there for index 0; otherwise the index names a transaction.
     if (!(txIndex === 0 && count === 0) && (txIndex < 0 || txIndex >= count)) {
-      throw new ServerError(`transaction index ${txIndex} out of range for block ${data(block.hash())}`)
+      throw new Refused(`transaction index ${txIndex} out of range for block ${data(block.hash())}`)
     }
     let kept: { at: ReplayState; close: () => void } | undefined
     await this.replay(block, receipts, txIndex, () => undefined, {
@@ -340,10 +340,10 @@ export class Tracing {
   private async parentOf(block: Block): Promise<Block> {
     const number = block.header.number - 1n
     const byNumber = await this.chain.blockByNumber(number)
-    if (byNumber === undefined) throw new ServerError(`block #${number} not found`)
+    if (byNumber === undefined) throw new NotFound(`block #${number} not found`)
     if (equalBytes(byNumber.hash(), block.header.parentHash)) return byNumber
     const byHash = await this.chain.blockByHash(block.header.parentHash)
-    if (byHash === undefined) throw new ServerError(`block ${data(block.header.parentHash)} not found`)
+    if (byHash === undefined) throw new NotFound(`block ${data(block.header.parentHash)} not found`)
     return byHash
   }
 
@@ -360,7 +360,7 @@ export class Tracing {
     traced: (index: number) => Traced | undefined,
     hooks: ReplayHooks = {},
   ): Promise<void> {
-    if (block.header.number === 0n) throw new ServerError('genesis is not traceable')
+    if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     const parent = await this.parentOf(block)
     // The state the block was built on: its parent's as reads see it (test-control writes at the parent included).
     // Read together, with no await between, so the head view and the head root are one version.
@@ -383,7 +383,7 @@ export class Tracing {
         const included = block.transactions[i]
         const receipt = receipts?.[i]
         if (included === undefined || (receipts !== undefined && receipt === undefined)) {
-          throw new ServerError(`transaction ${i} of block ${header.number} has no receipt`)
+          throw new NotFound(`transaction ${i} of block ${header.number} has no receipt`)
         }
         let tx = included
         // The builder let impersonated senders with code send (EIP-3607 skipped): so does the replay.
@@ -410,11 +410,11 @@ export class Tracing {
                   txIndex: i,
                 })
         } catch (error) {
-          if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !(error instanceof RpcError)) break
+          if (hooks.stopAtInvalid === true && !(error instanceof EvmTimeout) && !isDomainError(error)) break
           throw error
         }
         if (receipt !== undefined && result.totalGasSpent !== receipt.gasUsed) {
-          throw new ServerError(
+          throw new Refused(
             `replaying transaction ${data(included.hash())} used ${result.totalGasSpent} gas, its receipt says ${receipt.gasUsed}: the state it ran on differs from the block's`,
           )
         }
@@ -492,10 +492,10 @@ export class Tracing {
   }
 
   /** geth's error for a trace that could not finish. */
-  private failure(error: unknown, from: Uint8Array): RpcError {
-    if (error instanceof EvmTimeout) return new ServerError('execution timeout')
-    if (error instanceof RpcError) return error
-    return new ServerError(`tracing failed: ${gethMessage(error, from).message}`)
+  private failure(error: unknown, from: Uint8Array): Error {
+    if (error instanceof EvmTimeout) return new Refused('execution timeout')
+    if (isDomainError(error)) return error
+    return new Refused(`tracing failed: ${gethMessage(error, from).message}`)
   }
 
   private async lease(common: Common): Promise<TracingVm> {

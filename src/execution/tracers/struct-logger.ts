@@ -5,7 +5,7 @@
  * of `0x`-prefixed 32-byte words shown only on SLOAD and SSTORE, `error` and `refund` only when set.
  */
 import { Address } from '@ethereumjs/util'
-import { ServerError } from '../../errors.js'
+import { Refused } from '../../domain-errors.js'
 import { data, keyOf, quantity, word } from '../../hex.js'
 import { opName } from './opcodes.js'
 import type { FrameEnd, Step, Tracer, TxEnd } from './types.js'
@@ -138,7 +138,7 @@ export class StructLogger implements Tracer {
     this.budget.bytes -= estimateBytes(entry)
     if (this.budget.bytes < 0) {
       const mib = Math.round(this.budget.limit / 1024 / 1024)
-      throw new ServerError(
+      throw new Refused(
         `trace too large: the struct logs pass ${mib} MiB (limits.traceBytes); set a "limit", disable the stack, memory or storage, or use callTracer`,
       )
     }
