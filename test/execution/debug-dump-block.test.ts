@@ -1,9 +1,9 @@
 /** debug_dumpBlock: geth's `state.Dump` of a block's state, 256 accounts a page, over every transport. */
 import { keccak256, type Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc as httpRpc } from '../transports/helpers.js'
+import { servedOverHttpAndWs, rpc as httpRpc } from '../transports/helpers.js'
 import { calldata, deploy, rpcError, sender } from './helpers.js'
 
 const newNode = trackNodes()
@@ -106,21 +106,12 @@ describe('debug_dumpBlock', () => {
   })
 
   describe('over HTTP and WebSocket', () => {
-    let served: Awaited<ReturnType<FinalityNode['listen']>>
-    let ws: WsClient
-    beforeAll(async () => {
-      served = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'debug'] })
-      ws = await WsClient.connect(served.ws!)
-    })
-    afterAll(async () => {
-      ws.close()
-      await served.close()
-    })
+    const served = servedOverHttpAndWs(() => node, ['eth', 'debug'])
 
     it('answers the same dump', async () => {
       const dump = await call<Dump>(node, 'debug_dumpBlock', ['0x2'])
-      expect((await httpRpc(served.http!, 'debug_dumpBlock', ['0x2'])).result).toEqual(dump)
-      expect((await ws.call('debug_dumpBlock', ['0x2'])).result).toEqual(dump)
+      expect((await httpRpc(served.http, 'debug_dumpBlock', ['0x2'])).result).toEqual(dump)
+      expect((await served.ws.call('debug_dumpBlock', ['0x2'])).result).toEqual(dump)
     })
   })
 })

@@ -1,8 +1,8 @@
 /** debug_printBlock: the block as readable text (a format of this node's own, docs/debug.md). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc } from '../transports/helpers.js'
+import { servedOverHttpAndWs, rpc } from '../transports/helpers.js'
 
 const newNode = trackNodes()
 const to = '0x00000000000000000000000000000000000beef2'
@@ -48,22 +48,13 @@ describe('debug_printBlock', () => {
   })
 
   describe('over HTTP and WebSocket', () => {
-    let served: Awaited<ReturnType<FinalityNode['listen']>>
-    let ws: WsClient
-    beforeAll(async () => {
-      served = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'debug'] })
-      ws = await WsClient.connect(served.ws!)
-    })
-    afterAll(async () => {
-      ws.close()
-      await served.close()
-    })
+    const served = servedOverHttpAndWs(() => node, ['eth', 'debug'])
 
     it('answers the same text', async () => {
       const text = await node.request({ method: 'debug_printBlock', params: [1] })
-      expect((await rpc(served.http!, 'debug_printBlock', [1])).result).toBe(text)
-      expect((await ws.call('debug_printBlock', [1])).result).toBe(text)
-      expect((await ws.call('debug_printBlock', ['1'])).error.code).toBe(-32602)
+      expect((await rpc(served.http, 'debug_printBlock', [1])).result).toBe(text)
+      expect((await served.ws.call('debug_printBlock', [1])).result).toBe(text)
+      expect((await served.ws.call('debug_printBlock', ['1'])).error.code).toBe(-32602)
     })
   })
 })

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256, type Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc as httpRpc } from '../transports/helpers.js'
+import { servedOverHttpAndWs, rpc as httpRpc } from '../transports/helpers.js'
 import { calldata, deploy, rpcError, sender } from './helpers.js'
 
 const newNode = trackNodes()
@@ -86,20 +86,11 @@ describe('debug_standardTraceBlockToFile', () => {
   })
 
   describe('over HTTP and WebSocket', () => {
-    let served: Awaited<ReturnType<FinalityNode['listen']>>
-    let ws: WsClient
-    beforeAll(async () => {
-      served = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'debug'] })
-      ws = await WsClient.connect(served.ws!)
-    })
-    afterAll(async () => {
-      ws.close()
-      await served.close()
-    })
+    const served = servedOverHttpAndWs(() => node, ['eth', 'debug'])
 
     it('answers the file names', async () => {
-      const overHttp = (await httpRpc(served.http!, 'debug_standardTraceBlockToFile', [blockHash, { txHash: txs[0] }])).result as string[]
-      const overWs = (await ws.call('debug_standardTraceBlockToFile', [blockHash, { txHash: txs[0] }])).result as string[]
+      const overHttp = (await httpRpc(served.http, 'debug_standardTraceBlockToFile', [blockHash, { txHash: txs[0] }])).result as string[]
+      const overWs = (await served.ws.call('debug_standardTraceBlockToFile', [blockHash, { txHash: txs[0] }])).result as string[]
       expect(overHttp).toHaveLength(1)
       expect(overWs).toHaveLength(1)
       expect(overHttp[0]).not.toBe(overWs[0])

@@ -6,11 +6,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { PROFILING_OFF } from '../../src/profiling/profiling.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc } from '../transports/helpers.js'
+import { servedOverHttpAndWs, rpc } from '../transports/helpers.js'
 import { calldata, deploy } from '../execution/helpers.js'
 
 const newNode = trackNodes()
@@ -271,26 +271,17 @@ describe('profiling on', () => {
   })
 
   describe('over HTTP and WebSocket', () => {
-    let served: Awaited<ReturnType<FinalityNode['listen']>>
-    let ws: WsClient
-    beforeAll(async () => {
-      served = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api: ['eth', 'debug'] })
-      ws = await WsClient.connect(served.ws!)
-    })
-    afterAll(async () => {
-      ws.close()
-      await served.close()
-    })
+    const served = servedOverHttpAndWs(() => node, ['eth', 'debug'])
 
     it('debug_memStats, debug_writeMemProfile and a refused path', async () => {
-      expect((await rpc(served.http!, 'debug_memStats')).result.Sys).toBeGreaterThan(0)
-      expect((await ws.call('debug_memStats')).result.Sys).toBeGreaterThan(0)
-      expect((await rpc(served.http!, 'debug_cpuProfile', ['http.cpuprofile', 0])).result).toBe(null)
-      expect((await ws.call('debug_cpuProfile', ['ws.cpuprofile', 0])).result).toBe(null)
+      expect((await rpc(served.http, 'debug_memStats')).result.Sys).toBeGreaterThan(0)
+      expect((await served.ws.call('debug_memStats')).result.Sys).toBeGreaterThan(0)
+      expect((await rpc(served.http, 'debug_cpuProfile', ['http.cpuprofile', 0])).result).toBe(null)
+      expect((await served.ws.call('debug_cpuProfile', ['ws.cpuprofile', 0])).result).toBe(null)
       expect(existsSync(join(dir, 'http.cpuprofile')) && existsSync(join(dir, 'ws.cpuprofile'))).toBe(true)
-      expect((await rpc(served.http!, 'debug_writeMemProfile', ['../x'])).error.message).toContain('outside the profiling directory')
-      expect((await ws.call('debug_writeMemProfile', ['/etc/x'])).error.message).toContain('outside the profiling directory')
-      expect((await ws.call('debug_setGCPercent', [50])).error.message).toContain('no Node.js analogue')
+      expect((await rpc(served.http, 'debug_writeMemProfile', ['../x'])).error.message).toContain('outside the profiling directory')
+      expect((await served.ws.call('debug_writeMemProfile', ['/etc/x'])).error.message).toContain('outside the profiling directory')
+      expect((await served.ws.call('debug_setGCPercent', [50])).error.message).toContain('no Node.js analogue')
     })
   })
 })

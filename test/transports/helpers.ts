@@ -2,7 +2,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import WebSocket from 'ws'
-import type { Clock } from '../../src/index.js'
+import type { Clock, FinalityNode, Listening } from '../../src/index.js'
+import { afterAll, beforeAll } from 'vitest'
 
 /** Starts `server` on 127.0.0.1 with an ephemeral port; resolves to its port. */
 export async function onLoopback(server: Server): Promise<number> {
@@ -119,5 +120,31 @@ export class FakeClock implements Clock {
     for (const timer of [...this.timers].sort((a, b) => a.at - b.at)) {
       if (timer.at <= this.t && this.timers.delete(timer)) timer.fn()
     }
+  }
+}
+
+/**
+ * Serves `node()` over HTTP and WebSocket on ephemeral loopback ports for the enclosing describe
+ * block (opened in beforeAll, closed in afterAll), with `api` open: `served.http` is the URL,
+ * `served.ws` a connected client.
+ */
+export function servedOverHttpAndWs(node: () => FinalityNode, api: string[]): { readonly http: string; readonly ws: WsClient } {
+  let listening: Listening | undefined
+  let client: WsClient | undefined
+  beforeAll(async () => {
+    listening = await node().listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0', api })
+    client = await WsClient.connect(listening.ws!)
+  })
+  afterAll(async () => {
+    client?.close()
+    await listening?.close()
+  })
+  return {
+    get http() {
+      return listening!.http!
+    },
+    get ws() {
+      return client!
+    },
   }
 }
