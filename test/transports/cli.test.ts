@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { createServer, request as httpRequest } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isLoopback } from '../../src/adapters/auth.js'
 import { defaultApi, parseCli, parseDuration } from '../../src/cli/config.js'
 import { loadArtifacts, type Artifact } from '../fixtures/compile.js'
-import { WsClient, post, rpc } from './helpers.js'
+import { WsClient, post, rpc, postWithHost } from './helpers.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
@@ -64,17 +64,6 @@ async function stop(cli: Running): Promise<void> {
   expect(await exited).toBe(0)
 }
 
-/** A POST with a Host header of our choosing (fetch does not let us set it). */
-function postWithHost(url: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    })
-    req.on('error', reject)
-    req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
-  })
-}
 
 /** A port free a moment ago (for flags that need a fixed port). */
 async function freePort(): Promise<number> {

@@ -3,22 +3,12 @@
  * past the item limit, an empty GET, rpc_modules and a namespace that is off, eth_unsubscribe of an
  * unknown id, and the EIP-1193 disconnect event.
  */
-import { createServer, request as httpRequest } from 'node:http'
+import { createServer } from 'node:http'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { WsClient, onLoopback, post, rpc, serve } from './helpers.js'
+import { WsClient, onLoopback, post, rpc, serve, postWithHost } from './helpers.js'
 
-function statusWithHost(url: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
-    })
-    req.on('error', reject)
-    req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
-  })
-}
 
 /** Sends raw text over a WebSocket and resolves to the first answer's raw text. */
 async function wsRaw(url: string, text: string): Promise<string> {
@@ -139,15 +129,15 @@ describe('browser defaults: listen() vs the http() / ws() mounts', () => {
     const call = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}'
     expect((await post(own.http as string, call, { origin: 'http://localhost:3000' })).headers.get('access-control-allow-origin')).toBe('http://localhost:3000')
     expect((await post(own.http as string, call, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin')).toBe(null)
-    expect(await statusWithHost(own.http as string, 'rebound.example')).toBe(403)
-    expect(await statusWithHost(own.http as string, 'localhost:8545')).toBe(200)
+    expect(await postWithHost(own.http as string, 'rebound.example')).toBe(403)
+    expect(await postWithHost(own.http as string, 'localhost:8545')).toBe(200)
     await expect(WsClient.connect(own.ws as string, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403')
     await own.close()
     // An app behind a proxy is reached under its own names: the mount does not refuse them.
     const server = createServer(node.http())
     const endpoint = node.ws(server)
     const port = await onLoopback(server)
-    expect(await statusWithHost(`http://127.0.0.1:${port}`, 'app.example.com')).toBe(200)
+    expect(await postWithHost(`http://127.0.0.1:${port}`, 'app.example.com')).toBe(200)
     expect((await post(`http://127.0.0.1:${port}`, call, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin')).toBe(null)
     const c = await WsClient.connect(`ws://127.0.0.1:${port}`, { origin: 'https://app.example.com' })
     c.close()

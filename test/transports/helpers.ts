@@ -1,5 +1,5 @@
 /** Shared pieces of the transport tests: loopback servers on ephemeral ports, raw ws clients. */
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import WebSocket from 'ws'
 import type { Clock, FinalityNode, Listening } from '../../src/index.js'
@@ -147,4 +147,16 @@ export function servedOverHttpAndWs(node: () => FinalityNode, api: string[]): { 
       return client!
     },
   }
+}
+
+/** The status of a POST of eth_chainId with a Host header of our choosing (fetch does not let us set it). */
+export function postWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}')
+  })
 }
