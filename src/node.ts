@@ -13,7 +13,8 @@ import { Forks } from './chain/forks.js'
 import { importBlocks } from './chain/import.js'
 import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
-import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
+import { BftEngine, verifyCertificate } from './consensus/bft.js'
+import { DEFAULT_TIMEOUTS } from './consensus/tendermint/timeouts.js'
 import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
@@ -232,7 +233,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
 
   const validatorCount = options.validators ?? DEFAULTS.validators
   const validators = Array.from({ length: validatorCount }, (_, i) => createValidator(validatorSeed(seed, i)))
-  const bft = new BftEngine(chainId, new ValidatorSet(validators))
+  const bft = new BftEngine(chainId, validators, {
+    clock,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.consensus?.timeouts },
+    maxRounds: options.consensus?.maxRounds,
+    seed: options.consensus?.seed,
+    head: () => chain.height,
+  })
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
@@ -317,7 +324,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     // Read-only views: the validator set owns whether each is online.
-    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.set.isOnline(v) } }))),
+    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.isOnline(v.address) } }))),
     request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
@@ -368,7 +375,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (block === undefined) return undefined
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined
-      return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.set, chainId, block.hash()) }
+      return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
     }),
     close: () =>
       (closing ??= (async () => {

@@ -25,7 +25,7 @@ export const finality: MethodTable = {
         publicKey: data(v.publicKey),
         votingPower: quantity(v.power),
         feeRecipient: v.feeRecipient,
-        online: bft.set.isOnline(v),
+        online: bft.isOnline(v.address),
       })),
   }),
 }

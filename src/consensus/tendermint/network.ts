@@ -76,6 +76,9 @@ export class HeightRun<V extends Value> {
   /** Messages dropped by their receivers for a bad signature, sender or height. */
   rejected = 0
   private outcome: HeightOutcome<V> | undefined
+  private decider: Hex | undefined
+  /** Decided: the queue drains, no time-out fires, then the height ends. */
+  private committing = false
   private finished = false
   private pumping = false
   private settle!: (outcome: HeightOutcome<V> | undefined) => void
@@ -159,6 +162,10 @@ export class HeightRun<V extends Value> {
     } finally {
       this.pumping = false
     }
+    if (!this.finished && this.committing && this.queue.length === 0) {
+      this.finish()
+      return
+    }
     // Nothing queued, no time-out set, nothing in flight: no validator can move until the
     // faults change. The height is given up (the chain halts) instead of waiting for ever.
     if (!this.finished && this.o.waitWhenStuck !== true && this.queue.length === 0 && this.timers.size === 0 && this.bus.inFlight === 0) this.giveUp()
@@ -211,6 +218,7 @@ export class HeightRun<V extends Value> {
           break
         }
         case 'schedule': {
+          if (this.committing) break
           const ms = timeoutFor(this.o.timeouts, out.step, out.round)
           const cancel = this.o.clock.setTimer(() => {
             this.timers.delete(cancel)
@@ -289,14 +297,28 @@ export class HeightRun<V extends Value> {
   private decided(address: Hex, out: Extract<Output<V>, { kind: 'decide' }>): void {
     if (this.outcome === undefined) {
       this.outcome = { round: out.round, value: out.value, proposer: out.proposer, precommits: out.precommits, decisions: new Map() }
+      this.decider = address
       this.o.onEvent?.({ type: 'commit', height: this.o.height, round: out.round, blockHash: out.value.hash, proposer: out.proposer })
+      if (!this.o.untilAll) {
+        // As CometBFT's commit time-out collects the precommits still coming, with no wait: the
+        // messages already queued are delivered, then the height ends.
+        this.committing = true
+        for (const cancel of this.timers) cancel()
+        this.timers.clear()
+      }
     }
     this.outcome.decisions.set(address, { round: out.round, value: out.value })
     const running = [...this.machines.keys()].filter((a) => !this.o.plan.isFaulty(a))
-    if (!this.o.untilAll || running.every((a) => this.outcome?.decisions.has(a))) this.finish()
+    if (this.o.untilAll && running.every((a) => this.outcome?.decisions.has(a))) this.finish()
   }
 
   private finish(): void {
+    const outcome = this.outcome
+    const decider = this.decider === undefined ? undefined : this.machines.get(this.decider)
+    if (outcome !== undefined && decider !== undefined) {
+      // Every precommit for the decided value the decider holds by now.
+      outcome.precommits = decider.votes('precommit', outcome.round)?.votesFor(valueId(outcome.value.hash)) ?? outcome.precommits
+    }
     this.stop()
     for (const [id, value] of this.values) if (id !== valueId(this.outcome?.value.hash ?? new Uint8Array())) this.o.discard?.(value)
   }
