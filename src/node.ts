@@ -15,6 +15,8 @@ import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
 import { BftEngine, verifyCertificate } from './consensus/bft.js'
 import { DEFAULT_TIMEOUTS } from './consensus/tendermint/timeouts.js'
+import { checkFault, type Fault } from './consensus/tendermint/faults.js'
+import { ConsensusControls } from './consensus/consensus-controls.js'
 import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
@@ -73,6 +75,21 @@ export interface FinalityNode {
   readonly validators: ReadonlyArray<ValidatorStatus>
   /** Takes a validator offline or back online; with too few online, the chain halts. */
   setValidatorOnline(address: Hex, online: boolean): void
+  /**
+   * Gives a validator faults (replacing its previous ones): `offline`, `silent` (never proposes),
+   * `nil` (votes nil), `equivocate` (signs two proposals and two votes per round), `delay` (ms).
+   * With more than 1/3 of the power faulty the chain halts until healed.
+   */
+  setValidatorFault(address: Hex, fault: Fault): void
+  /** Heals one validator, or every validator and the partition; a halted chain resumes. */
+  healValidators(address?: Hex): void
+  /** Splits the validators into groups that cannot reach each other (the ones not listed form one more). */
+  partitionValidators(groups: Hex[][]): void
+  /**
+   * Requests validator-set changes (a power of 0 removes; `index` adds the validator of that key
+   * index of the mnemonic); they take effect two heights after the head. Answers that height.
+   */
+  changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
   commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
   /** The head state as a versioned JSON dump (the format of docs/controls.md). */
@@ -266,6 +283,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
+  const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
   transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
@@ -274,7 +292,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     get chainId() {
       return common.chainId()
     },
-    common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
+    common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
     profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
@@ -324,7 +342,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     // Read-only views: the validator set owns whether each is online.
-    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.isOnline(v.address) } }))),
+    // The next height's set; read-only views whose `online` reads the fault plan.
+    get validators() {
+      return Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.isOnline(v.address) } })))
+    },
     request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
@@ -348,6 +369,22 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     setValidatorOnline(address, online) {
       live()
       if (!producer.setValidatorOnline(address.toLowerCase(), online)) throw new RpcError(-32602, `unknown validator ${address}`)
+    },
+    setValidatorFault(address, fault) {
+      live()
+      consensus.setFault(address, checkFault(fault))
+    },
+    healValidators(address) {
+      live()
+      consensus.heal(address)
+    },
+    partitionValidators(groups) {
+      live()
+      consensus.partition(groups)
+    },
+    changeValidators(changes) {
+      live()
+      return consensus.changeValidators(changes.map((c) => ({ ...c, power: BigInt(c.power) })))
     },
     dumpState() {
       live()

@@ -1,5 +1,6 @@
 /** The faults a validator can be given on demand, and how they combine into bus conditions. */
 import type { Hex } from '../../hex.js'
+import { InvalidInput } from '../../domain-errors.js'
 import { CALM, type BusConditions } from './bus.js'
 
 /** One validator's misbehaviour; all off is a correct validator. */
@@ -17,6 +18,29 @@ export interface Fault {
 }
 
 export const FAULT_KINDS = ['offline', 'silent', 'nil', 'equivocate', 'delay'] as const
+
+/** The longest delay a validator's messages can be given, in ms (one hour). */
+export const MAX_FAULT_DELAY = 3_600_000
+
+/** Checks a fault given by a caller; the error names what is wrong. */
+export function checkFault(value: unknown): Fault {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('a fault is an object { offline?, silent?, nil?, equivocate?, delay? }')
+  const out: Fault = {}
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'delay') {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_FAULT_DELAY) {
+        throw new InvalidInput(`fault delay must be an integer number of ms from 0 to ${MAX_FAULT_DELAY}, got ${JSON.stringify(v)}`)
+      }
+      out.delay = v
+    } else if (key === 'offline' || key === 'silent' || key === 'nil' || key === 'equivocate') {
+      if (typeof v !== 'boolean') throw new InvalidInput(`fault ${key} must be true or false, got ${JSON.stringify(v)}`)
+      out[key] = v
+    } else {
+      throw new InvalidInput(`unknown fault ${JSON.stringify(key)}; known: ${FAULT_KINDS.join(', ')}`)
+    }
+  }
+  return out
+}
 
 /** Faults per validator and the partition, as the node keeps them between heights. */
 export class FaultPlan {

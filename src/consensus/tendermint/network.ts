@@ -93,6 +93,10 @@ export class HeightRun<V extends Value> {
     this.bus = new MessageBus(o.clock, o.seed, (to, message) => this.enqueue({ kind: 'message', to, message }), this.conditions())
   }
 
+  get height(): bigint {
+    return this.o.height
+  }
+
   /** Starts every validator that is not offline. */
   start(): Promise<HeightOutcome<V> | undefined> {
     for (const v of this.o.set.validators) {
