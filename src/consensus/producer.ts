@@ -110,7 +110,12 @@ export class Producer {
     // A send that was in flight when the node closed settles instead of waiting for ever.
     if (this.closing) this.settleWaiter(entry.hash, new NodeClosedError())
     else if (this.mining.mode !== 'auto') this.settleWaiter(entry.hash)
-    else void this.drain()
+    else {
+      // On a halted chain the sender gets the hash at once (automine takes one transaction per
+      // height, so a later one would otherwise wait for the heal); the height is tried again.
+      if (this.stalled) this.settleWaiter(entry.hash)
+      void this.drain()
+    }
   }
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
