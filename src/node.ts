@@ -17,7 +17,7 @@ import { BftEngine, verifyCertificate } from './consensus/bft.js'
 import { DEFAULT_TIMEOUTS } from './consensus/tendermint/timeouts.js'
 import { checkFault, type Fault } from './consensus/tendermint/faults.js'
 import { ConsensusControls } from './consensus/consensus-controls.js'
-import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
+import { certificateWithSetToJson, type CertificateWithSetJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
@@ -91,7 +91,7 @@ export interface FinalityNode {
    */
   changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
-  commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
+  commitCertificate(number: bigint): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
   /** The head state as a versioned JSON dump (the format of docs/controls.md). */
   dumpState(): StateDump
   /** Replaces accounts with a dump's (`anvil_loadState`). */
@@ -412,7 +412,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (block === undefined) return undefined
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined
-      return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
+      return { ...certificateWithSetToJson(cert, bft.setAt(cert.height).validators), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
     }),
     close: () =>
       (closing ??= (async () => {

@@ -172,6 +172,12 @@ export class BftEngine {
     return this.faults.get(address as Hex).offline !== true
   }
 
+  /** The chain went back to `head`: set changes past the first `setChanges` and later evidence go. */
+  rewound(head: bigint, setChanges: number): void {
+    this.history.truncate(setChanges)
+    this.evidence.dropAbove(head)
+  }
+
   /** The faults or the partition changed: a height under way follows at once. */
   refresh(): void {
     this.running?.refresh()

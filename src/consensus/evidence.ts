@@ -15,6 +15,15 @@ export class EvidenceStore {
     return true
   }
 
+  /** Forgets the evidence of heights above `head` (the chain went back). */
+  dropAbove(head: bigint): void {
+    for (const h of [...this.byHeight.keys()]) {
+      if (h <= head) continue
+      for (const e of this.byHeight.get(h) ?? []) this.seen.delete(`${e.height}/${e.round}/${e.type}/${e.validator}`)
+      this.byHeight.delete(h)
+    }
+  }
+
   /** The evidence of heights `from` … `to`, by height then round. */
   range(from: bigint, to: bigint): DuplicateVoteEvidence[] {
     const out: DuplicateVoteEvidence[] = []

@@ -311,12 +311,28 @@ export class Producer {
   }
 
   /**
+   * The chain went back (evm_revert, hardhat_reset): the validator-set changes requested after the
+   * snapshot (beyond the first `setChanges`) and the evidence of the heights dropped are forgotten.
+   */
+  rewound(setChanges: number): void {
+    this.bft.rewound(this.chain.height, setChanges)
+  }
+
+  /** How many validator-set changes were requested so far (a snapshot keeps it for {@link rewound}). */
+  setChanges(): number {
+    return this.bft.history.epochs.length - 1
+  }
+
+  /**
    * The validators' faults, the partition or the set changed: a height under way follows at once,
    * and a halted chain mines what is pending again (automine).
    */
   consensusChanged(): void {
     this.bft.refresh()
-    if (this.stalled && this.mining.mode === 'auto') void this.drain()
+    const was = this.stalled
+    // Whether the chain is still halted is known only by trying: the next height tells.
+    this.stalled = false
+    if (was && this.mining.mode === 'auto') void this.drain()
   }
 
   /**

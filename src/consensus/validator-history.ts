@@ -76,11 +76,10 @@ export class ValidatorHistory {
     return from
   }
 
-  /** Forgets changes requested after `head` (the chain went back to it). */
-  revertTo(head: bigint): void {
-    const keep = this.list.filter((e, i) => i === 0 || e.requestedAt <= head)
-    if (keep.length === this.list.length) return
-    this.list.splice(0, this.list.length, ...keep)
+  /** Keeps the first `changes` changes (a snapshot's count) and forgets the later ones. */
+  truncate(changes: number): void {
+    if (this.list.length <= changes + 1) return
+    this.list.splice(changes + 1)
     this.cache = { height: 1n, priorities: new ProposerPriorities((this.list[0] as SetEpoch).validators) }
   }
 

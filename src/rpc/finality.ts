@@ -3,7 +3,7 @@
  * duplicate-vote evidence, the validators' consensus state). The controls are in
  * finality-controls.ts.
  */
-import { certificateToJson } from '../consensus/certificate.js'
+import { certificateWithSetToJson } from '../consensus/certificate.js'
 import type { Validator } from '../consensus/validator.js'
 import type { DuplicateVoteEvidence } from '../consensus/tendermint/vote-set.js'
 import type { VoteMessage } from '../consensus/tendermint/messages.js'
@@ -56,19 +56,19 @@ export const finality: MethodTable = {
       if (block === undefined) return null
       const cert = await s.chain.certificate(block.hash())
       if (cert === undefined) return null
-      const set = s.bft.setAt(cert.height)
-      return { ...certificateToJson(cert), validatorSet: set.validators.map((v) => ({ address: v.address, publicKey: data(v.publicKey), votingPower: quantity(v.power) })) }
+      return certificateWithSetToJson(cert, s.bft.setAt(cert.height).validators)
     },
   }),
   /**
    * The validator set with voting power and status: of the next height without a block, of the
-   * block's height with one (the set that signed its certificate).
+   * block's height with one (the set that signed its certificate), up to the head + 2.
    */
   finality_getValidators: method({
     params: [optional(blockTag, undefined)],
     run: (s, [tag]) => {
       const height = tag === undefined ? s.chain.height + 1n : heightOf(s, tag)
-      if (height > s.chain.height + 1n) throw new InvalidParamsError(`block ${height} is beyond the next height ${s.chain.height + 1n}`)
+      // The set of head + 2 is already fixed: changes requested now apply there.
+      if (height > s.chain.height + 2n) throw new InvalidParamsError(`block ${height} is beyond ${s.chain.height + 2n}, the last height whose validator set is known`)
       return s.bft.setAt(height === 0n ? 1n : height).validators.map((v) => validatorJson(s, v))
     },
   }),

@@ -181,6 +181,9 @@ describe('validator-set changes', () => {
       { address: s.addresses[1], power: '0x1e' },
     ])
     expect(effectiveBlock).toBe('0x3')
+    // Known in advance: block 3's set is fixed once the change is requested.
+    expect(await s.rpc('finality_getValidators', '0x3')).toHaveLength(4)
+    expect((await s.rpc('finality_getValidators', '0x2')).map((v: { address: Hex }) => v.address)).toContain(s.addresses[0])
     for (let i = 0; i < 4; i++) await send(s)
     const sets = await Promise.all(['0x1', '0x2', '0x3', '0x4'].map((b) => s.rpc('finality_getValidators', b)))
     expect(sets.map((x: unknown[]) => x.length)).toEqual([4, 4, 4, 4])
@@ -202,6 +205,22 @@ describe('validator-set changes', () => {
     }
     const history = await s.rpc('finality_getValidatorHistory')
     expect(history.map((e: { fromBlock: Hex; requestedAt: Hex }) => [e.fromBlock, e.requestedAt])).toEqual([['0x1', '0x0'], ['0x3', '0x1']])
+  })
+
+  it('evm_revert forgets the changes requested and the evidence recorded after the snapshot', async () => {
+    const s = await setup()
+    await send(s)
+    const snapshot = await s.rpc('evm_snapshot')
+    await s.rpc('finality_changeValidators', [{ index: 4, power: 10 }])
+    await s.rpc('finality_setFault', s.addresses[2], { equivocate: true })
+    for (let i = 0; i < 3; i++) await send(s)
+    expect(await s.rpc('finality_getValidatorHistory')).toHaveLength(2)
+    expect((await s.rpc('finality_getEvidence')).length).toBeGreaterThan(0)
+    expect(await s.rpc('evm_revert', snapshot)).toBe(true)
+    expect(await s.rpc('finality_getValidatorHistory')).toHaveLength(1)
+    expect(await s.rpc('finality_getEvidence')).toEqual([])
+    expect(await s.rpc('finality_getValidators', '0x3')).toHaveLength(4)
+    expect((await errorOf(s.rpc('finality_getValidators', '0x4'))).message).toMatch(/beyond 3, the last height whose validator set is known/)
   })
 
   it('the proposers follow voting power (CometBFT weighted round-robin)', async () => {
