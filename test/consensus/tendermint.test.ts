@@ -210,3 +210,22 @@ describe('time-outs on the clock', () => {
     expect(new Set(run.evidence.map((e) => e.validator))).toEqual(new Set([validators[0]!.address]))
   })
 })
+
+describe('docs/consensus.md', () => {
+  it("the page's worked examples are the bytes the node and the independent checker sign", async () => {
+    const { readFileSync } = await import('node:fs')
+    const { signBytes } = await import('../../src/consensus/votes.js')
+    const { docSignBytes } = await import('./certificate-checker.js')
+    const page = readFileSync(new URL('../../docs/consensus.md', import.meta.url), 'utf8')
+    const example = (title: RegExp) => {
+      const block = new RegExp(`${title.source}[^\\n]*\\n\\n((?: {4}.*\\n)+)`).exec(page)![1]!
+      return '0x' + block.split('\n').filter(Boolean).map((line) => line.trim().split(/\s+/)[0]).join('')
+    }
+    const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex')
+    const hash = new Uint8Array(32).fill(0xab)
+    expect(example(/The precommit of block 1, round 0 on chain 31337/)).toBe(hex(signBytes(3, 31337n, 1n, 0, hash)))
+    expect(example(/The precommit of block 1, round 0 on chain 31337/)).toBe(hex(docSignBytes(3, 31337n, 1n, 0, hash)))
+    expect(example(/A nil prevote of block 2, round 1 on chain 31337/)).toBe(hex(signBytes(2, 31337n, 2n, 1, new Uint8Array(0))))
+    expect(example(/A nil prevote of block 2, round 1 on chain 31337/)).toBe(hex(docSignBytes(2, 31337n, 2n, 1, new Uint8Array(0))))
+  })
+})
