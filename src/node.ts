@@ -372,7 +372,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     setValidatorFault(address, fault) {
       live()
-      consensus.setFault(address, checkFault(fault))
+      consensus.setFault(address, checkFault(fault, limits.faultDelayMs))
     },
     healValidators(address) {
       live()

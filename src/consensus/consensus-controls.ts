@@ -68,7 +68,6 @@ export class ConsensusControls {
     if (changes.length === 0) throw new InvalidInput('no change requested')
     const resolved = changes.map((c) => {
       if (c.power < 0n) throw new InvalidInput(`power must not be negative, got ${c.power}`)
-      if (c.power > 2n ** 60n) throw new InvalidInput(`power must be at most 2^60, got ${c.power}`)
       if (c.index !== undefined) {
         const v = this.validatorAt(c.index)
         if (c.address !== undefined && c.address.toLowerCase() !== v.address) throw new InvalidInput(`validator index ${c.index} is ${v.address}, not ${c.address}`)

@@ -21,6 +21,9 @@ export interface SetEpoch {
   readonly requestedAt: bigint
 }
 
+/** CometBFT's MaxTotalVotingPower: int64's maximum / 8, so priorities cannot overflow. */
+export const MAX_TOTAL_VOTING_POWER = 2n ** 60n - 1n
+
 const byAddress = (a: Validator, b: Validator): number => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)
 
 /** A validator with another power (same key). */
@@ -67,6 +70,8 @@ export class ValidatorHistory {
       else members.set(c.validator.address, withPower(c.validator, c.power))
     }
     if (members.size === 0) throw new Error('the change would leave the validator set empty')
+    const total = [...members.values()].reduce((sum, v) => sum + v.power, 0n)
+    if (total > MAX_TOTAL_VOTING_POWER) throw new Error(`the total voting power would be ${total}, above CometBFT's maximum ${MAX_TOTAL_VOTING_POWER} (2^60 − 1)`)
     const validators = [...members.values()].sort(byAddress)
     // A later change for the same height replaces the epoch; epochs after it are rebuilt on it.
     const at = this.list.findIndex((e) => e.from >= from)

@@ -41,9 +41,6 @@ function evidenceJson(e: DuplicateVoteEvidence) {
   }
 }
 
-/** The most heights finality_getEvidence reads at once. */
-export const EVIDENCE_RANGE_LIMIT = 10_000n
-
 export const finality: MethodTable = {
   /**
    * The commit certificate of a block: the precommits that decided it, the round, and the
@@ -82,7 +79,7 @@ export const finality: MethodTable = {
         validators: e.validators.map((v) => ({ address: v.address, votingPower: quantity(v.power) })),
       })),
   }),
-  /** Duplicate-vote evidence of heights `from` … `to` (default: all, up to the next height). */
+  /** Duplicate-vote evidence of heights `from` … `to` (without both: all, up to the next height). */
   finality_getEvidence: method({
     params: [optional(blockTag, undefined), optional(blockTag, undefined)],
     run: (s, [fromTag, toTag]) => {
@@ -90,8 +87,9 @@ export const finality: MethodTable = {
       const from = fromTag === undefined ? 0n : heightOf(s, fromTag)
       const to = toTag === undefined ? next : heightOf(s, toTag)
       if (from > to) throw new InvalidParamsError(`fromBlock ${from} is after toBlock ${to}`)
-      if (to - from >= EVIDENCE_RANGE_LIMIT && !(fromTag === undefined && toTag === undefined)) {
-        throw new InvalidParamsError(`block range too large: at most ${EVIDENCE_RANGE_LIMIT} heights at once`)
+      const max = BigInt(s.limits.evidenceBlockRange)
+      if (to - from >= max && !(fromTag === undefined && toTag === undefined)) {
+        throw new InvalidParamsError(`block range too large: at most ${max} heights at once (the evidenceBlockRange limit)`)
       }
       return s.bft.evidence.range(from, to).map(evidenceJson)
     },

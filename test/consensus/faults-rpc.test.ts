@@ -152,6 +152,7 @@ describe('faults on demand', () => {
       ['finality_changeValidators', [s.addresses.map((address) => ({ address, power: 0 }))], /empty/],
       ['finality_changeValidators', [[{ address: `0x${'12'.repeat(20)}`, power: 5 }]], /unknown validator/],
       ['finality_changeValidators', [[{ index: -1, power: 5 }]], /index must be/],
+      ['finality_changeValidators', [[{ address: s.addresses[0], power: 2n ** 60n }].map((c) => ({ ...c, power: `0x${c.power.toString(16)}` }))], /above CometBFT's maximum/],
       ['finality_changeValidators', [[{ index: 5 }]], /needs power/],
       ['finality_changeValidators', [[{ index: 5, power: 1, weight: 2 }]], /unknown field "weight"/],
       ['finality_getEvidence', ['0x5', '0x1'], /after toBlock/],
@@ -167,6 +168,25 @@ describe('faults on demand', () => {
     expect(await s.rpc('finality_getValidatorHistory')).toHaveLength(1)
     await send(s)
     expect(await s.rpc('eth_blockNumber')).toBe('0x1')
+  })
+})
+
+describe('limits (createNode({ limits }))', () => {
+  it('faultDelayMs, validatorChanges and evidenceBlockRange: at the limit accepted, past it -32602', async () => {
+    const clock = manualClock()
+    const node = await newNode({ validators: 4, clock, limits: { faultDelayMs: 500, validatorChanges: 2, evidenceBlockRange: 3 } })
+    const rpc = (method: string, ...params: unknown[]) => node.request({ method, params })
+    const [a, b] = node.validators.map((v) => v.address)
+    expect(await rpc('finality_setFault', a, { delay: 500 })).toBe(true)
+    expect((await errorOf(rpc('finality_setFault', a, { delay: 501 }))).message).toMatch(/from 0 to 500 \(the faultDelayMs limit\)/)
+    expect(() => node.setValidatorFault(a!, { delay: 501 })).toThrow(/faultDelayMs/)
+    expect((await rpc('finality_getConsensusState')).faults).toEqual([{ validator: a, delay: 500 }])
+    expect(await rpc('finality_changeValidators', [{ address: a, power: 20 }, { address: b, power: 20 }])).toEqual({ effectiveBlock: '0x2' })
+    const three = [{ address: a, power: 30 }, { address: b, power: 30 }, { index: 9, power: 30 }]
+    expect((await errorOf(rpc('finality_changeValidators', three))).message).toMatch(/at most 2 changes at once \(the validatorChanges limit\), got 3/)
+    expect(await rpc('finality_getValidatorHistory')).toHaveLength(2)
+    expect(await rpc('finality_getEvidence', '0x0', '0x2')).toEqual([])
+    expect((await errorOf(rpc('finality_getEvidence', '0x0', '0x3'))).message).toMatch(/at most 3 heights at once/)
   })
 })
 

@@ -19,17 +19,14 @@ export interface Fault {
 
 export const FAULT_KINDS = ['offline', 'silent', 'nil', 'equivocate', 'delay'] as const
 
-/** The longest delay a validator's messages can be given, in ms (one hour). */
-export const MAX_FAULT_DELAY = 3_600_000
-
-/** Checks a fault given by a caller; the error names what is wrong. */
-export function checkFault(value: unknown): Fault {
+/** Checks a fault given by a caller (`maxDelay`: the `faultDelayMs` limit); the error names what is wrong. */
+export function checkFault(value: unknown, maxDelay: number): Fault {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('a fault is an object { offline?, silent?, nil?, equivocate?, delay? }')
   const out: Fault = {}
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (key === 'delay') {
-      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_FAULT_DELAY) {
-        throw new InvalidInput(`fault delay must be an integer number of ms from 0 to ${MAX_FAULT_DELAY}, got ${JSON.stringify(v)}`)
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > maxDelay) {
+        throw new InvalidInput(`fault delay must be an integer number of ms from 0 to ${maxDelay} (the faultDelayMs limit), got ${JSON.stringify(v)}`)
       }
       out.delay = v
     } else if (key === 'offline' || key === 'silent' || key === 'nil' || key === 'equivocate') {
