@@ -45,6 +45,8 @@ describe('a dApp over WebSocket while validators misbehave', () => {
     const { client, wallet, to } = clients()
     const sub = await raw.call('finality_subscribe', ['consensus'])
     expect(sub.result).toMatch(/^0x/)
+    const unknown = await raw.call('finality_subscribe', ['rounds'])
+    expect(unknown.error).toMatchObject({ code: -32601, message: expect.stringMatching(/no "rounds" subscription in finality namespace/) })
     const [silent] = (await client.request({ method: 'finality_getValidators' as never })) as Array<{ address: Hex }>
     await client.request({ method: 'finality_setFault' as never, params: [silent!.address, { silent: true }] as never })
     const start = await client.getBlockNumber()

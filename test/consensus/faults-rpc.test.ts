@@ -171,6 +171,39 @@ describe('faults on demand', () => {
   })
 })
 
+describe('the JS API', () => {
+  it('setValidatorFault, partitionValidators, healValidators and changeValidators do what the RPC does', async () => {
+    const s = await setup()
+    const [a, b, c] = s.addresses
+    s.node.setValidatorFault(a!, { nil: true })
+    s.node.partitionValidators([[b!]])
+    const state = await s.rpc('finality_getConsensusState')
+    expect(state.faults).toEqual([{ validator: a, nil: true }])
+    expect(state.partition).toEqual([[b], s.addresses.filter((x) => x !== b)])
+    expect(() => s.node.partitionValidators([[`0x${'12'.repeat(20)}`]])).toThrow(/unknown validator/)
+    s.node.healValidators()
+    expect((await s.rpc('finality_getConsensusState')).faults).toEqual([])
+    expect(s.node.changeValidators([{ address: c!, power: 0 }])).toBe(2n)
+    expect(s.node.validators).toHaveLength(4)
+    await send(s)
+    // Head 1: the next height (2) has the new set.
+    expect(s.node.validators.map((v) => v.address)).not.toContain(c)
+  })
+
+  it('the controls are private methods (a JWT beyond loopback); the reads are not', async () => {
+    const { isPrivate } = await import('../../src/adapters/auth.js')
+    for (const m of ['finality_setFault', 'finality_heal', 'finality_partition', 'finality_changeValidators']) expect(isPrivate(m), m).toBe(true)
+    for (const m of ['finality_getValidators', 'finality_getConsensusState', 'finality_getEvidence']) expect(isPrivate(m), m).toBe(false)
+  })
+
+  it('finality_subscribe without a connection that carries notifications is -32601', async () => {
+    const s = await setup()
+    const e = await errorOf(s.rpc('finality_subscribe', 'consensus'))
+    expect(e.code).toBe(-32601)
+    expect(e.message).toMatch(/notifications not supported/)
+  })
+})
+
 describe('limits (createNode({ limits }))', () => {
   it('faultDelayMs, validatorChanges and evidenceBlockRange: at the limit accepted, past it -32602', async () => {
     const clock = manualClock()
