@@ -63,7 +63,8 @@ export const finality: MethodTable = {
   finality_getValidators: method({
     params: [optional(blockTag, undefined)],
     run: (s, [tag]) => {
-      const height = tag === undefined ? s.chain.height + 1n : heightOf(s, tag)
+      const next = s.chain.height + 1n
+      const height = tag === undefined || (tag.kind === 'tag' && tag.tag === 'pending') ? next : heightOf(s, tag)
       // The set of head + 2 is already fixed: changes requested now apply there.
       if (height > s.chain.height + 2n) throw new InvalidParamsError(`block ${height} is beyond ${s.chain.height + 2n}, the last height whose validator set is known`)
       return s.bft.setAt(height === 0n ? 1n : height).validators.map((v) => validatorJson(s, v))

@@ -234,6 +234,8 @@ describe('validator-set changes', () => {
       { address: s.addresses[1], power: '0x1e' },
     ])
     expect(effectiveBlock).toBe('0x3')
+    expect(await s.rpc('finality_getValidators', 'pending')).toEqual(await s.rpc('finality_getValidators'))
+    expect(await s.rpc('finality_getValidators', 'latest')).toEqual(await s.rpc('finality_getValidators', '0x1'))
     // Known in advance: block 3's set is fixed once the change is requested.
     expect(await s.rpc('finality_getValidators', '0x3')).toHaveLength(4)
     expect((await s.rpc('finality_getValidators', '0x2')).map((v: { address: Hex }) => v.address)).toContain(s.addresses[0])

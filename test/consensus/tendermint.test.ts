@@ -229,3 +229,18 @@ describe('docs/consensus.md', () => {
     expect(example(/A nil prevote of block 2, round 1 on chain 31337/)).toBe(hex(docSignBytes(2, 31337n, 2n, 1, new Uint8Array(0))))
   })
 })
+
+describe('signatures on the bus', () => {
+  it('a validator whose signatures do not verify is not heard: its messages are dropped and counted, the others decide', async () => {
+    const validators = sorted(makeValidators([10n, 10n, 10n, 10n]))
+    // The last validator signs with garbage (a broken key): every receiver drops what it sends.
+    const broken = validators[3]!
+    validators[3] = { ...broken, sign: () => new Uint8Array(64).fill(7) }
+    const { run, clock } = newRun({ validators })
+    const out = await drive(run, clock)
+    expect(out).toBeDefined()
+    expect(run.rejected).toBeGreaterThan(0)
+    expect(out!.precommits.map((p) => p.validator)).not.toContain(broken.address)
+    expect(out!.precommits).toHaveLength(3)
+  })
+})
