@@ -208,7 +208,7 @@ describe('limits (createNode({ limits }))', () => {
   it('faultDelayMs, validatorChanges and evidenceBlockRange: at the limit accepted, past it -32602', async () => {
     const clock = manualClock()
     const node = await newNode({ validators: 4, clock, limits: { faultDelayMs: 500, validatorChanges: 2, evidenceBlockRange: 3 } })
-    const rpc = (method: string, ...params: unknown[]) => node.request({ method, params })
+    const rpc = (method: string, ...params: unknown[]): Promise<any> => node.request({ method, params })
     const [a, b] = node.validators.map((v) => v.address)
     expect(await rpc('finality_setFault', a, { delay: 500 })).toBe(true)
     expect((await errorOf(rpc('finality_setFault', a, { delay: 501 }))).message).toMatch(/from 0 to 500 \(the faultDelayMs limit\)/)
