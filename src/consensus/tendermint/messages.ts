@@ -70,7 +70,18 @@ export function signVote(signer: Validator, chainId: bigint, type: VoteType, hei
   return { ...unsigned, signature: signer.sign(messageBytes(chainId, unsigned)) }
 }
 
+/**
+ * Each message object's check, once: every validator of the process receives the same object, and
+ * ed25519 verification is deterministic, so the first receiver's answer is every receiver's (a
+ * forged or altered message is another object, checked on its own).
+ */
+const checked = new WeakMap<object, { chainId: bigint; publicKey: Uint8Array; ok: boolean }>()
+
 /** Whether `m` carries a valid signature by the key of `publicKey`. */
 export function verifyMessage(chainId: bigint, m: Message<Value>, publicKey: Uint8Array): boolean {
-  return verifySignature(publicKey, messageBytes(chainId, m), m.signature)
+  const known = checked.get(m)
+  if (known !== undefined && known.chainId === chainId && known.publicKey === publicKey) return known.ok
+  const ok = verifySignature(publicKey, messageBytes(chainId, m), m.signature)
+  checked.set(m, { chainId, publicKey, ok })
+  return ok
 }
