@@ -209,8 +209,10 @@ export class Producer {
     if (decision === undefined) {
       this.stalled = true
       // The transactions stay pending; their senders get the hash now instead of waiting on a
-      // halted chain. They are mined when the faults are healed (`resume`).
+      // halted chain (all of them: automine selected one, later ones wait behind it). They are
+      // mined when the faults are healed.
       for (const e of entries) this.settleWaiter(e.hash)
+      if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
       return undefined
     }
     this.stalled = false
