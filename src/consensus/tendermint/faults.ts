@@ -83,6 +83,20 @@ export class FaultPlan {
     return this.faults.has(address)
   }
 
+  /**
+   * Whether validators able to vote for a block (neither offline nor nil voters), all in one group
+   * of the partition, can hold more than 2/3 of the power: if not, no round can decide until the
+   * faults change.
+   */
+  canDecide(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): boolean {
+    const able = validators.filter((v) => {
+      const f = this.get(v.address)
+      return f.offline !== true && f.nil !== true
+    })
+    const groups = this.partition === undefined ? [able] : this.partition.map((g) => able.filter((v) => g.includes(v.address)))
+    return groups.some((g) => isQuorum(g.reduce((sum, v) => sum + v.power, 0n)))
+  }
+
   conditions(): BusConditions {
     if (this.calm) return CALM
     const offline = new Set<Hex>()

@@ -4,8 +4,9 @@
  * application for the proposer's value and for each proposal's validity, and applies the faults
  * of the plan (offline validators neither run nor hear; silent ones send no proposal; nil voters
  * vote nil; equivocators sign two different proposals and votes in each round; delays). It ends
- * at the first decision; or with none when a round limit passes, or when nothing can move any
- * more (no message queued or in flight, no time-out set): the chain halts until the faults change.
+ * at the first decision; or with none when a round limit passes, when nothing can move any more
+ * (no message queued or in flight, no time-out set), or when a round went by and the faults leave
+ * no quorum able to vote for a block: the chain halts until the faults change.
  */
 import type { Clock } from '../../clock.js'
 import { fromHex, type Hex } from '../../hex.js'
@@ -44,8 +45,9 @@ export interface HeightRunOptions<V extends Value> {
   /** Keep running after the first decision until every running validator decided (tests). */
   untilAll?: boolean
   /**
-   * Keep waiting when nothing can move (tests that heal the network later on the same run);
-   * by default the height is given up then, and the node starts it again after a heal.
+   * Keep waiting when nothing can move or the faults leave no quorum (tests that heal the network
+   * later on the same run); by default the height is given up then, and the node starts it again
+   * after a heal.
    */
   waitWhenStuck?: boolean
 }
@@ -236,7 +238,9 @@ export class HeightRun<V extends Value> {
           break
         case 'newRound':
           this.o.onEvent?.({ type: 'newRound', height: h, round: out.round, validator: address, proposer: out.proposer })
-          if (out.round >= this.o.maxRounds) this.giveUp()
+          // A round went by undecided and the faults leave no quorum able to vote for a block:
+          // more rounds cannot decide, the height is given up at once (the chain halts).
+          if (out.round >= this.o.maxRounds || (out.round >= 1 && this.o.waitWhenStuck !== true && !this.o.plan.canDecide(this.o.set.validators, (p) => this.o.set.isQuorum(p)))) this.giveUp()
           break
         case 'polka':
           this.o.onEvent?.({ type: 'polka', height: h, round: out.round, validator: address, blockHash: out.id === '' ? null : fromHex(out.id) })
