@@ -14,16 +14,14 @@ export function answersOf(body: unknown, ids: readonly number[], batch: boolean)
       const reason = isEnvelope(body) && body.error !== undefined ? `batch refused: ${String(body.error.message)}` : 'batch answered with a non-array'
       return isEnvelope(body) ? ids.map(() => new Failure(reason, true, undefined, true)) : undefined
     }
+    // geth and this node answer a batch past their limit with one error about the batch (`batch too large`).
+    const refusal = body.find((item) => isEnvelope(item) && item.error?.code === -32600 && /batch/i.test(String(item.error.message))) as Envelope | undefined
+    if (refusal !== undefined) return ids.map(() => new Failure(`batch refused: ${String(refusal.error!.message)}`, true, undefined, true))
     const byId = new Map<unknown, Envelope>()
     for (const item of body) if (isEnvelope(item)) byId.set(item.id, item)
     return ids.map((id) => {
       const item = byId.get(id)
-      if (item === undefined) return new Failure(`no answer for request id ${id} in the batch`, true)
-      // geth and this node answer the items past their batch limit with an error about the batch.
-      if (item.error !== undefined && item.error.code === -32600 && /batch/i.test(String(item.error.message))) {
-        return new Failure(`batch refused: ${String(item.error.message)}`, true, undefined, true)
-      }
-      return answerOf(item)
+      return item === undefined ? new Failure(`no answer for request id ${id} in the batch`, true) : answerOf(item)
     })
   }
   if (!isEnvelope(body)) return undefined
