@@ -20,5 +20,5 @@ const unanswered = createRemote({ url: 'http://127.0.0.1:1', retries: 3, retryBa
 const refused = unanswered.request({ method: 'eth_chainId' }).catch((e: Error) => e.message)
 await new Promise((r) => setTimeout(r, 100))
 await unanswered.close()
-lines.push(await refused)
+lines.push(String(await refused))
 console.log(lines.join('\n'))
