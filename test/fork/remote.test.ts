@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, ForkRemoteError, type RemoteClient } from '../../src/fork/remote/index.js'
+import { createRemote, ForkRemoteError, redactUrl, type RemoteClient } from '../../src/fork/remote/index.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
 
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -125,6 +125,46 @@ describe('createRemote over HTTP', () => {
     expect(error).toMatchObject({ code: -32005, answered: true })
     expect(error.message).toMatch(/rate limited \(-32005 project ID request rate exceeded\), after 2 attempts/)
     expect(proxy.arrivals).toHaveLength(2)
+  })
+
+  it('behavior: what counts as a rate limit (retried) and what is an answer (not)', async () => {
+    const answer = (error: object) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error }), headers: { 'content-type': 'application/json' } })
+    const cases: Array<[object, boolean]> = [
+      [{ code: 429, message: 'Your app has exceeded its compute units per second capacity.' }, true],
+      [{ code: -32016, message: 'over rate limit' }, true],
+      [{ code: -32000, message: '429 Too Many Requests' }, true],
+      [{ code: -32005, message: 'daily request count exceeded, request rate limited' }, true],
+      [{ code: -32005, message: 'limit exceeded' }, true],
+      [{ code: -32005, message: 'query returned more than 10000 results' }, false],
+      [{ code: 3, message: 'execution reverted', data: '0x' }, false],
+      [{ code: -32000, message: 'header not found' }, false],
+    ]
+    for (const [error, retried] of cases) {
+      fresh()
+      proxy.fault = (n) => (n === 0 ? answer(error) : undefined)
+      const c = remote({ url: proxy.url, retryBaseMs: 1 })
+      const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
+      expect([error, proxy.arrivals.length], JSON.stringify(error)).toEqual([error, retried ? 2 : 1])
+      if (!retried) expect(outcome).toMatchObject({ ...error, answered: true })
+    }
+  })
+
+  it('behavior: 502/503/504 are retried even with a JSON-RPC body; a 500 with one is the answer, without one is retried', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'upstream down' } })
+    for (const [status, withBody, retried] of [[503, true, true], [502, true, true], [504, false, true], [500, true, false], [500, false, true]] as const) {
+      fresh()
+      proxy.fault = (n) => (n === 0 ? { status, ...(withBody ? { body } : {}) } : undefined)
+      const c = remote({ url: proxy.url, retryBaseMs: 1 })
+      const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
+      expect([status, withBody, proxy.arrivals.length]).toEqual([status, withBody, retried ? 2 : 1])
+      if (!retried) expect(outcome).toMatchObject({ code: -32603, message: 'upstream down', answered: true })
+    }
+  })
+
+  it('behavior: messages never show keys in the path', () => {
+    expect(redactUrl('https://mainnet.infura.io/v3/0123456789abcdef0123456789abcdef')).toBe('https://mainnet.infura.io/v3/***')
+    expect(redactUrl('wss://eth-mainnet.g.alchemy.com/v2/AbCdEfGhIjKlMnOpQrSt?x=1#y')).toBe('wss://eth-mainnet.g.alchemy.com/v2/***')
+    expect(redactUrl('http://u:p@127.0.0.1:8545/')).toBe('http://127.0.0.1:8545')
   })
 
   it('error: a Retry-After past 60 s fails at once instead of waiting', async () => {

@@ -63,8 +63,11 @@ export function createClient(transport: Transport, remote: string, options: Remo
     job.reject(error)
   }
 
+  // Set while the queue waits for the rate cap's next token: that timer flushes it.
+  let tokenWait: ReturnType<typeof setTimeout> | undefined
+
   const schedule = () => {
-    if (immediate === undefined && !closed && queue.length > 0) immediate = setImmediate(flush)
+    if (immediate === undefined && tokenWait === undefined && !closed && queue.length > 0) immediate = setImmediate(flush)
   }
 
   function flush(): void {
@@ -75,8 +78,10 @@ export function createClient(transport: Transport, remote: string, options: Remo
       if (tokens < 1) {
         const timer = setTimeout(() => {
           waiting.delete(timer)
+          tokenWait = undefined
           flush()
         }, bucket.msUntilNext(now))
+        tokenWait = timer
         waiting.set(timer, undefined)
         return
       }

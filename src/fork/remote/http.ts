@@ -1,7 +1,7 @@
 /**
  * The HTTP(S) transport: one POST per send with the global `fetch` (its connection pool keeps
- * sockets alive between requests). Status codes decide what is retried: 429 and 5xx without a
- * JSON-RPC answer in the body are, other statuses without one are not.
+ * sockets alive between requests). Status codes decide what is retried: 429, 502, 503 and 504
+ * always, other 5xx without a JSON-RPC answer in the body; other statuses without one are not.
  */
 import { parseRetryAfter } from './classify.js'
 import { abortFailure, Failure, type Answer, type Call, type Transport } from './transport.js'
@@ -91,7 +91,8 @@ export function httpTransport(url: string, headers: Record<string, string>): Tra
         body = undefined
       }
       const httpReason = `HTTP ${status}${statusText === '' ? '' : ` ${statusText}`}`
-      if (status === 429) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))
+      // 429 and the gateway statuses say nothing about the request, whatever the body holds.
+      if (status === 429 || status === 502 || status === 503 || status === 504) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))
       const answers = answersOf(body, ids, batch)
       if (answers !== undefined) return answers
       if (status >= 500) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))
