@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, ForkRemoteError, redactUrl, type RemoteClient } from '../../src/fork/remote/index.js'
+import { createRemote, ForkRemoteError, redactUrl, remoteRule, type RemoteClient } from '../../src/fork/remote/index.js'
+import { checkOptions, integerOrBigint } from '../../src/option-rules.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
 
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -86,6 +87,19 @@ describe('createRemote over HTTP', () => {
     expect(await c.request({ method: 'eth_chainId' })).toBe('0x539')
     expect(proxy.arrivals).toHaveLength(3)
     expect(c.stats()).toMatchObject({ requests: 1, httpRequests: 3, retries: 2, errors: 0 })
+  })
+
+  it('behavior: the wait before a retry is at least what Retry-After or backoff_seconds asks', async () => {
+    fresh()
+    proxy.fault = (n) => (n === 0 ? { status: 503, headers: { 'retry-after': '1' } } : undefined)
+    const c = remote({ url: proxy.url, retryBaseMs: 1 })
+    await c.request({ method: 'eth_chainId' })
+    expect(proxy.arrivals[1]!.at - proxy.arrivals[0]!.at).toBeGreaterThanOrEqual(990)
+    fresh()
+    const infura = JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'project ID request rate exceeded', data: { backoff_seconds: 0.5 } } })
+    proxy.fault = (n) => (n === 0 ? { status: 200, body: infura } : undefined)
+    await c.request({ method: 'eth_chainId' })
+    expect(proxy.arrivals[1]!.at - proxy.arrivals[0]!.at).toBeGreaterThanOrEqual(490)
   })
 
   it('behavior: 503 and a dropped socket are retried', async () => {
@@ -257,7 +271,17 @@ describe('createRemote options', () => {
     bad({ url: 'http://x', retries: -1 }, 'createRemote: option retries must be at least 0')
     bad({ url: 'http://x', requestsPerSecond: -1 }, 'createRemote: option requestsPerSecond must be a number')
     bad({ url: 'http://x', batchsize: 2 }, 'createRemote: option batchsize is unknown; did you mean batchSize?')
+    bad({ provider: node.provider, headers: { a: 'b' } }, 'createRemote: option headers only apply to url: a provider sends its own')
+    bad('http://x', 'createRemote: options must be an object { url | provider, … }, got the string "http://x"')
     expect(() => createRemote({ url: 'http://x', timeoutMs: 0 })).toThrow(InvalidOptionError)
+  })
+
+  it('behavior: remoteRule checks a remote nested in another option object, with the caller\'s own fields', () => {
+    const rules = { fork: remoteRule({ blockNumber: integerOrBigint(0n) }) }
+    expect(() => checkOptions('createNode', rules, { fork: { url: 'http://x', blockNumber: -1 } })).toThrow('createNode: option fork.blockNumber must be at least 0, got -1')
+    expect(() => checkOptions('createNode', rules, { fork: { blockNumber: 1 } })).toThrow('createNode: option fork.url needs url (http(s):// or ws(s)://) or provider (EIP-1193)')
+    expect(() => checkOptions('createNode', rules, { fork: { url: 'http://x', retrys: 1 } })).toThrow('createNode: option fork.retrys is unknown; did you mean fork.retries?')
+    expect(() => checkOptions('createNode', rules, { fork: { provider: node.provider, blockNumber: 5n, batchSize: 10 } })).not.toThrow()
   })
 
   it('limits: each bounded setting at its limit is accepted, past it refused', async () => {
