@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createRemote, ForkRemoteError, type RemoteClient } from '../../src/fork/remote/index.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 
@@ -90,6 +90,7 @@ describe('Anvil going away', () => {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    onTestFinished(() => void child.kill())
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     child.stderr.on('data', (d) => (out += d))

@@ -16,7 +16,8 @@ for (const url of [http, ws]) {
   await remote.close()
   lines.push(String(await pending))
 }
-const unanswered = createRemote({ url: 'http://127.0.0.1:1', retries: 3, retryBaseMs: 10_000 })
+// Its back-off (30 to 60 s) outlasts the test's time-out: a timer left after close() would show.
+const unanswered = createRemote({ url: 'http://127.0.0.1:1', retries: 3, retryBaseMs: 60_000 })
 const refused = unanswered.request({ method: 'eth_chainId' }).catch((e: Error) => e.message)
 await new Promise((r) => setTimeout(r, 100))
 await unanswered.close()
