@@ -184,3 +184,51 @@ export function cachedRemote(remote: RemoteClient, cache: ForkCache, isCacheable
     close: () => remote.close(),
   }
 }
+
+const QUANTITY = /^0x(?:0|[1-9a-fA-F][0-9a-fA-F]{0,15})$/
+const HASH = /^0x[0-9a-fA-F]{64}$/
+
+/** True when `block` is a block number (hex quantity, not a tag) at or below `forkBlock`. */
+function atOrBelow(block: unknown, forkBlock: bigint): boolean {
+  return typeof block === 'string' && QUANTITY.test(block) && BigInt(block) <= forkBlock
+}
+
+/**
+ * A ready `isCacheable` for {@link cachedRemote}: the requests whose answer cannot change once
+ * the remote has passed `forkBlock` (short of a reorg deeper than the fork block, which is why a
+ * fork should be pinned some blocks behind the remote's head before its answers are kept):
+ * `eth_chainId`; state read at a block number at or below the fork (`eth_getBalance`,
+ * `eth_getCode`, `eth_getTransactionCount`, `eth_getStorageAt`, `eth_getProof`, `eth_call`);
+ * blocks and their receipts by such a number or by hash; transactions and receipts by hash (a
+ * `null`, not yet known, is never stored); `eth_getLogs` with both ends numbers at or below the
+ * fork and no `blockHash`. Never a tag (`latest`, `safe`…) or a block above the fork.
+ */
+export function immutableAt(forkBlock: bigint): (method: string, params: readonly unknown[]) => boolean {
+  return (method, params) => {
+    switch (method) {
+      case 'eth_chainId':
+        return true
+      case 'eth_getBalance':
+      case 'eth_getCode':
+      case 'eth_getTransactionCount':
+      case 'eth_call':
+        return params.length === 2 && atOrBelow(params[1], forkBlock)
+      case 'eth_getStorageAt':
+      case 'eth_getProof':
+        return params.length === 3 && atOrBelow(params[2], forkBlock)
+      case 'eth_getBlockByNumber':
+      case 'eth_getBlockReceipts':
+        return atOrBelow(params[0], forkBlock)
+      case 'eth_getBlockByHash':
+      case 'eth_getTransactionByHash':
+      case 'eth_getTransactionReceipt':
+        return typeof params[0] === 'string' && HASH.test(params[0])
+      case 'eth_getLogs': {
+        const filter = params[0] as { fromBlock?: unknown; toBlock?: unknown; blockHash?: unknown } | undefined
+        return params.length === 1 && typeof filter === 'object' && filter !== null && filter.blockHash === undefined && atOrBelow(filter.fromBlock, forkBlock) && atOrBelow(filter.toBlock, forkBlock)
+      }
+      default:
+        return false
+    }
+  }
+}

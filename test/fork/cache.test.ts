@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { cachedRemote, openForkCache } from '../../src/fork/disk-cache.js'
+import { cachedRemote, immutableAt, openForkCache } from '../../src/fork/disk-cache.js'
 import { createRemote } from '../../src/fork/remote/index.js'
 import { createNode, InvalidOptionError } from '../../src/index.js'
 
@@ -120,7 +120,7 @@ describe('cachedRemote', () => {
     const listening = await node.listen({ address: '127.0.0.1:0', wsAddress: false })
     const url = listening.http!
     const pinned = '0x2'
-    const cacheable = (method: string, params: readonly unknown[]) => method !== 'eth_blockNumber' && params.at(-1) === pinned
+    const cacheable = immutableAt(2n)
     const asks = [
       { method: 'eth_getBalance', params: [a, pinned] },
       { method: 'eth_getProof', params: [b, [], pinned] },
@@ -156,5 +156,36 @@ describe('cachedRemote', () => {
     expect(files(dir)).toEqual([])
     await c.close()
     await node.close()
+  })
+})
+
+describe('immutableAt', () => {
+  const at = immutableAt(100n)
+  const HASH = `0x${'ab'.repeat(32)}`
+  it('default: state, blocks and logs at or below the fork block by number, lookups by hash', () => {
+    expect(at('eth_chainId', [])).toBe(true)
+    expect(at('eth_getBalance', [ADDR, '0x64'])).toBe(true)
+    expect(at('eth_getCode', [ADDR, '0x0'])).toBe(true)
+    expect(at('eth_call', [{ to: ADDR }, '0x63'])).toBe(true)
+    expect(at('eth_getStorageAt', [ADDR, '0x0', '0x64'])).toBe(true)
+    expect(at('eth_getProof', [ADDR, [], '0x64'])).toBe(true)
+    expect(at('eth_getBlockByNumber', ['0x64', false])).toBe(true)
+    expect(at('eth_getBlockByHash', [HASH, true])).toBe(true)
+    expect(at('eth_getTransactionReceipt', [HASH])).toBe(true)
+    expect(at('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x64', address: ADDR }])).toBe(true)
+  })
+  it('behavior: never a tag, a block above the fork, an open log range, or another method', () => {
+    expect(at('eth_getBalance', [ADDR, '0x65'])).toBe(false)
+    expect(at('eth_getBalance', [ADDR, 'latest'])).toBe(false)
+    expect(at('eth_getBalance', [ADDR])).toBe(false)
+    expect(at('eth_getBalance', [ADDR, { blockHash: HASH }])).toBe(false)
+    expect(at('eth_getStorageAt', [ADDR, '0x0', 'safe'])).toBe(false)
+    expect(at('eth_getBlockByNumber', ['finalized', false])).toBe(false)
+    expect(at('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x65' }])).toBe(false)
+    expect(at('eth_getLogs', [{ fromBlock: '0x1' }])).toBe(false)
+    expect(at('eth_getLogs', [{ blockHash: HASH }])).toBe(false)
+    expect(at('eth_blockNumber', [])).toBe(false)
+    expect(at('eth_gasPrice', [])).toBe(false)
+    expect(at('eth_getTransactionByHash', ['0x12'])).toBe(false)
   })
 })
