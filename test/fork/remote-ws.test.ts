@@ -4,7 +4,7 @@
  * stands for a remote that hangs or drops its sockets.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
@@ -112,6 +112,21 @@ describe('createRemote over WebSocket', () => {
       expect(server.messages).toHaveLength(2)
     } finally {
       await server.close()
+    }
+  })
+
+  it('error: a server that accepts the connection and never completes the handshake times out', async () => {
+    const held: Socket[] = []
+    const server = createServer((socket) => void held.push(socket))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const c = remote({ url, timeoutMs: 50, retries: 1, retryBaseMs: 1 })
+      await expect(c.request({ method: 'eth_chainId' })).rejects.toThrow(new RegExp(`^fork remote ${url}: eth_chainId failed: (timed out after 50 ms|WebSocket error: Opening handshake has timed out), after 2 attempts$`))
+      expect(held.length).toBe(2)
+    } finally {
+      for (const s of held) s.destroy()
+      await new Promise((resolve) => server.close(resolve))
     }
   })
 
