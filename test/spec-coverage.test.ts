@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { hashMessage, hashTypedData, keccak256, recoverAddress, toHex, type Hex } from 'viem'
+import { hashMessage, hashTypedData, hexToBytes, keccak256, recoverAddress, toHex, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCli } from '../src/cli/config.js'
 import type { FinalityNode, Listening } from '../src/index.js'
@@ -654,7 +654,7 @@ describe('Debug methods', () => {
     expect(roots).toHaveLength(1)
     expect(roots[0]).toMatch(HASH)
   })
-  it('the other debug names: served (dumpBlock, standardTrace*ToFile, traceBadBlock, verbosity, vmodule, raw getters, getBadBlocks, storageRangeAt, getModifiedAccounts*)', async () => {
+  it('the other debug names: served (dumpBlock, standardTrace*ToFile, traceBlockFromFile, traceBadBlock, verbosity, vmodule, raw getters, getBadBlocks, storageRangeAt, getModifiedAccounts*)', async () => {
     expect(await ok<{ root: string; accounts: object }>('debug_dumpBlock', [block.number])).toMatchObject({ root: expect.stringMatching(/^[0-9a-f]{64}$/), accounts: expect.any(Object) })
     const files = (await node.request({ method: 'debug_standardTraceBlockToFile', params: [block.hash] })) as string[]
     expect(files).toHaveLength(1)
@@ -668,6 +668,8 @@ describe('Debug methods', () => {
     expect(await ok<string[]>('debug_getRawReceipts', [block.number])).toHaveLength(1)
     expect(keccak256(await ok<Hex>('debug_getRawTransaction', [txHash]))).toBe(txHash)
     expect(await ok('debug_getBadBlocks')).toEqual([])
+    writeFileSync(join(dir, 'block.rlp'), hexToBytes((await node.request({ method: 'debug_getRawBlock', params: [block.number] })) as Hex))
+    expect(await ok('debug_traceBlockFromFile', ['block.rlp', { tracer: 'callTracer' }])).toEqual(await node.request({ method: 'debug_traceBlockByNumber', params: [block.number, { tracer: 'callTracer' }] }))
     expect(await ok('debug_storageRangeAt', [block.hash, 0, counter, HASH_ZERO, 1])).toMatchObject({ storage: expect.any(Object) })
     expect(await ok<string[]>('debug_getModifiedAccountsByNumber', [Number(block.number) - 1, Number(block.number)])).toContain(counter.toLowerCase())
     expect(await ok<string[]>('debug_getModifiedAccountsByHash', [block.hash])).toContain(counter.toLowerCase())
@@ -682,8 +684,8 @@ describe('Debug methods', () => {
     checks++
     await absentWithReason('debug_traceChain')
   })
-  it('debug names with no meaning here say why: backtraceAt, seedHash, setHead', async () => {
-    for (const m of ['debug_backtraceAt', 'debug_seedHash', 'debug_setHead']) await absentWithReason(m)
+  it('debug names with no meaning here say why: backtraceAt, seedHash, setHead (and geth\'s LevelDB chaindbProperty / chaindbCompact)', async () => {
+    for (const m of ['debug_backtraceAt', 'debug_seedHash', 'debug_setHead', 'debug_chaindbProperty', 'debug_chaindbCompact']) await absentWithReason(m)
   })
 })
 

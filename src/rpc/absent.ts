@@ -35,6 +35,8 @@ const BY_NAME: Readonly<Record<string, string>> = {
   personal_signAndSendTransaction: 'the former name of personal_sendTransaction: call personal_sendTransaction',
   debug_backtraceAt: "Go's log backtraces have no Node.js analogue: debug_verbosity sets the node's log level",
   debug_setHead: 'committed blocks are final here and cannot be rewound: evm_snapshot / evm_revert (test controls) go back',
+  debug_chaindbProperty: "LevelDB's internal statistics have no counterpart in this node's store",
+  debug_chaindbCompact: "LevelDB's compaction has no counterpart in this node's store",
   debug_traceChain: 'debug_traceChain is a subscription: call debug_subscribe("traceChain", start, end, config) over WebSocket',
 }
 
