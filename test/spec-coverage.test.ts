@@ -363,8 +363,9 @@ describe('Web3, net and eth methods', () => {
     expect(Array.isArray(r.logs)).toBe(true)
     expect(await ok('eth_getBlockReceipts', [block.number])).toEqual([r])
     expect(await ok('eth_getBlockReceipts', [block.hash])).toEqual([r])
-    const failed = await send({ to: '0x00000000000000000000000000000000000000cd', data: '0x', gas: '0x5208', value: '0x0' })
-    expect(((await node.request({ method: 'eth_getTransactionReceipt', params: [failed] })) as { status: Hex }).status).toBe('0x1')
+    const reverter = await deploy(node, 'Reverter')
+    const failed = await send({ to: reverter, data: calldata('Reverter', 'revertWithReason'), gas: '0x30000' })
+    expect(await ok('eth_getTransactionReceipt', [failed])).toMatchObject({ status: '0x0', transactionHash: failed })
   })
   it('eth_getTransactionLogs: the logs of one transaction', async () => {
     const hash = await send({ to: emitter, data: calldata('Emitter', 'emitMany', [2n]) })
