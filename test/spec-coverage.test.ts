@@ -174,6 +174,26 @@ describe('What the service does', () => {
   })
 })
 
+describe('Encoding rules', () => {
+  it('QTY: 0x prefix, at least one digit, no leading zeros; zero is 0x0 (wrong: 0x, 0x0400, ff)', async () => {
+    expect(await ok('eth_getBlockByNumber', ['0x0', false])).toMatchObject({ number: '0x0' })
+    await fails('eth_getBlockByNumber', ['0x', false], -32602, 'invalid argument 0: hex string "0x"')
+    await fails('eth_getBlockByNumber', ['0x0400', false], -32602, 'invalid argument 0: hex number with leading zero digits')
+    await fails('eth_getBlockByNumber', ['ff', false], -32602, 'invalid argument 0: hex string without 0x prefix')
+  })
+  it('DATA: 0x prefix, two digits a byte; 0x is empty (wrong: 0xf0f0f, 004200)', async () => {
+    expect(await ok('web3_sha3', ['0x'])).toBe(keccak256('0x'))
+    await fails('web3_sha3', ['0xf0f0f'], -32602, 'invalid argument 0: hex string of odd length')
+    await fails('web3_sha3', ['004200'], -32602, 'invalid argument 0: hex string without 0x prefix')
+  })
+  it('BLK: a number, latest, pending, earliest, and an EIP-1898 hash where marked', async () => {
+    for (const tag of ['latest', 'pending', 'earliest', '0x0']) expect(await ok<{ number: Hex }>('eth_getBlockByNumber', [tag, false])).toMatchObject({ number: expect.stringMatching(QTY) })
+    expect(await ok('eth_getCode', [counter, { blockHash: block.hash }])).toMatch(DATA)
+    expect(await ok('eth_getCode', [counter, { blockNumber: block.number }])).toMatch(DATA)
+    await fails('eth_getBlockByNumber', ['safest', false], -32602, /^invalid argument 0: /)
+  })
+})
+
 describe('Node settings', () => {
   it('json-rpc enable / address / ws-address / api / max-open-connections / rpc-gas-cap / rpc-evm-timeout, as flags and in the [json-rpc] section', () => {
     const flags = parseCli([
@@ -186,6 +206,22 @@ describe('Node settings', () => {
     expect(parseCli(['--config', file])).toMatchObject({ enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'web3', 'net', 'txpool'], rpcEvmTimeoutMs: 10_000 })
     expect(parseCli([])).toMatchObject({ enable: true, rpcGasCap: 0n, rpcEvmTimeoutMs: 10_000, maxOpenConnections: 0 })
     checks += 3
+  })
+
+  it('max-open-connections: past it a connection is refused; 0 means no limit', async () => {
+    const limited = await newNode({ limits: { maxOpenConnections: 1 } })
+    const listening = await limited.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' })
+    const first = await WsClient.connect(listening.ws!)
+    try {
+      await expect(WsClient.connect(listening.ws!)).rejects.toThrow()
+      expect((await first.call('eth_chainId')).result).toBe('0x7a69')
+    } finally {
+      first.close()
+      await listening.close()
+    }
+    const many = await Promise.all([1, 2, 3].map(() => WsClient.connect(served.ws!)))
+    for (const c of many) c.close()
+    checks += 2
   })
 
   it('rpc-evm-timeout: an eth_call past it is aborted with geth\'s message', async () => {
