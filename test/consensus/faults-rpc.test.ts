@@ -206,6 +206,19 @@ describe('the JS API', () => {
     for (const m of ['finality_getValidators', 'finality_getConsensusState', 'finality_getEvidence']) expect(isPrivate(m), m).toBe(false)
   })
 
+  it('finality_subscribe on the EIP-1193 provider: events arrive as finality_subscription messages', async () => {
+    const s = await setup()
+    const messages: Array<{ type: string; data: { subscription: Hex; result: { type: string; height: Hex } } }> = []
+    s.node.provider.on('message', (m: (typeof messages)[number]) => messages.push(m))
+    const id = (await s.node.provider.request({ method: 'finality_subscribe', params: ['consensus'] })) as Hex
+    await send(s)
+    await s.clock.settle()
+    const mine = messages.filter((m) => m.type === 'finality_subscription' && m.data.subscription === id).map((m) => m.data.result)
+    expect(mine.map((e) => e.type)).toContain('commit')
+    expect(mine.every((e) => e.height === '0x1')).toBe(true)
+    expect(await s.node.provider.request({ method: 'finality_unsubscribe', params: [id] })).toBe(true)
+  })
+
   it('finality_subscribe without a connection that carries notifications is -32601', async () => {
     const s = await setup()
     const e = await errorOf(s.rpc('finality_subscribe', 'consensus'))
