@@ -217,7 +217,8 @@ export class HeightRun<V extends Value> {
           await this.broadcast(m.self, out.message)
           break
         case 'getValue': {
-          if (fault.silent === true) break
+          // A silent proposer builds nothing; once decided, nobody needs a new block.
+          if (fault.silent === true || this.committing) break
           const value = await this.o.propose(m.self, out.round, 0)
           this.values.set(valueId(value.hash), value)
           await this.apply(address, m.proposeValue(out.round, value))
