@@ -147,6 +147,11 @@ export class BftEngine {
     this.head = options.head ?? (() => 0n)
   }
 
+  /** The round time-outs in force (ms). */
+  get timeoutSettings(): Readonly<Timeouts> {
+    return this.timeouts
+  }
+
   /** The set of the next height. */
   get set(): ValidatorSet {
     return this.setAt(this.head() + 1n)

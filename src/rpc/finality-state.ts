@@ -20,7 +20,8 @@ export function consensusState(s: Services) {
   const faults = s.bft.faults.entries().map(([validator, fault]) => ({ validator, ...fault }))
   const partition = s.bft.faults.partition ?? null
   const direct = s.bft.setAt(next).validators.length === 1 && s.bft.faults.calm
-  if (current === undefined) return { height: quantity(next), running: false, direct, validators: [], faults, partition }
+  const timeouts = s.bft.timeoutSettings
+  if (current === undefined) return { height: quantity(next), running: false, direct, validators: [], faults, partition, timeouts }
   const { run, running } = current
   return {
     height: quantity(run.height),
@@ -43,5 +44,6 @@ export function consensusState(s: Services) {
     faults,
     partition,
     rejectedMessages: quantity(run.rejected),
+    timeouts,
   }
 }
