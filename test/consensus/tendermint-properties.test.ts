@@ -50,11 +50,11 @@ function schedule(seed: number, kinds: Array<keyof Fault>): Schedule {
   return { validators, faulty, lossRate: rng.next() * 0.5, jitter: rng.below(3000), partition, healAt: 2_000 + rng.below(40_000) }
 }
 
-async function runSchedule(s: Schedule, seed: number, heal: boolean) {
+async function runSchedule(s: Schedule, seed: number, heal: boolean, dropRate = 0) {
   const plan = new FaultPlan()
   for (const [a, f] of s.faulty) plan.set(a as `0x${string}`, f)
   plan.partition = s.partition as Array<Array<`0x${string}`>> | undefined
-  const extra = { lossRate: s.lossRate, jitter: s.jitter }
+  const extra = { lossRate: s.lossRate, jitter: s.jitter, dropRate }
   const { run, clock, events } = newRun({ validators: s.validators, plan, seed, extra, untilAll: true, maxRounds: 60, waitWhenStuck: heal })
   if (heal) {
     clock.setTimer(() => {
@@ -70,10 +70,12 @@ async function runSchedule(s: Schedule, seed: number, heal: boolean) {
 const BYZANTINE: Array<keyof Fault> = ['equivocate', 'nil', 'silent', 'delay', 'offline']
 
 describe('Tendermint on random schedules', () => {
-  it('safety: never two decisions for a height, whatever the network does (up to f Byzantine, never healed)', async () => {
+  it('safety: never two decisions for a height, whatever the network does (up to f Byzantine, messages dropped for good, never healed)', async () => {
+    let dropped = 0
     for (let seed = 1; seed <= 60; seed++) {
       const s = schedule(seed, BYZANTINE)
-      const { outcome } = await runSchedule(s, seed, false)
+      const { outcome, run } = await runSchedule(s, seed, false, seed % 2 === 0 ? 0.2 : 0)
+      dropped += run.busStats.dropped
       const decided = new Set([...(outcome?.decisions.values() ?? [])].map((d) => hex(d.value.hash)))
       expect(decided.size, `seed ${seed}`).toBeLessThanOrEqual(1)
       if (outcome !== undefined) {
@@ -81,6 +83,7 @@ describe('Tendermint on random schedules', () => {
         expect(checkCertificate(cert, s.validators, CHAIN_ID), `seed ${seed}`).toBe(true)
       }
     }
+    expect(dropped).toBeGreaterThan(0)
   }, 120_000)
 
   it('liveness: after the heal every correct validator decides the same value, with a certificate that checks', async () => {

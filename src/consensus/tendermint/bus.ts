@@ -1,6 +1,7 @@
 /**
  * The in-process network between validators: it delivers each message after the sender's delay
- * (plus a seeded random jitter), drops what an offline validator sends or should receive, and
+ * (plus a seeded random jitter), drops what an offline validator sends or should receive (and,
+ * when told, a share of all messages for good), and
  * holds what crosses a partition or is lost in transit until the network heals, when it is
  * delivered (as CometBFT's gossip sends peers the votes they lack once they are reachable).
  * Driven by the injected clock, and by a seeded generator: a schedule replays exactly.
@@ -17,8 +18,10 @@ export interface BusConditions {
   delay: ReadonlyMap<Hex, number>
   /** Groups that cannot reach each other; undefined: no partition. */
   partition: ReadonlyArray<ReadonlySet<Hex>> | undefined
-  /** Share of messages lost in transit until the next heal (0 … 1). */
+  /** Share of messages lost in transit until the next heal, when gossip delivers them (0 … 1). */
   lossRate: number
+  /** Share of messages dropped for good (0 … 1): never delivered, heal or not. */
+  dropRate?: number
   /** Up to this many ms of random extra delay per message. */
   jitter: number
 }
@@ -28,7 +31,7 @@ export const CALM: BusConditions = { offline: new Set(), delay: new Map(), parti
 export interface BusStats {
   sent: number
   delivered: number
-  /** To or from an offline validator. */
+  /** To or from an offline validator, or dropped for good. */
   dropped: number
   /** Across a partition or lost, waiting for the heal. */
   held: number
@@ -52,7 +55,7 @@ export class MessageBus<M> {
   send(from: Hex, to: Hex, message: M, extraDelay = 0): void {
     this.stats.sent++
     const c = this.conditions
-    if (c.offline.has(from) || c.offline.has(to)) {
+    if (c.offline.has(from) || c.offline.has(to) || (from !== to && c.dropRate !== undefined && c.dropRate > 0 && this.random.next() < c.dropRate)) {
       this.stats.dropped++
       return
     }
