@@ -16,7 +16,8 @@ import { FlatState, type StateUndo, type StateView } from '../state/flat-state.j
 import { NodeStore } from '../state/node-store.js'
 import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
 import type { TrieNode } from '../state/mpt.js'
-import type { StateDiff, StateReader, SyncStateReader } from '../state/types.js'
+import { type LazyState, type StateDiff, type StateReader, type SyncStateReader } from '../state/types.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import type { Account } from '@ethereumjs/util'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { StoredReceipt } from './receipts.js'
@@ -45,7 +46,7 @@ export type BlockState = StateReader & { close(): void }
  * The head state, read synchronously (`now`) or through the state manager's promises. It is the
  * live head: a reader that awaits across a commit pins a version with `view()` instead.
  */
-export type HeadState = StateReader & { readonly now: SyncStateReader; view(): StateView }
+export type HeadState = StateReader & { readonly now: SyncStateReader | undefined; view(): StateView }
 
 export type { PreparedState }
 
@@ -114,6 +115,51 @@ export class Chain extends EventEmitter<ChainEvents> {
     await this.commit(block, [], diff, undefined, state)
     this.announce(block, [])
     return block
+  }
+
+  /** A fork's first block and state source (undefined for a chain that is not a fork). */
+  private forkPoint: { block: Block; lazy: LazyState } | undefined
+
+  /**
+   * Starts the chain at a remote chain's block (a fork): `block` is the fork block as the remote
+   * has it (its header only; its body and older blocks stay the remote's), its state root the
+   * root of the trie, whose nodes arrive with the proofs `lazy` fetches. `start` is the state
+   * written on top at once (the funded dev accounts), which a reset writes again.
+   */
+  async initFork(block: Block, lazy: LazyState, start: StateDiff): Promise<void> {
+    this.store.startAt(block.header.number)
+    this.flat.setLazy(lazy)
+    this.forkPoint = { block, lazy }
+    this.trie.resetHead(block.header.stateRoot)
+    this.committedRoot = block.header.stateRoot
+    await this.store.commit({ hash: block.hash(), number: block.header.number, rlp: block.serialize(), receipts: [], txHashes: [], certificate: undefined, nodes: new Map() })
+    this.remember(keyOf(block.hash()), block)
+    this.headBlock = block
+    this.genesisDiff = start
+    await this.modify(start)
+  }
+
+  /** The fork block when this chain is a fork of a remote one. */
+  get forkBlock(): Block | undefined {
+    return this.forkPoint?.block
+  }
+
+  /** The number of the chain's first block: 0, or a fork's fork block. */
+  get firstNumber(): bigint {
+    return this.forkPoint?.block.header.number ?? 0n
+  }
+
+  /** Keeps proven trie nodes of a fork's remote state, each by its hash (see src/fork). */
+  addTrieNodes(nodes: readonly Uint8Array[]): void {
+    for (const node of nodes) void this.nodes.put(keyOf(keccak_256(node)), node)
+  }
+
+  /** On a fork, fetches an account (and slots) of the head state not loaded yet; else nothing. */
+  async ensureLoaded(address: string, slots: readonly string[] = []): Promise<void> {
+    const lazy = this.flat.lazy
+    if (lazy === undefined) return
+    await lazy.account(address)
+    await Promise.all(slots.map((slot) => lazy.slot(address, slot)))
   }
 
   /**
@@ -210,7 +256,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     const root = this.stateRootOf(block)
     const prepared = this.held.get(keyOf(root))
     const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
-    return { ...this.trie.reader(root), close: release }
+    const reader = this.trie.reader(root)
+    const lazy = this.flat.lazy
+    if (lazy === undefined) return { ...reader, close: release }
+    // A fork's later states share the fork state's untouched subtrees: loading a key at the fork
+    // block brings the nodes on its path in every later state.
+    return {
+      getAccount: async (address) => (await lazy.account(address), reader.getAccount(address)),
+      getStorage: async (address, slot) => (await lazy.slot(address, slot), reader.getStorage(address, slot)),
+      getCode: async (address) => (await lazy.account(address), reader.getCode(address)),
+      close: release,
+    }
   }
 
   /**
@@ -237,6 +293,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * `latest` reads see it at once, and the next block builds on it.
    */
   async modify(diff: StateDiff): Promise<void> {
+    await this.flat.lazy?.touch(diff)
     const rootBefore = this.committedRoot
     const state = await this.trie.prepare(rootBefore, diff, this.flat)
     this.trie.adopt(state)
@@ -283,7 +340,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   async resetToGenesis(): Promise<void> {
     const genesisDiff = this.genesisDiff
     if (genesisDiff === undefined) throw new Error('the chain has no genesis')
-    while (this.headBlock.header.number > 0n) {
+    while (this.headBlock.header.number > this.firstNumber) {
       const block = this.headBlock
       const parent = await this.blockByHash(block.header.parentHash)
       if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
@@ -293,6 +350,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.flat.accounts.clear()
     this.flat.storage.clear()
     this.flat.code.clear()
+    if (this.forkPoint !== undefined) {
+      // A fork goes back to the fork block's state (loaded again on demand) and its start writes.
+      this.forkPoint.lazy.reset()
+      this.trie.resetHead(genesis.header.stateRoot)
+      this.committedRoot = genesis.header.stateRoot
+      this.irregularRoots.clear()
+      this.undoLog.length = 0
+      this.keepUndo = false
+      await this.modify(genesisDiff)
+      return
+    }
     this.flat.apply(genesisDiff)
     const reader = this.trie.reader(genesis.header.stateRoot)
     for (const address of genesisDiff.storage.keys()) {
@@ -389,7 +457,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * a block builder's result, which {@link commit} adopts. A state nobody commits leaves nothing
    * behind; {@link holdState} lets reads reach it meanwhile.
    */
-  prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+  async prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+    await this.flat.lazy?.touch(diff)
     return this.trie.prepare(parentRoot, diff, base)
   }
 
@@ -417,7 +486,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * The root `diff` on `parentRoot` gives, keeping nothing: simulated blocks (eth_simulateV1,
    * testing_buildBlockV1) and debug_intermediateRoots, whose states no one reads by root.
    */
-  rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+  async rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+    await this.flat.lazy?.touch(diff)
     return this.trie.rootOf(parentRoot, diff, base)
   }
 
@@ -457,7 +527,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** A Merkle proof of an account and storage slots under a state root (eth_getProof). */
-  proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+  async proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+    await this.ensureLoaded(keyOf(address), slots.map((s) => keyOf(s).padStart(64, '0')))
     return this.trie.proof(root, address, slots)
   }
 
