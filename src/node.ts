@@ -46,6 +46,8 @@ import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
+import { forkBlock, openFork } from './fork/fork.js'
+import { ForkState } from './fork/lazy-state.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -168,14 +170,20 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
     }
   }
+  if (options.fork !== undefined) {
+    for (const name of ['genesis', 'db', 'state', 'alloc'] as const) {
+      if (options[name] !== undefined) throw new Error(`fork and ${name} cannot be given together: a fork's state is the remote's at the fork block`)
+    }
+  }
+  const fork = options.fork === undefined ? undefined : await openFork({ ...options.fork, chainId: options.fork.chainId ?? options.chainId })
   // Without a database the chain lives in memory (see ChainStore); with one it is kept there, and
   // a stored chain resumes under its own chain id unless another is asked for (refused below).
   const db = options.db
   await db?.open()
   const storedChainId = db === undefined ? undefined : await chainIdOf(db)
-  const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
+  const chainId = fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
-  const hardfork = options.hardfork ?? DEFAULT_HARDFORK
+  const hardfork = options.hardfork ?? (fork?.hardfork as typeof options.hardfork) ?? DEFAULT_HARDFORK
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
     throw new Error(`hardfork ${String(hardfork)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   }
@@ -207,7 +215,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const keyring = new Keyring(local, clock)
 
   const chain = new Chain(common, db, forks)
-  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
+  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? DEFAULTS.blockGasLimit
   // Checked before the stored blocks are read: decoded under another chain id they fail obscurely.
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
@@ -215,7 +223,22 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       `the database holds a chain with chain id ${storedChainId}, not ${chainId}: to resume it, leave chainId out or pass ${storedChainId} (CLI: --chain-id); for a new chain, use another database directory`,
     )
   }
-  if (db !== undefined && (await chain.resume())) {
+  let forkState: ForkState | undefined // reported by the node info methods
+  if (fork !== undefined) {
+    // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
+    const block = forkBlock(fork, common)
+    const point = { tag: quantity(fork.number), stateRoot: block.header.stateRoot, remote: fork.remoteName }
+    await chain.initFork(block, (flat) => (forkState = new ForkState(fork.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
+      const diff = emptyDiff()
+      for (const b of balances) {
+        const key = b.address.toLowerCase().replace(/^0x/, "")
+        const account = (await c.headState().getAccount(key)) ?? new Account()
+        account.balance = b.balance
+        diff.accounts.set(key, account)
+      }
+      return diff
+    })
+  } else if (db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
@@ -379,6 +402,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         provider.disconnect()
         await profiling.close()
         await db?.close()
+        await fork?.remote.close()
       })()),
   }
 }

@@ -22,6 +22,7 @@ import {
   type Rule,
 } from './option-rules.js'
 import { NAMESPACES } from './rpc/registry.js'
+import { forkRule } from './fork/options.js'
 
 /** secp256k1's group order: a private key is in [1, n). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -131,6 +132,7 @@ const profilingDir: Rule = (v, fail) => {
  */
 export const NODE_OPTION_RULES = {
   chainId: integerOrBigint(1n),
+  fork: forkRule,
   hardfork: (v, fail) => {
     if (typeof v !== 'string' || !(SUPPORTED_HARDFORKS as readonly string[]).includes(v)) fail(`${String(v)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   },

@@ -39,6 +39,9 @@ export interface IncludedTransaction {
   receipts: StoredReceipt[]
 }
 
+/** A fork's lazy state: it also finds trie nodes its proofs did not bring (see src/fork). */
+export type ForkLazyState = LazyState & { missingNode(key: string): Promise<Uint8Array | undefined> }
+
 /** A state to read from, released with `close` when it is a pinned head view. */
 export type BlockState = StateReader & { close(): void }
 
@@ -124,9 +127,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Starts the chain at a remote chain's block (a fork): `block` is the fork block as the remote
    * has it (its header only; its body and older blocks stay the remote's), its state root the
    * root of the trie, whose nodes arrive with the proofs `lazy` fetches. `start` is the state
-   * written on top at once (the funded dev accounts), which a reset writes again.
+   * written on top at once (the funded dev accounts), which a reset writes again. `makeLazy`
+   * gets the flat head state, which the lazy state fills as keys are first touched.
    */
-  async initFork(block: Block, lazy: LazyState, start: StateDiff): Promise<void> {
+  async initFork(block: Block, makeLazy: (flat: FlatState) => ForkLazyState, start: (chain: Chain) => Promise<StateDiff>): Promise<void> {
+    if (this.persistNodes) throw new Error('a fork is kept in memory: it cannot be given a database')
+    const lazy = makeLazy(this.flat)
+    this.nodes.missing = (key) => lazy.missingNode(key)
     this.store.startAt(block.header.number)
     this.flat.setLazy(lazy)
     this.forkPoint = { block, lazy }
@@ -135,8 +142,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     await this.store.commit({ hash: block.hash(), number: block.header.number, rlp: block.serialize(), receipts: [], txHashes: [], certificate: undefined, nodes: new Map() })
     this.remember(keyOf(block.hash()), block)
     this.headBlock = block
-    this.genesisDiff = start
-    await this.modify(start)
+    const diff = await start(this)
+    this.genesisDiff = diff
+    await this.modify(diff)
   }
 
   /** The fork block when this chain is a fork of a remote one. */

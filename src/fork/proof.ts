@@ -6,11 +6,12 @@
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import { EMPTY_ROOT, refNode, trieGet } from '../state/mpt.js'
 
 /** A proof that does not verify, or an answer that is not a proof. */
-export class ForkProofError extends Error {
+export class ForkProofError extends Refused {
   constructor(message: string) {
     super(message)
     this.name = 'ForkProofError'

@@ -1,0 +1,88 @@
+/**
+ * Opening a fork: the remote client, the fork block (pinned: the remote's head at start unless a
+ * block is named, a negative number counting back from the head), the chain id and the
+ * hardfork its header shows, and a check that the remote answers eth_getProof, which every state
+ * read of the fork is verified with.
+ */
+import { Block, createBlockHeaderFromRPC } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { Refused } from '../domain-errors.js'
+import { equalBytes, fromHex, keyOf } from '../hex.js'
+import type { ForkOptions } from './options.js'
+import { createRemote, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
+
+/** What a fork starts from. */
+export interface OpenedFork {
+  remote: RemoteClient
+  /** The remote's name in messages (its URL without credentials, or `provider`). */
+  remoteName: string
+  /** The URL forked, when it was one (anvil_nodeInfo / hardhat_metadata report it). */
+  url: string | undefined
+  chainId: bigint
+  /** The fork block's JSON as the remote answered it. */
+  header: Record<string, unknown>
+  number: bigint
+  hash: Uint8Array
+  /** The hardfork the header's fields show (London … Prague), unless one was given. */
+  hardfork: string
+}
+
+/** The settings of the remote client among a fork's options. */
+export function remoteOptions(options: ForkOptions): RemoteOptions {
+  const { blockNumber: _b, chainId: _c, cacheDir: _d, ...remote } = options
+  return remote
+}
+
+function quantityOf(v: unknown, what: string, remote: string): bigint {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new Refused(`fork: the remote ${remote} answered ${what} with ${JSON.stringify(v)?.slice(0, 60)}, not a quantity`)
+  return BigInt(v)
+}
+
+/** The newest hardfork whose header fields the block has. */
+function hardforkOf(header: Record<string, unknown>): string {
+  if (header.requestsHash !== undefined && header.requestsHash !== null) return 'prague'
+  if (header.parentBeaconBlockRoot !== undefined && header.parentBeaconBlockRoot !== null) return 'cancun'
+  if (header.withdrawalsRoot !== undefined && header.withdrawalsRoot !== null) return 'shanghai'
+  if (BigInt((header.difficulty as string | undefined) ?? '0x0') === 0n) return 'paris'
+  return 'london'
+}
+
+/** Connects to the remote and finds the fork block. */
+export async function openFork(options: ForkOptions): Promise<OpenedFork> {
+  const remote = createRemote(remoteOptions(options))
+  const name = options.url === undefined ? 'provider' : redactUrl(options.url)
+  try {
+    const chainId = options.chainId !== undefined ? BigInt(options.chainId) : quantityOf(await remote.request({ method: 'eth_chainId', params: [] }), 'eth_chainId', name)
+    const head = quantityOf(await remote.request({ method: 'eth_blockNumber', params: [] }), 'eth_blockNumber', name)
+    const asked = options.blockNumber === undefined ? head : BigInt(options.blockNumber)
+    const number = asked < 0n ? head + asked : asked
+    if (number < 0n) throw new Refused(`fork: blockNumber ${asked} is before the remote's first block (its head is ${head})`)
+    if (number > head) throw new Refused(`fork: blockNumber ${number} is past the remote's head (block ${head})`)
+    const header = await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })
+    if (typeof header !== 'object' || header === null) throw new Refused(`fork: the remote ${name} has no block ${number}`)
+    const json = header as Record<string, unknown>
+    if (typeof json.hash !== 'string' || typeof json.stateRoot !== 'string') throw new Refused(`fork: the remote ${name} answered block ${number} without hash or stateRoot`)
+    // Every state read is verified with eth_getProof: a remote without it cannot be forked here.
+    try {
+      await remote.request({ method: 'eth_getProof', params: [`0x${'00'.repeat(20)}`, [], `0x${number.toString(16)}`] })
+    } catch (error) {
+      throw new Refused(`fork: the remote ${name} does not answer eth_getProof at block ${number} (${(error as Error).message}); a fork verifies every account and slot it reads with it`)
+    }
+    return { remote, remoteName: name, url: options.url, chainId, header: json, number, hash: fromHex(json.hash), hardfork: hardforkOf(json) }
+  } catch (error) {
+    await remote.close()
+    throw error
+  }
+}
+
+/** The fork block as a block of this chain: the remote's header (its body stays the remote's). */
+export function forkBlock(fork: OpenedFork, common: Common): Block {
+  const header = createBlockHeaderFromRPC(fork.header as never, { common, setHardfork: false, skipConsensusFormatValidation: true })
+  const block = new Block(header, [], [], common.isActivatedEIP(4895) ? [] : undefined, { common })
+  if (!equalBytes(block.hash(), fork.hash)) {
+    throw new Refused(
+      `fork: block ${fork.number} of ${fork.remoteName} has hash ${String(fork.header.hash)}, but its header read under hardfork ${common.hardfork()} hashes to 0x${keyOf(block.hash())}: give the remote's hardfork (option hardfork)`,
+    )
+  }
+  return block
+}

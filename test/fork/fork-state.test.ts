@@ -1,0 +1,112 @@
+/**
+ * Forking another finality node through its EIP-1193 provider (no socket): the fork block is the
+ * first block, state is loaded on demand and verified, blocks built on the fork have the state
+ * roots the remote computes for the same transactions, and eth_getProof on the fork verifies.
+ */
+import { createPublicClient, createWalletClient, custom, encodeFunctionData, decodeFunctionResult, parseEther, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { verifyMerkleProof } from '@ethereumjs/mpt'
+import { keccak256, hexToBytes, toHex } from 'viem'
+import type { FinalityNode } from '../../src/index.js'
+import { loadArtifacts } from '../fixtures/compile.js'
+import { trackNodes } from '../helpers/nodes.js'
+
+const newNode = trackNodes()
+const Token = loadArtifacts().Token!
+const outsider = privateKeyToAccount(keccak256(toHex('fork test outsider')))
+
+async function deployToken(node: FinalityNode, from: Address): Promise<Address> {
+  const wallet = createWalletClient({ transport: custom(node.provider), account: from })
+  const hash = await wallet.deployContract({ abi: Token.abi, bytecode: Token.bytecode, args: ['Fork', 'FRK', 10n ** 24n], chain: null })
+  const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Address }
+  return receipt.contractAddress
+}
+
+const balanceOf = (who: Address): Hex => encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [who] })
+const transfer = (to: Address, amount: bigint): Hex => encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [to, amount] })
+
+async function callBalance(node: FinalityNode, token: Address, who: Address): Promise<bigint> {
+  const out = (await node.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(who) }, 'latest'] })) as Hex
+  return decodeFunctionResult({ abi: Token.abi, functionName: 'balanceOf', data: out }) as bigint
+}
+
+describe('a fork of another node through its provider', () => {
+  let remote: FinalityNode
+  let token: Address
+  let dev: Address
+  beforeAll(async () => {
+    remote = await newNode()
+    dev = remote.accounts[0]!.address
+    token = await deployToken(remote, dev)
+    // The outsider holds ether and tokens on the remote; it is no dev account of the fork.
+    await remote.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: outsider.address, value: `0x${parseEther('10').toString(16)}` }] })
+    await remote.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(outsider.address, 5000n) }] })
+  })
+
+  it('starts at the remote head: same block hash, number and chain id; the next block is fork + 1 on it', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    const head = (await remote.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: Hex; number: Hex; stateRoot: Hex }
+    const forkHead = (await fork.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: Hex; number: Hex }
+    expect(forkHead.hash).toBe(head.hash)
+    expect(forkHead.number).toBe(head.number)
+    expect(fork.chainId).toBe(remote.chainId)
+    await fork.request({ method: 'evm_mine', params: [] })
+    const next = (await fork.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { parentHash: Hex; number: Hex }
+    expect(next.parentHash).toBe(head.hash)
+    expect(BigInt(next.number)).toBe(BigInt(head.number) + 1n)
+  })
+
+  it('reads remote state on demand: balances, code, storage and calls', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    expect(await fork.request({ method: 'eth_getBalance', params: [outsider.address, 'latest'] })).toBe(`0x${parseEther('10').toString(16)}`)
+    expect(await fork.request({ method: 'eth_getCode', params: [token, 'latest'] })).toBe(await remote.request({ method: 'eth_getCode', params: [token, 'latest'] }))
+    expect(await fork.request({ method: 'eth_getStorageAt', params: [token, '0x2', 'latest'] })).toBe(await remote.request({ method: 'eth_getStorageAt', params: [token, '0x2', 'latest'] }))
+    expect(await callBalance(fork, token, outsider.address)).toBe(5000n)
+    expect(await fork.request({ method: 'eth_getTransactionCount', params: [dev, 'latest'] })).toBe(await remote.request({ method: 'eth_getTransactionCount', params: [dev, 'latest'] }))
+  })
+
+  it('writes on the fork stay on the fork: a dev account sends tokens, the remote is unchanged', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    const before = await callBalance(remote, token, dev)
+    await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(outsider.address, 1000n) }] })
+    expect(await callBalance(fork, token, outsider.address)).toBe(6000n)
+    expect(await callBalance(fork, token, dev)).toBe(before - 1000n)
+    expect(await callBalance(remote, token, outsider.address)).toBe(5000n)
+  })
+
+  it('a block built on the fork has the state root the remote computes for the same transaction', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider }, accountCount: 0 })
+    const head = (await remote.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp: Hex }
+    const nonce = (await remote.request({ method: 'eth_getTransactionCount', params: [outsider.address, 'latest'] })) as Hex
+    const gasPrice = (await remote.request({ method: 'eth_gasPrice', params: [] })) as Hex
+    const raw = await outsider.signTransaction({
+      chainId: Number(remote.chainId), nonce: Number(nonce), to: token, data: transfer(dev, 4000n), gas: 100_000n,
+      maxFeePerGas: BigInt(gasPrice) * 2n, maxPriorityFeePerGas: 1n, type: 'eip1559',
+    })
+    const timestamp = `0x${(BigInt(head.timestamp) + 100n).toString(16)}`
+    const roots: Hex[] = []
+    for (const node of [fork, remote]) {
+      await node.request({ method: 'evm_setNextBlockTimestamp', params: [timestamp] })
+      await node.request({ method: 'eth_sendRawTransaction', params: [raw] })
+      const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { stateRoot: Hex; transactions: Hex[] }
+      expect(block.transactions).toHaveLength(1)
+      roots.push(block.stateRoot)
+    }
+    expect(roots[0]).toBe(roots[1])
+  })
+
+  it('eth_getProof on the fork answers proofs that verify against the fork head state root', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    const held = await callBalance(remote, token, outsider.address)
+    await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(outsider.address, 7n) }] })
+    const block = (await fork.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { stateRoot: Hex }
+    const slot = keccak256(`0x${outsider.address.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
+    const proof = (await fork.request({ method: 'eth_getProof', params: [token, [slot], 'latest'] })) as { accountProof: Hex[]; storageHash: Hex; storageProof: Array<{ value: Hex; proof: Hex[] }> }
+    const account = await verifyMerkleProof(hexToBytes(token), proof.accountProof.map(hexToBytes), { root: hexToBytes(block.stateRoot), useKeyHashing: true })
+    expect(account).not.toBeNull()
+    const value = await verifyMerkleProof(hexToBytes(slot), proof.storageProof[0]!.proof.map(hexToBytes), { root: hexToBytes(proof.storageHash), useKeyHashing: true })
+    expect(value).not.toBeNull()
+    expect(BigInt(proof.storageProof[0]!.value)).toBe(held + 7n)
+  })
+})
