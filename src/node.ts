@@ -46,7 +46,7 @@ import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
-import { forkBlock, openFork } from './fork/fork.js'
+import { forkBlock, openFork, type ForkStatus } from './fork/fork.js'
 import { ForkState } from './fork/lazy-state.js'
 
 /** A running in-process node. */
@@ -223,7 +223,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       `the database holds a chain with chain id ${storedChainId}, not ${chainId}: to resume it, leave chainId out or pass ${storedChainId} (CLI: --chain-id); for a new chain, use another database directory`,
     )
   }
-  let forkState: ForkState | undefined // reported by the node info methods
+  let forkState: ForkState | undefined
   if (fork !== undefined) {
     // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
     const block = forkBlock(fork, common)
@@ -304,6 +304,18 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return transports.servers
     },
     namespaces: () => [...enabled].sort(),
+    get fork(): ForkStatus | undefined {
+      if (fork === undefined || forkState === undefined) return undefined
+      const state = forkState
+      return {
+        url: fork.url,
+        remote: fork.remoteName,
+        chainId: fork.chainId,
+        blockNumber: fork.number,
+        blockHash: fork.hash,
+        stats: () => ({ remote: fork.remote.stats(), state: { ...state.stats } }),
+      }
+    },
   }
   const methods = buildRegistry(limits)
   const dispatcher = new Dispatcher(methods, services, limits)

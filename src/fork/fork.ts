@@ -86,3 +86,17 @@ export function forkBlock(fork: OpenedFork, common: Common): Block {
   }
   return block
 }
+
+/** What the node reports of its fork (anvil_nodeInfo, anvil_metadata, hardhat_metadata). */
+export interface ForkStatus {
+  /** The URL forked (undefined for a provider). */
+  url: string | undefined
+  /** The remote's name in messages. */
+  remote: string
+  /** The remote's chain id (the fork's may differ when one was given). */
+  chainId: bigint
+  blockNumber: bigint
+  blockHash: Uint8Array
+  /** Requests sent to the remote and what the fork loaded. */
+  stats(): { remote: ReturnType<RemoteClient['stats']>; state: { accounts: number; slots: number; codes: number; searched: number } }
+}

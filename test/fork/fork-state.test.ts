@@ -3,7 +3,7 @@
  * first block, state is loaded on demand and verified, blocks built on the fork have the state
  * roots the remote computes for the same transactions, and eth_getProof on the fork verifies.
  */
-import { createPublicClient, createWalletClient, custom, encodeFunctionData, decodeFunctionResult, parseEther, type Address, type Hex } from 'viem'
+import { createWalletClient, custom, encodeFunctionData, decodeFunctionResult, parseEther, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
@@ -103,10 +103,47 @@ describe('a fork of another node through its provider', () => {
     const block = (await fork.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { stateRoot: Hex }
     const slot = keccak256(`0x${outsider.address.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
     const proof = (await fork.request({ method: 'eth_getProof', params: [token, [slot], 'latest'] })) as { accountProof: Hex[]; storageHash: Hex; storageProof: Array<{ value: Hex; proof: Hex[] }> }
-    const account = await verifyMerkleProof(hexToBytes(token), proof.accountProof.map(hexToBytes), { root: hexToBytes(block.stateRoot), useKeyHashing: true })
+    const account = await verifyMerkleProof(hexToBytes(token), proof.accountProof.map((h) => hexToBytes(h)), { root: hexToBytes(block.stateRoot), useKeyHashing: true })
     expect(account).not.toBeNull()
-    const value = await verifyMerkleProof(hexToBytes(slot), proof.storageProof[0]!.proof.map(hexToBytes), { root: hexToBytes(proof.storageHash), useKeyHashing: true })
+    const value = await verifyMerkleProof(hexToBytes(slot), proof.storageProof[0]!.proof.map((h) => hexToBytes(h)), { root: hexToBytes(proof.storageHash), useKeyHashing: true })
     expect(value).not.toBeNull()
     expect(BigInt(proof.storageProof[0]!.value)).toBe(held + 7n)
+  })
+})
+
+describe('trie updates on a fork that need nodes no proof brought', () => {
+  // sstore(calldataload(0), calldataload(32)): PUSH1 32 CALLDATALOAD PUSH1 0 CALLDATALOAD SSTORE STOP
+  const STORE = '0x602035600035550000'
+  const contract = '0x00000000000000000000000000000000000f0e11' as Address
+
+  it('zeroing one of two slots collapses the storage trie: the remaining leaf is fetched, the root is the remote\'s', async () => {
+    const remote = await newNode({ accountCount: 2 })
+    const a = remote.accounts[0]!.address
+    await remote.request({ method: 'hardhat_setCode', params: [contract, STORE] })
+    await remote.request({ method: 'hardhat_setStorageAt', params: [contract, '0x1', `0x${'00'.repeat(31)}01`] })
+    await remote.request({ method: 'hardhat_setStorageAt', params: [contract, '0x2', `0x${'00'.repeat(31)}02`] })
+    await remote.request({ method: 'evm_mine', params: [] })
+    const sender = privateKeyToAccount(keccak256(toHex('collapse sender')))
+    await remote.request({ method: 'eth_sendTransaction', params: [{ from: a, to: sender.address, value: '0xde0b6b3a7640000' }] })
+    const fork = await newNode({ fork: { provider: remote.provider }, accountCount: 0 })
+    const head = (await remote.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp: Hex }
+    const raw = await sender.signTransaction({
+      chainId: Number(remote.chainId), nonce: 0, to: contract, data: `0x${'00'.repeat(31)}01${'00'.repeat(32)}`, gas: 100_000n,
+      maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, type: 'eip1559',
+    })
+    const timestamp = `0x${(BigInt(head.timestamp) + 50n).toString(16)}`
+    const roots: Hex[] = []
+    for (const node of [fork, remote]) {
+      await node.request({ method: 'evm_setNextBlockTimestamp', params: [timestamp] })
+      const hash = await node.request({ method: 'eth_sendRawTransaction', params: [raw] })
+      const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: Hex }
+      expect(receipt.status).toBe('0x1')
+      roots.push(((await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { stateRoot: Hex }).stateRoot)
+    }
+    expect(await fork.request({ method: 'eth_getStorageAt', params: [contract, '0x1', 'latest'] })).toBe(`0x${'00'.repeat(32)}`)
+    expect(await fork.request({ method: 'eth_getStorageAt', params: [contract, '0x2', 'latest'] })).toBe(`0x${'00'.repeat(31)}02`)
+    expect(roots[0]).toBe(roots[1])
+    const status = (await fork.request({ method: 'finality_forkStatus', params: [] })) as { loaded: { searched: number } }
+    expect(status.loaded.searched).toBe(1)
   })
 })

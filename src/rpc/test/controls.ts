@@ -159,15 +159,23 @@ export const evm: MethodTable = {
   }),
 }
 
-/** The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it). */
-function metadata({ chain, chainId, clientVersion, controls }: Services) {
+/**
+ * The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it);
+ * a fork adds `forkedNetwork` (Hardhat's and Anvil's field: the remote's chain id, the fork block).
+ */
+function metadata({ chain, chainId, clientVersion, controls, fork }: Services) {
   return {
     clientVersion,
     chainId: Number(chainId),
     instanceId: data(controls.instanceId()),
     latestBlockNumber: Number(chain.height),
     latestBlockHash: data(chain.head.hash()),
+    ...(fork === undefined ? {} : { forkedNetwork: forkedNetwork(fork) }),
   }
+}
+
+function forkedNetwork(fork: NonNullable<Services['fork']>) {
+  return { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.blockNumber), forkBlockHash: data(fork.blockHash) }
 }
 
 export const hardhat: MethodTable = {
@@ -210,7 +218,7 @@ export const anvil: MethodTable = {
   }),
   anvil_metadata: method({
     params: [],
-    run: (s) => ({ ...metadata(s), forkConfig: null, snapshots: s.controls.snapshotIds() }),
+    run: (s) => ({ forkedNetwork: null, ...metadata(s), forkConfig: null, snapshots: s.controls.snapshotIds() }),
   }),
   anvil_dumpState: method({ params: [], run: (s) => encodeDump(dumpState(s.chain, s.chainId)) }),
   anvil_loadState: method({
@@ -245,7 +253,7 @@ export const anvil: MethodTable = {
   anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   anvil_nodeInfo: method({
     params: [],
-    run: ({ chain, chainId, common, producer }) => ({
+    run: ({ chain, chainId, common, producer, fork }) => ({
       currentBlockNumber: Number(chain.height),
       currentBlockTimestamp: Number(chain.head.header.timestamp),
       currentBlockHash: data(chain.head.hash()),
@@ -257,7 +265,8 @@ export const anvil: MethodTable = {
         gasLimit: Number(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
-      forkConfig: {},
+      // Anvil's fields; a provider has no URL to name.
+      forkConfig: fork === undefined ? {} : { ...(fork.url === undefined ? {} : { forkUrl: fork.remote }), forkBlockNumber: Number(fork.blockNumber) },
     }),
   }),
 }
