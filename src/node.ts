@@ -46,7 +46,8 @@ import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
-import { forkBlock, openFork, type ForkStatus } from './fork/fork.js'
+import { forkBlock, openFork, type ForkStatus, type OpenedFork } from './fork/fork.js'
+import type { ForkOptions } from './fork/options.js'
 import { ForkState } from './fork/lazy-state.js'
 
 /** A running in-process node. */
@@ -175,7 +176,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (options[name] !== undefined) throw new Error(`fork and ${name} cannot be given together: a fork's state is the remote's at the fork block`)
     }
   }
-  const fork = options.fork === undefined ? undefined : await openFork({ ...options.fork, chainId: options.fork.chainId ?? options.chainId })
+  let forkOptions: ForkOptions | undefined = options.fork
+  let fork = options.fork === undefined ? undefined : await openFork({ ...options.fork, chainId: options.fork.chainId ?? options.chainId })
   // Without a database the chain lives in memory (see ChainStore); with one it is kept there, and
   // a stored chain resumes under its own chain id unless another is asked for (refused below).
   const db = options.db
@@ -224,20 +226,23 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     )
   }
   let forkState: ForkState | undefined
-  if (fork !== undefined) {
-    // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
-    const block = forkBlock(fork, common)
-    const point = { tag: quantity(fork.number), stateRoot: block.header.stateRoot, remote: fork.remoteName }
-    await chain.initFork(block, (flat) => (forkState = new ForkState(fork.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
+  // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
+  const startFork = async (opened: OpenedFork): Promise<void> => {
+    const block = forkBlock(opened, common)
+    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName }
+    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
       const diff = emptyDiff()
       for (const b of balances) {
-        const key = b.address.toLowerCase().replace(/^0x/, "")
+        const key = b.address.toLowerCase().replace(/^0x/, '')
         const account = (await c.headState().getAccount(key)) ?? new Account()
         account.balance = b.balance
         diff.accounts.set(key, account)
       }
       return diff
     })
+  }
+  if (fork !== undefined) {
+    await startFork(fork)
   } else if (db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
   } else if (genesisFile !== undefined) {
@@ -282,6 +287,26 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
+  // hardhat_reset / anvil_reset with `forking`: a URL forks that remote; without one a fork goes
+  // back to its remote at the block asked (its fork block when none), and a node that is no fork
+  // back to genesis.
+  controls.forker = async ({ url, blockNumber }) => {
+    if (url === undefined && (fork === undefined || blockNumber === undefined || blockNumber === fork.number)) return chain.resetToGenesis()
+    // Another URL is forked with the default settings (the headers given for one remote are not sent to another).
+    const base: ForkOptions = url !== undefined ? { url } : (forkOptions ?? {})
+    const opened = await openFork({ ...base, blockNumber, chainId: undefined })
+    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
+    try {
+      await startFork(opened)
+    } catch (error) {
+      await opened.remote.close()
+      throw error
+    }
+    const previous = fork
+    fork = opened
+    forkOptions = base
+    if (previous !== undefined && previous.remote !== opened.remote) await previous.remote.close()
+  }
   transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
@@ -306,14 +331,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     namespaces: () => [...enabled].sort(),
     get fork(): ForkStatus | undefined {
       if (fork === undefined || forkState === undefined) return undefined
-      const state = forkState
+      const [opened, state] = [fork, forkState]
       return {
-        url: fork.url,
-        remote: fork.remoteName,
-        chainId: fork.chainId,
-        blockNumber: fork.number,
-        blockHash: fork.hash,
-        stats: () => ({ remote: fork.remote.stats(), state: { ...state.stats } }),
+        url: opened.url,
+        remote: opened.remoteName,
+        chainId: opened.chainId,
+        blockNumber: opened.number,
+        blockHash: opened.hash,
+        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
       }
     },
   }

@@ -132,6 +132,18 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   async initFork(block: Block, makeLazy: (flat: FlatState) => ForkLazyState, start: (chain: Chain) => Promise<StateDiff>): Promise<void> {
     if (this.persistNodes) throw new Error('a fork is kept in memory: it cannot be given a database')
+    if (this.store.height >= 0) {
+      // A reset to another fork: every block and every state of the chain so far goes.
+      this.forkPoint?.lazy.reset()
+      this.store.clear()
+      this.decoded.clear()
+      this.irregularRoots.clear()
+      this.undoLog.length = 0
+      this.keepUndo = false
+      this.flat.accounts.clear()
+      this.flat.storage.clear()
+      this.flat.code.clear()
+    }
     const lazy = makeLazy(this.flat)
     this.nodes.missing = (key) => lazy.missingNode(key)
     this.store.startAt(block.header.number)

@@ -35,6 +35,9 @@ class Recent<V> {
   delete(key: string): void {
     this.map.delete(key)
   }
+  clear(): void {
+    this.map.clear()
+  }
   set(key: string, value: V): void {
     this.map.set(key, value)
     if (this.map.size > this.limit) {
@@ -98,6 +101,15 @@ export class ChainStore {
   startAt(number: bigint): void {
     if (this.hashes.length > 0) throw new Error('the chain already has blocks')
     this.first = number
+  }
+
+  /** Forgets every block of a chain kept in memory (a reset to another fork). */
+  clear(): void {
+    if (this.db !== undefined) throw new Error('a chain kept in a database is not cleared')
+    this.hashes.length = 0
+    this.first = 0n
+    for (const recent of [this.blocks, this.receipts, this.txs, this.certificates]) recent.clear()
+    this.metaValues.clear()
   }
 
   /** Height of the newest stored block, or -1 before genesis. */

@@ -12,27 +12,37 @@ import { mineParam, numberOrQuantity } from './params.js'
 import { callRequest } from '../objects.js'
 import { InvalidParamsError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
+import type { ForkRequest } from '../../controls/controls.js'
 
 /**
- * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber?, … } }`.
- * viem's testClient.reset() always sends `forking`, with `jsonRpcUrl` left out and `blockNumber`
- * null when not given: a `forking` without a URL is a plain reset. A URL asks for a fork of
- * another chain, which this node cannot do yet; that answer names forking, so a client sees why.
+ * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber? } }`.
+ * Without `forking` the chain goes back to its genesis (a fork: to its fork block). With a
+ * `jsonRpcUrl` it forks that remote at `blockNumber` (its head when absent). viem's
+ * testClient.reset() always sends `forking`, with `jsonRpcUrl` left out and `blockNumber` NaN
+ * (null once serialized) when not given: without a URL a fork goes back to its remote at
+ * `blockNumber` (its fork block when none) and a node that forks nothing back to genesis.
  */
-function resetOptions(name: string): (v: unknown) => undefined {
-  return (v) => {
-    if (v === undefined || v === null) return undefined
-    if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidParamsError('invalid argument 0: want an object { forking?: { jsonRpcUrl?, blockNumber? } }')
-    const forking = (v as { forking?: unknown }).forking
-    if (forking === undefined || forking === null) return undefined
-    if (typeof forking !== 'object' || Array.isArray(forking)) throw new InvalidParamsError('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }')
-    const url = (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl
-    if (url === undefined || url === null) return undefined
-    if (typeof url !== 'string') throw new InvalidParamsError('invalid argument 0: forking.jsonRpcUrl must be a string')
-    throw new InvalidParamsError(
-      `invalid argument 0: forking is not supported yet: ${name} cannot fork from ${url}; without forking.jsonRpcUrl it resets the local chain to genesis`,
-    )
+function resetOptions(v: unknown): ForkRequest | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidParamsError('invalid argument 0: want an object { forking?: { jsonRpcUrl?, blockNumber? } }')
+  const forking = (v as { forking?: unknown }).forking
+  if (forking === undefined || forking === null) return undefined
+  if (typeof forking !== 'object' || Array.isArray(forking)) throw new InvalidParamsError('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }')
+  const { jsonRpcUrl: url, blockNumber: number } = forking as { jsonRpcUrl?: unknown; blockNumber?: unknown }
+  if (url !== undefined && url !== null && typeof url !== 'string') throw new InvalidParamsError('invalid argument 0: forking.jsonRpcUrl must be a string')
+  if (typeof url === 'string' && !/^(https?|wss?):\/\/./.test(url)) throw new InvalidParamsError(`invalid argument 0: forking.jsonRpcUrl must be an http(s):// or ws(s):// URL, got ${JSON.stringify(url.slice(0, 60))}`)
+  let blockNumber: bigint | undefined
+  if (typeof number === 'number' && !Number.isNaN(number)) {
+    if (!Number.isSafeInteger(number) || number < 0) throw new InvalidParamsError(`invalid argument 0: forking.blockNumber must be a block number, got ${number}`)
+    blockNumber = BigInt(number)
+  } else if (typeof number === 'string' && /^0x[0-9a-fA-F]+$/.test(number)) {
+    blockNumber = BigInt(number)
+  } else if (typeof number === 'bigint' && number >= 0n) {
+    blockNumber = number
+  } else if (number !== undefined && number !== null && !(typeof number === 'number' && Number.isNaN(number))) {
+    throw new InvalidParamsError(`invalid argument 0: forking.blockNumber must be a block number, got ${JSON.stringify(number)}`)
   }
+  return { url: typeof url === 'string' ? url : undefined, blockNumber }
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
@@ -91,9 +101,9 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
       }),
     }),
     [`${prefix}_reset`]: method({
-      params: [{ name: 'options', optional: true, decode: resetOptions(`${prefix}_reset`) }],
-      run: async (s) => {
-        await s.controls.reset()
+      params: [{ name: 'options', optional: true, decode: resetOptions }],
+      run: async (s, [fork]: readonly [ForkRequest | undefined]) => {
+        await s.controls.reset(fork)
         return ok
       },
     }),
