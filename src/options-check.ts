@@ -132,7 +132,6 @@ const profilingDir: Rule = (v, fail) => {
  */
 export const NODE_OPTION_RULES = {
   chainId: integerOrBigint(1n),
-  fork: forkRule,
   hardfork: (v, fail) => {
     if (typeof v !== 'string' || !(SUPPORTED_HARDFORKS as readonly string[]).includes(v)) fail(`${String(v)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   },
@@ -164,6 +163,7 @@ export const NODE_OPTION_RULES = {
   codeSizeLimit: integerOrBigint(1n),
   enableProfiling: boolean,
   profilingDir: profilingDir,
+  fork: forkRule,
 } as const satisfies Record<string, Rule>
 
 // Every option of NodeOptions has a rule: a new option without one fails to compile here.

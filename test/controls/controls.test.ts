@@ -254,7 +254,7 @@ describe('reset', () => {
     const next = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; parentHash: string }
     expect(next).toMatchObject({ number: '0x1', parentHash: genesis.hash })
     expect(await other.request({ method: 'anvil_reset', params: [] })).toBeNull()
-    await expect(other.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'http://x' } }] })).rejects.toMatchObject({ code: -32602 })
+    await expect(other.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'ftp://x' } }] })).rejects.toMatchObject({ code: -32602 })
     await other.close()
   })
 })
