@@ -49,6 +49,7 @@ import { data } from './hex.js'
 import { forkBlock, openFork, type ForkStatus, type OpenedFork } from './fork/fork.js'
 import type { ForkOptions } from './fork/options.js'
 import { ForkState } from './fork/lazy-state.js'
+import { ForkHistory } from './fork/history.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -226,10 +227,23 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     )
   }
   let forkState: ForkState | undefined
+  // History answers of the remote, by request (the remote is pinned below the fork block); emptied when the fork changes.
+  const historyAnswers = new Map<string, Promise<unknown>>()
+  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> => {
+    const key = `${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`
+    let answer = historyAnswers.get(key)
+    if (answer === undefined) {
+      answer = opened.remote.request({ method, params })
+      answer.then((v) => v === null && historyAnswers.delete(key), () => historyAnswers.delete(key))
+      historyAnswers.set(key, answer)
+    }
+    return answer
+  }
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
   const startFork = async (opened: OpenedFork): Promise<void> => {
     const block = forkBlock(opened, common)
     const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName }
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes))
     await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
       const diff = emptyDiff()
       for (const b of balances) {
@@ -239,7 +253,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         diff.accounts.set(key, account)
       }
       return diff
-    })
+    }, history)
   }
   if (fork !== undefined) {
     await startFork(fork)
@@ -339,6 +353,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         blockNumber: opened.number,
         blockHash: opened.hash,
         stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
+        remoteCall: (method, params) => historyCall(opened, method, params),
       }
     },
   }

@@ -42,6 +42,13 @@ export interface IncludedTransaction {
 /** A fork's lazy state: it also finds trie nodes its proofs did not bring (see src/fork). */
 export type ForkLazyState = LazyState & { missingNode(key: string): Promise<Uint8Array | undefined> }
 
+/** A fork's blocks below its fork block, and their states: the remote's (see src/fork/history.ts). */
+export interface ForkHistorySource {
+  block(number: bigint): Promise<Block | undefined>
+  blockByHash(hash: Uint8Array): Promise<Block | undefined>
+  stateAt(block: Block): StateReader
+}
+
 /** A state to read from, released with `close` when it is a pinned head view. */
 export type BlockState = StateReader & { close(): void }
 
@@ -121,7 +128,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** A fork's first block and state source (undefined for a chain that is not a fork). */
-  private forkPoint: { block: Block; lazy: LazyState } | undefined
+  private forkPoint: { block: Block; lazy: LazyState; history: ForkHistorySource | undefined } | undefined
 
   /**
    * Starts the chain at a remote chain's block (a fork): `block` is the fork block as the remote
@@ -130,7 +137,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * written on top at once (the funded dev accounts), which a reset writes again. `makeLazy`
    * gets the flat head state, which the lazy state fills as keys are first touched.
    */
-  async initFork(block: Block, makeLazy: (flat: FlatState) => ForkLazyState, start: (chain: Chain) => Promise<StateDiff>): Promise<void> {
+  async initFork(block: Block, makeLazy: (flat: FlatState) => ForkLazyState, start: (chain: Chain) => Promise<StateDiff>, history?: ForkHistorySource): Promise<void> {
     if (this.persistNodes) throw new Error('a fork is kept in memory: it cannot be given a database')
     if (this.store.height >= 0) {
       // A reset to another fork: every block and every state of the chain so far goes.
@@ -148,7 +155,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.nodes.missing = (key) => lazy.missingNode(key)
     this.store.startAt(block.header.number)
     this.flat.setLazy(lazy)
-    this.forkPoint = { block, lazy }
+    this.forkPoint = { block, lazy, history }
     this.trie.resetHead(block.header.stateRoot)
     this.committedRoot = block.header.stateRoot
     await this.store.commit({ hash: block.hash(), number: block.header.number, rlp: block.serialize(), receipts: [], txHashes: [], certificate: undefined, nodes: new Map() })
@@ -214,6 +221,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The block at a height, or undefined past the head. */
   async blockByNumber(number: bigint): Promise<Block | undefined> {
     if (number === this.height) return this.headBlock
+    if (this.forkPoint !== undefined && number < this.firstNumber) return this.forkPoint.history?.block(number)
     const hash = this.store.hashAt(number)
     return hash === undefined ? undefined : this.blockByHash(hash)
   }
@@ -223,7 +231,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const hit = this.decoded.get(key)
     if (hit !== undefined) return hit
     const rlp = await this.store.blockRlp(hash)
-    if (rlp === undefined) return undefined
+    if (rlp === undefined) return this.forkPoint?.history?.blockByHash(hash)
     let common = this.forks.head
     if (!this.forks.single) {
       const { number, timestamp } = blockNumberAndTime(rlp)
@@ -273,6 +281,11 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
+    const history = this.forkPoint?.history
+    if (history !== undefined && block.header.number < this.firstNumber) {
+      const old = history.stateAt(block)
+      return { getAccount: (a) => old.getAccount(a), getStorage: (a, s) => old.getStorage(a, s), getCode: (a) => old.getCode(a), close: () => {} }
+    }
     const root = this.stateRootOf(block)
     const prepared = this.held.get(keyOf(root))
     const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)

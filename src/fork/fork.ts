@@ -97,6 +97,8 @@ export interface ForkStatus {
   chainId: bigint
   blockNumber: bigint
   blockHash: Uint8Array
+  /** Asks the remote (history at or below the fork block); answers kept in memory. */
+  remoteCall(method: string, params: unknown[]): Promise<unknown>
   /** Requests sent to the remote and what the fork loaded. */
   stats(): { remote: ReturnType<RemoteClient['stats']>; state: { accounts: number; slots: number; codes: number; searched: number } }
 }
