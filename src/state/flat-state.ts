@@ -73,18 +73,18 @@ export class FlatState implements StateReader {
   }
 
   async getAccount(address: string): Promise<Account | undefined> {
-    await this.lazy?.account(address)
+    if (this.lazy !== undefined) await this.lazy.account(address)
     const a = this.accounts.get(address)
     return a === undefined ? undefined : copyAccount(a)
   }
 
   async getStorage(address: string, slot: string): Promise<Uint8Array> {
-    await this.lazy?.slot(address, slot)
+    if (this.lazy !== undefined) await this.lazy.slot(address, slot)
     return this.storage.get(address)?.get(slot) ?? EMPTY
   }
 
   async getCode(address: string): Promise<Uint8Array> {
-    await this.lazy?.account(address)
+    if (this.lazy !== undefined) await this.lazy.account(address)
     return this.code.get(address) ?? EMPTY
   }
 
@@ -290,18 +290,18 @@ class PinnedView implements StateView, SyncStateReader {
   }
 
   async getAccount(address: string): Promise<Account | undefined> {
-    await this.flat.lazy?.account(address)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.account(address)
     const a = this.account(address)
     return a === undefined ? undefined : copyAccount(a)
   }
 
   async getStorage(address: string, slot: string): Promise<Uint8Array> {
-    await this.flat.lazy?.slot(address, slot)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.slot(address, slot)
     return this.storage(address, slot)
   }
 
   async getCode(address: string): Promise<Uint8Array> {
-    await this.flat.lazy?.account(address)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.account(address)
     return this.code(address)
   }
 
