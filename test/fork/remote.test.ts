@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, ForkRemoteError, type RemoteClient } from '../../src/fork/remote/index.js'
+import { createRemote, ForkRemoteError, redactUrl, remoteRule, type RemoteClient } from '../../src/fork/remote/index.js'
+import { checkOptions, integerOrBigint } from '../../src/option-rules.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
 
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -88,6 +89,19 @@ describe('createRemote over HTTP', () => {
     expect(c.stats()).toMatchObject({ requests: 1, httpRequests: 3, retries: 2, errors: 0 })
   })
 
+  it('behavior: the wait before a retry is at least what Retry-After or backoff_seconds asks', async () => {
+    fresh()
+    proxy.fault = (n) => (n === 0 ? { status: 503, headers: { 'retry-after': '1' } } : undefined)
+    const c = remote({ url: proxy.url, retryBaseMs: 1 })
+    await c.request({ method: 'eth_chainId' })
+    expect(proxy.arrivals[1]!.at - proxy.arrivals[0]!.at).toBeGreaterThanOrEqual(990)
+    fresh()
+    const infura = JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32005, message: 'project ID request rate exceeded', data: { backoff_seconds: 0.5 } } })
+    proxy.fault = (n) => (n === 0 ? { status: 200, body: infura } : undefined)
+    await c.request({ method: 'eth_chainId' })
+    expect(proxy.arrivals[1]!.at - proxy.arrivals[0]!.at).toBeGreaterThanOrEqual(490)
+  })
+
   it('behavior: 503 and a dropped socket are retried', async () => {
     fresh()
     proxy.fault = (n) => (n === 0 ? { status: 503 } : n === 1 ? { drop: true } : undefined)
@@ -125,6 +139,46 @@ describe('createRemote over HTTP', () => {
     expect(error).toMatchObject({ code: -32005, answered: true })
     expect(error.message).toMatch(/rate limited \(-32005 project ID request rate exceeded\), after 2 attempts/)
     expect(proxy.arrivals).toHaveLength(2)
+  })
+
+  it('behavior: what counts as a rate limit (retried) and what is an answer (not)', async () => {
+    const answer = (error: object) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error }), headers: { 'content-type': 'application/json' } })
+    const cases: Array<[object, boolean]> = [
+      [{ code: 429, message: 'Your app has exceeded its compute units per second capacity.' }, true],
+      [{ code: -32016, message: 'over rate limit' }, true],
+      [{ code: -32000, message: '429 Too Many Requests' }, true],
+      [{ code: -32005, message: 'daily request count exceeded, request rate limited' }, true],
+      [{ code: -32005, message: 'limit exceeded' }, true],
+      [{ code: -32005, message: 'query returned more than 10000 results' }, false],
+      [{ code: 3, message: 'execution reverted', data: '0x' }, false],
+      [{ code: -32000, message: 'header not found' }, false],
+    ]
+    for (const [error, retried] of cases) {
+      fresh()
+      proxy.fault = (n) => (n === 0 ? answer(error) : undefined)
+      const c = remote({ url: proxy.url, retryBaseMs: 1 })
+      const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
+      expect([error, proxy.arrivals.length], JSON.stringify(error)).toEqual([error, retried ? 2 : 1])
+      if (!retried) expect(outcome).toMatchObject({ ...error, answered: true })
+    }
+  })
+
+  it('behavior: 502/503/504 are retried even with a JSON-RPC body; a 500 with one is the answer, without one is retried', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'upstream down' } })
+    for (const [status, withBody, retried] of [[503, true, true], [502, true, true], [504, false, true], [500, true, false], [500, false, true]] as const) {
+      fresh()
+      proxy.fault = (n) => (n === 0 ? { status, ...(withBody ? { body } : {}) } : undefined)
+      const c = remote({ url: proxy.url, retryBaseMs: 1 })
+      const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
+      expect([status, withBody, proxy.arrivals.length]).toEqual([status, withBody, retried ? 2 : 1])
+      if (!retried) expect(outcome).toMatchObject({ code: -32603, message: 'upstream down', answered: true })
+    }
+  })
+
+  it('behavior: messages never show keys in the path', () => {
+    expect(redactUrl('https://mainnet.infura.io/v3/0123456789abcdef0123456789abcdef')).toBe('https://mainnet.infura.io/v3/***')
+    expect(redactUrl('wss://eth-mainnet.g.alchemy.com/v2/AbCdEfGhIjKlMnOpQrSt?x=1#y')).toBe('wss://eth-mainnet.g.alchemy.com/v2/***')
+    expect(redactUrl('http://u:p@127.0.0.1:8545/')).toBe('http://127.0.0.1:8545')
   })
 
   it('error: a Retry-After past 60 s fails at once instead of waiting', async () => {
@@ -217,7 +271,17 @@ describe('createRemote options', () => {
     bad({ url: 'http://x', retries: -1 }, 'createRemote: option retries must be at least 0')
     bad({ url: 'http://x', requestsPerSecond: -1 }, 'createRemote: option requestsPerSecond must be a number')
     bad({ url: 'http://x', batchsize: 2 }, 'createRemote: option batchsize is unknown; did you mean batchSize?')
+    bad({ provider: node.provider, headers: { a: 'b' } }, 'createRemote: option headers only apply to url: a provider sends its own')
+    bad('http://x', 'createRemote: options must be an object { url | provider, … }, got the string "http://x"')
     expect(() => createRemote({ url: 'http://x', timeoutMs: 0 })).toThrow(InvalidOptionError)
+  })
+
+  it('behavior: remoteRule checks a remote nested in another option object, with the caller\'s own fields', () => {
+    const rules = { fork: remoteRule({ blockNumber: integerOrBigint(0n) }) }
+    expect(() => checkOptions('createNode', rules, { fork: { url: 'http://x', blockNumber: -1 } })).toThrow('createNode: option fork.blockNumber must be at least 0, got -1')
+    expect(() => checkOptions('createNode', rules, { fork: { blockNumber: 1 } })).toThrow('createNode: option fork.url needs url (http(s):// or ws(s)://) or provider (EIP-1193)')
+    expect(() => checkOptions('createNode', rules, { fork: { url: 'http://x', retrys: 1 } })).toThrow('createNode: option fork.retrys is unknown; did you mean fork.retries?')
+    expect(() => checkOptions('createNode', rules, { fork: { provider: node.provider, blockNumber: 5n, batchSize: 10 } })).not.toThrow()
   })
 
   it('limits: each bounded setting at its limit is accepted, past it refused', async () => {

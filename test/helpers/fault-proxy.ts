@@ -20,6 +20,8 @@ export interface Arrival {
   /** JSON-RPC methods in it, in order (one for a single request). */
   methods: string[]
   batch: boolean
+  /** Date.now() when it arrived. */
+  at: number
 }
 
 export interface FaultProxy {
@@ -58,6 +60,7 @@ export async function faultProxy(target: string): Promise<FaultProxy> {
       headers: req.headers,
       methods: items.map((i) => String((i as { method?: unknown } | undefined)?.method)),
       batch: Array.isArray(parsed),
+      at: Date.now(),
     }
     const n = proxy.arrivals.push(arrival) - 1
     const fault = proxy.fault(n, arrival)

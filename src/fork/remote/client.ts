@@ -63,8 +63,11 @@ export function createClient(transport: Transport, remote: string, options: Remo
     job.reject(error)
   }
 
+  // Set while the queue waits for the rate cap's next token: that timer flushes it.
+  let tokenWait: ReturnType<typeof setTimeout> | undefined
+
   const schedule = () => {
-    if (immediate === undefined && !closed && queue.length > 0) immediate = setImmediate(flush)
+    if (immediate === undefined && tokenWait === undefined && !closed && queue.length > 0) immediate = setImmediate(flush)
   }
 
   function flush(): void {
@@ -75,8 +78,10 @@ export function createClient(transport: Transport, remote: string, options: Remo
       if (tokens < 1) {
         const timer = setTimeout(() => {
           waiting.delete(timer)
+          tokenWait = undefined
           flush()
         }, bucket.msUntilNext(now))
+        tokenWait = timer
         waiting.set(timer, undefined)
         return
       }
@@ -108,15 +113,17 @@ export function createClient(transport: Transport, remote: string, options: Remo
       clearTimeout(timer)
       inFlight.delete(controller)
     }
-    chunk.forEach((job, i) => settle(job, outcomes[i] ?? new Failure('no outcome', false)))
+    chunk.forEach((job, i) => settle(job, outcomes[i] ?? new Failure('no outcome', false), chunk.length))
   }
 
-  function settle(job: Job, outcome: Answer | Failure): void {
+  function settle(job: Job, outcome: Answer | Failure, sentWith: number): void {
     const method = job.call.method
     if (closed) return reject(job, closedError(method))
     if (outcome instanceof Failure) {
-      if (outcome.batchRefused && batchSize > 1) {
-        batchSize = 1
+      if (outcome.batchRefused && sentWith > 1) {
+        // A batch over the remote's size limit is halved; a remote that takes no batches gets single requests from now on.
+        const smaller = /too large|too many|limit/i.test(outcome.reason) ? Math.max(1, Math.floor(sentWith / 2)) : 1
+        batchSize = Math.min(batchSize, smaller)
         job.attempts--
         queue.push(job)
         return schedule()

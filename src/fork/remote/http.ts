@@ -1,7 +1,7 @@
 /**
  * The HTTP(S) transport: one POST per send with the global `fetch` (its connection pool keeps
- * sockets alive between requests). Status codes decide what is retried: 429 and 5xx without a
- * JSON-RPC answer in the body are, other statuses without one are not.
+ * sockets alive between requests). Status codes decide what is retried: 429, 502, 503 and 504
+ * always, other 5xx without a JSON-RPC answer in the body; other statuses without one are not.
  */
 import { parseRetryAfter } from './classify.js'
 import { abortFailure, Failure, type Answer, type Call, type Transport } from './transport.js'
@@ -14,16 +14,14 @@ export function answersOf(body: unknown, ids: readonly number[], batch: boolean)
       const reason = isEnvelope(body) && body.error !== undefined ? `batch refused: ${String(body.error.message)}` : 'batch answered with a non-array'
       return isEnvelope(body) ? ids.map(() => new Failure(reason, true, undefined, true)) : undefined
     }
+    // geth and this node answer a batch past their limit with one error about the batch (`batch too large`).
+    const refusal = body.find((item) => isEnvelope(item) && item.error?.code === -32600 && /batch/i.test(String(item.error.message))) as Envelope | undefined
+    if (refusal !== undefined) return ids.map(() => new Failure(`batch refused: ${String(refusal.error!.message)}`, true, undefined, true))
     const byId = new Map<unknown, Envelope>()
     for (const item of body) if (isEnvelope(item)) byId.set(item.id, item)
     return ids.map((id) => {
       const item = byId.get(id)
-      if (item === undefined) return new Failure(`no answer for request id ${id} in the batch`, true)
-      // geth and this node answer the items past their batch limit with an error about the batch.
-      if (item.error !== undefined && item.error.code === -32600 && /batch/i.test(String(item.error.message))) {
-        return new Failure(`batch refused: ${String(item.error.message)}`, true, undefined, true)
-      }
-      return answerOf(item)
+      return item === undefined ? new Failure(`no answer for request id ${id} in the batch`, true) : answerOf(item)
     })
   }
   if (!isEnvelope(body)) return undefined
@@ -93,7 +91,8 @@ export function httpTransport(url: string, headers: Record<string, string>): Tra
         body = undefined
       }
       const httpReason = `HTTP ${status}${statusText === '' ? '' : ` ${statusText}`}`
-      if (status === 429) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))
+      // 429 and the gateway statuses say nothing about the request, whatever the body holds.
+      if (status === 429 || status === 502 || status === 503 || status === 504) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))
       const answers = answersOf(body, ids, batch)
       if (answers !== undefined) return answers
       if (status >= 500) return fail(new Failure(httpReason, true, parseRetryAfter(retryAfter, Date.now())))

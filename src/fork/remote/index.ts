@@ -7,9 +7,10 @@ import { ForkRemoteError } from '../../domain-errors.js'
 import { redactUrl } from './classify.js'
 import { createClient, type RemoteStats } from './client.js'
 import { httpTransport } from './http.js'
-import { checkRemoteOptions, type RemoteOptions } from './options.js'
+import { checkRemoteOptions, REMOTE_DEFAULTS, type RemoteOptions } from './options.js'
 import { providerTransport } from './provider.js'
 import type { Transport } from './transport.js'
+import { wsTransport } from './ws.js'
 
 export { ForkRemoteError }
 export { checkRemoteOptions, remoteRule, REMOTE_DEFAULTS, REMOTE_OPTION_RULES, type RemoteOptions, type RemoteProvider } from './options.js'
@@ -38,8 +39,10 @@ export function createRemote(options: RemoteOptions): RemoteClient {
     const url = options.url as string
     remote = redactUrl(url)
     const protocol = new URL(url).protocol
-    if (protocol === 'ws:' || protocol === 'wss:') throw new TypeError('createRemote: WebSocket remotes are not supported yet')
-    transport = httpTransport(url, options.headers ?? {})
+    transport =
+      protocol === 'ws:' || protocol === 'wss:'
+        ? wsTransport(url, options.headers ?? {}, options.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs)
+        : httpTransport(url, options.headers ?? {})
   }
   return createClient(transport, remote, options)
 }
