@@ -246,12 +246,14 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes))
     await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
       const diff = emptyDiff()
-      for (const b of balances) {
-        const key = b.address.toLowerCase().replace(/^0x/, '')
-        const account = (await c.headState().getAccount(key)) ?? new Account()
+      // Asked together: the remote client batches them.
+      const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+      const accounts = await Promise.all(keys.map((key) => c.headState().getAccount(key)))
+      balances.forEach((b, i) => {
+        const account = accounts[i] ?? new Account()
         account.balance = b.balance
-        diff.accounts.set(key, account)
-      }
+        diff.accounts.set(keys[i] as string, account)
+      })
       return diff
     }, history)
   }

@@ -10,6 +10,7 @@ import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { ForkOptions } from './options.js'
 import { createRemote, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
+import { cachedRemote, immutableAt, openForkCache } from './disk-cache.js'
 
 /** What a fork starts from. */
 export interface OpenedFork {
@@ -51,26 +52,31 @@ function hardforkOf(header: Record<string, unknown>): string {
 export async function openFork(options: ForkOptions): Promise<OpenedFork> {
   const remote = createRemote(remoteOptions(options))
   const name = options.url === undefined ? 'provider' : redactUrl(options.url)
+  let client: RemoteClient = remote
   try {
     const chainId = options.chainId !== undefined ? BigInt(options.chainId) : quantityOf(await remote.request({ method: 'eth_chainId', params: [] }), 'eth_chainId', name)
-    const head = quantityOf(await remote.request({ method: 'eth_blockNumber', params: [] }), 'eth_blockNumber', name)
-    const asked = options.blockNumber === undefined ? head : BigInt(options.blockNumber)
-    const number = asked < 0n ? head + asked : asked
+    const asked = options.blockNumber === undefined ? undefined : BigInt(options.blockNumber)
+    // A block named by number needs no head (a second run with a cache works with the remote down).
+    const head = asked === undefined || asked < 0n ? quantityOf(await remote.request({ method: 'eth_blockNumber', params: [] }), 'eth_blockNumber', name) : undefined
+    const number = asked === undefined ? (head as bigint) : asked < 0n ? (head as bigint) + asked : asked
     if (number < 0n) throw new Refused(`fork: blockNumber ${asked} is before the remote's first block (its head is ${head})`)
-    if (number > head) throw new Refused(`fork: blockNumber ${number} is past the remote's head (block ${head})`)
-    const header = await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })
-    if (typeof header !== 'object' || header === null) throw new Refused(`fork: the remote ${name} has no block ${number}`)
+    if (head !== undefined && number > head) throw new Refused(`fork: blockNumber ${number} is past the remote's head (block ${head})`)
+    // The cache on disk answers what cannot change at the fork block (src/fork/disk-cache.ts).
+    if (options.cacheDir !== undefined) client = cachedRemote(remote, openForkCache(options.cacheDir, { chainId, blockNumber: number }), immutableAt(number))
+    const remoteForState = client
+    const header = await remoteForState.request({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })
+    if (typeof header !== 'object' || header === null) throw new Refused(`fork: the remote ${name} has no block ${number}${head === undefined ? ' (is it past the head?)' : ''}`)
     const json = header as Record<string, unknown>
     if (typeof json.hash !== 'string' || typeof json.stateRoot !== 'string') throw new Refused(`fork: the remote ${name} answered block ${number} without hash or stateRoot`)
     // Every state read is verified with eth_getProof: a remote without it cannot be forked here.
     try {
-      await remote.request({ method: 'eth_getProof', params: [`0x${'00'.repeat(20)}`, [], `0x${number.toString(16)}`] })
+      await remoteForState.request({ method: 'eth_getProof', params: [`0x${'00'.repeat(20)}`, [], `0x${number.toString(16)}`] })
     } catch (error) {
       throw new Refused(`fork: the remote ${name} does not answer eth_getProof at block ${number} (${(error as Error).message}); a fork verifies every account and slot it reads with it`)
     }
-    return { remote, remoteName: name, url: options.url, chainId, header: json, number, hash: fromHex(json.hash), hardfork: hardforkOf(json) }
+    return { remote: remoteForState, remoteName: name, url: options.url, chainId, header: json, number, hash: fromHex(json.hash), hardfork: hardforkOf(json) }
   } catch (error) {
-    await remote.close()
+    await client.close()
     throw error
   }
 }
