@@ -65,7 +65,11 @@ export async function openFork(options: ForkOptions): Promise<OpenedFork> {
     if (options.cacheDir !== undefined) client = cachedRemote(remote, openForkCache(options.cacheDir, { chainId, blockNumber: number }), immutableAt(number))
     const remoteForState = client
     const header = await remoteForState.request({ method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, false] })
-    if (typeof header !== 'object' || header === null) throw new Refused(`fork: the remote ${name} has no block ${number}${head === undefined ? ' (is it past the head?)' : ''}`)
+    if (typeof header !== 'object' || header === null) {
+      const latest = head ?? quantityOf(await remote.request({ method: 'eth_blockNumber', params: [] }), 'eth_blockNumber', name)
+      if (number > latest) throw new Refused(`fork: blockNumber ${number} is past the remote's head (block ${latest})`)
+      throw new Refused(`fork: the remote ${name} has no block ${number}`)
+    }
     const json = header as Record<string, unknown>
     if (typeof json.hash !== 'string' || typeof json.stateRoot !== 'string') throw new Refused(`fork: the remote ${name} answered block ${number} without hash or stateRoot`)
     // Every state read is verified with eth_getProof: a remote without it cannot be forked here.
