@@ -44,6 +44,8 @@ export interface CliConfig {
   forkBlockNumber: bigint | undefined
   /** Headers sent to the fork's remote, from `--fork-header "Name: value"` (repeatable). */
   forkHeaders: Record<string, string> | undefined
+  /** The fork's cache on disk (createNode's `fork.cacheDir`). */
+  forkCacheDir: string | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
@@ -86,6 +88,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkUrl: undefined,
   forkBlockNumber: undefined,
   forkHeaders: undefined,
+  forkCacheDir: undefined,
   hardhat: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
@@ -148,6 +151,7 @@ export const FLAGS = {
   'fork-url': ['string', '<url>  fork the chain at this JSON-RPC endpoint (http(s)://; state read on demand, verified with eth_getProof)'],
   'fork-block-number': ['string', '<n>  block to fork at (default the remote\'s latest; negative: that many before it)'],
   'fork-header': ['string', '<"Name: value">  header sent to --fork-url (repeatable), e.g. an API key'],
+  'fork-cache-dir': ['string', '<dir>  keep the fork\'s remote answers on disk between runs (by chain id and fork block)'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
@@ -256,6 +260,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
       case 'fork-url': c.forkUrl = String(v); break
+      case 'fork-cache-dir': c.forkCacheDir = String(v); break
       case 'fork-block-number': {
         const n = String(v)
         if (!/^-?\d+$/.test(n)) throw new Error(`${at(k)}: want a block number (negative: that many before the remote's head), got ${n}`)

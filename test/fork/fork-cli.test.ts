@@ -53,11 +53,12 @@ describe('the CLI forks a remote', () => {
   it('reads the same settings from the TOML file; bad values are refused naming the setting', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'finality-fork-'))
     const file = path.join(dir, 'node.toml')
-    writeFileSync(file, `fork-url = "http://127.0.0.1:1"\nfork-block-number = 12\nfork-header = ["Authorization: Bearer t"]\n`)
+    writeFileSync(file, `fork-url = "http://127.0.0.1:1"\nfork-block-number = 12\nfork-header = ["Authorization: Bearer t"]\nfork-cache-dir = "${dir}"\n`)
     const c = parseCli(['--config', file])
     expect(c.forkUrl).toBe('http://127.0.0.1:1')
     expect(c.forkBlockNumber).toBe(12n)
     expect(c.forkHeaders).toEqual({ Authorization: 'Bearer t' })
+    expect(c.forkCacheDir).toBe(dir)
     expect(() => parseCli(['--fork-block-number', 'latest'])).toThrow(/fork-block-number: want a block number/)
     expect(() => parseCli(['--fork-header', 'no colon'])).toThrow(/fork-header: want "Name: value"/)
   })
