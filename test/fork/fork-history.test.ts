@@ -78,4 +78,19 @@ describe('history of a fork', () => {
     expect(await fork.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(receiver) }, at] })).toBe(theirs)
     expect(await fork.request({ method: 'eth_getBalance', params: [dev, at] })).toBe(await remote.request({ method: 'eth_getBalance', params: [dev, at] }))
   })
+
+  it('debug_traceCall at a block below the fork block traces on the remote\'s state at that block', async () => {
+    const at = `0x${(forkNumber - 2n).toString(16)}`
+    const params = [{ to: token, data: balanceOf(receiver) }, at, { tracer: 'callTracer' }]
+    const theirs = (await remote.request({ method: 'debug_traceCall', params })) as { output: Hex }
+    expect(BigInt(theirs.output)).toBe(1n)
+    expect(await fork.request({ method: 'debug_traceCall', params })).toEqual(theirs)
+  })
+
+  it('eth_getProof at a block below the fork block is the remote\'s, verified against that block\'s root', async () => {
+    const at = `0x${(forkNumber - 1n).toString(16)}`
+    const slot = keccak256(`0x${receiver.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
+    const theirs = await remote.request({ method: 'eth_getProof', params: [token, [slot], at] })
+    expect(await fork.request({ method: 'eth_getProof', params: [token, [slot], at] })).toEqual(theirs)
+  })
 })
