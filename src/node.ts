@@ -244,7 +244,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const block = forkBlock(opened, common)
     const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName }
     const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes))
-    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes))), async (c) => {
+    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
       const diff = emptyDiff()
       // Asked together: the remote client batches them.
       const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))

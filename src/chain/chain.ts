@@ -181,6 +181,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     for (const node of nodes) void this.nodes.put(keyOf(keccak_256(node)), node)
   }
 
+  /** Keeps a fork's proven contract code by its hash, where readers of older states find code. */
+  addCode(codeHash: Uint8Array, code: Uint8Array): void {
+    void this.nodes.put(`c${keyOf(codeHash)}`, code)
+  }
+
   /** On a fork, fetches an account (and slots) of the head state not loaded yet; else nothing. */
   async ensureLoaded(address: string, slots: readonly string[] = []): Promise<void> {
     const lazy = this.flat.lazy

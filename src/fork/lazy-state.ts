@@ -69,6 +69,8 @@ export class ForkState implements ForkLazyState {
     private readonly point: ForkPoint,
     private readonly flat: FlatState,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
+    /** Keeps proven code by hash for readers of the trie (older states, replays); none for a throwaway state. */
+    private readonly addCode?: (codeHash: Uint8Array, code: Uint8Array) => void,
   ) {}
 
   account(address: string): Promise<void> | undefined {
@@ -176,6 +178,7 @@ export class ForkState implements ForkLazyState {
         throw new ForkProofError(`fork: the remote ${this.point.remote} sent code that is not the proven one: ${(error as Error).message}`)
       }
       this.stats.codes++
+      this.addCode?.(account.codeHash, code)
     }
     this.storageRoots.set(address, account?.storageRoot ?? EMPTY_ROOT)
     if (generation !== this.generation || this.flat.accounts.has(address) || account === undefined) return

@@ -75,6 +75,19 @@ describe('a fork of another node through its provider', () => {
     expect(await callBalance(remote, token, outsider.address)).toBe(5000n)
   })
 
+  it('estimates, traces and concurrent cold calls work on the fork', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    const [a, b, c] = await Promise.all([callBalance(fork, token, outsider.address), callBalance(fork, token, outsider.address), callBalance(fork, token, dev)])
+    expect(a).toBe(b)
+    expect(c).toBe(await callBalance(remote, token, dev))
+    const gas = BigInt((await fork.request({ method: 'eth_estimateGas', params: [{ from: dev, to: token, data: transfer(outsider.address, 3n) }] })) as Hex)
+    expect(gas).toBe(BigInt((await remote.request({ method: 'eth_estimateGas', params: [{ from: dev, to: token, data: transfer(outsider.address, 3n) }] })) as Hex))
+    const hash = await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(outsider.address, 3n) }] })
+    const trace = (await fork.request({ method: 'debug_traceTransaction', params: [hash, { tracer: 'callTracer' }] })) as { to: string; output: Hex }
+    expect(trace.to.toLowerCase()).toBe(token.toLowerCase())
+    expect(BigInt(trace.output)).toBe(1n)
+  })
+
   it('a block built on the fork has the state root the remote computes for the same transaction', async () => {
     const fork = await newNode({ fork: { provider: remote.provider }, accountCount: 0 })
     const head = (await remote.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp: Hex }
