@@ -46,7 +46,7 @@ import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
-import { forkBlock, openFork, type ForkStatus, type OpenedFork } from './fork/fork.js'
+import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork/fork.js'
 import type { ForkOptions } from './fork/options.js'
 import { ForkState } from './fork/lazy-state.js'
 import { ForkHistory } from './fork/history.js'
@@ -227,6 +227,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     )
   }
   let forkState: ForkState | undefined
+  let forkHistory: ForkHistory | undefined
   // History answers of the remote, by request (the remote is pinned below the fork block); emptied when the fork changes.
   const historyAnswers = new Map<string, Promise<unknown>>()
   const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> => {
@@ -244,6 +245,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const block = forkBlock(opened, common)
     const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName }
     const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes))
+    forkHistory = history
     await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
       const diff = emptyDiff()
       // Asked together: the remote client batches them.
@@ -356,6 +358,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         blockHash: opened.hash,
         stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
+        setRpcUrl: async (url) => {
+          const next = await switchRemote(opened, forkOptions, url)
+          const previous = opened.remote
+          state.setRemote(next.remote, next.remoteName)
+          forkHistory?.setRemote(next.remote, next.remoteName)
+          Object.assign(opened, { remote: next.remote, remoteName: next.remoteName, url })
+          forkOptions = { ...forkOptions, url, provider: undefined, headers: undefined }
+          await previous.close()
+        },
       }
     },
   }

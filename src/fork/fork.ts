@@ -109,6 +109,34 @@ export interface ForkStatus {
   blockHash: Uint8Array
   /** Asks the remote (history at or below the fork block); answers kept in memory. */
   remoteCall(method: string, params: unknown[]): Promise<unknown>
+  /**
+   * Reads from the remote at `url` from now on (anvil_setRpcUrl): it must have the fork block,
+   * with the same hash; what was loaded stays.
+   */
+  setRpcUrl(url: string): Promise<void>
   /** Requests sent to the remote and what the fork loaded. */
   stats(): { remote: ReturnType<RemoteClient['stats']>; state: { accounts: number; slots: number; codes: number; searched: number } }
+}
+
+/**
+ * A client of another remote for a fork already open (anvil_setRpcUrl), checked to have the
+ * fork block with the same hash; with the same remote settings, but not the headers (which were
+ * for the other remote).
+ */
+export async function switchRemote(opened: OpenedFork, options: ForkOptions | undefined, url: string): Promise<{ remote: RemoteClient; remoteName: string }> {
+  const { url: _u, provider: _p, headers: _h, ...settings } = remoteOptions(options ?? {})
+  const remote = createRemote({ ...settings, url })
+  const name = redactUrl(url)
+  try {
+    const json = await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${opened.number.toString(16)}`, false] })
+    const hash = typeof json === 'object' && json !== null ? (json as { hash?: unknown }).hash : undefined
+    if (typeof hash !== 'string' || !equalBytes(fromHex(hash), opened.hash)) {
+      throw new Refused(`fork: the remote ${name} does not have the fork block ${opened.number} with hash 0x${keyOf(opened.hash)}${typeof hash === 'string' ? ` (it has ${hash})` : ''}`)
+    }
+  } catch (error) {
+    await remote.close()
+    throw error
+  }
+  const client = options?.cacheDir === undefined ? remote : cachedRemote(remote, openForkCache(options.cacheDir, { chainId: opened.chainId, blockNumber: opened.number }), immutableAt(opened.number))
+  return { remote: client, remoteName: name }
 }

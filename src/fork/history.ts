@@ -21,13 +21,20 @@ export class ForkHistory {
   private readonly states = new Map<string, FlatState>()
 
   constructor(
-    private readonly remote: RemoteRequests,
-    private readonly remoteName: string,
+    private remote: RemoteRequests,
+    private remoteName: string,
     /** The fork block's number: history is what lies below it. */
     readonly forkNumber: bigint,
     private readonly common: Common,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
   ) {}
+
+  /** Reads from another remote from now on (anvil_setRpcUrl); states already loaded stay. */
+  setRemote(remote: RemoteRequests, name: string): void {
+    this.remote = remote
+    this.remoteName = name
+    this.states.clear()
+  }
 
   /** The remote's block at `number` (below the fork block) as a header-only block; undefined past it. */
   block(number: bigint): Promise<Block | undefined> {

@@ -65,13 +65,19 @@ export class ForkState implements ForkLazyState {
   readonly stats: LazyStats = { accounts: 0, slots: 0, codes: 0, searched: 0 }
 
   constructor(
-    private readonly remote: RemoteRequests,
+    private remote: RemoteRequests,
     private readonly point: ForkPoint,
     private readonly flat: FlatState,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** Keeps proven code by hash for readers of the trie (older states, replays); none for a throwaway state. */
     private readonly addCode?: (codeHash: Uint8Array, code: Uint8Array) => void,
   ) {}
+
+  /** Reads from another remote from now on (anvil_setRpcUrl); the caller checked it has the fork block. */
+  setRemote(remote: RemoteRequests, name: string): void {
+    this.remote = remote
+    this.point.remote = name
+  }
 
   account(address: string): Promise<void> | undefined {
     const known = this.accounts.get(address)

@@ -92,6 +92,38 @@ describe('a fork of a node over HTTP', () => {
   })
 })
 
+describe('anvil_setRpcUrl', () => {
+  it('moves the fork to another endpoint that has the fork block; refuses one that does not, and a node that forks nothing', async () => {
+    const fork = await newNode({ fork: { url: served.http! } })
+    let seen = 0
+    const proxy = await serve(async (req, res) => {
+      seen++
+      const chunks: Buffer[] = []
+      for await (const c of req) chunks.push(c as Buffer)
+      const upstream = await fetch(served.http!, { method: 'POST', body: Buffer.concat(chunks), headers: { 'content-type': 'application/json' } })
+      res.setHeader('content-type', 'application/json')
+      res.end(await upstream.text())
+    })
+    try {
+      expect(await fork.request({ method: 'anvil_setRpcUrl', params: [proxy.url] })).toBeNull()
+      const before = seen
+      expect(await tokenBalance(fork, token, holder.address)).toBe(777n)
+      expect(seen).toBeGreaterThan(before)
+      const info = (await fork.request({ method: 'anvil_nodeInfo', params: [] })) as { forkConfig: { forkUrl?: string } }
+      expect(info.forkConfig.forkUrl).toBe(proxy.url)
+      const other = await newNode()
+      const otherServed = await other.listen({ address: '127.0.0.1:0', wsAddress: false })
+      await expect(fork.request({ method: 'anvil_setRpcUrl', params: [otherServed.http!] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/does not have the fork block/) })
+      await expect(other.request({ method: 'anvil_setRpcUrl', params: [proxy.url] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/forks nothing/) })
+      await expect(fork.request({ method: 'anvil_setRpcUrl', params: ['nope'] })).rejects.toMatchObject({ code: -32602 })
+      // Still reading through the proxy.
+      expect(await fork.request({ method: 'eth_getBalance', params: [holder.address, 'latest'] })).toBe(`0x${parseEther('3').toString(16)}`)
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
 describe('a lying remote', () => {
   let proxy: Awaited<ReturnType<typeof serve>>
   const tampered: string[] = []

@@ -10,7 +10,7 @@ import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot }
 import { method, type Method, type MethodTable } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
 import { callRequest } from '../objects.js'
-import { InvalidParamsError } from '../../errors.js'
+import { InvalidParamsError, ServerError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 import type { ForkRequest } from '../../controls/controls.js'
 
@@ -43,6 +43,11 @@ function resetOptions(v: unknown): ForkRequest | undefined {
     throw new InvalidParamsError(`invalid argument 0: forking.blockNumber must be a block number, got ${JSON.stringify(number)}`)
   }
   return { url: typeof url === 'string' ? url : undefined, blockNumber }
+}
+
+function rpcUrl(v: unknown): string {
+  if (typeof v !== 'string' || !/^https?:\/\/./.test(v)) throw new InvalidParamsError(`invalid argument 0: want an http(s):// URL, got ${JSON.stringify(v)?.slice(0, 60)}`)
+  return v
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
@@ -223,6 +228,14 @@ export const anvil: MethodTable = {
     params: [address],
     run: (s, [a]) => {
       s.pool.removeSender(Buffer.from(a).toString('hex'))
+      return null
+    },
+  }),
+  anvil_setRpcUrl: method({
+    params: [{ name: 'url', optional: false, decode: rpcUrl }],
+    run: async (s, [url]: readonly [string]) => {
+      if (s.fork === undefined) throw new ServerError('anvil_setRpcUrl: this node forks nothing; fork with anvil_reset { forking: { jsonRpcUrl } }')
+      await s.fork.setRpcUrl(url)
       return null
     },
   }),
