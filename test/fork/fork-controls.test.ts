@@ -3,7 +3,7 @@
  * `forking` (viem's testClient.reset() included), state dumps that state their fork point, logs
  * of the blocks built on the fork.
  */
-import { createTestClient, custom, encodeAbiParameters, encodeFunctionData, keccak256, parseEther, publicActions, toHex, walletActions, type Address, type Hex } from 'viem'
+import { createTestClient, custom, http, encodeAbiParameters, encodeFunctionData, keccak256, parseEther, publicActions, toHex, walletActions, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, Listening } from '../../src/index.js'
@@ -85,6 +85,19 @@ describe('controls on a fork', () => {
       expect(await test.getBalance({ address: holder.address })).toBe(parseEther('1') + 7n)
       await test.reset({ jsonRpcUrl: served.http! })
     }
+  })
+
+  it('viem\'s test client over HTTP (blockNumber NaN arrives as null): reset() goes back to the fork block', async () => {
+    const fork = await newNode({ fork: { url: served.http! } })
+    const forkServed = await fork.listen({ address: '127.0.0.1:0', wsAddress: false, api: ['eth', 'anvil', 'evm'] })
+    const test = createTestClient({ chain: finalityChain, transport: http(forkServed.http!, { retryCount: 0 }), mode: 'anvil', cacheTime: 0 }).extend(publicActions)
+    await test.mine({ blocks: 3 })
+    expect(await test.getBlockNumber()).toBe(forkNumber + 3n)
+    await test.reset()
+    expect(await test.getBlockNumber()).toBe(forkNumber)
+    await test.reset({ blockNumber: forkNumber - 1n })
+    expect(await test.getBlockNumber()).toBe(forkNumber - 1n)
+    expect(await test.getBalance({ address: holder.address })).toBe(0n)
   })
 
   it('a node that forks nothing forks a remote on hardhat_reset with a URL', async () => {
