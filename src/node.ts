@@ -243,8 +243,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
   const startFork = async (opened: OpenedFork): Promise<void> => {
     const block = forkBlock(opened, common)
-    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName }
-    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes))
+    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs }
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs)
     forkHistory = history
     await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
       const diff = emptyDiff()
@@ -257,7 +257,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         diff.accounts.set(keys[i] as string, account)
       })
       return diff
-    }, history)
+    }, history, opened.proofs)
   }
   if (fork !== undefined) {
     await startFork(fork)
@@ -356,6 +356,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         chainId: opened.chainId,
         blockNumber: opened.number,
         blockHash: opened.hash,
+        proofs: opened.proofs,
         stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
         setRpcUrl: async (url) => {

@@ -15,7 +15,8 @@ import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
 import { NodeStore } from '../state/node-store.js'
 import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
-import type { TrieNode } from '../state/mpt.js'
+import { EMPTY_ROOT, type TrieNode } from '../state/mpt.js'
+import { Refused } from '../domain-errors.js'
 import { type LazyState, type StateDiff, type StateReader, type SyncStateReader } from '../state/types.js'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import type { Account } from '@ethereumjs/util'
@@ -128,7 +129,14 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** A fork's first block and state source (undefined for a chain that is not a fork). */
-  private forkPoint: { block: Block; lazy: LazyState; history: ForkHistorySource | undefined } | undefined
+  private forkPoint: { block: Block; lazy: LazyState; history: ForkHistorySource | undefined; proofs: boolean } | undefined
+
+  /** A fork of a remote without eth_getProof: only the head state (and the remote's history) can be read. */
+  private refuseWithoutProofs(what: string): void {
+    if (this.forkPoint?.proofs === false) {
+      throw new Refused(`${what}: this fork's remote does not answer eth_getProof, so only the head state is kept here (its state roots are not the remote's)`)
+    }
+  }
 
   /**
    * Starts the chain at a remote chain's block (a fork): `block` is the fork block as the remote
@@ -137,7 +145,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    * written on top at once (the funded dev accounts), which a reset writes again. `makeLazy`
    * gets the flat head state, which the lazy state fills as keys are first touched.
    */
-  async initFork(block: Block, makeLazy: (flat: FlatState) => ForkLazyState, start: (chain: Chain) => Promise<StateDiff>, history?: ForkHistorySource): Promise<void> {
+  async initFork(
+    block: Block,
+    makeLazy: (flat: FlatState) => ForkLazyState,
+    start: (chain: Chain) => Promise<StateDiff>,
+    history?: ForkHistorySource,
+    proofs = true,
+  ): Promise<void> {
     if (this.persistNodes) throw new Error('a fork is kept in memory: it cannot be given a database')
     if (this.store.height >= 0) {
       // A reset to another fork: every block and every state of the chain so far goes.
@@ -155,9 +169,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.nodes.missing = (key) => lazy.missingNode(key)
     this.store.startAt(block.header.number)
     this.flat.setLazy(lazy)
-    this.forkPoint = { block, lazy, history }
-    this.trie.resetHead(block.header.stateRoot)
-    this.committedRoot = block.header.stateRoot
+    this.forkPoint = { block, lazy, history, proofs }
+    // Without proofs the trie holds only what the fork writes: its roots are not the remote's.
+    const root = proofs ? block.header.stateRoot : EMPTY_ROOT
+    this.trie.resetHead(root)
+    this.committedRoot = root
     await this.store.commit({ hash: block.hash(), number: block.header.number, rlp: block.serialize(), receipts: [], txHashes: [], certificate: undefined, nodes: new Map() })
     this.remember(keyOf(block.hash()), block)
     this.headBlock = block
@@ -291,6 +307,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const old = history.stateAt(block)
       return { getAccount: (a) => old.getAccount(a), getStorage: (a, s) => old.getStorage(a, s), getCode: (a) => old.getCode(a), close: () => {} }
     }
+    this.refuseWithoutProofs(`the state at block ${block.header.number}`)
     const root = this.stateRootOf(block)
     const prepared = this.held.get(keyOf(root))
     const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
@@ -391,8 +408,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (this.forkPoint !== undefined) {
       // A fork goes back to the fork block's state (loaded again on demand) and its start writes.
       this.forkPoint.lazy.reset()
-      this.trie.resetHead(genesis.header.stateRoot)
-      this.committedRoot = genesis.header.stateRoot
+      const root = this.forkPoint.proofs ? genesis.header.stateRoot : EMPTY_ROOT
+      this.trie.resetHead(root)
+      this.committedRoot = root
       this.irregularRoots.clear()
       this.undoLog.length = 0
       this.keepUndo = false
@@ -566,6 +584,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** A Merkle proof of an account and storage slots under a state root (eth_getProof). */
   async proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+    this.refuseWithoutProofs('eth_getProof')
     await this.ensureLoaded(keyOf(address), slots.map((s) => keyOf(s).padStart(64, '0')))
     return this.trie.proof(root, address, slots)
   }

@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common'
 import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { ForkOptions } from './options.js'
-import { createRemote, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
+import { createRemote, ForkRemoteError, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
 import { cachedRemote, immutableAt, openForkCache } from './disk-cache.js'
 
 /** What a fork starts from. */
@@ -26,6 +26,11 @@ export interface OpenedFork {
   hash: Uint8Array
   /** The hardfork the header's fields show (London … Prague), unless one was given. */
   hardfork: string
+  /**
+   * Whether the remote answers eth_getProof. Without it state is read with the plain getters,
+   * unverified, and the fork's state roots are computed over what it wrote only (not real).
+   */
+  proofs: boolean
 }
 
 /** The settings of the remote client among a fork's options. */
@@ -72,13 +77,16 @@ export async function openFork(options: ForkOptions): Promise<OpenedFork> {
     }
     const json = header as Record<string, unknown>
     if (typeof json.hash !== 'string' || typeof json.stateRoot !== 'string') throw new Refused(`fork: the remote ${name} answered block ${number} without hash or stateRoot`)
-    // Every state read is verified with eth_getProof: a remote without it cannot be forked here.
+    // State reads are verified with eth_getProof; a remote that answers it with an error (it has
+    // no such method) is read with the plain getters, and the fork's roots are not the remote's.
+    let proofs = true
     try {
       await remoteForState.request({ method: 'eth_getProof', params: [`0x${'00'.repeat(20)}`, [], `0x${number.toString(16)}`] })
     } catch (error) {
-      throw new Refused(`fork: the remote ${name} does not answer eth_getProof at block ${number} (${(error as Error).message}); a fork verifies every account and slot it reads with it`)
+      if (!(error instanceof ForkRemoteError) || !error.answered) throw error
+      proofs = false
     }
-    return { remote: remoteForState, remoteName: name, url: options.url, chainId, header: json, number, hash: fromHex(json.hash), hardfork: hardforkOf(json) }
+    return { remote: remoteForState, remoteName: name, url: options.url, chainId, header: json, number, hash: fromHex(json.hash), hardfork: hardforkOf(json), proofs }
   } catch (error) {
     await client.close()
     throw error
@@ -107,6 +115,8 @@ export interface ForkStatus {
   chainId: bigint
   blockNumber: bigint
   blockHash: Uint8Array
+  /** False when the remote has no eth_getProof: state read unverified, roots not the remote's. */
+  proofs: boolean
   /** Asks the remote (history at or below the fork block); answers kept in memory. */
   remoteCall(method: string, params: unknown[]): Promise<unknown>
   /**

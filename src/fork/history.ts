@@ -27,6 +27,8 @@ export class ForkHistory {
     readonly forkNumber: bigint,
     private readonly common: Common,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
+    /** False: the remote has no eth_getProof; older states are read with the plain getters, unverified. */
+    private readonly proofs = true,
   ) {}
 
   /** Reads from another remote from now on (anvil_setRpcUrl); states already loaded stay. */
@@ -78,7 +80,7 @@ export class ForkHistory {
     let flat = this.states.get(key)
     if (flat === undefined) {
       flat = new FlatState()
-      const point = { tag: `0x${block.header.number.toString(16)}`, stateRoot: block.header.stateRoot, remote: this.remoteName }
+      const point = { tag: `0x${block.header.number.toString(16)}`, stateRoot: block.header.stateRoot, remote: this.remoteName, proofs: this.proofs }
       flat.setLazy(new ForkState(this.remote, point, flat, this.addNodes))
       this.states.set(key, flat)
       if (this.states.size > STATES_KEPT) this.states.delete(this.states.keys().next().value as string)

@@ -13,7 +13,7 @@
  * fetched: a proof for any key under a node carries the node.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { KECCAK256_NULL } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
@@ -35,6 +35,8 @@ export interface ForkPoint {
   stateRoot: Uint8Array
   /** The remote's name in messages (its URL without credentials, or `provider`). */
   remote: string
+  /** False: the remote has no eth_getProof; state is read with the plain getters, unverified, and no nodes are kept. */
+  proofs?: boolean
 }
 
 /** How far the search for a key under a missing node goes: 16^6 paths, a few seconds of hashing at most. */
@@ -170,7 +172,35 @@ export class ForkState implements ForkLazyState {
     return proven
   }
 
+  /** An account read with the plain getters (a remote without eth_getProof): unverified, no storage root. */
+  private async plainAccount(address: string): Promise<{ account: Account | undefined; code: Uint8Array }> {
+    const at = this.point.tag
+    const [balance, nonce, code] = await Promise.all([
+      this.remote.request({ method: 'eth_getBalance', params: [`0x${address}`, at] }),
+      this.remote.request({ method: 'eth_getTransactionCount', params: [`0x${address}`, at] }),
+      this.remote.request({ method: 'eth_getCode', params: [`0x${address}`, at] }),
+    ])
+    const check = (v: unknown, what: string, pattern: RegExp): string => {
+      if (typeof v !== 'string' || !pattern.test(v)) throw new ForkProofError(`fork: the remote ${this.point.remote} answered ${what} with ${JSON.stringify(v)?.slice(0, 60)}`)
+      return v
+    }
+    const bytes = fromHex(check(code, 'eth_getCode', /^0x([0-9a-fA-F]{2})*$/))
+    const b = BigInt(check(balance, 'eth_getBalance', /^0x[0-9a-fA-F]+$/))
+    const n = BigInt(check(nonce, 'eth_getTransactionCount', /^0x[0-9a-fA-F]+$/))
+    this.stats.accounts++
+    if (bytes.length > 0) this.stats.codes++
+    const empty = b === 0n && n === 0n && bytes.length === 0
+    return { account: empty ? undefined : new Account(n, b, EMPTY_ROOT, bytes.length === 0 ? KECCAK256_NULL : keccak_256(bytes)), code: bytes }
+  }
+
   private async loadAccount(address: string, generation: number): Promise<void> {
+    if (this.point.proofs === false) {
+      const { account, code } = await this.plainAccount(address)
+      if (generation !== this.generation || this.flat.accounts.has(address) || account === undefined) return
+      this.flat.accounts.set(address, account)
+      if (code.length > 0) this.flat.code.set(address, code)
+      return
+    }
     const { account } = await this.prove(address, [])
     this.stats.accounts++
     let code: Uint8Array | undefined
@@ -195,11 +225,20 @@ export class ForkState implements ForkLazyState {
   private async loadSlot(address: string, slot: string, generation: number): Promise<void> {
     await this.account(address)
     if (this.wiped.has(address)) return
-    const root = this.storageRoots.get(address) ?? EMPTY_ROOT
-    if (equalBytes(root, EMPTY_ROOT)) return
-    const proven = await this.prove(address, [slot])
-    this.stats.slots++
-    const value = proven.slots.get(slot) ?? new Uint8Array(0)
+    let value: Uint8Array
+    if (this.point.proofs === false) {
+      const answer = await this.remote.request({ method: 'eth_getStorageAt', params: [`0x${address}`, `0x${slot}`, this.point.tag] })
+      if (typeof answer !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(answer)) throw new ForkProofError(`fork: the remote ${this.point.remote} answered eth_getStorageAt with ${JSON.stringify(answer)?.slice(0, 80)}`)
+      const word = BigInt(answer === '0x' ? '0x0' : answer)
+      value = word === 0n ? new Uint8Array(0) : fromHex(`0x${word.toString(16).padStart(word.toString(16).length + (word.toString(16).length % 2), '0')}`)
+      this.stats.slots++
+    } else {
+      const root = this.storageRoots.get(address) ?? EMPTY_ROOT
+      if (equalBytes(root, EMPTY_ROOT)) return
+      const proven = await this.prove(address, [slot])
+      this.stats.slots++
+      value = proven.slots.get(slot) ?? new Uint8Array(0)
+    }
     if (generation !== this.generation || value.length === 0 || this.wiped.has(address)) return
     let slots = this.flat.storage.get(address)
     if (slots === undefined) {

@@ -43,7 +43,8 @@ export const finality: MethodTable = {
         chainId: quantity(fork.chainId),
         forkBlockNumber: quantity(fork.blockNumber),
         forkBlockHash: data(fork.blockHash),
-        stateRoots: 'verified',
+        // Without eth_getProof at the remote, state is read unverified and roots cover only what the fork wrote.
+        stateRoots: fork.proofs ? 'verified' : 'not real: the remote does not answer eth_getProof',
         requests: stats.remote,
         loaded: stats.state,
       }
