@@ -202,12 +202,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     void this.nodes.put(`c${keyOf(codeHash)}`, code)
   }
 
-  /** On a fork, fetches an account (and slots) of the head state not loaded yet; else nothing. */
-  async ensureLoaded(address: string, slots: readonly string[] = []): Promise<void> {
+  /**
+   * On a fork, fetches an account (and slots) of the head state not loaded yet; undefined (no
+   * promise, nothing to wait for) when the chain is no fork.
+   */
+  ensureLoaded(address: string, slots: readonly string[] = []): Promise<void> | undefined {
     const lazy = this.flat.lazy
-    if (lazy === undefined) return
-    await lazy.account(address)
-    await Promise.all(slots.map((slot) => lazy.slot(address, slot)))
+    if (lazy === undefined) return undefined
+    return (async () => {
+      await lazy.account(address)
+      await Promise.all(slots.map((slot) => lazy.slot(address, slot)))
+    })()
   }
 
   /**
@@ -348,7 +353,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * `latest` reads see it at once, and the next block builds on it.
    */
   async modify(diff: StateDiff): Promise<void> {
-    await this.flat.lazy?.touch(diff)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     const rootBefore = this.committedRoot
     const state = await this.trie.prepare(rootBefore, diff, this.flat)
     this.trie.adopt(state)
@@ -514,7 +519,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * behind; {@link holdState} lets reads reach it meanwhile.
    */
   async prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
-    await this.flat.lazy?.touch(diff)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     return this.trie.prepare(parentRoot, diff, base)
   }
 
@@ -543,7 +548,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * testing_buildBlockV1) and debug_intermediateRoots, whose states no one reads by root.
    */
   async rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
-    await this.flat.lazy?.touch(diff)
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     return this.trie.rootOf(parentRoot, diff, base)
   }
 
