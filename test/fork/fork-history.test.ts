@@ -46,6 +46,9 @@ describe('history of a fork', () => {
       expect(await fork.request({ method: 'eth_getBlockTransactionCountByNumber', params: [`0x${n.toString(16)}`] })).toBe('0x1')
     }
     expect(await fork.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] }))
+    // While the fork block is the head, `latest` is the remote's fork block too.
+    const fresh = await newNode({ fork: { provider: remote.provider, blockNumber: forkNumber } })
+    expect(await fresh.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${forkNumber.toString(16)}`, true] }))
   })
 
   it('transactions and receipts mined at or below the fork block are found; one the remote mined after it is not', async () => {

@@ -12,9 +12,12 @@ import type { Method } from '../method.js'
 
 type Fork = NonNullable<Services['fork']>
 
-/** The block number a tag names when it is at or below the fork block, else undefined. */
-function historic(fork: Fork, tag: BlockTag): bigint | undefined {
-  const n = tag.kind === 'number' ? tag.number : tag.tag === 'earliest' ? 0n : undefined
+/**
+ * The block number a tag names when it is at or below the fork block, else undefined; `latest`
+ * (and `safe`, `finalized`) too while the fork block is still the head.
+ */
+function historic(s: Services, fork: Fork, tag: BlockTag): bigint | undefined {
+  const n = tag.kind === 'number' ? tag.number : tag.tag === 'earliest' ? 0n : tag.tag === 'pending' ? undefined : s.chain.height
   return n !== undefined && n <= fork.blockNumber ? n : undefined
 }
 
@@ -31,16 +34,16 @@ type Run = Method['run']
 const FORWARD: Record<string, (local: Run) => Run> = {
   eth_getBlockByNumber: (local) => async (s, params, scope) => {
     const [tag, txs] = params as [BlockTag, boolean]
-    const n = s.fork === undefined ? undefined : historic(s.fork, tag)
+    const n = s.fork === undefined ? undefined : historic(s, s.fork, tag)
     return n === undefined ? local(s, params, scope) : s.fork!.remoteCall('eth_getBlockByNumber', [quantity(n), txs])
   },
   eth_getBlockTransactionCountByNumber: (local) => async (s, params, scope) => {
-    const n = s.fork === undefined ? undefined : historic(s.fork, (params as [BlockTag])[0])
+    const n = s.fork === undefined ? undefined : historic(s, s.fork, (params as [BlockTag])[0])
     return n === undefined ? local(s, params, scope) : s.fork!.remoteCall('eth_getBlockTransactionCountByNumber', [quantity(n)])
   },
   eth_getTransactionByBlockNumberAndIndex: (local) => async (s, params, scope) => {
     const [tag, index] = params as [BlockTag, bigint]
-    const n = s.fork === undefined ? undefined : historic(s.fork, tag)
+    const n = s.fork === undefined ? undefined : historic(s, s.fork, tag)
     return n === undefined ? local(s, params, scope) : s.fork!.remoteCall('eth_getTransactionByBlockNumberAndIndex', [quantity(n), quantity(index)])
   },
   eth_getBlockReceipts: (local) => async (s, params, scope) => {
@@ -48,7 +51,7 @@ const FORWARD: Record<string, (local: Run) => Run> = {
     const fork = s.fork
     if (fork === undefined) return local(s, params, scope)
     if (selector.kind !== 'hash') {
-      const n = historic(fork, selector)
+      const n = historic(s, fork, selector)
       return n === undefined ? local(s, params, scope) : fork.remoteCall('eth_getBlockReceipts', [quantity(n)])
     }
     const found = await local(s, params, scope)
