@@ -10,6 +10,7 @@ import type { FinalityNode, Listening } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { serve } from '../transports/helpers.js'
+import { faultProxy } from '../helpers/fault-proxy.js'
 
 const newNode = trackNodes()
 const Token = loadArtifacts().Token!
@@ -89,6 +90,23 @@ describe('a fork of a node over HTTP', () => {
     await expect(newNode({ fork: { url: 'ftp://x' } })).rejects.toThrow(/option fork.url must use http/)
     await expect(newNode({ fork: { url: served.http!, blockNumber: 1.5 } })).rejects.toThrow(/option fork.blockNumber must be an integer/)
     await expect(newNode({ fork: { url: served.http!, blokNumber: 1 } as never })).rejects.toThrow(/fork.blokNumber/)
+  })
+})
+
+describe('a rate-limited remote', () => {
+  it('a 429 on a state read is waited out and retried; the read succeeds', async () => {
+    const proxy = await faultProxy(served.http!)
+    try {
+      const fork = await newNode({ fork: { url: proxy.url, retryBaseMs: 10 } })
+      let limited = 0
+      proxy.fault = (_n, arrival) => (arrival.methods.includes('eth_getProof') && limited++ < 2 ? { status: 429, headers: { 'retry-after': '0' } } : undefined)
+      expect(await tokenBalance(fork, token, holder.address)).toBe(777n)
+      expect(limited).toBeGreaterThanOrEqual(2)
+      const status = (await fork.request({ method: 'finality_forkStatus', params: [] })) as { requests: { retries: number } }
+      expect(status.requests.retries).toBeGreaterThanOrEqual(2)
+    } finally {
+      await proxy.close()
+    }
   })
 })
 
