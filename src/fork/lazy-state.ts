@@ -58,8 +58,11 @@ export class ForkState implements ForkLazyState {
   private readonly slots = new Map<string, Map<string, Promise<void> | true>>()
   /** Each loaded account's storage root at the fork block. */
   private readonly storageRoots = new Map<string, Uint8Array>()
-  /** Accounts whose storage was cleared or that were deleted here: their slots read zero, never the remote's. */
-  private readonly wiped = new Set<string>()
+  /**
+   * Accounts whose storage was cleared or that were deleted here, with the flat state's version
+   * that did it: their slots read zero, never the remote's (until a revert takes the version back).
+   */
+  private readonly wiped = new Map<string, number>()
   /** Where each node referenced by hash in a proof sits: its trie ('' for the accounts' trie, else an address) and path. */
   private readonly places = new Map<string, { owner: string; path: number[] }>()
   /** Bumped by a reset: a load begun before it does not write into the emptied state. */
@@ -140,12 +143,16 @@ export class ForkState implements ForkLazyState {
     await Promise.all(work)
   }
 
-  applied(diff: StateDiff): void {
-    for (const address of diff.cleared) this.wiped.add(address)
+  applied(diff: StateDiff, version: number): void {
+    for (const address of diff.cleared) if (!this.wiped.has(address)) this.wiped.set(address, version)
     for (const [address, account] of diff.accounts) {
-      if (account === null) this.wiped.add(address)
+      if (account === null && !this.wiped.has(address)) this.wiped.set(address, version)
       this.accounts.set(address, true)
     }
+  }
+
+  restored(version: number): void {
+    for (const [address, at] of this.wiped) if (at >= version) this.wiped.delete(address)
   }
 
   reset(): void {

@@ -181,7 +181,7 @@ export class FlatState implements StateReader {
     }
     this.version = next
     if (record !== undefined && this.openViews.size > 0) this.undo.push(record)
-    this.lazy?.applied(diff)
+    this.lazy?.applied(diff, next)
     return record
   }
 
@@ -218,6 +218,7 @@ export class FlatState implements StateReader {
     }
     this.version++
     this.undo = []
+    this.lazy?.restored(r.version)
   }
 
   private storageUndo(record: Undo, address: string): StorageUndo {

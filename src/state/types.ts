@@ -62,8 +62,10 @@ export interface LazyState {
   slot(address: string, slot: string): Promise<void> | undefined
   /** Loads every account and slot `diff` writes (a trie write needs the path to each). */
   touch(diff: StateDiff): Promise<void>
-  /** The flat state applied `diff`: storage it cleared reads as zero from now on, not from the remote. */
-  applied(diff: StateDiff): void
+  /** The flat state applied `diff` as `version`: storage it cleared reads as zero from then on, not from the remote. */
+  applied(diff: StateDiff, version: number): void
+  /** The flat state put back what the apply of `version` and later ones overwrote (evm_revert). */
+  restored(version: number): void
   /** Forgets what was loaded (the flat state was emptied: a reset to the fork block). */
   reset(): void
 }

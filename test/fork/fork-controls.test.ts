@@ -51,6 +51,22 @@ describe('controls on a fork', () => {
     expect(BigInt(out)).toBe(6n)
   })
 
+  it('storage of a remote account deleted on the fork reads zero, and the remote\'s again after evm_revert', async () => {
+    // An account with storage but no balance, nonce or code: a transaction that touches it deletes it (EIP-161).
+    const bare = privateKeyToAccount(keccak256(toHex('fork controls bare'))).address
+    const local = await newNode()
+    await local.request({ method: 'hardhat_setStorageAt', params: [bare, '0x1', `0x${'00'.repeat(31)}2a`] })
+    await local.request({ method: 'hardhat_setStorageAt', params: [bare, '0x2', `0x${'00'.repeat(31)}2b`] })
+    await local.request({ method: 'evm_mine', params: [] })
+    const fork = await newNode({ fork: { provider: local.provider } })
+    const id = await fork.request({ method: 'evm_snapshot', params: [] })
+    await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: bare, value: '0x0' }] })
+    expect(await fork.request({ method: 'eth_getStorageAt', params: [bare, '0x1', 'latest'] })).toBe(`0x${'00'.repeat(32)}`)
+    expect(await fork.request({ method: 'evm_revert', params: [id] })).toBe(true)
+    // Slot 2 was never read before the revert: it comes from the remote again.
+    expect(await fork.request({ method: 'eth_getStorageAt', params: [bare, '0x2', 'latest'] })).toBe(`0x${'00'.repeat(31)}2b`)
+  })
+
   it('hardhat_reset without params goes back to the fork block; a state dump states the fork point', async () => {
     const fork = await newNode({ fork: { provider: remote.provider } })
     await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: holder.address, value: '0x5' }] })
