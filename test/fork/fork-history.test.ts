@@ -90,6 +90,14 @@ describe('history of a fork', () => {
     expect(await fork.request({ method: 'debug_traceCall', params })).toEqual(theirs)
   })
 
+  it('replays and raw forms of the remote\'s blocks and transactions are refused, saying why; raw headers are the remote\'s', async () => {
+    const n = `0x${forkNumber.toString(16)}`
+    await expect(fork.request({ method: 'debug_traceBlockByNumber', params: [n, {}] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/is the remote's \(block \d+, at or below the fork block\)/) })
+    await expect(fork.request({ method: 'debug_getRawBlock', params: [n] })).rejects.toMatchObject({ code: -32000 })
+    await expect(fork.request({ method: 'debug_traceTransaction', params: [sent[1]!, {}] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/transaction 0x[0-9a-f]{64} is the remote's/) })
+    expect(await fork.request({ method: 'debug_getRawHeader', params: [`0x${(forkNumber - 1n).toString(16)}`] })).toBe(await remote.request({ method: 'debug_getRawHeader', params: [`0x${(forkNumber - 1n).toString(16)}`] }))
+  })
+
   it('eth_getProof at a block below the fork block is the remote\'s, verified against that block\'s root', async () => {
     const at = `0x${(forkNumber - 1n).toString(16)}`
     const slot = keccak256(`0x${receiver.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)

@@ -5,6 +5,7 @@
  * neither here nor at or below the fork block on the remote is unknown (null), as on any chain.
  * eth_getLogs stitches its ranges in src/rpc/eth/logs.ts.
  */
+import { ServerError } from '../../errors.js'
 import { data, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import type { BlockSelector, BlockTag } from '../codecs.js'
@@ -65,6 +66,46 @@ const FORWARD: Record<string, (local: Run) => Run> = {
   eth_getTransactionByBlockHashAndIndex: byHash('eth_getTransactionByBlockHashAndIndex', (p) => [data(p[0] as Uint8Array), quantity(p[1] as bigint)], true),
   eth_getTransactionByHash: byHash('eth_getTransactionByHash', (p) => [data(p[0] as Uint8Array)], false),
   eth_getTransactionReceipt: byHash('eth_getTransactionReceipt', (p) => [data(p[0] as Uint8Array)], false),
+  debug_traceBlockByNumber: refuseHistoric(false),
+  debug_traceBlockByHash: refuseHistoric(true),
+  debug_intermediateRoots: refuseHistoric(true),
+  debug_getRawBlock: refuseHistoric(false),
+  debug_getRawReceipts: refuseHistoric(false),
+  debug_traceTransaction: refuseRemoteTransaction,
+  debug_getRawTransaction: refuseRemoteTransaction,
+}
+
+/** The refusal of a replay or raw form of the remote's history (its blocks are kept as headers). */
+function notHere(what: string, number: bigint): ServerError {
+  return new ServerError(`${what} is the remote's (block ${number}, at or below the fork block): its transactions are not replayed or re-encoded here; ask the remote`)
+}
+
+/** Refuses, for a block at or below the fork block, the methods that replay or re-encode a block. */
+function refuseHistoric(byHash: boolean): (local: Run) => Run {
+  return (local) => async (s, params, scope) => {
+    const fork = s.fork
+    if (fork !== undefined) {
+      const at = params[0] as Uint8Array | BlockSelector
+      const number = byHash || at instanceof Uint8Array
+        ? (await s.chain.blockByHash(at as Uint8Array))?.header.number
+        : (at as BlockSelector).kind === 'hash'
+          ? (await s.chain.blockByHash((at as { hash: Uint8Array }).hash))?.header.number
+          : historic(s, fork, at as BlockTag)
+      if (number !== undefined && number <= fork.blockNumber) throw notHere('the block', number)
+    }
+    return local(s, params, scope)
+  }
+}
+
+/** debug_traceTransaction and the raw transaction of a transaction the remote mined at or below the fork block: refused, saying so. */
+function refuseRemoteTransaction(local: Run): Run {
+  return async (s, params, scope) => {
+    const fork = s.fork
+    if (fork === undefined || (await s.chain.transaction(params[0] as Uint8Array)) !== undefined) return local(s, params, scope)
+    const remote = ours(fork, await fork.remoteCall('eth_getTransactionByHash', [data(params[0] as Uint8Array)])) as { blockNumber?: string } | null
+    if (remote !== null) throw notHere(`transaction ${data(params[0] as Uint8Array)}`, BigInt(remote.blockNumber as string))
+    return local(s, params, scope)
+  }
 }
 
 async function atFork(s: Services, hash: Uint8Array): Promise<boolean> {
