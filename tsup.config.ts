@@ -23,8 +23,11 @@ function evmVersion(): string {
  * Pure-JS ESM libraries bundled into dist/ as well: Node.js loads one file much faster than the
  * ~400 small modules they are made of (resolution, reading and linking each; measured ~70 ms of a
  * cold import, docs/performance.md "Cold start"). CommonJS packages (debug), packages with native
- * or WebAssembly parts (hash-wasm, secp256k1, sodium-native, classic-level) and what is loaded
- * only on demand (ws, smol-toml, micro-eth-signer, the KZG setup, quickjs) stay external.
+ * parts (secp256k1, sodium-native, classic-level) and what is loaded only on demand (ws,
+ * smol-toml, micro-eth-signer, the KZG setup, quickjs) stay external. hash-wasm is bundled from
+ * its ES module build (aliased below), so only its keccak (~14 KB with the WebAssembly inline) is
+ * in dist/: its CommonJS entry, which Node would otherwise load, holds every algorithm (284 KB
+ * for Node's CommonJS export scan and compiler, ~14 ms of a cold import).
  */
 const FAST_LOADING = [/^@ethereumjs\//, /^@noble\//, /^@scure\//, 'eventemitter3']
 
@@ -46,10 +49,11 @@ export default defineConfig({
   // The EVM engine is the package's own copy: @ethereumjs/evm (which finality patches) and
   // @ethereumjs/vm (which creates its EVMs) are bundled, so a user's own imports of them in the
   // same process get the installed, unpatched library (src/execution/engine/install.ts).
-  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug'],
-  // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts).
+  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug', 'hash-wasm'],
+  // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts); hash-wasm from
+  // its ES module build (see FAST_LOADING).
   esbuildOptions(options) {
-    options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts' }
+    options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts', 'hash-wasm': 'hash-wasm/dist/index.esm.js' }
   },
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
 })
