@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
 /** The version of the @ethereumjs/evm the build bundles (its package.json, beside its entry point). */
 function evmVersion(): string {
@@ -31,6 +33,49 @@ function evmVersion(): string {
  */
 const FAST_LOADING = [/^@ethereumjs\//, /^@noble\//, /^@scure\//, 'eventemitter3']
 
+/**
+ * Start-up work of bundled libraries moved to first use, by replacing source text as the bundle
+ * is built; the build fails if a text is not found (a library update changed it), so a patch is
+ * never silently lost. Each keeps the library's results exactly.
+ */
+const START_UP_PATCHES: { file: RegExp; from: string; to: string; why: string }[] = [
+  {
+    file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    why: '65,536 BigInts made at import (~6 ms of every cold start) for bytesToBigInt of 1 and 2 bytes',
+    from: `const BIGINT_CACHE = [];
+for (let i = 0; i <= 256 * 256 - 1; i++) {
+    BIGINT_CACHE[i] = BigInt(i);
+}`,
+    to: `const BIGINT_CACHE = [];
+for (let i = 0; i <= 255; i++) {
+    BIGINT_CACHE[i] = BigInt(i);
+}`,
+  },
+  {
+    file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    why: 'the same: two-byte values made when asked for',
+    from: `return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];`,
+    to: `return BigInt(bytes[0] * 256 + bytes[1]);`,
+  },
+]
+
+const startUpPatches: Plugin = {
+  name: 'start-up-patches',
+  setup(build) {
+    const sources = [...new Set(START_UP_PATCHES.map((p) => p.file.source))]
+    for (const source of sources) {
+      build.onLoad({ filter: new RegExp(source) }, (args) => {
+        let text = readFileSync(args.path, 'utf8')
+        for (const patch of START_UP_PATCHES.filter((p) => p.file.source === source)) {
+          if (!text.includes(patch.from)) throw new Error(`start-up patch not applicable to ${args.path} (${patch.why}): text not found`)
+          text = text.replace(patch.from, patch.to)
+        }
+        return { contents: text, loader: 'js' }
+      })
+    }
+  },
+}
+
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
@@ -55,5 +100,6 @@ export default defineConfig({
   esbuildOptions(options) {
     options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts', 'hash-wasm': 'hash-wasm/dist/index.esm.js' }
   },
+  esbuildPlugins: [startUpPatches],
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
 })
