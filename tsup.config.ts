@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+// @ts-expect-error: a plain JavaScript build script, without types
+import { writeDistEntries } from './scripts/dist-entries.mjs'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -102,4 +104,9 @@ export default defineConfig({
   },
   esbuildPlugins: [startUpPatches],
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
+  // dist/index.cjs and dist/index.js become a small loader of the CommonJS bundle (renamed
+  // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
+  async onSuccess() {
+    writeDistEntries()
+  },
 })

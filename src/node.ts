@@ -1,6 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
+import { nodeStarted } from './compile-cache.js'
 import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
@@ -308,6 +309,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
+  nodeStarted()
   return {
     get chainId() {
       return common.chainId()

@@ -1,0 +1,87 @@
+'use strict'
+// The package's entry (dist/index.cjs; dist/index.js re-exports it): loads the bundle,
+// dist/finality.cjs, through V8's code cache. Compiling the 1.1 MB bundle from its source is
+// ~20-40 ms of every fresh process; from the cache, which also holds the bytecode of the
+// functions the first node ran, ~5. Node 22's `module.enableCompileCache()` does the same for
+// every module of a process; Node 20 has no such cache, so the package keeps one for its bundle.
+// The cache is a file in `<tmpdir>/finality-compile-cache` (`FINALITY_COMPILE_CACHE=<dir>`;
+// `FINALITY_COMPILE_CACHE=0` or Node's `NODE_DISABLE_COMPILE_CACHE=1` turns it off), named by
+// the build, V8's version, the architecture and the process's flags, written once after the
+// first `createNode()` of a process that found none (or found one V8 refused). V8 checks a cache
+// against the source and its flags before it uses it; anything that goes wrong with the file
+// (unwritable folder, a refused or unreadable cache) only costs the compile the cache saves.
+const fs = require('node:fs')
+const path = require('node:path')
+const vm = require('node:vm')
+const Module = require('node:module')
+
+const BUILD_ID = '__FINALITY_BUILD_ID__'
+const BUNDLE = path.join(__dirname, 'finality.cjs')
+/** The bundle calls this (once) when its first node has started. */
+const READY = Symbol.for('finality.compileCache.ready')
+
+/** A short hash of the flags that can change V8's code (V8 refuses a cache made under others). */
+function flagsKey() {
+  const text = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h.toString(16)
+}
+
+function cachePath() {
+  const setting = process.env.FINALITY_COMPILE_CACHE
+  if (setting === '0' || setting === 'false' || (process.env.NODE_DISABLE_COMPILE_CACHE ?? '') !== '') return undefined
+  const dir = setting !== undefined && setting !== '' ? path.resolve(setting) : path.join(require('node:os').tmpdir(), 'finality-compile-cache')
+  return path.join(dir, `${BUILD_ID}-${process.versions.v8}-${process.arch}-${flagsKey()}.bin`)
+}
+
+function writeCache(file, script) {
+  try {
+    const data = script.createCachedData()
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    // Written whole under another name, then renamed: a process starting meanwhile reads either
+    // no cache or a complete one.
+    const partial = `${file}.${process.pid}.${Date.now()}.tmp`
+    fs.writeFileSync(partial, data)
+    fs.renameSync(partial, file)
+  } catch {
+    // No cache: the next process compiles from the source, as without one.
+  }
+}
+
+function load() {
+  let source
+  try {
+    source = fs.readFileSync(BUNDLE, 'utf8')
+  } catch {
+    return require('./finality.cjs')
+  }
+  const file = cachePath()
+  let cachedData
+  if (file !== undefined) {
+    try {
+      cachedData = fs.readFileSync(file)
+    } catch {
+      // none yet
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), {
+    filename: BUNDLE,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
+  const bundle = new Module(BUNDLE, module)
+  bundle.filename = BUNDLE
+  bundle.paths = Module._nodeModulePaths(__dirname)
+  if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+    globalThis[READY] = () => {
+      delete globalThis[READY]
+      writeCache(file, script)
+    }
+  }
+  script.runInThisContext()(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname)
+  bundle.loaded = true
+  return bundle.exports
+}
+
+module.exports = load()
