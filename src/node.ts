@@ -1,7 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
 import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
-import { nodeStarted } from './compile-cache.js'
+import { nodeClosed, nodeStarted } from './compile-cache.js'
 import { checksumAddress } from './crypto/checksum.js'
 import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
@@ -382,6 +382,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         provider.disconnect()
         await profiling.close()
         await db?.close()
+        nodeClosed()
       })()),
   }
 }
