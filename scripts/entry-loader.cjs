@@ -4,14 +4,15 @@
 // ~20-40 ms of every fresh process; from the cache, which also holds the bytecode of the
 // functions the first node ran, ~5. Node 22's `module.enableCompileCache()` does the same for
 // every module of a process; Node 20 has no such cache, so the package keeps one for its bundle.
-// The cache is a file in `<tmpdir>/finality-compile-cache` (`FINALITY_COMPILE_CACHE=<dir>`;
+// The cache is a file in `<tmpdir>/finality-compile-cache-<uid>` (`FINALITY_COMPILE_CACHE=<dir>`;
 // `FINALITY_COMPILE_CACHE=0` or Node's `NODE_DISABLE_COMPILE_CACHE=1` turns it off), named by
 // the build, V8's version, the architecture and the process's flags, written by a process that
 // found none (or found one V8 refused): once its first `createNode()` has resolved, and again,
 // with what its transactions compiled since (the first deployment's own compile was ~3 ms of
 // its ~12), when that process first closes a node. V8 checks a cache
 // against the source and its flags before it uses it; anything that goes wrong with the file
-// (unwritable folder, a refused or unreadable cache) only costs the compile the cache saves.
+// (unwritable folder, a refused or unreadable cache) only costs the compile the cache saves; a
+// file another user owns is not read (its bytecode would run in this process).
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
@@ -33,14 +34,15 @@ function flagsKey() {
 function cachePath() {
   const setting = process.env.FINALITY_COMPILE_CACHE
   if (setting === '0' || setting === 'false' || (process.env.NODE_DISABLE_COMPILE_CACHE ?? '') !== '') return undefined
-  const dir = setting !== undefined && setting !== '' ? path.resolve(setting) : path.join(require('node:os').tmpdir(), 'finality-compile-cache')
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+  const dir = setting !== undefined && setting !== '' ? path.resolve(setting) : path.join(require('node:os').tmpdir(), `finality-compile-cache${uid === undefined ? '' : `-${uid}`}`)
   return path.join(dir, `${BUILD_ID}-${process.versions.v8}-${process.arch}-${flagsKey()}.bin`)
 }
 
 function writeCache(file, script) {
   try {
     const data = script.createCachedData()
-    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
     // Written whole under another name, then renamed: a process starting meanwhile reads either
     // no cache or a complete one.
     const partial = `${file}.${process.pid}.${Date.now()}.tmp`
@@ -62,7 +64,14 @@ function load() {
   let cachedData
   if (file !== undefined) {
     try {
-      cachedData = fs.readFileSync(file)
+      // Only a cache this user wrote: V8 runs the bytecode it holds.
+      const fd = fs.openSync(file, 'r')
+      try {
+        const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+        if (uid === undefined || fs.fstatSync(fd).uid === uid) cachedData = fs.readFileSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
     } catch {
       // none yet
     }
