@@ -16,6 +16,7 @@
  * | `LimitReached`       | -32005        | —                    |
  * | `SimulationRefused`  | eth_simulateV1's code for the kind (-38010…) | — |
  * | `TransactionFailed`  | -32603 or -32000 (Hardhat's) | message, txHash, data |
+ * | `ForkRemoteError`    | the remote's own code for its answer; -32000 when it failed, 4900 when closed | the remote's |
  * | `ExecutionRevertedError` | 3             | the revert bytes     |
  * | `NodeClosedError`    | 4900          | —                    |
  */
@@ -74,6 +75,27 @@ export class SimulationRefused extends RpcError {
 export class TransactionFailed extends RpcError {
   constructor(code: number, message: string, data: { message: string; txHash: string; data: string }) {
     super(code, message, data)
+  }
+}
+
+/**
+ * A fork's remote did not give what was asked. When the remote answered a JSON-RPC error
+ * (`answered`), its code, message and data pass through unchanged, so `execution reverted` stays
+ * recognisable; when it could not be reached, timed out, or kept refusing past the retries, the
+ * code is -32000 (4900 once the client is closed) and the message names the remote and the cause.
+ */
+export class ForkRemoteError extends RpcError {
+  /** The remote's URL without credentials, query or key-like path segments; `provider` for an EIP-1193 provider. */
+  readonly remote: string
+  /** The JSON-RPC method that failed. */
+  readonly method: string
+  /** True when this is the remote's own JSON-RPC error answer, false for a transport failure. */
+  readonly answered: boolean
+  constructor(init: { remote: string; method: string; code: number; message: string; data?: unknown; answered: boolean }) {
+    super(init.code, init.message, init.data)
+    this.remote = init.remote
+    this.method = init.method
+    this.answered = init.answered
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Where the profiling methods may write: only inside the configured directory. A name is resolved
+ * Where the profiling methods may write (and debug_traceBlockFromFile read): only inside the configured directory. A name is resolved
  * against it; one that leaves it (`../`, an absolute path elsewhere, a symbolic link pointing out)
  * is refused before anything is written.
  */
@@ -17,7 +17,7 @@ function inside(root: string, path: string): boolean {
  * and be `dir` or below it once symbolic links are followed, and the file itself must not be a
  * symbolic link (writing through one would land wherever it points).
  */
-export function pathInside(dir: string, file: string): string {
+export function pathInside(dir: string, file: string, verb: 'write' | 'read' = 'write'): string {
   if (file === '') throw new Refused('file name is empty')
   if (file.includes('\0')) throw new Refused('file name contains a NUL byte')
   let root: string
@@ -27,21 +27,21 @@ export function pathInside(dir: string, file: string): string {
     throw new Refused(`the profiling directory ${dir} is not available: ${(error as Error).message}`)
   }
   const wanted = resolve(root, file)
-  if (!inside(root, wanted)) throw new Refused(`refusing to write ${file}: outside the profiling directory ${root}`)
+  if (!inside(root, wanted)) throw new Refused(`refusing to ${verb} ${file}: outside the profiling directory ${root}`)
   let parent: string
   try {
     parent = realpathSync(dirname(wanted))
   } catch {
-    throw new Refused(`refusing to write ${file}: its directory does not exist in the profiling directory ${root}`)
+    throw new Refused(`refusing to ${verb} ${file}: its directory does not exist in the profiling directory ${root}`)
   }
   const target = resolve(parent, basename(wanted))
-  if (!inside(root, target)) throw new Refused(`refusing to write ${file}: outside the profiling directory ${root}`)
+  if (!inside(root, target)) throw new Refused(`refusing to ${verb} ${file}: outside the profiling directory ${root}`)
   let isLink = false
   try {
     isLink = lstatSync(target).isSymbolicLink()
   } catch {
     // A file that does not exist yet is the usual case.
   }
-  if (isLink) throw new Refused(`refusing to write ${file}: it is a symbolic link`)
+  if (isLink) throw new Refused(`refusing to ${verb} ${file}: it is a symbolic link`)
   return target
 }

@@ -52,10 +52,10 @@ export class Profiling {
     if (!this.enabled) throw new Refused(PROFILING_OFF)
   }
 
-  /** The checked absolute path of `file` inside the profiling directory. */
-  path(file: string): string {
+  /** The checked absolute path of `file` inside the profiling directory, to write or to read. */
+  path(file: string, verb: 'write' | 'read' = 'write'): string {
     this.check()
-    return pathInside(this.dir, file)
+    return pathInside(this.dir, file, verb)
   }
 
   /** Ends whatever runs (node.close()): a running profile or trace is written, the observer stops. */

@@ -3,6 +3,7 @@
  * by codecs and runs handlers. It is the one place that turns anything thrown into an error
  * response; nothing thrown below it escapes, and bad input never changes state.
  */
+import { absentReason } from './absent.js'
 import {
   InvalidParamsError,
   InvalidRequestError,
@@ -117,7 +118,10 @@ export class Dispatcher {
 
   private lookup(name: string, scope: CallScope): Method {
     const method = this.methods.get(name)
-    if (method === undefined) throw new MethodNotFoundError(name)
+    if (method === undefined) {
+      const reason = absentReason(name)
+      throw new MethodNotFoundError(name, reason === undefined ? undefined : `the method ${name} does not exist/is not available: ${reason}`)
+    }
     const namespace = this.gateOf(name)
     if (!scope.namespaces.has(namespace)) {
       // The code stays -32601 (geth's for a namespace it does not serve); the text says how to turn it on.

@@ -437,8 +437,8 @@ describe('debug_traceBlock', () => {
 })
 
 describe('debug methods that are not built', () => {
-  it('error: the file-reading, head-rewinding, Go log, proof-of-work and LevelDB methods answer -32601 (docs/debug.md says why)', async () => {
-    const names = ['debug_setHead', 'debug_traceBlockFromFile', 'debug_backtraceAt', 'debug_seedHash', 'debug_chaindbProperty', 'debug_chaindbCompact']
+  it('error: the head-rewinding, Go log, proof-of-work and LevelDB methods answer -32601 (docs/debug.md says why)', async () => {
+    const names = ['debug_setHead', 'debug_backtraceAt', 'debug_seedHash', 'debug_chaindbProperty', 'debug_chaindbCompact']
     for (const name of names) expect((await rpcError(imported, name, [])).code).toBe(-32601)
   })
 })

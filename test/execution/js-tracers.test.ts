@@ -10,7 +10,7 @@ import type { FinalityNode, TracerObject } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { WsClient } from '../transports/helpers.js'
 import { calldata, deploy, qty, rpcError, sender } from './helpers.js'
-import { traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
+import { FRAMES, traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
 
 const newNode = trackNodes()
 
@@ -33,35 +33,6 @@ const NGRAMS = `{
   },
   fault: function () {},
   result: function () { return { unigrams: this.uni, bigrams: this.bi } }
-}`
-
-const FRAMES = `{
-  open: [], top: [],
-  hex: function (n) { return '0x' + bigInt(n).toString(16) },
-  enter: function (f) {
-    var v = f.getValue()
-    this.open.push({ type: f.getType(), from: toHex(f.getFrom()), to: toHex(f.getTo()), value: v === undefined ? undefined : '0x' + v.toString(16),
-      gas: this.hex(f.getGas()), input: toHex(f.getInput()), calls: [] })
-  },
-  exit: function (r) {
-    var f = this.open.pop()
-    f.gasUsed = this.hex(r.getGasUsed())
-    var out = toHex(r.getOutput())
-    if (out !== '0x') f.output = out
-    if (r.getError() !== undefined) f.error = r.getError()
-    if (f.calls.length === 0) delete f.calls
-    var parent = this.open[this.open.length - 1]
-    if (parent) parent.calls.push(f); else this.top.push(f)
-  },
-  fault: function () {},
-  result: function (ctx) {
-    var out = { type: ctx.type, from: toHex(ctx.from), to: toHex(ctx.to), value: '0x' + ctx.value.toString(16), gas: this.hex(ctx.gas),
-      gasUsed: this.hex(ctx.gasUsed), input: toHex(ctx.input) }
-    if (toHex(ctx.output) !== '0x') out.output = toHex(ctx.output)
-    if (ctx.error !== undefined) out.error = ctx.error
-    if (this.top.length > 0) out.calls = this.top
-    return out
-  }
 }`
 
 const STORAGE = `{

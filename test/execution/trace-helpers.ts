@@ -8,6 +8,36 @@ export const TINY_RUNTIME = '602a600055600054600052602060' + '00f3'
 /** Init code that returns TINY_RUNTIME (16 bytes, copied from offset 12). */
 export const TINY_INIT: Hex = `0x6010600c60003960106000f3${TINY_RUNTIME}`
 
+/** A JavaScript tracer in geth's API that rebuilds callTracer's frames from enter / exit / ctx. */
+export const FRAMES = `{
+  open: [], top: [],
+  hex: function (n) { return '0x' + bigInt(n).toString(16) },
+  enter: function (f) {
+    var v = f.getValue()
+    this.open.push({ type: f.getType(), from: toHex(f.getFrom()), to: toHex(f.getTo()), value: v === undefined ? undefined : '0x' + v.toString(16),
+      gas: this.hex(f.getGas()), input: toHex(f.getInput()), calls: [] })
+  },
+  exit: function (r) {
+    var f = this.open.pop()
+    f.gasUsed = this.hex(r.getGasUsed())
+    var out = toHex(r.getOutput())
+    if (out !== '0x') f.output = out
+    if (r.getError() !== undefined) f.error = r.getError()
+    if (f.calls.length === 0) delete f.calls
+    var parent = this.open[this.open.length - 1]
+    if (parent) parent.calls.push(f); else this.top.push(f)
+  },
+  fault: function () {},
+  result: function (ctx) {
+    var out = { type: ctx.type, from: toHex(ctx.from), to: toHex(ctx.to), value: '0x' + ctx.value.toString(16), gas: this.hex(ctx.gas),
+      gasUsed: this.hex(ctx.gasUsed), input: toHex(ctx.input) }
+    if (toHex(ctx.output) !== '0x') out.output = toHex(ctx.output)
+    if (ctx.error !== undefined) out.error = ctx.error
+    if (this.top.length > 0) out.calls = this.top
+    return out
+  }
+}`
+
 /** One struct logger entry. */
 export interface StructLog {
   pc: number

@@ -12,10 +12,10 @@
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import type { Address } from '@ethereumjs/util'
+import { bigIntToBytes, generateAddress, generateAddress2, type Address } from '@ethereumjs/util'
 import type { RawLog } from '../../chain/receipts.js'
 import { word } from '../../hex.js'
-import { frameError, isStepError } from './opcodes.js'
+import { frameError, isFaultError, isStepError, preStepError } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
 import { layerOpcodeTable } from '../engine/layers.js'
 
@@ -121,9 +121,12 @@ export class TraceHooks {
   private pending: Pending | undefined
   private failure: unknown
   private readonly eip150: boolean
+  /** EIP-2200's SSTORE gas sentry applies (Istanbul and later). */
+  private readonly sentry: boolean
 
   constructor(private readonly evm: EVM) {
     this.eip150 = evm.common.gteHardfork('tangerineWhistle')
+    this.sentry = evm.common.gteHardfork('istanbul')
     layerOpcodeTable<OpEntry>(evm, 'tracer', (map) => {
       for (const [op, type] of CALL_OPS) this.wrap(map, op, (run) => (rs, c) => this.callOp(type, run, rs, c))
       for (let op = 0xa0; op <= 0xa4; op++) this.wrap(map, op, (run) => (rs, c) => this.logOp(run, rs, c))
@@ -134,7 +137,7 @@ export class TraceHooks {
   /** Runs `run` with `tracer` receiving this EVM's events; detaches it after, also on failure. */
   async trace<T>(tracer: Tracer, run: () => Promise<T>): Promise<T> {
     const events = this.evm.events
-    const before = (m: Message) => this.enter(m)
+    const before = (m: Message, resolve?: () => void) => this.before(m, resolve ?? (() => {}))
     const after = (r: EVMResult, resolve?: () => void) => this.exit(r, resolve ?? (() => {}))
     const step = (e: InterpreterStep, resolve?: () => void) => this.step(e, resolve ?? (() => {}))
     this.tracer = tracer
@@ -169,7 +172,34 @@ export class TraceHooks {
     return this.frames.length - 1
   }
 
-  private enter(m: Message): void {
+  /**
+   * A frame about to start. A create's address is computed as ethereumjs computes it right after
+   * this event (from the caller's nonce, already raised, or from the salt), since geth's `OnEnter`
+   * names the new contract as the frame's `to`.
+   */
+  private before(m: Message, resolve: () => void): void {
+    if (this.tracer === undefined || m.to !== undefined) {
+      this.enter(m, undefined)
+      return resolve()
+    }
+    if (m.salt !== undefined) {
+      this.enter(m, generateAddress2(m.caller.bytes, m.salt, m.data))
+      return resolve()
+    }
+    this.evm.stateManager.getAccount(m.caller).then(
+      (account) => {
+        this.enter(m, generateAddress(m.caller.bytes, bigIntToBytes((account?.nonce ?? 1n) - 1n)))
+        resolve()
+      },
+      (error: unknown) => {
+        this.failure ??= error
+        this.enter(m, undefined)
+        resolve()
+      },
+    )
+  }
+
+  private enter(m: Message, created: Uint8Array | undefined): void {
     const tracer = this.tracer
     if (tracer === undefined) return
     let type: FrameType
@@ -189,7 +219,7 @@ export class TraceHooks {
       depth: m.depth,
       type,
       from: type === 'DELEGATECALL' ? (m.to?.bytes ?? m.caller.bytes) : m.caller.bytes,
-      to: create ? undefined : code ? m.codeAddress.bytes : m.to?.bytes,
+      to: create ? created : code ? m.codeAddress.bytes : m.to?.bytes,
       // Call data is a view of the caller's memory, which changes later: keep a copy.
       input: m.data.slice(),
       gas: m.gasLimit,
@@ -198,7 +228,7 @@ export class TraceHooks {
   }
 
   private exit(r: EVMResult, resolve: () => void): void {
-    const stop = this.tracer?.onStep === undefined ? undefined : this.ranOffTheEnd(r)
+    const stop = this.tracer?.onStep === undefined || !this.tracer.wantsSteps ? undefined : this.ranOffTheEnd(r)
     if (stop === undefined) {
       this.leave(r)
       return resolve()
@@ -237,6 +267,7 @@ export class TraceHooks {
     const exec = r.execResult
     const error = frameError(exec, frame.create)
     if (error !== undefined && isStepError(error)) tracer.onStepError?.(this.frames.length + 1, error)
+    else if (error !== undefined && isFaultError(error)) tracer.onFault?.(this.frames.length + 1, error)
     const output = exec.returnValue
     tracer.onExit?.({
       depth: this.frames.length,
@@ -281,6 +312,8 @@ export class TraceHooks {
         refund: e.gasRefund,
         returnData: frame.returnData,
         state: e.stateManager,
+        // ethereumjs announces every opcode before checking it; geth announces a failing one with its error.
+        error: e.opcode.code === 0xfe ? undefined : preStepError(op, e.stack.length, e.gasLeft, cost, this.sentry),
       })
     } catch (error) {
       this.failure ??= error
@@ -328,12 +361,19 @@ export class TraceHooks {
     else if (create && env.contract.nonce >= MAX_NONCE) error = 'nonce uint64 overflow'
     else return
     const depth = this.depth + 1
+    const from = rs.interpreter.getAddress().bytes
+    const input = readMemory(rs.memory._store, args[layout.input] ?? 0n, args[layout.input + 1] ?? 0n)
+    // geth computes a create's address before these checks and names it as the frame's `to`.
+    let to: Uint8Array
+    if (type === 'CREATE') to = generateAddress(from, bigIntToBytes(env.contract.nonce))
+    else if (type === 'CREATE2') to = generateAddress2(from, word(args[3] ?? 0n), input)
+    else to = address20(args[1] ?? 0n)
     tracer.onEnter?.({
       depth,
       type,
-      from: rs.interpreter.getAddress().bytes,
-      to: create ? undefined : address20(args[1] ?? 0n),
-      input: readMemory(rs.memory._store, args[layout.input] ?? 0n, args[layout.input + 1] ?? 0n),
+      from,
+      to,
+      input,
       // A call that sends value gets the stipend on top (geth adds it before the call starts).
       gas: value > 0n && !create ? gas + CALL_STIPEND : gas,
       value: type === 'STATICCALL' ? undefined : value,

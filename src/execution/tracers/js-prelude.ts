@@ -219,8 +219,8 @@ export const PRELUDE = String.raw`
       return (typeof t.step === 'function' ? 1 : 0) | (typeof t.enter === 'function' ? 2 : 0) | (typeof t.step === 'function' && t.step.length >= 2 ? 4 : 0)
     },
     precompiles(list) { precompiles = new Set(list) },
-    step(pc, op, gas, cost, depth, refund) {
-      step.pc = pc; step.op = op; step.gas = gas; step.cost = cost; step.depth = depth; step.refund = refund; step.error = undefined
+    step(pc, op, gas, cost, depth, refund, error) {
+      step.pc = pc; step.op = op; step.gas = gas; step.cost = cost; step.depth = depth; step.refund = refund; step.error = error
       t.step(log, db)
     },
     fault(error) {

@@ -380,6 +380,7 @@ export class JsTracer implements Tracer {
         this.vm.newNumber(Number(s.cost)),
         this.vm.newNumber(s.depth),
         this.vm.newNumber(Number(s.refund)),
+        s.error === undefined ? this.vm.undefined : this.vm.newString(s.error),
       ])
       const now = performance.now()
       if (now - this.lastYield < YIELD_EVERY_MS) return
@@ -392,7 +393,17 @@ export class JsTracer implements Tracer {
     return go()
   }
 
+  /**
+   * The frame failed on an opcode's checks. geth tells the tracer in that opcode's `step`, which
+   * saw the error already; only an error the step did not foresee goes to `fault`.
+   */
   onStepError(_depth: number, error: string): void {
+    if (this.current?.error === error) return
+    this.onFault(_depth, error)
+  }
+
+  /** The frame failed while its last opcode ran: geth's `fault`, with that step's log. */
+  onFault(_depth: number, error: string): void {
     const vm = this.vm
     this.run('fault', () => [vm.newString(error)])
   }

@@ -253,13 +253,20 @@ export class ObjectTracer implements Tracer {
   onStep(s: Step): Promise<void> | void {
     this.current = s
     this.state = s.state
-    this.error = undefined
+    this.error = s.error
     const step = this.t.step
     if (step === undefined) return
     return this.guard('step', () => step.call(this.t, this.log, this.db))
   }
 
-  onStepError(_depth: number, error: string): void {
+  /** As the JavaScript tracer: the opcode's `step` saw the error already, unless it was not foreseen. */
+  onStepError(depth: number, error: string): void {
+    if (this.current?.error === error) return
+    this.onFault(depth, error)
+  }
+
+  /** The frame failed while its last opcode ran: geth's `fault`. */
+  onFault(_depth: number, error: string): void {
     this.error = error
     void this.guard('fault', () => this.t.fault(this.log, this.db))
   }

@@ -75,7 +75,8 @@ export function frameError(exec: ExecResult, create: boolean): string | undefine
   const error = exec.exceptionError?.error
   if (error === undefined) return undefined
   const state = (exec.runState ?? {}) as HaltState
-  switch (error) {
+  // ethereumjs names the place of a bad jump after its error text ("invalid JUMP at <hash>/<address>:<pc>").
+  switch (error.startsWith('invalid JUMP') ? 'invalid JUMP' : error) {
     case 'revert':
       return 'execution reverted'
     case 'out of gas':
@@ -117,4 +118,37 @@ export function frameError(exec: ExecResult, create: boolean): string | undefine
 /** Errors geth reports on the opcode that caused them (checked before the opcode runs). */
 export function isStepError(error: string): boolean {
   return error === 'out of gas' || error.startsWith('stack underflow') || error.startsWith('stack limit reached')
+}
+
+/**
+ * Errors an opcode raises while it runs (geth's interpreter reports them with `OnFault`, after the
+ * opcode's step was traced without an error): REVERT, an undefined opcode, a bad jump, a write in
+ * a static frame, RETURNDATACOPY past the end. Frame-level failures (code deposit, collisions,
+ * depth, balance) are neither these nor {@link isStepError}.
+ */
+export function isFaultError(error: string): boolean {
+  return (
+    error === 'execution reverted' ||
+    error.startsWith('invalid opcode') ||
+    error === 'invalid jump destination' ||
+    error === 'write protection' ||
+    error === 'return data out of bounds'
+  )
+}
+
+/** geth's `SstoreSentryGasEIP2200`: SSTORE needs more than this much gas left (Istanbul and later). */
+const SSTORE_SENTRY = 2300n
+
+/**
+ * The error geth's interpreter raises for a defined opcode before it runs, from what the step
+ * shows: the stack bounds first, then the gas (`cost` is geth's cost of the opcode; `sentry` says
+ * whether EIP-2200's SSTORE check applies). Undefined when the opcode passes these checks.
+ */
+export function preStepError(op: number, stackLength: number, gas: bigint, cost: bigint, sentry: boolean): string | undefined {
+  const [pops, pushes] = STACK.get(op) ?? [0, 0]
+  if (stackLength < pops) return `stack underflow (${stackLength} <=> ${pops})`
+  const limit = STACK_LIMIT + pops - pushes
+  if (stackLength > limit) return `stack limit reached ${stackLength} (${limit})`
+  if (cost > gas || (sentry && op === 0x55 && gas <= SSTORE_SENTRY)) return 'out of gas'
+  return undefined
 }

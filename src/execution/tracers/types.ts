@@ -47,7 +47,7 @@ export interface FrameStart {
   depth: number
   type: FrameType
   from: Uint8Array
-  /** The callee; for a create, the new address when known (else filled in on exit). */
+  /** The callee; for a create, the new contract's address (as geth's `OnEnter` names it). */
   to: Uint8Array | undefined
   input: Uint8Array
   gas: bigint
@@ -86,6 +86,11 @@ export interface Step {
   /** What the frame's last call or create returned. */
   returnData: Uint8Array
   state: StateManagerInterface
+  /**
+   * The error the opcode fails with before it runs (stack bounds, gas), as geth passes it to
+   * `OnOpcode`; undefined when it passes those checks.
+   */
+  error?: string
 }
 
 /** The transaction finished. */
@@ -107,6 +112,8 @@ export interface Tracer {
   onStep?(step: Step): Promise<void> | void
   /** A step's error as geth reports it on the opcode (known only once the frame fails). */
   onStepError?(depth: number, error: string): void
+  /** The frame failed while its last opcode ran (geth's `OnFault`: REVERT, an invalid opcode…). */
+  onFault?(depth: number, error: string): void
   onLog?(log: RawLog): void
   onTxEnd?(end: TxEnd): Promise<void> | void
   /** The JSON-ready result; throws the tracer's own failure. */

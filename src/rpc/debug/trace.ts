@@ -1,9 +1,10 @@
 /**
  * debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash, debug_traceBlock
- * (an RLP block) and debug_traceCall, with geth's trace config (tracer, tracerConfig, timeout and
+ * (an RLP block), debug_traceBlockFromFile (an RLP block in a file of the profiling directory) and debug_traceCall, with geth's trace config (tracer, tracerConfig, timeout and
  * the struct logger's options) and, for debug_traceCall, its state overrides, block overrides and
  * `txIndex`; and debug_intermediateRoots, which replays a block as they do.
  */
+import { open } from 'node:fs/promises'
 import type { Block } from '@ethereumjs/block'
 import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
@@ -14,7 +15,7 @@ import { isTracerObject } from '../../execution/tracers/object-tracer.js'
 import type { TraceCallOptions } from '../../execution/tracers/replay.js'
 import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
-import { CodecError, blockSelector, blockTag, bytes, hash, objectParam, optional, parseQuantity, type BlockSelector, type Codec } from '../codecs.js'
+import { CodecError, blockSelector, blockTag, bytes, hash, objectParam, optional, parseQuantity, text, type BlockSelector, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest } from '../objects.js'
 import { decodeBlockOverrides, decodeStateOverrides } from '../overrides.js'
@@ -134,6 +135,34 @@ async function rlpBlock(s: Services, rlp: Uint8Array): Promise<{ block: Block; r
   return ours === undefined ? { block, receipts: undefined } : { block: ours, receipts: await s.chain.receipts(ours.hash()) }
 }
 
+/**
+ * The bytes of `file` in the profiling directory for debug_traceBlockFromFile: at most
+ * `limits.httpBodyBytes` (what a debug_traceBlock request could carry); geth's `could not read
+ * file` when it cannot be read.
+ */
+async function readBlockFile(s: Services, file: string): Promise<Uint8Array> {
+  const path = s.profiling.path(file, 'read')
+  const max = s.limits.httpBodyBytes
+  let handle
+  try {
+    handle = await open(path, 'r')
+  } catch (error) {
+    throw new ServerError(`could not read file: ${(error as Error).message}`)
+  }
+  try {
+    const { size } = await handle.stat()
+    if (size > max) throw new ServerError(`could not read file: ${file} is ${size} bytes, more than limits.httpBodyBytes (${max})`)
+    const buffer = new Uint8Array(size)
+    await handle.read(buffer, 0, size, 0)
+    return buffer
+  } catch (error) {
+    if (error instanceof ServerError) throw error
+    throw new ServerError(`could not read file: ${(error as Error).message}`)
+  } finally {
+    await handle.close()
+  }
+}
+
 /** The debug_trace* methods. */
 export const debugTrace: MethodTable = {
   debug_traceTransaction: method({
@@ -158,6 +187,13 @@ export const debugTrace: MethodTable = {
     params: [bytes, traceConfig],
     run: async (s, [rlp, config]) => {
       const { block, receipts } = await rlpBlock(s, rlp)
+      return s.tracing.traceBlock(block, receipts, config)
+    },
+  }),
+  debug_traceBlockFromFile: method({
+    params: [text, traceConfig],
+    run: async (s, [file, config]) => {
+      const { block, receipts } = await rlpBlock(s, await readBlockFile(s, file))
       return s.tracing.traceBlock(block, receipts, config)
     },
   }),
