@@ -152,32 +152,51 @@ describe('a user project with the tarball installed', () => {
     expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
   }, 240_000)
 
-  it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged, off when asked', async () => {
+  it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged or when a process ran contract code, off when asked', async () => {
     const cacheDir = path.join(work, 'compile-cache')
-    const esm = `const { createNode } = await import('finality'); const n = await createNode(); console.log(await n.request({ method: 'eth_chainId' })); await n.close()`
-    const cjs = `require('finality').createNode().then(async (n) => { console.log(await n.request({ method: 'eth_chainId' })); await n.close() })`
-    const start = async (args: string[], cache: string, more: NodeJS.ProcessEnv = {}) =>
-      (await run(process.execPath, args, { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: cache, ...more } })).stdout.trim()
+    // Scripts in files: `node -e` puts its script among the flags the cache is named by.
+    const body = (load: string) =>
+      `${load}.then(async ({ createNode }) => {\n` +
+      `  const n = await createNode()\n` +
+      `  const [from] = await n.request({ method: 'eth_accounts' })\n` +
+      // Contract code with a jump (the EVM's analysis runs), or a plain transfer.
+      `  const data = process.env.DEPLOY === '1' ? '0x60055600005b00' : undefined\n` +
+      `  await n.request({ method: 'eth_sendTransaction', params: [data ? { from, data } : { from, to: from, value: '0x1' }] })\n` +
+      `  console.log(await n.request({ method: 'eth_chainId' }))\n` +
+      `  await n.close()\n` +
+      `})\n`
+    writeFileSync(path.join(project, 'cache-probe.mjs'), body("import('finality')"))
+    writeFileSync(path.join(project, 'cache-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    const start = async (file: string, cache: string, more: NodeJS.ProcessEnv = {}) =>
+      (await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: cache, ...more } })).stdout.trim()
     const files = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : [])
     const inodeOf = (name: string) => statSync(path.join(cacheDir, name)).ino
 
-    expect(await start(['--input-type=module', '-e', esm], cacheDir)).toBe('0x7a69')
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
     const [written] = files()
     expect(files()).toEqual([expect.stringMatching(/^[0-9a-f]{16}-.+\.bin$/)])
+    const name = written as string
     // V8 took it: a refused cache would be written again (a new file renamed over it).
-    const inode = inodeOf(written as string)
-    expect(await start(['--input-type=module', '-e', esm], cacheDir)).toBe('0x7a69')
-    expect(inodeOf(written as string)).toBe(inode)
-    // Damaged: refused by V8, the bundle compiled from its source, the cache written anew.
-    writeFileSync(path.join(cacheDir, written as string), Buffer.alloc(4096, 7))
-    expect(await start(['--input-type=module', '-e', esm], cacheDir)).toBe('0x7a69')
-    expect(readFileSync(path.join(cacheDir, written as string)).equals(Buffer.alloc(4096, 7))).toBe(false)
-    // CommonJS runs under other flags (a cache of its own) and loads the same way.
-    expect(await start(['-e', cjs], cacheDir)).toBe('0x7a69')
-    expect(files()).toHaveLength(2)
+    const first = inodeOf(name)
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
+    expect(inodeOf(name)).toBe(first)
+    // CommonJS loads the same bundle under the same flags: the same cache, used as is.
+    expect(await start('cache-probe.cjs', cacheDir)).toBe('0x7a69')
+    expect(files()).toEqual([name])
+    expect(inodeOf(name)).toBe(first)
+    // A process that runs contract code, which the cache's writer had not, writes it again, once.
+    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')
+    const upgraded = inodeOf(name)
+    expect(upgraded).not.toBe(first)
+    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')
+    expect(inodeOf(name)).toBe(upgraded)
+    // Damaged: refused, the bundle compiled from its source, the cache written anew.
+    writeFileSync(path.join(cacheDir, name), Buffer.alloc(4096, 7))
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
+    expect(readFileSync(path.join(cacheDir, name)).equals(Buffer.alloc(4096, 7))).toBe(false)
     // Off (Node's own switch for its compile cache): nothing read or written.
     const off = path.join(work, 'compile-cache-off')
-    expect(await start(['-e', cjs], off, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('0x7a69')
+    expect(await start('cache-probe.cjs', off, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('0x7a69')
     expect(existsSync(off)).toBe(false)
   }, 120_000)
 
