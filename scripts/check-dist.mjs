@@ -20,6 +20,8 @@ const collect = (value) => {
 collect(pkg.exports)
 collect([pkg.main, pkg.module, pkg.types])
 collect(pkg.bin)
+// The bundle the entries load (scripts/entry-loader.cjs), which package.json does not name.
+if (pkg.name === 'finality') targets.add('./dist/finality.cjs')
 
 const missing = []
 for (const target of targets) {

@@ -1,6 +1,8 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
+import { nodeClosed, nodeStarted } from './compile-cache.js'
+import { checksumAddress } from './crypto/checksum.js'
 import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
@@ -397,12 +399,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
+  nodeStarted()
   return {
     get chainId() {
       return common.chainId()
     },
     // EIP-55 checksummed, as viem's getAddresses and privateKeyToAccount give them.
-    accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
+    accounts: local.map((a) => ({ address: checksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     // Read-only views: the validator set owns whether each is online.
@@ -469,6 +472,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         await profiling.close()
         await db?.close()
         await fork?.remote.close()
+        nodeClosed()
       })()),
   }
 }

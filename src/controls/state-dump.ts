@@ -12,7 +12,7 @@
  * Over RPC the dump travels as `0x` + hex of the gzipped JSON, as Anvil's does. Later versions
  * must keep loading version 1 (a test keeps a version-1 dump as a fixture).
  */
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { nodeZlib } from '../builtins.js'
 import type { Chain } from '../chain/chain.js'
 import { InvalidInput } from '../domain-errors.js'
 import { data, fromHex, quantity, type Hex } from '../hex.js'
@@ -69,7 +69,7 @@ export function dumpState(chain: Chain, chainId: bigint): StateDump {
 
 /** gzip + hex, the RPC form. */
 export function encodeDump(dump: StateDump): Hex {
-  return data(gzipSync(JSON.stringify(dump)))
+  return data(nodeZlib().gzipSync(JSON.stringify(dump)))
 }
 
 function fail(reason: string): never {
@@ -88,7 +88,7 @@ export function parseDump(input: unknown): StateDump {
     if (!HEX.test(value)) fail('not hex')
     let text: string
     try {
-      text = gunzipSync(fromHex(value)).toString('utf8')
+      text = nodeZlib().gunzipSync(fromHex(value)).toString('utf8')
     } catch {
       fail('not gzip data')
     }
