@@ -38,6 +38,17 @@ for (const bin of Object.values(pkg.bin ?? {})) {
     // already listed as missing
   }
 }
+// The entry runs the bundle as a vm.Script (the compile cache); an import() there would need
+// --experimental-vm-modules, so packages loaded late are required (src/lazy-module.ts).
+if (pkg.name === 'finality') {
+  try {
+    const bundle = readFileSync(join(root, 'dist/finality.cjs'), 'utf8')
+    const at = bundle.search(/(?<![\w$.])import\(/)
+    if (at >= 0) missing.push(`dist/finality.cjs (holds a dynamic import: ${JSON.stringify(bundle.slice(Math.max(0, at - 40), at + 60))}; load it with requireLater)`)
+  } catch {
+    // already listed as missing
+  }
+}
 if (missing.length > 0) {
   console.error(`finality: the package is not built: ${missing.join(', ')}. Run \`npm run build\`.`)
   process.exit(1)

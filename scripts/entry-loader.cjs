@@ -93,7 +93,6 @@ function load() {
   const script = new vm.Script(Module.wrap(source), {
     filename: BUNDLE,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   })
   const bundle = new Module(BUNDLE, module)
   bundle.filename = BUNDLE

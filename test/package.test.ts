@@ -200,6 +200,27 @@ describe('a user project with the tarball installed', () => {
     expect(existsSync(off)).toBe(false)
   }, 120_000)
 
+  it('loads its late packages (typed-data signing, the JavaScript tracer sandbox) without a word on stderr, from import and require', async () => {
+    const body = (load: string) =>
+      `${load}.then(async ({ createNode }) => {\n` +
+      `  const n = await createNode()\n` +
+      `  const [from] = await n.request({ method: 'eth_accounts' })\n` +
+      `  const typed = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], M: [{ name: 'x', type: 'uint256' }] }, primaryType: 'M', domain: { name: 'd' }, message: { x: 1 } }\n` +
+      `  const signature = await n.request({ method: 'eth_signTypedData_v4', params: [from, typed] })\n` +
+      `  const hash = await n.request({ method: 'eth_sendTransaction', params: [{ from, data: '0x600160020160005260206000f3' }] })\n` +
+      `  const steps = await n.request({ method: 'debug_traceTransaction', params: [hash, { tracer: '{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }' }] })\n` +
+      `  console.log(signature.length, steps)\n` +
+      `  await n.close()\n` +
+      `})\n`
+    writeFileSync(path.join(project, 'late-probe.mjs'), body("import('finality')"))
+    writeFileSync(path.join(project, 'late-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    for (const file of ['late-probe.mjs', 'late-probe.cjs']) {
+      const { stdout, stderr } = await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: path.join(work, 'late-cache') } })
+      expect(stdout.trim()).toBe('132 8')
+      expect(stderr).toBe('')
+    }
+  }, 120_000)
+
   it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
     expect(await typecheck).toBe('clean')
   }, 240_000)
