@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { defineConfig } from 'tsup'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type Options } from 'tsup'
+// @ts-expect-error: a plain JavaScript build script, without types
+import { writeDistEntries } from './scripts/dist-entries.mjs'
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
 /** The version of the @ethereumjs/evm the build bundles (its package.json, beside its entry point). */
 function evmVersion(): string {
@@ -23,10 +28,63 @@ function evmVersion(): string {
  * Pure-JS ESM libraries bundled into dist/ as well: Node.js loads one file much faster than the
  * ~400 small modules they are made of (resolution, reading and linking each; measured ~70 ms of a
  * cold import, docs/performance.md "Cold start"). CommonJS packages (debug), packages with native
- * or WebAssembly parts (hash-wasm, secp256k1, sodium-native, classic-level) and what is loaded
- * only on demand (ws, smol-toml, micro-eth-signer, the KZG setup, quickjs) stay external.
+ * parts (secp256k1, sodium-native, classic-level) and what is loaded only on demand (ws,
+ * smol-toml, micro-eth-signer, the KZG setup, quickjs) stay external. hash-wasm is bundled from
+ * its ES module build (aliased below), so only its keccak (~14 KB with the WebAssembly inline) is
+ * in dist/: its CommonJS entry, which Node would otherwise load, holds every algorithm (284 KB
+ * for Node's CommonJS export scan and compiler, ~14 ms of a cold import).
  */
 const FAST_LOADING = [/^@ethereumjs\//, /^@noble\//, /^@scure\//, 'eventemitter3']
+
+/**
+ * Start-up work of bundled libraries moved to first use, or their cold paths pointed at the
+ * node's own faster code, by replacing source text as the bundle is built; the build fails if a
+ * text is not found (a library update changed it), so a patch is never silently lost. Each keeps
+ * the library's results exactly.
+ */
+const START_UP_PATCHES: { file: RegExp; from: string; to: string; why: string }[] = [
+  {
+    file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    why: '65,536 BigInts made at import (~6 ms of every cold start) for bytesToBigInt of 1 and 2 bytes',
+    from: `const BIGINT_CACHE = [];
+for (let i = 0; i <= 256 * 256 - 1; i++) {
+    BIGINT_CACHE[i] = BigInt(i);
+}`,
+    to: `const BIGINT_CACHE = [];
+for (let i = 0; i <= 255; i++) {
+    BIGINT_CACHE[i] = BigInt(i);
+}`,
+  },
+  {
+    file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    why: 'the same: two-byte values made when asked for',
+    from: `return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];`,
+    to: `return BigInt(bytes[0] * 256 + bytes[1]);`,
+  },
+  {
+    file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]account\.js$/,
+    why: "CREATE and CREATE2 addresses (generateAddress, generateAddress2) hashed by the node's keccak (WebAssembly) instead of noble's: a process's first deployment spent ~0.8 ms in noble's not yet compiled keccak",
+    from: `import { keccak_256 } from '@noble/hashes/sha3.js';`,
+    to: `import { keccak256 as keccak_256 } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), 'src', 'crypto', 'keccak.ts'))};`,
+  },
+]
+
+const startUpPatches: Plugin = {
+  name: 'start-up-patches',
+  setup(build) {
+    const sources = [...new Set(START_UP_PATCHES.map((p) => p.file.source))]
+    for (const source of sources) {
+      build.onLoad({ filter: new RegExp(source) }, (args) => {
+        let text = readFileSync(args.path, 'utf8')
+        for (const patch of START_UP_PATCHES.filter((p) => p.file.source === source)) {
+          if (!text.includes(patch.from)) throw new Error(`start-up patch not applicable to ${args.path} (${patch.why}): text not found`)
+          text = text.replace(patch.from, patch.to)
+        }
+        return { contents: text, loader: 'js' }
+      })
+    }
+  },
+}
 
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts' },
@@ -46,10 +104,17 @@ export default defineConfig({
   // The EVM engine is the package's own copy: @ethereumjs/evm (which finality patches) and
   // @ethereumjs/vm (which creates its EVMs) are bundled, so a user's own imports of them in the
   // same process get the installed, unpatched library (src/execution/engine/install.ts).
-  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug'],
-  // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts).
+  noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug', 'hash-wasm'],
+  // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts); hash-wasm from
+  // its ES module build (see FAST_LOADING).
   esbuildOptions(options) {
-    options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts' }
+    options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts', 'hash-wasm': 'hash-wasm/dist/index.esm.js' }
   },
+  esbuildPlugins: [startUpPatches],
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
+  // dist/index.cjs and dist/index.js become a small loader of the CommonJS bundle (renamed
+  // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
+  async onSuccess() {
+    writeDistEntries()
+  },
 })

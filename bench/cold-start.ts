@@ -4,7 +4,11 @@
  * timed inside a fresh process, medians over `BENCH_REPS` (default 11) processes; then the vitest
  * row (7 files that each create a node over 7 empty files, divided by 7) `BENCH_VITEST_REPS`
  * times (default 3; 0 leaves it out). Build first: `npx tsup && npx tsx bench/cold-start.ts`.
- * `BENCH_DIST` points at another build (a worktree of another commit) to compare.
+ * `BENCH_DIST` points at another build (a worktree of another commit); `BENCH_VERSUS=<dist>` runs a
+ * second build in alternation with the first (A, B, A, B, …) and prints both. Beside the wall times,
+ * the main thread's on-CPU time from before the import to the first answer (Linux schedstat; leaves
+ * out the compiler's and GC's helper threads and waiting for a core), the figure to compare builds by
+ * on a shared machine.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,20 +18,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { runVitest } from './contest/vitest-row.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const entry = pathToFileURL(path.resolve(process.env.BENCH_DIST ?? path.join(ROOT, 'dist'), 'index.js')).href
+const entryOf = (dist: string): string => pathToFileURL(path.resolve(dist, 'index.js')).href
+const entry = entryOf(process.env.BENCH_DIST ?? path.join(ROOT, 'dist'))
+const versus = process.env.BENCH_VERSUS === undefined ? undefined : entryOf(process.env.BENCH_VERSUS)
 const reps = Number(process.env.BENCH_REPS ?? 11)
 const vitestReps = Number(process.env.BENCH_VITEST_REPS ?? 3)
 const FILES = 7
 
-const child = `
+const child = (url: string): string => `
+import { readFileSync } from 'node:fs'
+const cpu = () => { try { return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e6 } catch { return NaN } }
+const c0 = cpu()
 const t0 = performance.now()
-const { createNode } = await import(${JSON.stringify(entry)})
+const { createNode } = await import(${JSON.stringify(url)})
 const t1 = performance.now()
 const node = await createNode()
 const t2 = performance.now()
 await node.request({ method: 'eth_chainId' })
 const t3 = performance.now()
-console.log(JSON.stringify({ importMs: t1 - t0, createMs: t2 - t1, totalMs: t3 - t0 }))
+const c3 = cpu()
+console.log(JSON.stringify({ importMs: t1 - t0, createMs: t2 - t1, totalMs: t3 - t0, cpuMs: c3 - c0 }))
 await node.close()
 `
 
@@ -37,16 +47,23 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
-const runs: { importMs: number; createMs: number; totalMs: number }[] = []
-for (let i = 0; i < reps; i++) {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
-  runs.push(JSON.parse(out.trim().split('\n').at(-1) as string) as (typeof runs)[number])
+type Run = { importMs: number; createMs: number; totalMs: number; cpuMs: number }
+const once = (url: string): Run => {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', child(url)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
+  return JSON.parse(out.trim().split('\n').at(-1) as string) as Run
 }
+const builds = versus === undefined ? [entry] : [entry, versus]
+const runs = new Map<string, Run[]>(builds.map((b) => [b, []]))
+for (let i = 0; i < reps; i++) for (const b of builds) runs.get(b)?.push(once(b))
 const fmt = (xs: number[]): string => `${median(xs).toFixed(1)} ms (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)})`
-console.log(`${entry}, ${reps} fresh processes, medians:`)
-console.log(`  import                     ${fmt(runs.map((r) => r.importMs))}`)
-console.log(`  first createNode()         ${fmt(runs.map((r) => r.createMs))}`)
-console.log(`  import + node + 1st answer ${fmt(runs.map((r) => r.totalMs))}  (the contest's cold-start row)`)
+for (const b of builds) {
+  const rs = runs.get(b) ?? []
+  console.log(`${b}, ${reps} fresh processes${builds.length > 1 ? ' (alternated with the other build)' : ''}, medians:`)
+  console.log(`  import                     ${fmt(rs.map((r) => r.importMs))}`)
+  console.log(`  first createNode()         ${fmt(rs.map((r) => r.createMs))}`)
+  console.log(`  import + node + 1st answer ${fmt(rs.map((r) => r.totalMs))}  (the contest's cold-start row)`)
+  console.log(`  the same, main-thread CPU  ${fmt(rs.map((r) => r.cpuMs))}`)
+}
 
 if (vitestReps > 0) {
   const root = mkdtempSync(path.join(tmpdir(), 'finality-cold-'))

@@ -20,6 +20,8 @@ const collect = (value) => {
 collect(pkg.exports)
 collect([pkg.main, pkg.module, pkg.types])
 collect(pkg.bin)
+// The bundle the entries load (scripts/entry-loader.cjs), which package.json does not name.
+if (pkg.name === 'finality') targets.add('./dist/finality.cjs')
 
 const missing = []
 for (const target of targets) {
@@ -32,6 +34,17 @@ for (const target of targets) {
 for (const bin of Object.values(pkg.bin ?? {})) {
   try {
     if (!readFileSync(join(root, bin), 'utf8').startsWith('#!')) missing.push(`${bin} (no #! line)`)
+  } catch {
+    // already listed as missing
+  }
+}
+// The entry runs the bundle as a vm.Script (the compile cache); an import() there would need
+// --experimental-vm-modules, so packages loaded late are required (src/lazy-module.ts).
+if (pkg.name === 'finality') {
+  try {
+    const bundle = readFileSync(join(root, 'dist/finality.cjs'), 'utf8')
+    const at = bundle.search(/(?<![\w$.])import\(/)
+    if (at >= 0) missing.push(`dist/finality.cjs (holds a dynamic import: ${JSON.stringify(bundle.slice(Math.max(0, at - 40), at + 60))}; load it with requireLater)`)
   } catch {
     // already listed as missing
   }

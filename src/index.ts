@@ -11,6 +11,8 @@
  */
 export { createNode, type FinalityNode } from './node.js'
 export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
+export type { ForkOptions } from './fork/options.js'
+export { ForkRemoteError } from './domain-errors.js'
 export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
 export type { ValidatorStatus as Validator } from './consensus/validator.js'

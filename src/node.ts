@@ -1,6 +1,8 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL } from '@ethereumjs/util'
 import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
+import { nodeClosed, nodeStarted } from './compile-cache.js'
+import { checksumAddress } from './crypto/checksum.js'
 import { installEngine } from './execution/engine/install.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from './accounts/accounts.js'
 import { Keyring } from './accounts/keyring.js'
@@ -49,6 +51,10 @@ import { DEFAULT_POOL_OPTIONS, TxPool } from './txpool/pool.js'
 import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
+import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork/fork.js'
+import type { ForkOptions } from './fork/options.js'
+import { ForkState } from './fork/lazy-state.js'
+import { ForkHistory } from './fork/history.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -186,14 +192,21 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       throw new Error(`chainId ${options.chainId} differs from the genesis file's ${genesisFile.chainId}`)
     }
   }
+  if (options.fork !== undefined) {
+    for (const name of ['genesis', 'db', 'state', 'alloc'] as const) {
+      if (options[name] !== undefined) throw new Error(`fork and ${name} cannot be given together: a fork's state is the remote's at the fork block`)
+    }
+  }
+  let forkOptions: ForkOptions | undefined = options.fork
+  let fork = options.fork === undefined ? undefined : await openFork({ ...options.fork, chainId: options.fork.chainId ?? options.chainId })
   // Without a database the chain lives in memory (see ChainStore); with one it is kept there, and
   // a stored chain resumes under its own chain id unless another is asked for (refused below).
   const db = options.db
   await db?.open()
   const storedChainId = db === undefined ? undefined : await chainIdOf(db)
-  const chainId = genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
+  const chainId = fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
   if (chainId <= 0n) throw new Error('chainId must be positive')
-  const hardfork = options.hardfork ?? DEFAULT_HARDFORK
+  const hardfork = options.hardfork ?? (fork?.hardfork as typeof options.hardfork) ?? DEFAULT_HARDFORK
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
     throw new Error(`hardfork ${String(hardfork)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   }
@@ -225,7 +238,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const keyring = new Keyring(local, clock)
 
   const chain = new Chain(common, db, forks)
-  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? DEFAULTS.blockGasLimit
+  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? DEFAULTS.blockGasLimit
   // Checked before the stored blocks are read: decoded under another chain id they fail obscurely.
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
@@ -233,7 +246,42 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       `the database holds a chain with chain id ${storedChainId}, not ${chainId}: to resume it, leave chainId out or pass ${storedChainId} (CLI: --chain-id); for a new chain, use another database directory`,
     )
   }
-  if (db !== undefined && (await chain.resume())) {
+  let forkState: ForkState | undefined
+  let forkHistory: ForkHistory | undefined
+  // History answers of the remote, by request (the remote is pinned below the fork block); emptied when the fork changes.
+  const historyAnswers = new Map<string, Promise<unknown>>()
+  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> => {
+    const key = `${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`
+    let answer = historyAnswers.get(key)
+    if (answer === undefined) {
+      answer = opened.remote.request({ method, params })
+      answer.then((v) => v === null && historyAnswers.delete(key), () => historyAnswers.delete(key))
+      historyAnswers.set(key, answer)
+    }
+    return answer
+  }
+  // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
+  const startFork = async (opened: OpenedFork): Promise<void> => {
+    const block = forkBlock(opened, common)
+    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs }
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs)
+    forkHistory = history
+    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
+      const diff = emptyDiff()
+      // Asked together: the remote client batches them.
+      const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+      const accounts = await Promise.all(keys.map((key) => c.headState().getAccount(key)))
+      balances.forEach((b, i) => {
+        const account = accounts[i] ?? new Account()
+        account.balance = b.balance
+        diff.accounts.set(keys[i] as string, account)
+      })
+      return diff
+    }, history, opened.proofs)
+  }
+  if (fork !== undefined) {
+    await startFork(fork)
+  } else if (db !== undefined && (await chain.resume())) {
     // A stored chain goes on where it stopped; genesis options no longer apply.
   } else if (genesisFile !== undefined) {
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
@@ -284,6 +332,26 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
+  // hardhat_reset / anvil_reset with `forking`: a URL forks that remote; without one a fork goes
+  // back to its remote at the block asked (its fork block when none), and a node that is no fork
+  // back to genesis.
+  controls.forker = async ({ url, blockNumber }) => {
+    if (url === undefined && (fork === undefined || blockNumber === undefined || blockNumber === fork.number)) return chain.resetToGenesis()
+    // Another URL is forked with the default settings (the headers given for one remote are not sent to another).
+    const base: ForkOptions = url !== undefined ? { url } : (forkOptions ?? {})
+    const opened = await openFork({ ...base, blockNumber, chainId: undefined })
+    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
+    try {
+      await startFork(opened)
+    } catch (error) {
+      await opened.remote.close()
+      throw error
+    }
+    const previous = fork
+    fork = opened
+    forkOptions = base
+    if (previous !== undefined && previous.remote !== opened.remote) await previous.remote.close()
+  }
   transactions.impersonation = (address) => controls.isImpersonated(address)
   const enabled = new Set(options.api ?? NAMESPACES)
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
@@ -306,6 +374,29 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return transports.servers
     },
     namespaces: () => [...enabled].sort(),
+    get fork(): ForkStatus | undefined {
+      if (fork === undefined || forkState === undefined) return undefined
+      const [opened, state] = [fork, forkState]
+      return {
+        url: opened.url,
+        remote: opened.remoteName,
+        chainId: opened.chainId,
+        blockNumber: opened.number,
+        blockHash: opened.hash,
+        proofs: opened.proofs,
+        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
+        remoteCall: (method, params) => historyCall(opened, method, params),
+        setRpcUrl: async (url) => {
+          const next = await switchRemote(opened, forkOptions, url)
+          const previous = opened.remote
+          state.setRemote(next.remote, next.remoteName)
+          forkHistory?.setRemote(next.remote, next.remoteName)
+          Object.assign(opened, { remote: next.remote, remoteName: next.remoteName, url })
+          forkOptions = { ...forkOptions, url, provider: undefined, headers: undefined }
+          await previous.close()
+        },
+      }
+    },
   }
   const methods = buildRegistry(limits)
   const dispatcher = new Dispatcher(methods, services, limits)
@@ -333,12 +424,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
+  nodeStarted()
   return {
     get chainId() {
       return common.chainId()
     },
     // EIP-55 checksummed, as viem's getAddresses and privateKeyToAccount give them.
-    accounts: local.map((a) => ({ address: toChecksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
+    accounts: local.map((a) => ({ address: checksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     // Read-only views: the validator set owns whether each is online.
@@ -423,6 +515,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         provider.disconnect()
         await profiling.close()
         await db?.close()
+        await fork?.remote.close()
+        nodeClosed()
       })()),
   }
 }

@@ -22,6 +22,7 @@ import {
   type Rule,
 } from './option-rules.js'
 import { NAMESPACES } from './rpc/registry.js'
+import { forkRule } from './fork/options.js'
 
 /** secp256k1's group order: a private key is in [1, n). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -173,6 +174,7 @@ export const NODE_OPTION_RULES = {
   codeSizeLimit: integerOrBigint(1n),
   enableProfiling: boolean,
   profilingDir: profilingDir,
+  fork: forkRule,
 } as const satisfies Record<string, Rule>
 
 // Every option of NodeOptions has a rule: a new option without one fails to compile here.

@@ -2,6 +2,7 @@
 import type { Clock } from './clock.js'
 import type { Timeouts } from './consensus/tendermint/timeouts.js'
 import type { CodeSizeLimit, HardforkName } from './chain/common.js'
+import type { ForkOptions } from './fork/options.js'
 import { InvalidOptionError } from './option-rules.js'
 import type { MiningMode } from './consensus/producer.js'
 import type { Database } from './chain/store.js'
@@ -28,6 +29,12 @@ export interface AccountOption {
 export interface NodeOptions {
   /** Chain id. Default 31337. */
   chainId?: bigint | number
+  /**
+   * Fork a live chain: `{ url | provider, blockNumber?, chainId?, headers?, … }`. The node's first
+   * block is the remote's fork block, and state is read from the remote on demand, each read
+   * verified with eth_getProof (docs/forking.md).
+   */
+  fork?: ForkOptions
   /** Hardfork from genesis on. Default `prague`, the newest the engine supports fully. */
   hardfork?: HardforkName
   /** Gas limit of every block. Default 30,000,000. */

@@ -14,6 +14,7 @@ import type { Tracing } from './execution/tracers/replay.js'
 import type { Controls } from './controls/controls.js'
 import type { FilterManager } from './filters/manager.js'
 import type { Profiling } from './profiling/profiling.js'
+import type { ForkStatus } from './fork/fork.js'
 
 /** The node's own HTTP and WebSocket servers, for geth's admin_start* / admin_stop* methods. */
 export interface ServerControl {
@@ -52,6 +53,8 @@ export interface Services {
   readonly closed: boolean
   /** The servers node.listen() (and the CLI) opened. */
   readonly servers: ServerControl
+  /** The fork, when the node forks a remote chain (src/fork). */
+  readonly fork: ForkStatus | undefined
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }

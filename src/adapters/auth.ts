@@ -4,7 +4,7 @@
  * refusal to expose signing or test controls beyond loopback without one.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { isIP } from 'node:net'
+import { nodeNet } from '../builtins.js'
 import { RpcError } from '../errors.js'
 
 /**
@@ -88,7 +88,7 @@ export function verifyBearer(header: string, secret: Uint8Array, nowMs: number):
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase()
   if (h === 'localhost' || h === '::1') return true
-  return isIP(h) === 4 && h.startsWith('127.')
+  return nodeNet().isIP(h) === 4 && h.startsWith('127.')
 }
 
 /**

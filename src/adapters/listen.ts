@@ -2,7 +2,8 @@
  * `node.listen()`: HTTP and WebSocket servers for callers who have none, on 127.0.0.1 by default,
  * port 0 for an ephemeral port. Returns the bound URLs and a `close()`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { nodeHttp } from '../builtins.js'
 import type { AddressInfo } from 'node:net'
 import { assertSafeExposure, isLoopback } from './auth.js'
 import type { RpcHost } from './host.js'
@@ -132,7 +133,7 @@ export async function listen(
   const endpoints: WsEndpoint[] = []
   const limit = host.limits.maxOpenConnections
   const make = () => {
-    const server = createServer()
+    const server = nodeHttp().createServer()
     if (limit > 0) server.maxConnections = limit
     servers.push(server)
     return server

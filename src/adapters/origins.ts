@@ -3,7 +3,7 @@
  * `Host` check against DNS rebinding, with geth's rules (`--http.corsdomain`, `--ws.origins`,
  * `--http.vhosts`).
  */
-import { isIP } from 'node:net'
+import { nodeNet } from '../builtins.js'
 
 /** The origins of pages served from this machine: any port, as geth's `http://localhost` rule. */
 export const LOCAL_ORIGINS: readonly string[] = Object.freeze(['http://localhost', 'http://127.0.0.1', 'http://[::1]'])
@@ -65,5 +65,5 @@ export function hostName(header: string): string {
 export function hostAllowed(allowed: ReadonlySet<string> | undefined, host: string | undefined): boolean {
   if (allowed === undefined || allowed.has('*') || host === undefined || host === '') return true
   const name = hostName(host)
-  return isIP(name) !== 0 || allowed.has(name) || allowed.has(host.toLowerCase())
+  return nodeNet().isIP(name) !== 0 || allowed.has(name) || allowed.has(host.toLowerCase())
 }

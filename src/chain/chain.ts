@@ -15,8 +15,10 @@ import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
 import { NodeStore } from '../state/node-store.js'
 import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
-import type { TrieNode } from '../state/mpt.js'
-import type { StateDiff, StateReader, SyncStateReader } from '../state/types.js'
+import { EMPTY_ROOT, type TrieNode } from '../state/mpt.js'
+import { Refused } from '../domain-errors.js'
+import { type LazyState, type StateDiff, type StateReader, type SyncStateReader } from '../state/types.js'
+import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import type { Account } from '@ethereumjs/util'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { StoredReceipt } from './receipts.js'
@@ -38,6 +40,16 @@ export interface IncludedTransaction {
   receipts: StoredReceipt[]
 }
 
+/** A fork's lazy state: it also finds trie nodes its proofs did not bring (see src/fork). */
+export type ForkLazyState = LazyState & { missingNode(key: string): Promise<Uint8Array | undefined> }
+
+/** A fork's blocks below its fork block, and their states: the remote's (see src/fork/history.ts). */
+export interface ForkHistorySource {
+  block(number: bigint): Promise<Block | undefined>
+  blockByHash(hash: Uint8Array): Promise<Block | undefined>
+  stateAt(block: Block): StateReader
+}
+
 /** A state to read from, released with `close` when it is a pinned head view. */
 export type BlockState = StateReader & { close(): void }
 
@@ -45,7 +57,7 @@ export type BlockState = StateReader & { close(): void }
  * The head state, read synchronously (`now`) or through the state manager's promises. It is the
  * live head: a reader that awaits across a commit pins a version with `view()` instead.
  */
-export type HeadState = StateReader & { readonly now: SyncStateReader; view(): StateView }
+export type HeadState = StateReader & { readonly now: SyncStateReader | undefined; view(): StateView }
 
 export type { PreparedState }
 
@@ -116,6 +128,93 @@ export class Chain extends EventEmitter<ChainEvents> {
     return block
   }
 
+  /** A fork's first block and state source (undefined for a chain that is not a fork). */
+  private forkPoint: { block: Block; lazy: LazyState; history: ForkHistorySource | undefined; proofs: boolean } | undefined
+
+  /** A fork of a remote without eth_getProof: only the head state (and the remote's history) can be read. */
+  private refuseWithoutProofs(what: string): void {
+    if (this.forkPoint?.proofs === false) {
+      throw new Refused(`${what}: this fork's remote does not answer eth_getProof, so only the head state is kept here (its state roots are not the remote's)`)
+    }
+  }
+
+  /**
+   * Starts the chain at a remote chain's block (a fork): `block` is the fork block as the remote
+   * has it (its header only; its body and older blocks stay the remote's), its state root the
+   * root of the trie, whose nodes arrive with the proofs `lazy` fetches. `start` is the state
+   * written on top at once (the funded dev accounts), which a reset writes again. `makeLazy`
+   * gets the flat head state, which the lazy state fills as keys are first touched.
+   */
+  async initFork(
+    block: Block,
+    makeLazy: (flat: FlatState) => ForkLazyState,
+    start: (chain: Chain) => Promise<StateDiff>,
+    history?: ForkHistorySource,
+    proofs = true,
+  ): Promise<void> {
+    if (this.persistNodes) throw new Error('a fork is kept in memory: it cannot be given a database')
+    if (this.store.height >= 0) {
+      // A reset to another fork: every block and every state of the chain so far goes.
+      this.forkPoint?.lazy.reset()
+      this.store.clear()
+      this.decoded.clear()
+      this.irregularRoots.clear()
+      this.undoLog.length = 0
+      this.keepUndo = false
+      this.flat.accounts.clear()
+      this.flat.storage.clear()
+      this.flat.code.clear()
+    }
+    const lazy = makeLazy(this.flat)
+    this.nodes.missing = (key) => lazy.missingNode(key)
+    this.store.startAt(block.header.number)
+    this.flat.setLazy(lazy)
+    this.forkPoint = { block, lazy, history, proofs }
+    // Without proofs the trie holds only what the fork writes: its roots are not the remote's.
+    const root = proofs ? block.header.stateRoot : EMPTY_ROOT
+    this.trie.resetHead(root)
+    this.committedRoot = root
+    await this.store.commit({ hash: block.hash(), number: block.header.number, rlp: block.serialize(), receipts: [], txHashes: [], certificate: undefined, nodes: new Map() })
+    this.remember(keyOf(block.hash()), block)
+    this.headBlock = block
+    const diff = await start(this)
+    this.genesisDiff = diff
+    await this.modify(diff)
+  }
+
+  /** The fork block when this chain is a fork of a remote one. */
+  get forkBlock(): Block | undefined {
+    return this.forkPoint?.block
+  }
+
+  /** The number of the chain's first block: 0, or a fork's fork block. */
+  get firstNumber(): bigint {
+    return this.forkPoint?.block.header.number ?? 0n
+  }
+
+  /** Keeps proven trie nodes of a fork's remote state, each by its hash (see src/fork). */
+  addTrieNodes(nodes: readonly Uint8Array[]): void {
+    for (const node of nodes) void this.nodes.put(keyOf(keccak_256(node)), node)
+  }
+
+  /** Keeps a fork's proven contract code by its hash, where readers of older states find code. */
+  addCode(codeHash: Uint8Array, code: Uint8Array): void {
+    void this.nodes.put(`c${keyOf(codeHash)}`, code)
+  }
+
+  /**
+   * On a fork, fetches an account (and slots) of the head state not loaded yet; undefined (no
+   * promise, nothing to wait for) when the chain is no fork.
+   */
+  ensureLoaded(address: string, slots: readonly string[] = []): Promise<void> | undefined {
+    const lazy = this.flat.lazy
+    if (lazy === undefined) return undefined
+    return (async () => {
+      await lazy.account(address)
+      await Promise.all(slots.map((slot) => lazy.slot(address, slot)))
+    })()
+  }
+
   /**
    * Reopens a chain stored in the database: its blocks, its head, and its head state (rebuilt
    * from the trie and the stored preimages). Returns false for an empty database.
@@ -148,6 +247,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The block at a height, or undefined past the head. */
   async blockByNumber(number: bigint): Promise<Block | undefined> {
     if (number === this.height) return this.headBlock
+    if (this.forkPoint !== undefined && number < this.firstNumber) return this.forkPoint.history?.block(number)
     const hash = this.store.hashAt(number)
     return hash === undefined ? undefined : this.blockByHash(hash)
   }
@@ -157,7 +257,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const hit = this.decoded.get(key)
     if (hit !== undefined) return hit
     const rlp = await this.store.blockRlp(hash)
-    if (rlp === undefined) return undefined
+    if (rlp === undefined) return this.forkPoint?.history?.blockByHash(hash)
     let common = this.forks.head
     if (!this.forks.single) {
       const { number, timestamp } = blockNumberAndTime(rlp)
@@ -207,10 +307,26 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   stateAt(block: Block): BlockState {
     if (block.header.number === this.height) return this.flat.view()
+    const history = this.forkPoint?.history
+    if (history !== undefined && block.header.number < this.firstNumber) {
+      const old = history.stateAt(block)
+      return { getAccount: (a) => old.getAccount(a), getStorage: (a, s) => old.getStorage(a, s), getCode: (a) => old.getCode(a), close: () => {} }
+    }
+    this.refuseWithoutProofs(`the state at block ${block.header.number}`)
     const root = this.stateRootOf(block)
     const prepared = this.held.get(keyOf(root))
     const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
-    return { ...this.trie.reader(root), close: release }
+    const reader = this.trie.reader(root)
+    const lazy = this.flat.lazy
+    if (lazy === undefined) return { ...reader, close: release }
+    // A fork's later states share the fork state's untouched subtrees: loading a key at the fork
+    // block brings the nodes on its path in every later state.
+    return {
+      getAccount: async (address) => (await lazy.account(address), reader.getAccount(address)),
+      getStorage: async (address, slot) => (await lazy.slot(address, slot), reader.getStorage(address, slot)),
+      getCode: async (address) => (await lazy.account(address), reader.getCode(address)),
+      close: release,
+    }
   }
 
   /**
@@ -237,6 +353,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * `latest` reads see it at once, and the next block builds on it.
    */
   async modify(diff: StateDiff): Promise<void> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     const rootBefore = this.committedRoot
     const state = await this.trie.prepare(rootBefore, diff, this.flat)
     this.trie.adopt(state)
@@ -283,7 +400,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   async resetToGenesis(): Promise<void> {
     const genesisDiff = this.genesisDiff
     if (genesisDiff === undefined) throw new Error('the chain has no genesis')
-    while (this.headBlock.header.number > 0n) {
+    while (this.headBlock.header.number > this.firstNumber) {
       const block = this.headBlock
       const parent = await this.blockByHash(block.header.parentHash)
       if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
@@ -293,6 +410,18 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.flat.accounts.clear()
     this.flat.storage.clear()
     this.flat.code.clear()
+    if (this.forkPoint !== undefined) {
+      // A fork goes back to the fork block's state (loaded again on demand) and its start writes.
+      this.forkPoint.lazy.reset()
+      const root = this.forkPoint.proofs ? genesis.header.stateRoot : EMPTY_ROOT
+      this.trie.resetHead(root)
+      this.committedRoot = root
+      this.irregularRoots.clear()
+      this.undoLog.length = 0
+      this.keepUndo = false
+      await this.modify(genesisDiff)
+      return
+    }
     this.flat.apply(genesisDiff)
     const reader = this.trie.reader(genesis.header.stateRoot)
     for (const address of genesisDiff.storage.keys()) {
@@ -389,7 +518,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * a block builder's result, which {@link commit} adopts. A state nobody commits leaves nothing
    * behind; {@link holdState} lets reads reach it meanwhile.
    */
-  prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+  async prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     return this.trie.prepare(parentRoot, diff, base)
   }
 
@@ -417,7 +547,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * The root `diff` on `parentRoot` gives, keeping nothing: simulated blocks (eth_simulateV1,
    * testing_buildBlockV1) and debug_intermediateRoots, whose states no one reads by root.
    */
-  rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+  async rootOf(parentRoot: Uint8Array, diff: StateDiff, base: StateReader): Promise<Uint8Array> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     return this.trie.rootOf(parentRoot, diff, base)
   }
 
@@ -457,7 +588,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** A Merkle proof of an account and storage slots under a state root (eth_getProof). */
-  proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+  async proof(root: Uint8Array, address: Uint8Array, slots: Uint8Array[]): Promise<StateProof> {
+    this.refuseWithoutProofs('eth_getProof')
+    await this.ensureLoaded(keyOf(address), slots.map((s) => keyOf(s).padStart(64, '0')))
     return this.trie.proof(root, address, slots)
   }
 

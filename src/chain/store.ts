@@ -35,6 +35,9 @@ class Recent<V> {
   delete(key: string): void {
     this.map.delete(key)
   }
+  clear(): void {
+    this.map.clear()
+  }
   set(key: string, value: V): void {
     this.map.set(key, value)
     if (this.map.size > this.limit) {
@@ -91,14 +94,33 @@ export class ChainStore {
     this.certificates = new Recent(bounded ? 1024 : Infinity)
   }
 
+  /** The number of the first stored block: 0, or a fork's fork block. */
+  private first = 0n
+
+  /** Makes `number` the first block's (a fork starts at its fork block); before any block is stored. */
+  startAt(number: bigint): void {
+    if (this.hashes.length > 0) throw new Error('the chain already has blocks')
+    this.first = number
+  }
+
+  /** Forgets every block of a chain kept in memory (a reset to another fork). */
+  clear(): void {
+    if (this.db !== undefined) throw new Error('a chain kept in a database is not cleared')
+    this.hashes.length = 0
+    this.first = 0n
+    for (const recent of [this.blocks, this.receipts, this.txs, this.certificates]) recent.clear()
+    this.metaValues.clear()
+  }
+
   /** Height of the newest stored block, or -1 before genesis. */
   get height(): number {
-    return this.hashes.length - 1
+    return Number(this.first) + this.hashes.length - 1
   }
 
   hashAt(number: bigint): Uint8Array | undefined {
-    if (number < 0n || number >= BigInt(this.hashes.length)) return undefined
-    return fromHex(this.hashes[Number(number)] as string)
+    const i = number - this.first
+    if (i < 0n || i >= BigInt(this.hashes.length)) return undefined
+    return fromHex(this.hashes[Number(i)] as string)
   }
 
   async blockRlp(hash: Uint8Array): Promise<Uint8Array | undefined> {
@@ -179,7 +201,7 @@ export class ChainStore {
       ...txHashes.map((tx) => ({ type: 'del' as const, key: `t${keyOf(tx)}` })),
     ]
     if (this.db !== undefined) await this.db.batch(ops, enc)
-    this.hashes.length = Number(number)
+    this.hashes.length = Number(number - this.first)
     this.blocks.delete(key)
     this.receipts.delete(key)
     this.certificates.delete(key)

@@ -40,6 +40,14 @@ export interface CliConfig {
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
   db: string | undefined
+  /** The remote to fork (createNode's `fork.url`). */
+  forkUrl: string | undefined
+  /** The block to fork at; negative: that many before the remote's head. */
+  forkBlockNumber: bigint | undefined
+  /** Headers sent to the fork's remote, from `--fork-header "Name: value"` (repeatable). */
+  forkHeaders: Record<string, string> | undefined
+  /** The fork's cache on disk (createNode's `fork.cacheDir`). */
+  forkCacheDir: string | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
@@ -80,6 +88,10 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
+  forkUrl: undefined,
+  forkBlockNumber: undefined,
+  forkHeaders: undefined,
+  forkCacheDir: undefined,
   hardhat: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
@@ -145,6 +157,10 @@ export const FLAGS = {
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
+  'fork-url': ['string', '<url>  fork the chain at this JSON-RPC endpoint (http(s)://; state read on demand, verified with eth_getProof)'],
+  'fork-block-number': ['string', '<n>  block to fork at (default the remote\'s latest; negative: that many before it)'],
+  'fork-header': ['string', '<"Name: value">  header sent to --fork-url (repeatable), e.g. an API key'],
+  'fork-cache-dir': ['string', '<dir>  keep the fork\'s remote answers on disk between runs (by chain id and fork block)'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
@@ -271,6 +287,22 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         break
       case 'genesis': c.genesis = String(v); break
       case 'db': c.db = String(v); break
+      case 'fork-url': c.forkUrl = String(v); break
+      case 'fork-cache-dir': c.forkCacheDir = String(v); break
+      case 'fork-block-number': {
+        const n = String(v)
+        if (!/^-?\d+$/.test(n)) throw new Error(`${at(k)}: want a block number (negative: that many before the remote's head), got ${n}`)
+        c.forkBlockNumber = BigInt(n)
+        break
+      }
+      case 'fork-header':
+        c.forkHeaders = { ...c.forkHeaders }
+        for (const header of Array.isArray(v) ? v.map(String) : [String(v)]) {
+          const m = /^([^:\s]+):\s*(.*)$/.exec(header)
+          if (m === null) throw new Error(`${at(k)}: want "Name: value", got ${JSON.stringify(header)}`)
+          c.forkHeaders[m[1] as string] = m[2] as string
+        }
+        break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
       case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
@@ -307,8 +339,15 @@ const BOOL_SETTINGS = new Set(['--json-rpc.enable', '--throw-on-transaction-fail
 /** Parses argv (without `node script`) into a config: defaults, then the file, then flags. */
 export function parseCli(argv: string[]): CliConfig {
   // A setting that takes <bool> given alone means true, as a boolean flag would.
-  const args = argv.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(argv[i + 1] ?? '') ? [`${a}=true`] : [a]))
-  const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, { type }])) as Record<string, { type: 'string' | 'boolean' }>
+  const joined: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string
+    // parseArgs takes a value starting with a dash for a flag: a negative block number is joined to its flag.
+    if (a === '--fork-block-number' && /^-\d+$/.test(argv[i + 1] ?? '')) joined.push(`${a}=${argv[++i] as string}`)
+    else joined.push(a)
+  }
+  const args = joined.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(joined[i + 1] ?? '') ? [`${a}=true`] : [a]))
+  const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, name === 'fork-header' ? { type, multiple: true } : { type }])) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: Parsing = { ...DEFAULT_CONFIG, given: new Set() }
   if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)

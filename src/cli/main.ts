@@ -27,6 +27,8 @@ interface Shown {
   /** Block number of a resumed database, undefined for a new chain. */
   resumedAt: bigint | undefined
   api: { http: string[]; ws: string[] }
+  /** What the node forked (finality_forkStatus), if anything. */
+  fork: { remote: string; blockNumber: bigint; blockHash: string; chainId: bigint } | undefined
 }
 
 function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined, shown: Shown): string {
@@ -36,6 +38,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
     `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
     ...(c.hardhat ? ['Hardhat:  compatible (--hardhat)'] : []),
+    ...(shown.fork === undefined ? [] : [`Fork:     ${shown.fork.remote} at block ${shown.fork.blockNumber} (${shown.fork.blockHash}), remote chain id ${shown.fork.chainId}`]),
     `Validators: ${node.validators.length}`,
   ]
   if (shown.resumedAt !== undefined) {
@@ -113,6 +116,9 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.hardfork === undefined ? {} : { hardfork: c.hardfork }),
     ...(c.genesis === undefined ? {} : { genesis: JSON.parse(readFileSync(c.genesis, 'utf8')) as unknown }),
     ...(db === undefined ? {} : { db }),
+    ...(c.forkUrl === undefined
+      ? {}
+      : { fork: { url: c.forkUrl, ...(c.forkBlockNumber === undefined ? {} : { blockNumber: c.forkBlockNumber }), ...(c.forkHeaders === undefined ? {} : { headers: c.forkHeaders }), ...(c.forkCacheDir === undefined ? {} : { cacheDir: c.forkCacheDir }) } }),
     ...(c.hardhat ? { hardhatCompat: true } : {}),
     ...(c.throwOnTransactionFailures === undefined ? {} : { throwOnTransactionFailures: c.throwOnTransactionFailures }),
     ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
@@ -155,7 +161,9 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     node.accounts.map(async (a) => BigInt((await node.request({ method: 'eth_getBalance', params: [a.address, 'latest'] })) as string)),
   )
   const resumedAt = resuming ? BigInt((await node.request({ method: 'eth_blockNumber' })) as string) : undefined
-  process.stdout.write(banner(node, c, served, { balances, resumedAt, api }))
+  const status = (await node.request({ method: 'finality_forkStatus' })) as { remote: string; forkBlockNumber: string; forkBlockHash: string; chainId: string } | null
+  const fork = status === null ? undefined : { remote: status.remote, blockNumber: BigInt(status.forkBlockNumber), blockHash: status.forkBlockHash, chainId: BigInt(status.chainId) }
+  process.stdout.write(banner(node, c, served, { balances, resumedAt, api, fork }))
   let stopping: Promise<void> | undefined
   return () =>
     (stopping ??= (async () => {

@@ -139,7 +139,7 @@ export class BftEngine {
     options: ConsensusOptions = {},
   ) {
     const list = validators instanceof ValidatorSet ? validators.validators : validators
-    this.history = new ValidatorHistory(list)
+    this.history = new ValidatorHistory(list, (options.head?.() ?? 0n) + 1n)
     this.clock = options.clock ?? systemClock
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
     this.maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS

@@ -36,11 +36,23 @@ export class ValidatorHistory {
   /** Priorities before height `height`'s election (the state after height − 1's). */
   private cache: { height: bigint; priorities: ProposerPriorities }
 
-  constructor(genesis: readonly Validator[]) {
+  /**
+   * `first`: the first height the validators decide (1; a forked chain's fork block + 1). The
+   * priorities start there, so a chain forked at block 20,000,000 does not replay 20 million
+   * elections; heights before it answer the first height's proposer.
+   */
+  constructor(
+    genesis: readonly Validator[],
+    private readonly first = 1n,
+  ) {
     if (genesis.length === 0) throw new Error('the validator set is empty')
     const validators = [...genesis].sort(byAddress)
     this.list = [{ from: 1n, validators, requestedAt: 0n }]
-    this.cache = { height: 1n, priorities: new ProposerPriorities(validators) }
+    this.cache = this.start()
+  }
+
+  private start(): { height: bigint; priorities: ProposerPriorities } {
+    return { height: this.first, priorities: new ProposerPriorities((this.list[0] as SetEpoch).validators) }
   }
 
   /** Every epoch, oldest first. */
@@ -77,7 +89,7 @@ export class ValidatorHistory {
     const at = this.list.findIndex((e) => e.from >= from)
     if (at >= 0) this.list.splice(at)
     this.list.push({ from, validators, requestedAt: head })
-    if (this.cache.height > from) this.cache = { height: 1n, priorities: new ProposerPriorities((this.list[0] as SetEpoch).validators) }
+    if (this.cache.height > from) this.cache = this.start()
     return from
   }
 
@@ -85,13 +97,13 @@ export class ValidatorHistory {
   truncate(changes: number): void {
     if (this.list.length <= changes + 1) return
     this.list.splice(changes + 1)
-    this.cache = { height: 1n, priorities: new ProposerPriorities((this.list[0] as SetEpoch).validators) }
+    this.cache = this.start()
   }
 
   /** The priorities before `height`'s election: its round 0 proposer is the next one elected. */
   prioritiesAt(height: bigint): ProposerPriorities {
-    if (height < 1n) height = 1n
-    if (height < this.cache.height) this.cache = { height: 1n, priorities: new ProposerPriorities((this.list[0] as SetEpoch).validators) }
+    if (height < this.first) height = this.first
+    if (height < this.cache.height) this.cache = this.start()
     let { height: h, priorities } = this.cache
     priorities = priorities.clone()
     while (h < height) {

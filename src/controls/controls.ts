@@ -43,6 +43,12 @@ function unpad(value: Uint8Array): Uint8Array {
   return value.subarray(i)
 }
 
+/** What a reset with `forking` asks for: a remote (the current fork's when absent) and a block (its head when absent). */
+export interface ForkRequest {
+  url?: string | undefined
+  blockNumber?: bigint | undefined
+}
+
 export class Controls {
   private snapshots: Snapshot[] = []
   private nextId = 1n
@@ -108,10 +114,20 @@ export class Controls {
     return true
   }
 
-  /** hardhat_reset / anvil_reset: back to genesis, with an empty pool and default settings. */
-  async reset(): Promise<void> {
+  /**
+   * Starts the chain again from a remote's block (hardhat_reset / anvil_reset with `forking`):
+   * set by the node, which opens the remote (src/fork).
+   */
+  forker: ((request: ForkRequest) => Promise<void>) | undefined
+
+  /**
+   * hardhat_reset / anvil_reset: back to genesis (a fork's fork block), with an empty pool and
+   * default settings; with `fork`, to a fork of that remote and block instead.
+   */
+  async reset(fork?: ForkRequest): Promise<void> {
     await this.producer.exclusive(async () => {
-      await this.chain.resetToGenesis()
+      if (fork !== undefined && this.forker !== undefined) await this.forker(fork)
+      else await this.chain.resetToGenesis()
       this.producer.rewound(0)
       this.pool.replaceAll([])
       this.producer.settings.reset()

@@ -12,7 +12,7 @@
  * Over RPC the dump travels as `0x` + hex of the gzipped JSON, as Anvil's does. Later versions
  * must keep loading version 1 (a test keeps a version-1 dump as a fixture).
  */
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { nodeZlib } from '../builtins.js'
 import type { Chain } from '../chain/chain.js'
 import { InvalidInput } from '../domain-errors.js'
 import { data, fromHex, quantity, type Hex } from '../hex.js'
@@ -27,6 +27,11 @@ export interface StateDump {
   version: number
   chainId: Hex
   block: { number: Hex; timestamp: Hex }
+  /**
+   * A fork's dump states its fork point: `accounts` holds only what the fork read or wrote, and
+   * every other account and slot is the remote chain's at this block.
+   */
+  fork?: { blockNumber: Hex; blockHash: Hex; stateRoot: Hex }
   accounts: Record<Hex, { nonce: Hex; balance: Hex; code?: Hex; storage?: Record<Hex, Hex> }>
 }
 
@@ -41,6 +46,7 @@ function pad32(bytes: Uint8Array): Hex {
 /** The head state as a dump. */
 export function dumpState(chain: Chain, chainId: bigint): StateDump {
   const accounts: StateDump['accounts'] = {}
+  const fork = chain.forkBlock
   const entries = [...chain.headAccounts()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
   for (const { address, account, code, storage: slots } of entries) {
     const entry: StateDump['accounts'][Hex] = { nonce: quantity(account.nonce), balance: quantity(account.balance) }
@@ -56,13 +62,14 @@ export function dumpState(chain: Chain, chainId: bigint): StateDump {
     version: STATE_DUMP_VERSION,
     chainId: quantity(chainId),
     block: { number: quantity(chain.height), timestamp: quantity(chain.head.header.timestamp) },
+    ...(fork === undefined ? {} : { fork: { blockNumber: quantity(fork.header.number), blockHash: data(fork.hash()), stateRoot: data(fork.header.stateRoot) } }),
     accounts,
   }
 }
 
 /** gzip + hex, the RPC form. */
 export function encodeDump(dump: StateDump): Hex {
-  return data(gzipSync(JSON.stringify(dump)))
+  return data(nodeZlib().gzipSync(JSON.stringify(dump)))
 }
 
 function fail(reason: string): never {
@@ -81,7 +88,7 @@ export function parseDump(input: unknown): StateDump {
     if (!HEX.test(value)) fail('not hex')
     let text: string
     try {
-      text = gunzipSync(fromHex(value)).toString('utf8')
+      text = nodeZlib().gunzipSync(fromHex(value)).toString('utf8')
     } catch {
       fail('not gzip data')
     }
@@ -118,6 +125,7 @@ export function parseDump(input: unknown): StateDump {
     version: o.version,
     chainId: hexField(o.chainId ?? '0x0', 'chainId'),
     block: { number: '0x0', timestamp: '0x0', ...(o.block as object) } as StateDump['block'],
+    ...(typeof o.fork === 'object' && o.fork !== null ? { fork: o.fork as StateDump['fork'] } : {}),
     accounts,
   }
 }

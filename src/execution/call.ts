@@ -106,7 +106,8 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
   const source: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
       const n = BigInt(number)
-      const hash = chain.hashAt(n) ?? extra?.get(n) ?? ZERO_HASH
+      // A fork's blocks below its fork block are the remote's.
+      const hash = chain.hashAt(n) ?? extra?.get(n) ?? (n < chain.firstNumber ? (await chain.blockByNumber(n))?.hash() : undefined) ?? ZERO_HASH
       return { hash: () => hash }
     },
     async putBlock() {},

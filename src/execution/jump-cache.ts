@@ -16,6 +16,7 @@
  * `leanEnv` drops an interpreter's spent environment.
  */
 import { patchOpcodeTable } from './fast-opcodes.js'
+import { contractCodeAnalysed } from '../compile-cache.js'
 
 type Analysis = unknown
 /** `Interpreter#_getValidJumpDestinations`. */
@@ -64,6 +65,7 @@ export function cached(analyse: Analyse): Analyse {
     if (analysis === undefined) {
       analysis = analyse.call(this, code)
       entry.byTable.set(table, analysis as object)
+      contractCodeAnalysed()
     }
     return analysis
   }

@@ -26,10 +26,14 @@ const RING = 8191n
 const SYSTEM_CALL_GAS = 30_000_000n
 const DEPOSIT_TOPIC = fromHex('0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5')
 
-/** keccak256 of the canonical code of each request contract, for the fast path. */
-const CANONICAL = new Map(
-  SYSTEM_CONTRACTS.map((c) => [c.address.slice(2), keccak256(fromHex(c.code))]),
-)
+/**
+ * keccak256 of the canonical code of each request contract, for the fast path. Made at the first
+ * block, not at import: hashed then, before a node has started its WebAssembly keccak, the codes
+ * (a few KB) went through @noble/hashes' cold keccak, ~2-5 ms of every process's start.
+ */
+let canonical: Map<string, Uint8Array> | undefined
+const canonicalCodeHashes = (): Map<string, Uint8Array> =>
+  (canonical ??= new Map(SYSTEM_CONTRACTS.map((c) => [c.address.slice(2), keccak256(fromHex(c.code))])))
 
 /** EIP-4788 and EIP-2935: store the parent beacon root and parent hash in their ring buffers. */
 export async function preBlock(vm: VM, number: bigint, timestamp: bigint, parentHash: Uint8Array, beaconRoot: Uint8Array): Promise<void> {
@@ -80,7 +84,7 @@ function isZero(bytes: Uint8Array): boolean {
 /** Code already compared with a contract's canonical code (the same bytes are read each block). */
 const checkedCode = new WeakMap<Uint8Array, { contract: string; canonical: boolean }>()
 
-/** Each request contract's key in {@link CANONICAL} (Address#toString hexes on every call). */
+/** Each request contract's key in {@link canonicalCodeHashes} (Address#toString hexes on every call). */
 const contractKeys = new WeakMap<Address, string>()
 
 function isCanonicalCode(contract: Address, code: Uint8Array): boolean {
@@ -91,7 +95,7 @@ function isCanonicalCode(contract: Address, code: Uint8Array): boolean {
   }
   const known = checkedCode.get(code)
   if (known?.contract === key) return known.canonical
-  const expected = CANONICAL.get(key)
+  const expected = canonicalCodeHashes().get(key)
   const canonical = expected !== undefined && equalBytes(keccak256(code), expected)
   checkedCode.set(code, { contract: key, canonical })
   return canonical

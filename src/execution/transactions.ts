@@ -229,6 +229,8 @@ export class Transactions {
    */
   async fill(req: CallRequest, freeze = true, send = false): Promise<TypedTransaction> {
     const sender = keyOf(req.from ?? new Uint8Array(20))
+    const loading = this.chain.ensureLoaded(sender)
+    if (loading !== undefined) await loading
     const head = this.chain.head
     const stateNonce = this.chain.nonce(sender)
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
@@ -291,6 +293,8 @@ export class Transactions {
     const cap = this.limits.txFeeCap
     if (cap > 0n && fee > cap) throw new TxRejected(`tx fee (${ether(fee)} ether) exceeds the configured cap (${ether(cap)} ether)`)
     const sender = keyOf(senderBytes)
+    const loading = this.chain.ensureLoaded(sender)
+    if (loading !== undefined) await loading
     const account = this.chain.account(sender)
     const head = this.chain.head
     const hash = tx.hash()

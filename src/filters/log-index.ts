@@ -46,8 +46,10 @@ export interface LogHit {
 export type OverLimit = (height: number) => never
 
 export class LogIndex {
-  /** By height, contiguous from genesis. */
+  /** By height less {@link base}, contiguous from the chain's first block. */
   private readonly blocks: IndexedBlock[] = []
+  /** The chain's first block number: 0, or a fork's fork block (whose older blocks are the remote's). */
+  private base = 0
   private readonly logs: IndexedLog[] = []
   private readonly byAddress = new Map<string, number[]>()
   private readonly byTopic0 = new Map<string, number[]>()
@@ -60,7 +62,8 @@ export class LogIndex {
     chain.on('block', onBlock)
     this.off = () => chain.off('block', onBlock)
     // A new chain is indexed from its genesis (which has no logs) on; a resumed one on first use.
-    if (chain.height === 0n) this.add(chain.head, [])
+    this.base = Number(chain.firstNumber)
+    if (chain.height === chain.firstNumber) this.add(chain.head, [])
   }
 
   /** Number of logs indexed (the chain's logs up to the highest block indexed so far). */
@@ -68,9 +71,17 @@ export class LogIndex {
     return this.logs.length
   }
 
-  /** Number of blocks indexed, genesis included. */
+  /** The height of the highest block indexed. */
   get height(): number {
-    return this.blocks.length - 1
+    return this.base + this.blocks.length - 1
+  }
+
+  /** A fork moved the chain's first block (a reset to another fork block): start again from it. */
+  private rebase(): void {
+    const first = Number(this.chain.firstNumber)
+    if (first === this.base) return
+    this.truncate(0)
+    this.base = first
   }
 
   /** Stops following the chain. */
@@ -84,6 +95,9 @@ export class LogIndex {
    */
   async query(filter: LogFilter, from: number, to: number, limit: number, overLimit: OverLimit): Promise<LogHit[]> {
     await this.catchUp(to)
+    const base = this.base
+    from = Math.max(from, base) - base
+    to -= base
     const top = Math.min(to, this.blocks.length - 1)
     const start = this.blocks[from]
     if (start === undefined || from > top) return []
@@ -94,7 +108,7 @@ export class LogIndex {
       const entry = this.logs[position] as IndexedLog
       if (!logMatches(entry.log, filter)) return
       if (out.length === limit) overLimit(entry.height)
-      out.push({ entry, block: this.blocks[entry.height] as IndexedBlock })
+      out.push({ entry, block: this.blocks[entry.height - base] as IndexedBlock })
     }
     const candidates = this.candidates(filter, lo, hi)
     if (candidates === undefined) for (let p = lo; p < hi; p++) take(p)
@@ -130,7 +144,8 @@ export class LogIndex {
   }
 
   private onBlock(block: Block, receipts: StoredReceipt[]): void {
-    const height = Number(block.header.number)
+    this.rebase()
+    const height = Number(block.header.number) - this.base
     // A block at a height already indexed replaces it and everything above (a revert came first).
     if (height < this.blocks.length) this.truncate(height)
     // A gap (a resumed chain, or blocks committed before the index existed) is filled by catchUp.
@@ -140,8 +155,10 @@ export class LogIndex {
   /** Brings the index to the chain's blocks up to `to`: drops reverted ones, reads missing ones. */
   private async catchUp(to: number): Promise<void> {
     for (;;) {
+      this.rebase()
+      to -= this.base
       const head = this.chain.head
-      const headHeight = Number(head.header.number)
+      const headHeight = Number(head.header.number) - this.base
       if (this.blocks.length > headHeight + 1) this.truncate(headHeight + 1)
       const top = this.blocks[headHeight]
       // The head replaced without the index seeing it: start again from genesis.
@@ -150,16 +167,17 @@ export class LogIndex {
       if (this.blocks.length > Math.min(to, headHeight)) return
       this.catchingUp ??= this.readBlocks(to).finally(() => (this.catchingUp = undefined))
       await this.catchingUp
+      to += this.base
     }
   }
 
   private async readBlocks(to: number): Promise<void> {
     while (this.blocks.length <= to) {
       const height = this.blocks.length
-      const block = await this.chain.blockByNumber(BigInt(height))
+      const block = await this.chain.blockByNumber(BigInt(height + this.base))
       if (block === undefined) {
-        if (BigInt(height) > this.chain.height) return
-        throw new Error(`the chain has no block ${height} to index`)
+        if (BigInt(height + this.base) > this.chain.height) return
+        throw new Error(`the chain has no block ${height + this.base} to index`)
       }
       const receipts = await this.chain.receipts(block.hash())
       // The chain moved while reading (a commit indexed it already, or a revert): read again.
@@ -174,7 +192,7 @@ export class LogIndex {
   }
 
   private add(block: Block, receipts: StoredReceipt[]): void {
-    const height = this.blocks.length
+    const height = this.base + this.blocks.length
     const first = this.logs.length
     const txHashes: Array<Hex | undefined> = []
     let logIndex = 0

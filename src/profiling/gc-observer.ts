@@ -3,7 +3,8 @@
  * their end times, kept as Go's runtime keeps them (the last 256 in a ring) for debug_memStats and
  * debug_gcStats. Only collections after the observer started are seen.
  */
-import { constants, PerformanceObserver, performance, type PerformanceEntry } from 'node:perf_hooks'
+import type { PerformanceEntry, PerformanceObserver } from 'node:perf_hooks'
+import { nodePerfHooks } from '../builtins.js'
 
 /** Go's runtime.MemStats keeps this many recent pauses. */
 export const PAUSE_RING = 256
@@ -28,7 +29,7 @@ export class GcObserver {
 
   start(): void {
     if (this.#observer !== undefined) return
-    this.#observer = new PerformanceObserver((list) => {
+    this.#observer = new (nodePerfHooks().PerformanceObserver)((list) => {
       for (const entry of list.getEntries()) this.#record(entry)
     })
     this.#observer.observe({ entryTypes: ['gc'] })
@@ -41,10 +42,10 @@ export class GcObserver {
 
   #record(entry: PerformanceEntry): void {
     const ns = BigInt(Math.round(entry.duration * 1e6))
-    const endNs = BigInt(Math.round((performance.timeOrigin + entry.startTime + entry.duration) * 1e6))
+    const endNs = BigInt(Math.round((nodePerfHooks().performance.timeOrigin + entry.startTime + entry.duration) * 1e6))
     const flags = (entry as PerformanceEntry & { detail?: { flags?: number } }).detail?.flags ?? 0
     this.count++
-    if ((flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) this.forced++
+    if ((flags & nodePerfHooks().constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) this.forced++
     this.totalNs += ns
     this.recent.push({ ns, endNs })
     if (this.recent.length > PAUSE_RING) this.recent.shift()

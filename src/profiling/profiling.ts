@@ -3,7 +3,7 @@
  * are written to, and the process-wide tools behind geth's profiling and runtime methods (GC
  * statistics, CPU profiler, trace recorder, log level). docs/debug.md maps each method.
  */
-import { setFlagsFromString } from 'node:v8'
+import { nodeV8 } from '../builtins.js'
 import { runInNewContext } from 'node:vm'
 import { Refused } from '../domain-errors.js'
 import { GcObserver } from './gc-observer.js'
@@ -25,7 +25,7 @@ export function fullGc(): void {
     const exposed = (globalThis as { gc?: () => void }).gc
     if (typeof exposed === 'function') collect = exposed
     else {
-      setFlagsFromString('--expose-gc')
+      nodeV8().setFlagsFromString('--expose-gc')
       collect = runInNewContext('gc') as () => void
     }
   }

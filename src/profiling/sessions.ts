@@ -3,7 +3,8 @@
  * Profiler domain gives the `.cpuprofile` JSON Chrome DevTools opens, NodeTracing the trace events
  * (`{ traceEvents: [...] }`) chrome://tracing and Perfetto open. One of each may run at a time.
  */
-import { Session } from 'node:inspector'
+import type { Session } from 'node:inspector'
+import { nodeInspector } from '../builtins.js'
 import { writeFile } from 'node:fs/promises'
 import { Refused } from '../domain-errors.js'
 
@@ -50,7 +51,7 @@ abstract class Recording<R extends Running> {
   protected async record(target: () => string, open: (session: Session) => R, begin: (running: R) => Promise<unknown>): Promise<void> {
     if (this.#running !== undefined) throw new Refused(`${this.what} already in progress`)
     target()
-    const session = new Session()
+    const session = new (nodeInspector().Session)()
     session.connect()
     const running = open(session)
     this.#running = running

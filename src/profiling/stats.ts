@@ -1,16 +1,16 @@
 /**
  * debug_memStats and debug_gcStats: Go's `runtime.MemStats` and `debug.GCStats` field names, filled
- * from what Node.js measures (`process.memoryUsage()`, `v8.getHeapStatistics()`, observed GC
+ * from what Node.js measures (`process.memoryUsage()`, `v8.nodeV8().getHeapStatistics()`, observed GC
  * pauses). Fields Go's allocator has and V8 does not (its span and cache structures, allocation
  * counters) are 0; docs/debug.md lists each mapping.
  */
-import { getHeapStatistics } from 'node:v8'
+import { nodeV8 } from '../builtins.js'
 import { PAUSE_RING, type GcObserver } from './gc-observer.js'
 
 /** geth's debug_memStats answer, from this process. */
 export function memStats(gc: GcObserver): Record<string, number | boolean | number[]> {
   const mem = process.memoryUsage()
-  const heap = getHeapStatistics()
+  const heap = nodeV8().getHeapStatistics()
   const alloc = mem.heapUsed + mem.external
   const heapSys = heap.total_heap_size
   const heapInuse = heap.used_heap_size

@@ -6,7 +6,7 @@
  * docs/controls.md says why.
  */
 import { open, readFile } from 'node:fs/promises'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { nodeZlib } from '../builtins.js'
 import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Mainnet } from '@ethereumjs/common'
 import { importBlocks } from '../chain/import.js'
@@ -142,7 +142,7 @@ async function exportChain(s: Services, file: string, first: bigint | undefined,
     throw fsError(error)
   }
   try {
-    await handle.writeFile(file.endsWith('.gz') ? gzipSync(bytes) : bytes)
+    await handle.writeFile(file.endsWith('.gz') ? nodeZlib().gzipSync(bytes) : bytes)
   } catch (error) {
     throw fsError(error)
   } finally {
@@ -161,7 +161,7 @@ async function importChain(s: Services, file: string): Promise<boolean> {
   }
   if (file.endsWith('.gz')) {
     try {
-      bytes = gunzipSync(bytes)
+      bytes = nodeZlib().gunzipSync(bytes)
     } catch (error) {
       throw fsError(error)
     }

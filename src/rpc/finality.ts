@@ -100,4 +100,26 @@ export const finality: MethodTable = {
     params: [],
     run: (s) => consensusState(s),
   }),
+  /**
+   * The fork, or null for a node that forks nothing: the remote, the fork block, how state is
+   * checked (every account and slot verified with eth_getProof: state roots are real) and what
+   * was fetched so far (requests sent to the remote, accounts, slots, code, searched nodes).
+   */
+  finality_forkStatus: method({
+    params: [],
+    run: ({ fork }) => {
+      if (fork === undefined) return null
+      const stats = fork.stats()
+      return {
+        remote: fork.remote,
+        chainId: quantity(fork.chainId),
+        forkBlockNumber: quantity(fork.blockNumber),
+        forkBlockHash: data(fork.blockHash),
+        // Without eth_getProof at the remote, state is read unverified and roots cover only what the fork wrote.
+        stateRoots: fork.proofs ? 'verified' : 'not real: the remote does not answer eth_getProof',
+        requests: stats.remote,
+        loaded: stats.state,
+      }
+    },
+  }),
 }

@@ -39,6 +39,7 @@ import { debugDump } from './debug/dump.js'
 import { method, type Method, type MethodTable } from './method.js'
 import { openRpcDocument } from './discover.js'
 import { net, web3 } from './web3.js'
+import { withForkHistory } from './eth/fork-history.js'
 
 /** Every namespace this node serves. */
 export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'admin', 'miner', 'debug', 'testing', 'evm', 'hardhat', 'anvil'] as const
@@ -52,6 +53,7 @@ export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, testing, evm, hardhat, anvil]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
+  withForkHistory(methods)
   methods.set(
     'rpc_modules',
     method({

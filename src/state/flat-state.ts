@@ -6,7 +6,7 @@
  * with `view()`: while a view is open, `apply` keeps the values it overwrote, per version.
  */
 import { Account } from '@ethereumjs/util'
-import type { StateDiff, StateReader, SyncStateReader } from './types.js'
+import type { LazyState, StateDiff, StateReader, SyncStateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 const ABSENT = Symbol('absent')
@@ -34,7 +34,8 @@ export interface StateUndo {
 /** A pinned version of the state; close it when done. */
 export interface StateView extends StateReader {
   readonly version: number
-  readonly now: SyncStateReader
+  /** Absent for a fork's state, whose misses are fetched (see {@link FlatState.lazy}). */
+  readonly now: SyncStateReader | undefined
   close(): void
 }
 
@@ -52,23 +53,39 @@ export class FlatState implements StateReader {
   private readonly openViews = new Map<number, number>()
   private undo: Undo[] = []
 
-  readonly now: SyncStateReader = {
+  /** The synchronous reads; absent on a fork, whose misses must be fetched first. */
+  now: SyncStateReader | undefined = {
     account: (address) => this.accounts.get(address),
     storage: (address, slot) => this.storage.get(address)?.get(slot) ?? EMPTY,
     code: (address) => this.code.get(address) ?? EMPTY,
   }
 
+  /** A fork's source of the keys not loaded yet (undefined for a chain that is not a fork). */
+  lazy: LazyState | undefined
+
+  /**
+   * Makes this the head state of a fork: reads of keys not held are fetched through `lazy`
+   * first, so they go through promises (`now` is gone); set before any reader is made.
+   */
+  setLazy(lazy: LazyState): void {
+    this.lazy = lazy
+    this.now = undefined
+  }
+
   async getAccount(address: string): Promise<Account | undefined> {
+    if (this.lazy !== undefined) await this.lazy.account(address)
     const a = this.accounts.get(address)
     return a === undefined ? undefined : copyAccount(a)
   }
 
   async getStorage(address: string, slot: string): Promise<Uint8Array> {
-    return this.now.storage(address, slot)
+    if (this.lazy !== undefined) await this.lazy.slot(address, slot)
+    return this.storage.get(address)?.get(slot) ?? EMPTY
   }
 
   async getCode(address: string): Promise<Uint8Array> {
-    return this.now.code(address)
+    if (this.lazy !== undefined) await this.lazy.account(address)
+    return this.code.get(address) ?? EMPTY
   }
 
   /** Pins the current version for reads across awaits. */
@@ -164,6 +181,7 @@ export class FlatState implements StateReader {
     }
     this.version = next
     if (record !== undefined && this.openViews.size > 0) this.undo.push(record)
+    this.lazy?.applied(diff, next)
     return record
   }
 
@@ -200,6 +218,7 @@ export class FlatState implements StateReader {
     }
     this.version++
     this.undo = []
+    this.lazy?.restored(r.version)
   }
 
   private storageUndo(record: Undo, address: string): StorageUndo {
@@ -249,13 +268,15 @@ export class FlatState implements StateReader {
 /** A pinned version of a {@link FlatState}: one object per view, no closures. */
 class PinnedView implements StateView, SyncStateReader {
   private open = true
-  /** The view reads synchronously itself. */
-  readonly now: SyncStateReader = this
+  /** The view reads synchronously itself, unless it is a fork's (whose misses are fetched). */
+  readonly now: SyncStateReader | undefined
 
   constructor(
     private readonly flat: FlatState,
     readonly version: number,
-  ) {}
+  ) {
+    this.now = flat.lazy === undefined ? this : undefined
+  }
 
   account(address: string): Account | undefined {
     return this.flat.accountAt(this.version, address)
@@ -270,15 +291,18 @@ class PinnedView implements StateView, SyncStateReader {
   }
 
   async getAccount(address: string): Promise<Account | undefined> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.account(address)
     const a = this.account(address)
     return a === undefined ? undefined : copyAccount(a)
   }
 
   async getStorage(address: string, slot: string): Promise<Uint8Array> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.slot(address, slot)
     return this.storage(address, slot)
   }
 
   async getCode(address: string): Promise<Uint8Array> {
+    if (this.flat.lazy !== undefined) await this.flat.lazy.account(address)
     return this.code(address)
   }
 

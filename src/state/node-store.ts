@@ -62,9 +62,16 @@ export class NodeStore implements DB<string, string | Uint8Array> {
     this.roots.set(key, node)
   }
 
+  /**
+   * Where a node found nowhere else comes from: a fork fetches the nodes of its remote's state
+   * it was not sent yet (see src/fork). Undefined for a chain that is not a fork.
+   */
+  missing: ((key: string) => Promise<Uint8Array | undefined>) | undefined
+
   async get(key: string): Promise<Uint8Array | undefined> {
     const hit = this.cache.get(key) ?? this.pending.get(key)
-    if (hit !== undefined || this.backend === undefined) return hit
+    if (hit !== undefined) return hit
+    if (this.backend === undefined) return this.missing?.(key)
     const stored = await this.backend.get(key)
     if (stored !== undefined) this.remember(key, stored)
     return stored

@@ -48,3 +48,24 @@ export function touchedAddresses(diff: StateDiff): Set<string> {
   for (const a of diff.code.keys()) out.add(a)
   return out
 }
+
+/**
+ * Where a forked chain's head state comes from for keys the flat maps do not hold yet: an
+ * account (with its code) or a slot is fetched on first touch and put into the flat maps, after
+ * which it reads like any other. A chain that is not a fork has none, and its reads stay
+ * synchronous (`StateReader.now`); a fork's reads go through promises.
+ */
+export interface LazyState {
+  /** Loads an account and its code unless known; undefined when known already. */
+  account(address: string): Promise<void> | undefined
+  /** Loads a slot (and its account) unless known; undefined when known already. */
+  slot(address: string, slot: string): Promise<void> | undefined
+  /** Loads every account and slot `diff` writes (a trie write needs the path to each). */
+  touch(diff: StateDiff): Promise<void>
+  /** The flat state applied `diff` as `version`: storage it cleared reads as zero from then on, not from the remote. */
+  applied(diff: StateDiff, version: number): void
+  /** The flat state put back what the apply of `version` and later ones overwrote (evm_revert). */
+  restored(version: number): void
+  /** Forgets what was loaded (the flat state was emptied: a reset to the fork block). */
+  reset(): void
+}

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   createPublicClient,
@@ -252,7 +254,7 @@ describe('reset', () => {
     const next = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; parentHash: string }
     expect(next).toMatchObject({ number: '0x1', parentHash: genesis.hash })
     expect(await other.request({ method: 'anvil_reset', params: [] })).toBeNull()
-    await expect(other.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'http://x' } }] })).rejects.toMatchObject({ code: -32602 })
+    await expect(other.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'ftp://x' } }] })).rejects.toMatchObject({ code: -32602 })
     await other.close()
   })
 })
@@ -278,22 +280,27 @@ describe('reset with forking', () => {
       }
     })
 
-    test(`error: ${mode}_reset with forking.jsonRpcUrl says forking is not supported, and changes nothing`, async () => {
+    test(`error: ${mode}_reset with forking.jsonRpcUrl of a remote that refuses answers its error, and changes nothing`, async () => {
       const other = await createNode()
+      // A server that answers every request 404: not a JSON-RPC endpoint, and nothing to retry.
+      const refusing = createServer((_req, res) => res.writeHead(404).end('not found'))
+      await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`
       try {
         await other.request({ method: 'evm_mine' })
         const test = createTestClient({ chain, transport: custom(other.provider, { retryCount: 0 }), mode, cacheTime: 0 }).extend(publicActions)
-        await expect(test.reset({ jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 5n })).rejects.toThrow(/forking is not supported yet/)
-        await expect(
-          other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }] }),
-        ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/forking/) })
+        await expect(test.reset({ jsonRpcUrl: url, blockNumber: 5n })).rejects.toThrow(/404/)
+        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 'ftp://x' } }] })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/forking.jsonRpcUrl/) })
         await expect(other.request({ method: `${mode}_reset`, params: [{ forking: 'x' }] })).rejects.toMatchObject({ code: -32602 })
         await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 7 } }] })).rejects.toMatchObject({ code: -32602 })
+        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { blockNumber: 'soon' } }] })).rejects.toMatchObject({ code: -32602 })
         expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x1')
         expect(await other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: null, blockNumber: null } }] })).toBe(mode === 'hardhat' ? true : null)
         expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')
       } finally {
         await other.close()
+        refusing.closeAllConnections()
+        await new Promise<void>((resolve) => refusing.close(() => resolve()))
       }
     })
   }

@@ -9,6 +9,7 @@
  *
  * The engine is loaded on the first JavaScript trace ({@link loadSandbox}), not at import.
  */
+import { requireLater } from '../../lazy-module.js'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../../crypto/keccak.js'
@@ -43,7 +44,7 @@ let engine: Promise<QuickJSWASMModule> | undefined
 /** Loads the WebAssembly engine once; JavaScript tracers are created only after it resolved. */
 export function loadSandbox(): Promise<QuickJSWASMModule> {
   // A module of its own (not the package's shared one), so that a trapped one can be replaced.
-  engine ??= import('quickjs-emscripten')
+  engine ??= requireLater<typeof import('quickjs-emscripten')>('quickjs-emscripten')
     .then((m) => m.newQuickJSWASMModule())
     .catch((error: unknown) => {
       engine = undefined

@@ -5,7 +5,7 @@
  * Go's block and mutex profiles and GC percentage have no Node.js analogue and answer an error
  * saying so. docs/debug.md maps each method.
  */
-import { writeHeapSnapshot } from 'node:v8'
+import { nodeV8 } from '../../builtins.js'
 import { ServerError } from '../../errors.js'
 import { fullGc } from '../../profiling/profiling.js'
 import { gcStats, memStats } from '../../profiling/stats.js'
@@ -103,7 +103,7 @@ export const debugRuntime: MethodTable = {
     run: (s, [file]) => {
       const path = s.profiling.path(file)
       try {
-        writeHeapSnapshot(path)
+        nodeV8().writeHeapSnapshot(path)
       } catch (error) {
         throw new ServerError(`could not write ${file}: ${(error as Error).message}`)
       }

@@ -4,6 +4,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import { InvalidParamsError, ServerError } from '../../errors.js'
+import { data, quantity } from '../../hex.js'
 import { bloomMayMatch, matchingLogs } from '../../filters/log-filter.js'
 import type { Services } from '../../services.js'
 import { heightOf } from '../blocks.js'
@@ -22,6 +23,11 @@ export async function blockLogs(s: Services, block: Block, filter: LogFilter): P
 export async function getLogs(s: Services, filter: LogFilter): Promise<Record<string, unknown>[]> {
   if (filter.blockHash !== undefined) {
     const block = await s.chain.blockByHash(filter.blockHash)
+    // A fork's blocks at or below its fork block are the remote's, logs included.
+    if (s.fork !== undefined && (block === undefined || block.header.number <= s.fork.blockNumber)) {
+      if (block === undefined) throw new ServerError('unknown block')
+      return remoteLogs(s.fork, { blockHash: data(filter.blockHash) }, filter)
+    }
     if (block === undefined) throw new ServerError('unknown block')
     return blockLogs(s, block, filter)
   }
@@ -41,8 +47,30 @@ export async function getLogs(s: Services, filter: LogFilter): Promise<Record<st
       `query returned more than ${limit} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
     )
   }
+  const fork = s.fork
+  if (fork !== undefined && from <= fork.blockNumber) {
+    // Stitched: the remote's logs up to the fork block (its logs included), then this chain's.
+    const split = to < fork.blockNumber ? to : fork.blockNumber
+    const older = await remoteLogs(fork, { fromBlock: quantity(from), toBlock: quantity(split) }, filter)
+    if (older.length > limit) overLimit(Number(BigInt(String(older[limit]?.blockNumber ?? quantity(split)))))
+    if (to <= fork.blockNumber) return older
+    const hits = await s.filters.logIndex.query(filter, Number(fork.blockNumber + 1n), Number(to), limit - older.length, overLimit)
+    return [...older, ...hits.map(formatLogHit)]
+  }
   const hits = await s.filters.logIndex.query(filter, Number(from), Number(to), limit, overLimit)
   return hits.map(formatLogHit)
+}
+
+/** The remote's logs for `range`, with the filter's addresses and topics. */
+async function remoteLogs(fork: NonNullable<Services['fork']>, range: Record<string, string>, filter: LogFilter): Promise<Record<string, unknown>[]> {
+  const query = {
+    ...range,
+    ...(filter.addresses.length === 0 ? {} : { address: filter.addresses.map((a) => data(a)) }),
+    ...(filter.topics.length === 0 ? {} : { topics: filter.topics.map((t) => (t === null ? null : t.map((x) => data(x)))) }),
+  }
+  const logs = await fork.remoteCall('eth_getLogs', [query])
+  if (!Array.isArray(logs)) throw new ServerError(`fork: the remote ${fork.remote} answered eth_getLogs without a list`)
+  return logs as Record<string, unknown>[]
 }
 
 /** The filter codec bound to the node's limits, built once per node. */

@@ -9,7 +9,8 @@
  */
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import { CodecError, address, blockSelector, optional, type BlockSelector, type Codec } from '../codecs.js'
-import { data, fromHex, quantity, toBigInt } from '../../hex.js'
+import { data, fromHex, keyOf, quantity, toBigInt } from '../../hex.js'
+import { verifyProof } from '../../fork/proof.js'
 import { EMPTY_ROOT } from '../../state/mpt.js'
 import { stateBlock } from '../blocks.js'
 import { method, type MethodTable } from '../method.js'
@@ -39,6 +40,12 @@ export const proof: MethodTable = {
     params: [address, storageKeys, optional(blockSelector, LATEST)],
     run: async (s, [addr, keys, at]) => {
       const block = await stateBlock(s, at)
+      // A fork's block below its fork block: the remote's proof, answered once it verifies against that block's root.
+      if (s.fork !== undefined && block.header.number < s.fork.blockNumber) {
+        const answer = await s.fork.remoteCall('eth_getProof', [data(addr), keys.map((k) => data(k.key)), quantity(block.header.number)])
+        await verifyProof(answer, block.header.stateRoot, keyOf(addr), keys.map((k) => keyOf(k.key)))
+        return answer
+      }
       // Test-control writes may have moved a block's state past its header's root: prove what reads see.
       const root = s.chain.stateRootOf(block)
       const p = await s.chain.proof(root, addr, keys.map((k) => k.key))

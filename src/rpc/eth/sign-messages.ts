@@ -9,6 +9,7 @@
  * cannot sign (`unknown account`), as in Hardhat. A locked account (docs/accounts.md) answers
  * geth's `authentication needed: password or unlock`.
  */
+import { requireLater } from '../../lazy-module.js'
 import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
@@ -94,7 +95,7 @@ let typedSigner: Promise<typeof import('micro-eth-signer')> | undefined
 async function signTypedData(s: Services, account: Uint8Array, typed: TypedData): Promise<string> {
   if (DOMAIN_FIELDS.every((f) => typed.domain[f] === undefined || typed.domain[f] === null || typed.domain[f] === '')) throw new ServerError('domain is undefined')
   const key = privateKeyOf(s, account)
-  const { signTyped } = await (typedSigner ??= import('micro-eth-signer'))
+  const { signTyped } = await (typedSigner ??= requireLater<typeof import('micro-eth-signer')>('micro-eth-signer'))
   try {
     return signTyped(withDomainType(typed) as never, data(key), false)
   } catch (error) {

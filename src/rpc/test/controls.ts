@@ -10,29 +10,44 @@ import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot }
 import { method, type Method, type MethodTable } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
 import { callRequest } from '../objects.js'
-import { InvalidParamsError } from '../../errors.js'
+import { InvalidParamsError, ServerError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
+import type { ForkRequest } from '../../controls/controls.js'
 
 /**
- * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber?, … } }`.
- * viem's testClient.reset() always sends `forking`, with `jsonRpcUrl` left out and `blockNumber`
- * null when not given: a `forking` without a URL is a plain reset. A URL asks for a fork of
- * another chain, which this node cannot do yet; that answer names forking, so a client sees why.
+ * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber? } }`.
+ * Without `forking` the chain goes back to its genesis (a fork: to its fork block). With a
+ * `jsonRpcUrl` it forks that remote at `blockNumber` (its head when absent). viem's
+ * testClient.reset() always sends `forking`, with `jsonRpcUrl` left out and `blockNumber` NaN
+ * (null once serialized) when not given: without a URL a fork goes back to its remote at
+ * `blockNumber` (its fork block when none) and a node that forks nothing back to genesis.
  */
-function resetOptions(name: string): (v: unknown) => undefined {
-  return (v) => {
-    if (v === undefined || v === null) return undefined
-    if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidParamsError('invalid argument 0: want an object { forking?: { jsonRpcUrl?, blockNumber? } }')
-    const forking = (v as { forking?: unknown }).forking
-    if (forking === undefined || forking === null) return undefined
-    if (typeof forking !== 'object' || Array.isArray(forking)) throw new InvalidParamsError('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }')
-    const url = (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl
-    if (url === undefined || url === null) return undefined
-    if (typeof url !== 'string') throw new InvalidParamsError('invalid argument 0: forking.jsonRpcUrl must be a string')
-    throw new InvalidParamsError(
-      `invalid argument 0: forking is not supported yet: ${name} cannot fork from ${url}; without forking.jsonRpcUrl it resets the local chain to genesis`,
-    )
+function resetOptions(v: unknown): ForkRequest | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidParamsError('invalid argument 0: want an object { forking?: { jsonRpcUrl?, blockNumber? } }')
+  const forking = (v as { forking?: unknown }).forking
+  if (forking === undefined || forking === null) return undefined
+  if (typeof forking !== 'object' || Array.isArray(forking)) throw new InvalidParamsError('invalid argument 0: forking must be an object { jsonRpcUrl?, blockNumber? }')
+  const { jsonRpcUrl: url, blockNumber: number } = forking as { jsonRpcUrl?: unknown; blockNumber?: unknown }
+  if (url !== undefined && url !== null && typeof url !== 'string') throw new InvalidParamsError('invalid argument 0: forking.jsonRpcUrl must be a string')
+  if (typeof url === 'string' && !/^(https?|wss?):\/\/./.test(url)) throw new InvalidParamsError(`invalid argument 0: forking.jsonRpcUrl must be an http(s):// or ws(s):// URL, got ${JSON.stringify(url.slice(0, 60))}`)
+  let blockNumber: bigint | undefined
+  if (typeof number === 'number' && !Number.isNaN(number)) {
+    if (!Number.isSafeInteger(number) || number < 0) throw new InvalidParamsError(`invalid argument 0: forking.blockNumber must be a block number, got ${number}`)
+    blockNumber = BigInt(number)
+  } else if (typeof number === 'string' && /^0x[0-9a-fA-F]+$/.test(number)) {
+    blockNumber = BigInt(number)
+  } else if (typeof number === 'bigint' && number >= 0n) {
+    blockNumber = number
+  } else if (number !== undefined && number !== null && !(typeof number === 'number' && Number.isNaN(number))) {
+    throw new InvalidParamsError(`invalid argument 0: forking.blockNumber must be a block number, got ${JSON.stringify(number)}`)
   }
+  return { url: typeof url === 'string' ? url : undefined, blockNumber }
+}
+
+function rpcUrl(v: unknown): string {
+  if (typeof v !== 'string' || !/^https?:\/\/./.test(v)) throw new InvalidParamsError(`invalid argument 0: want an http(s):// URL, got ${JSON.stringify(v)?.slice(0, 60)}`)
+  return v
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
@@ -91,9 +106,9 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
       }),
     }),
     [`${prefix}_reset`]: method({
-      params: [{ name: 'options', optional: true, decode: resetOptions(`${prefix}_reset`) }],
-      run: async (s) => {
-        await s.controls.reset()
+      params: [{ name: 'options', optional: true, decode: resetOptions }],
+      run: async (s, [fork]: readonly [ForkRequest | undefined]) => {
+        await s.controls.reset(fork)
         return ok
       },
     }),
@@ -159,15 +174,23 @@ export const evm: MethodTable = {
   }),
 }
 
-/** The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it). */
-function metadata({ chain, chainId, clientVersion, controls }: Services) {
+/**
+ * The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it);
+ * a fork adds `forkedNetwork` (Hardhat's and Anvil's field: the remote's chain id, the fork block).
+ */
+function metadata({ chain, chainId, clientVersion, controls, fork }: Services) {
   return {
     clientVersion,
     chainId: Number(chainId),
     instanceId: data(controls.instanceId()),
     latestBlockNumber: Number(chain.height),
     latestBlockHash: data(chain.head.hash()),
+    ...(fork === undefined ? {} : { forkedNetwork: forkedNetwork(fork) }),
   }
+}
+
+function forkedNetwork(fork: NonNullable<Services['fork']>) {
+  return { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.blockNumber), forkBlockHash: data(fork.blockHash) }
 }
 
 export const hardhat: MethodTable = {
@@ -208,9 +231,17 @@ export const anvil: MethodTable = {
       return null
     },
   }),
+  anvil_setRpcUrl: method({
+    params: [{ name: 'url', optional: false, decode: rpcUrl }],
+    run: async (s, [url]: readonly [string]) => {
+      if (s.fork === undefined) throw new ServerError('anvil_setRpcUrl: this node forks nothing; fork with anvil_reset { forking: { jsonRpcUrl } }')
+      await s.fork.setRpcUrl(url)
+      return null
+    },
+  }),
   anvil_metadata: method({
     params: [],
-    run: (s) => ({ ...metadata(s), forkConfig: null, snapshots: s.controls.snapshotIds() }),
+    run: (s) => ({ forkedNetwork: null, ...metadata(s), forkConfig: null, snapshots: s.controls.snapshotIds() }),
   }),
   anvil_dumpState: method({ params: [], run: (s) => encodeDump(dumpState(s.chain, s.chainId)) }),
   anvil_loadState: method({
@@ -245,7 +276,7 @@ export const anvil: MethodTable = {
   anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
   anvil_nodeInfo: method({
     params: [],
-    run: ({ chain, chainId, common, producer }) => ({
+    run: ({ chain, chainId, common, producer, fork }) => ({
       currentBlockNumber: Number(chain.height),
       currentBlockTimestamp: Number(chain.head.header.timestamp),
       currentBlockHash: data(chain.head.hash()),
@@ -257,7 +288,8 @@ export const anvil: MethodTable = {
         gasLimit: Number(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
-      forkConfig: {},
+      // Anvil's fields; a provider has no URL to name.
+      forkConfig: fork === undefined ? {} : { ...(fork.url === undefined ? {} : { forkUrl: fork.remote }), forkBlockNumber: Number(fork.blockNumber) },
     }),
   }),
 }

@@ -1,0 +1,90 @@
+/**
+ * A fork's history: blocks below the fork block are the remote's. Their headers are fetched on
+ * first use (checked against their hash) and kept in memory, and the state at such a block is
+ * read on demand as the fork block's is, each account and slot proven against that block's
+ * state root (eth_call, eth_estimateGas and traces at an older block run on it).
+ */
+import { Block, createBlockHeaderFromRPC } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { Refused } from '../domain-errors.js'
+import { equalBytes, fromHex, keyOf } from '../hex.js'
+import { FlatState } from '../state/flat-state.js'
+import type { StateReader } from '../state/types.js'
+import { ForkState, type RemoteRequests } from './lazy-state.js'
+
+/** How many older blocks' states are kept loaded at once. */
+const STATES_KEPT = 8
+
+export class ForkHistory {
+  private readonly headers = new Map<bigint, Promise<Block | undefined>>()
+  private readonly byHash = new Map<string, bigint>()
+  private readonly states = new Map<string, FlatState>()
+
+  constructor(
+    private remote: RemoteRequests,
+    private remoteName: string,
+    /** The fork block's number: history is what lies below it. */
+    readonly forkNumber: bigint,
+    private readonly common: Common,
+    private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
+    /** False: the remote has no eth_getProof; older states are read with the plain getters, unverified. */
+    private readonly proofs = true,
+  ) {}
+
+  /** Reads from another remote from now on (anvil_setRpcUrl); states already loaded stay. */
+  setRemote(remote: RemoteRequests, name: string): void {
+    this.remote = remote
+    this.remoteName = name
+    this.states.clear()
+  }
+
+  /** The remote's block at `number` (below the fork block) as a header-only block; undefined past it. */
+  block(number: bigint): Promise<Block | undefined> {
+    if (number < 0n || number >= this.forkNumber) return Promise.resolve(undefined)
+    let known = this.headers.get(number)
+    if (known === undefined) {
+      known = this.fetch([`0x${number.toString(16)}`, false], 'eth_getBlockByNumber')
+      known.catch(() => this.headers.delete(number))
+      this.headers.set(number, known)
+    }
+    return known
+  }
+
+  /** The remote's block with `hash`, when it is below the fork block. */
+  async blockByHash(hash: Uint8Array): Promise<Block | undefined> {
+    const number = this.byHash.get(keyOf(hash))
+    if (number !== undefined) return this.block(number)
+    const block = await this.fetch([`0x${keyOf(hash)}`, false], 'eth_getBlockByHash')
+    if (block === undefined || block.header.number >= this.forkNumber) return undefined
+    this.headers.set(block.header.number, Promise.resolve(block))
+    return block
+  }
+
+  private async fetch(params: unknown[], method: string): Promise<Block | undefined> {
+    const json = await this.remote.request({ method, params })
+    if (json === null || json === undefined) return undefined
+    if (typeof json !== 'object' || typeof (json as { hash?: unknown }).hash !== 'string') throw new Refused(`fork: the remote ${this.remoteName} answered ${method} with no block`)
+    const header = createBlockHeaderFromRPC(json as never, { common: this.common, setHardfork: false, skipConsensusFormatValidation: true })
+    const block = new Block(header, [], [], this.common.isActivatedEIP(4895) ? [] : undefined, { common: this.common })
+    const hash = fromHex((json as { hash: string }).hash)
+    if (!equalBytes(block.hash(), hash)) {
+      throw new Refused(`fork: block ${header.number} of ${this.remoteName} does not hash to ${(json as { hash: string }).hash} under hardfork ${this.common.hardfork()}: its state cannot be read here`)
+    }
+    this.byHash.set(keyOf(hash), header.number)
+    return block
+  }
+
+  /** The state after an older block: loaded on demand, proven against its state root. */
+  stateAt(block: Block): StateReader {
+    const key = keyOf(block.hash())
+    let flat = this.states.get(key)
+    if (flat === undefined) {
+      flat = new FlatState()
+      const point = { tag: `0x${block.header.number.toString(16)}`, stateRoot: block.header.stateRoot, remote: this.remoteName, proofs: this.proofs }
+      flat.setLazy(new ForkState(this.remote, point, flat, this.addNodes))
+      this.states.set(key, flat)
+      if (this.states.size > STATES_KEPT) this.states.delete(this.states.keys().next().value as string)
+    }
+    return flat
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The `fork` option of createNode: which remote chain to fork, at which block, and how to talk to
+ * the remote. The remote's own settings (time-outs, retries, rate cap, batching) are the remote
+ * client's (src/fork/remote/).
+ */
+import { describe, integerOrBigint, string, type Rule } from '../option-rules.js'
+import { remoteRule, type RemoteOptions } from './remote/index.js'
+
+/** `createNode({ fork })`: fork a live chain, its state read on demand. The remote's settings are {@link RemoteOptions}. */
+export interface ForkOptions extends RemoteOptions {
+  /**
+   * The block to fork at: a number, or a negative number for that many blocks before the
+   * remote's head. Default: the remote's latest block when the node starts (pinned).
+   */
+  blockNumber?: number | bigint
+  /** The chain id of the fork; default the remote's (`eth_chainId`). */
+  chainId?: number | bigint
+  /** A directory where fetched state is kept between runs (opt-in). */
+  cacheDir?: string
+}
+
+const blockNumber: Rule = (v, fail) => {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return
+  if (typeof v === 'bigint') return
+  fail(`must be an integer block number (number or bigint; negative: that many before the remote's head), got ${describe(v)}`)
+}
+
+/** The rule of the `fork` option: the remote's fields (src/fork/remote) and the fork's own. */
+export const forkRule: Rule = remoteRule({ blockNumber, chainId: integerOrBigint(1n), cacheDir: string })

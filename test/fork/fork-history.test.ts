@@ -1,0 +1,107 @@
+/**
+ * A fork's history: blocks, transactions, receipts and logs at or below the fork block come from
+ * the remote; eth_getLogs ranges across the fork point are stitched in order; calls at an older
+ * block run on the remote's state at that block.
+ */
+import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { FinalityNode } from '../../src/index.js'
+import { loadArtifacts } from '../fixtures/compile.js'
+import { trackNodes } from '../helpers/nodes.js'
+
+const newNode = trackNodes()
+const Token = loadArtifacts().Token!
+const receiver = privateKeyToAccount(keccak256(toHex('fork history receiver'))).address
+const transfer = (to: Address, amount: bigint): Hex => encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [to, amount] })
+const balanceOf = (who: Address): Hex => encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [who] })
+
+let remote: FinalityNode
+let fork: FinalityNode
+let token: Address
+let dev: Address
+let forkNumber: bigint
+const sent: Hex[] = []
+
+beforeAll(async () => {
+  remote = await newNode()
+  dev = remote.accounts[0]!.address
+  const args = encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Hist', 'HST', 10n ** 24n])
+  const hash = (await remote.request({ method: 'eth_sendTransaction', params: [{ from: dev, data: `${Token.bytecode}${args.slice(2)}`, gas: '0x300000' }] })) as Hex
+  token = ((await remote.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Address }).contractAddress
+  for (const amount of [1n, 2n, 3n]) sent.push((await remote.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, amount) }] })) as Hex)
+  forkNumber = BigInt((await remote.request({ method: 'eth_blockNumber', params: [] })) as Hex)
+  fork = await newNode({ fork: { provider: remote.provider } })
+  // The remote goes on after the fork block: that is not the fork's history.
+  sent.push((await remote.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, 100n) }] })) as Hex)
+})
+
+describe('history of a fork', () => {
+  it('blocks at and below the fork block are the remote\'s, by number and by hash, with their transactions', async () => {
+    for (const n of [forkNumber - 1n, forkNumber]) {
+      const theirs = await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, true] })
+      expect(await fork.request({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, true] })).toEqual(theirs)
+      const hash = (theirs as { hash: Hex }).hash
+      expect(await fork.request({ method: 'eth_getBlockByHash', params: [hash, false] })).toEqual(await remote.request({ method: 'eth_getBlockByHash', params: [hash, false] }))
+      expect(await fork.request({ method: 'eth_getBlockTransactionCountByNumber', params: [`0x${n.toString(16)}`] })).toBe('0x1')
+    }
+    expect(await fork.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] }))
+    // While the fork block is the head, `latest` is the remote's fork block too.
+    const fresh = await newNode({ fork: { provider: remote.provider, blockNumber: forkNumber } })
+    expect(await fresh.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${forkNumber.toString(16)}`, true] }))
+  })
+
+  it('transactions and receipts mined at or below the fork block are found; one the remote mined after it is not', async () => {
+    const old = sent[1]!
+    expect(await fork.request({ method: 'eth_getTransactionByHash', params: [old] })).toEqual(await remote.request({ method: 'eth_getTransactionByHash', params: [old] }))
+    expect(await fork.request({ method: 'eth_getTransactionReceipt', params: [old] })).toEqual(await remote.request({ method: 'eth_getTransactionReceipt', params: [old] }))
+    const later = sent[3]!
+    expect(await fork.request({ method: 'eth_getTransactionByHash', params: [later] })).toBeNull()
+    expect(await fork.request({ method: 'eth_getTransactionReceipt', params: [later] })).toBeNull()
+  })
+
+  it('eth_getLogs stitches the remote\'s logs and the fork\'s, in block order', async () => {
+    const hash = (await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, 7n) }] })) as Hex
+    const logs = (await fork.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', address: token }] })) as Array<{ blockNumber: Hex; transactionHash: Hex }>
+    const theirs = (await remote.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: `0x${forkNumber.toString(16)}`, address: token }] })) as unknown[]
+    expect(logs.slice(0, theirs.length)).toEqual(theirs)
+    expect(logs).toHaveLength(theirs.length + 1)
+    expect(logs.at(-1)!.transactionHash).toBe(hash)
+    const numbers = logs.map((l) => BigInt(l.blockNumber))
+    expect([...numbers].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(numbers)
+    // Only the remote part, and a single remote block by hash.
+    const block = (await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${forkNumber.toString(16)}`, false] })) as { hash: Hex }
+    expect(await fork.request({ method: 'eth_getLogs', params: [{ blockHash: block.hash }] })).toEqual(await remote.request({ method: 'eth_getLogs', params: [{ blockHash: block.hash }] }))
+  })
+
+  it('eth_call at a block below the fork block runs on the remote\'s state at that block', async () => {
+    const at = `0x${(forkNumber - 2n).toString(16)}`
+    const theirs = await remote.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(receiver) }, at] })
+    expect(BigInt(theirs as Hex)).toBe(1n)
+    expect(await fork.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(receiver) }, at] })).toBe(theirs)
+    expect(await fork.request({ method: 'eth_getBalance', params: [dev, at] })).toBe(await remote.request({ method: 'eth_getBalance', params: [dev, at] }))
+  })
+
+  it('debug_traceCall at a block below the fork block traces on the remote\'s state at that block', async () => {
+    const at = `0x${(forkNumber - 2n).toString(16)}`
+    const params = [{ to: token, data: balanceOf(receiver) }, at, { tracer: 'callTracer' }]
+    const theirs = (await remote.request({ method: 'debug_traceCall', params })) as { output: Hex }
+    expect(BigInt(theirs.output)).toBe(1n)
+    expect(await fork.request({ method: 'debug_traceCall', params })).toEqual(theirs)
+  })
+
+  it('replays and raw forms of the remote\'s blocks and transactions are refused, saying why; raw headers are the remote\'s', async () => {
+    const n = `0x${forkNumber.toString(16)}`
+    await expect(fork.request({ method: 'debug_traceBlockByNumber', params: [n, {}] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/is the remote's \(block \d+, at or below the fork block\)/) })
+    await expect(fork.request({ method: 'debug_getRawBlock', params: [n] })).rejects.toMatchObject({ code: -32000 })
+    await expect(fork.request({ method: 'debug_traceTransaction', params: [sent[1]!, {}] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/transaction 0x[0-9a-f]{64} is the remote's/) })
+    expect(await fork.request({ method: 'debug_getRawHeader', params: [`0x${(forkNumber - 1n).toString(16)}`] })).toBe(await remote.request({ method: 'debug_getRawHeader', params: [`0x${(forkNumber - 1n).toString(16)}`] }))
+  })
+
+  it('eth_getProof at a block below the fork block is the remote\'s, verified against that block\'s root', async () => {
+    const at = `0x${(forkNumber - 1n).toString(16)}`
+    const slot = keccak256(`0x${receiver.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
+    const theirs = await remote.request({ method: 'eth_getProof', params: [token, [slot], at] })
+    expect(await fork.request({ method: 'eth_getProof', params: [token, [slot], at] })).toEqual(theirs)
+  })
+})
