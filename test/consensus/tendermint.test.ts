@@ -48,6 +48,14 @@ describe('proposer selection (weighted round-robin with priorities)', () => {
     expect(next).not.toContain(d!.address)
   })
 
+  it('a history starting at a fork block + 1 elects from there, without replaying the heights before', async () => {
+    const { ValidatorHistory } = await import('../../src/consensus/validator-history.js')
+    const vs = sorted(makeValidators([10n, 10n, 10n]))
+    const history = new ValidatorHistory(vs, 20_000_001n)
+    expect([0n, 1n, 2n, 3n].map((d) => history.proposer(20_000_001n + d, 0).address)).toEqual([vs[0], vs[1], vs[2], vs[0]].map((v) => v!.address))
+    expect(history.proposer(20_000_001n, 2).address).toBe(vs[2]!.address)
+  })
+
   it('the proposer of round r is r elections after round 0 (HeightSet)', () => {
     const vs = sorted(makeValidators([10n, 10n, 10n]))
     const set = new HeightSet(vs, new ProposerPriorities(vs))
