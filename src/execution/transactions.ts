@@ -248,7 +248,7 @@ export class Transactions {
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + suggestedTip(this.pool)
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
-      return createTx({ ...base, type, gasPrice }, { common: this.common, freeze })
+      return createTx(Object.assign(base, { type, gasPrice }), { common: this.common, freeze })
     }
     const tip = req.maxPriorityFeePerGas ?? suggestedTip(this.pool)
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
@@ -265,7 +265,8 @@ export class Transactions {
       }))
       return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
     }
-    return createTx({ ...base, ...fees, type: TransactionType.FeeMarketEIP1559 }, { common: this.common, freeze })
+    // Object.assign: an object literal's second spread takes V8's slow path (~1.5 µs here).
+    return createTx(Object.assign(base, fees, { type: TransactionType.FeeMarketEIP1559 }), { common: this.common, freeze })
   }
 
   /**
