@@ -42,7 +42,7 @@ const FAST_LOADING = [/^@ethereumjs\//, /^@noble\//, /^@scure\//, 'eventemitter3
  * text is not found (a library update changed it), so a patch is never silently lost. Each keeps
  * the library's results exactly.
  */
-const START_UP_PATCHES: { file: RegExp; from: string; to: string; why: string }[] = [
+export const START_UP_PATCHES: { file: RegExp; from: string; to: string; why: string }[] = [
   {
     file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
     why: '65,536 BigInts made at import (~6 ms of every cold start) for bytesToBigInt of 1 and 2 bytes',
@@ -66,6 +66,33 @@ for (let i = 0; i <= 255; i++) {
     why: "CREATE and CREATE2 addresses (generateAddress, generateAddress2) hashed by the node's keccak (WebAssembly) instead of noble's: a process's first deployment spent ~0.8 ms in noble's not yet compiled keccak",
     from: `import { keccak_256 } from '@noble/hashes/sha3.js';`,
     to: `import { keccak256 as keccak_256 } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), 'src', 'crypto', 'keccak.ts'))};`,
+  },
+  {
+    file: /@ethereumjs[\\/]tx[\\/]dist[\\/]esm[\\/]capabilities[\\/]legacy\.js$/,
+    why: "a transaction's data gas (getDataGas) counted with numbers and priced once, not one BigInt addition per byte: a process's first deployment (~3 KB of initcode, priced three times or more, by code not yet compiled) spent ~1 ms there",
+    from: `    let cost = BIGINT_0;
+    for (let i = 0; i < tx.data.length; i++) {
+        tx.data[i] === 0 ? (cost += txDataZero) : (cost += txDataNonZero);
+    }`,
+    to: `    const bytes = tx.data;
+    let zeros = 0;
+    for (let i = 0; i < bytes.length; i++) {
+        if (bytes[i] === 0) zeros++;
+    }
+    let cost = BigInt(zeros) * txDataZero + BigInt(bytes.length - zeros) * txDataNonZero;`,
+  },
+  {
+    file: /@ethereumjs[\\/]tx[\\/]dist[\\/]esm[\\/]util[\\/]intrinsic\.js$/,
+    why: 'the same for the calldata floor (EIP-7623): tokens counted with numbers',
+    from: `        for (let i = 0; i < tx.data.length; i++) {
+            tokens += tx.data[i] === 0 ? 1n : 4n;
+        }`,
+    to: `        const bytes = tx.data;
+        let zeros = 0;
+        for (let i = 0; i < bytes.length; i++) {
+            if (bytes[i] === 0) zeros++;
+        }
+        tokens += BigInt(zeros) + BigInt(bytes.length - zeros) * 4n;`,
   },
 ]
 

@@ -240,7 +240,7 @@ export function profileHooks(): { before?: () => Promise<void>; after?: () => Pr
   return {
     async before() {
       await session.post('Profiler.enable')
-      await session.post('Profiler.setSamplingInterval', { interval: 1000 })
+      await session.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROFILE_INTERVAL ?? 1000) })
       await session.post('Profiler.start')
     },
     async after() {

@@ -118,20 +118,23 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
 
 /** The (unsigned) transaction a call request describes, sent by `req.from`. */
 export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
-  const base = txFields(req, nonce, gasLimit)
   const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
+  // Fields added with Object.assign: properties an object literal adds after a spread take V8's
+  // slow path (~1 µs here).
   const tx = dynamic
     ? createTx(
-        {
-          ...base,
+        Object.assign(txFields(req, nonce, gasLimit), {
           type: TransactionType.FeeMarketEIP1559,
           maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n),
           maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
-        },
+        }),
         { common, freeze: false },
       )
     : createTx(
-        { ...base, type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy, gasPrice: req.gasPrice ?? 0n },
+        Object.assign(txFields(req, nonce, gasLimit), {
+          type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
+          gasPrice: req.gasPrice ?? 0n,
+        }),
         { common, freeze: false },
       )
   const sender = new Address(req.from ?? ZERO_ADDRESS)

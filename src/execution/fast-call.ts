@@ -13,8 +13,8 @@
  * EIP-7928 access lists, EIP-7708 transfer logs), the debug log and the profiler go through the
  * library's own method.
  */
-import type { EVMResult, Message } from '@ethereumjs/evm'
-import { Account } from '@ethereumjs/util'
+import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
+import { Account, createZeroAddress } from '@ethereumjs/util'
 
 /** EIPs that add work to a call frame in the library's method. */
 const FRAME_EIPS = [2780, 6800, 7708, 7864, 7928]
@@ -90,4 +90,95 @@ async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVM
   }
   if (message.depth === 0) evm.postMessageCleanup()
   return { execResult: result }
+}
+
+/** What {@link fastRunInterpreter} reads of an EVM beyond {@link EvmInternals}. */
+export interface FrameInternals extends EvmInternals {
+  _block: unknown
+  _tx: { gasPrice: bigint; origin?: unknown } | undefined
+  blockchain: unknown
+  journal: unknown
+  performanceLogger: unknown
+}
+
+/** The interpreter's result fields and its run's outcome, as `runInterpreter` reads them. */
+interface InterpreterInstance {
+  _result: Record<string, unknown> & { returnValue?: Uint8Array }
+  _env: object
+  run(code: unknown, opts: unknown): Promise<{ runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: { error: string } }>
+}
+
+/** The library's (unexported) Interpreter class, reached through the engine's probe. */
+export type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
+
+/** `EVM#runInterpreter`. */
+export type RunInterpreter = (this: FrameInternals, message: Message, opts?: { initialLogs?: unknown }) => Promise<ExecResult>
+
+/**
+ * @ethereumjs/evm's `runInterpreter` (a frame's interpreter set up, run and its result put
+ * together) with the result built by `Object.assign` instead of its object literal, for the EVMs
+ * `fast` accepts; others, and a frame without the EVM's block or transaction (`_block`, `_tx`:
+ * set by each run, so a fresh EVM cannot show them to the start-up check), go through `library`.
+ *
+ * The library builds the result as `{ ...result, runState: { ...runState, ...result, ...env },
+ * exceptionError, gas, … }`: in V8 (Node 20) the run state's second and third spreads and each
+ * property the outer literal adds after its spread take the slow runtime path, ~4 µs a frame
+ * (measured in isolation; 0.4 µs the same objects through `Object.assign`), a tenth of an
+ * `eth_call` of an ERC20's balanceOf. The objects come out the same: the same keys in the same
+ * order with the same values.
+ */
+export function fastRunInterpreter(library: RunInterpreter, Interpreter: InterpreterClass, fast: (evm: FrameInternals) => boolean): RunInterpreter {
+  return async function (this: FrameInternals, message: Message, opts: { initialLogs?: unknown } = {}): Promise<ExecResult> {
+    const tx = this._tx
+    if (!fast(this) || this._block === undefined || tx === undefined) return library.call(this, message, opts)
+    const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
+    const m = message as Message & { chargeCodeAccesses?: unknown; createdAddresses?: Set<string> }
+    const env = {
+      address: message.to ?? createZeroAddress(),
+      caller: message.caller ?? createZeroAddress(),
+      callData: message.data ?? Uint8Array.from([0]),
+      callValue: message.value ?? 0n,
+      code: message.code,
+      isStatic: message.isStatic ?? false,
+      isCreate: message.isCreate ?? false,
+      depth: message.depth ?? 0,
+      gasPrice: tx.gasPrice,
+      origin: tx.origin ?? message.caller ?? createZeroAddress(),
+      block: this._block,
+      contract,
+      codeAddress: message.codeAddress,
+      gasRefund: message.gasRefund,
+      chargeCodeAccesses: m.chargeCodeAccesses,
+      blobVersionedHashes: message.blobVersionedHashes ?? [],
+      accessWitness: message.accessWitness,
+      createdAddresses: m.createdAddresses,
+      initialLogs: opts.initialLogs,
+    }
+    const profiler = this._optsCached.profiler
+    const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, profiler)
+    if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct
+    if (m.createdAddresses) interpreter._result.createdAddresses = m.createdAddresses
+    const interpreterRes = await interpreter.run(message.code, opts)
+    let result = interpreter._result
+    let gasUsed = message.gasLimit - interpreterRes.runState.gasLeft
+    const error = interpreterRes.exceptionError
+    if (error) {
+      if (error.error !== EVMError.errorMessages.REVERT && error.error !== EVMError.errorMessages.INVALID_EOF_FORMAT) gasUsed = message.gasLimit
+      // The result is cleared on error.
+      result = Object.assign({}, result)
+      result.logs = []
+      result.selfdestruct = new Map()
+      result.createdAddresses = new Set()
+    }
+    ;(message.accessWitness as { commit(): void } | undefined)?.commit()
+    const out = Object.assign({}, result) as Record<string, unknown>
+    out.runState = Object.assign({}, interpreterRes.runState, result, interpreter._env)
+    out.exceptionError = error
+    out.gas = interpreterRes.runState?.gasLeft
+    out.executionGasUsed = gasUsed
+    out.gasRefund = interpreterRes.runState.gasRefund
+    out.stateGasSpilled = interpreterRes.runState.stateGasSpilled
+    out.returnValue = result.returnValue ?? new Uint8Array(0)
+    return out as unknown as ExecResult
+  }
 }

@@ -2,7 +2,8 @@
  * The call-frame fast path (src/execution/fast-call.ts) ends every frame as @ethereumjs/evm's own
  * `_executeCall` does: the same result and the same state, for a contract call with and without
  * value, a revert, a value the sender cannot pay, a call to an account without code and a
- * precompile call. Each case runs on two fresh EVMs, one through each method.
+ * precompile call. Each case runs on two fresh EVMs, one through each method. The frame's result
+ * (`runInterpreter`, also the engine's own) has the library's fields in the library's order.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { type EVM, createEVM } from '@ethereumjs/evm'
@@ -42,6 +43,10 @@ async function frame(useLibrary: boolean, to: Address, value: bigint, data: Uint
     error: execResult.exceptionError?.error,
     gasRefund: execResult.gasRefund,
     runState: execResult.runState === undefined ? undefined : Object.keys(execResult.runState).length > 0,
+    // The frame result's fields in the library's order (runInterpreter's result, built by the engine with Object.assign).
+    keys: Object.keys(execResult).join(','),
+    selfdestruct: execResult.selfdestruct?.size,
+    createdAddresses: execResult.createdAddresses?.size,
     logs: execResult.logs?.length ?? 0,
     callerBalance: (await e.stateManager.getAccount(CALLER))?.balance,
     toBalance: (await e.stateManager.getAccount(to))?.balance,

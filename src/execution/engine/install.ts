@@ -15,7 +15,7 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
-import { fastCall, type EvmInternals, type ExecuteCall } from '../fast-call.js'
+import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
@@ -174,6 +174,7 @@ async function install(): Promise<string | undefined> {
     [interpreterProto, 'run', 'Interpreter.prototype.run'],
     [interpreterProto, '_getValidJumpDestinations', 'Interpreter.prototype._getValidJumpDestinations'],
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
+    [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -192,5 +193,7 @@ async function install(): Promise<string | undefined> {
     return isFast(this._evm) ? fastLoop.call(this, code, opts) : run.call(this, code, opts)
   }
   evmProto._executeCall = fastCall(executeCall, (e: EvmInternals) => isFast(e))
+  const runInterpreter = evmProto.runInterpreter as RunInterpreter
+  evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
 }

@@ -1,0 +1,62 @@
+/**
+ * The build's source patches of bundled libraries (tsup.config.ts, START_UP_PATCHES) keep the
+ * libraries' results: each patch's text is found in the installed library, and the replaced code
+ * computes what the library's own code computes. The data-gas counts (a transaction's data gas and
+ * its EIP-7623 calldata floor) are run side by side, the library's lines and the patch's, on
+ * data of every shape.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { START_UP_PATCHES } from '../../tsup.config.js'
+
+const require = createRequire(import.meta.url)
+
+function libraryFile(pattern: RegExp): string {
+  const pkg = /@ethereumjs\[\\\\\/\]([a-z]+)/.exec(pattern.source)?.[1]
+  if (pkg === undefined) throw new Error(`no package in ${pattern.source}`)
+  const root = join(dirname(require.resolve(`@ethereumjs/${pkg}`)), '..', '..')
+  const rel = pattern.source.replace(/^.*dist\[\\\\\/\]/, 'dist/').replace(/\[\\\\\/\]/g, '/').replace(/\\\./g, '.').replace(/\$$/, '')
+  return join(root, rel)
+}
+
+const patch = (why: string) => START_UP_PATCHES.find((p) => p.why.startsWith(why)) ?? expect.fail(`no patch "${why}"`)
+
+/** Inputs of every shape: empty, all zero, none zero, mixed, and a contract's initcode length. */
+function samples(): Uint8Array[] {
+  let seed = 7
+  const random = (n: number, zeroShare: number) =>
+    Uint8Array.from({ length: n }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed / 2 ** 31 < zeroShare ? 0 : 1 + (seed % 255)
+    })
+  return [new Uint8Array(0), new Uint8Array(68), new Uint8Array(33).fill(0xff), Uint8Array.of(0), Uint8Array.of(1), random(68, 0.5), random(3092, 0.3), random(1000, 0.9)]
+}
+
+describe('the build\'s start-up patches', () => {
+  it('each patch\'s text is in the installed library (the build fails otherwise)', () => {
+    for (const p of START_UP_PATCHES) expect(readFileSync(libraryFile(p.file), 'utf8'), p.why).toContain(p.from)
+  })
+
+  it('behavior: the data gas, counted with numbers, is the library\'s per-byte BigInt sum', () => {
+    const p = patch("a transaction's data gas")
+    const args = ['tx', 'txDataZero', 'txDataNonZero', 'BIGINT_0']
+    const library = new Function(...args, `${p.from}\nreturn cost`) as (...a: unknown[]) => bigint
+    const patched = new Function(...args, `${p.to}\nreturn cost`) as (...a: unknown[]) => bigint
+    for (const data of samples()) {
+      for (const [zero, nonZero] of [[4n, 16n], [4n, 68n], [0n, 1n]] as const) {
+        expect(patched({ data }, zero, nonZero, 0n)).toBe(library({ data }, zero, nonZero, 0n))
+      }
+    }
+    expect(patched({ data: Uint8Array.of(0, 1, 0, 2) }, 4n, 16n, 0n)).toBe(40n)
+  })
+
+  it('behavior: the calldata floor\'s tokens, counted with numbers, are the library\'s', () => {
+    const p = patch('the same for the calldata floor')
+    const library = new Function('tx', 'start', `let tokens = start;\n${p.from}\nreturn tokens`) as (tx: unknown, start: bigint) => bigint
+    const patched = new Function('tx', 'start', `let tokens = start;\n${p.to}\nreturn tokens`) as (tx: unknown, start: bigint) => bigint
+    for (const data of samples()) expect(patched({ data }, 0n)).toBe(library({ data }, 0n))
+    expect(patched({ data: Uint8Array.of(0, 1, 0, 2) }, 0n)).toBe(10n)
+  })
+})
