@@ -52,6 +52,7 @@ import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } f
 import type { ForkOptions } from './fork/options.js'
 import { ForkState } from './fork/lazy-state.js'
 import { ForkHistory } from './fork/history.js'
+import { fetchRemoteBlock } from './fork/remote-block.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -361,6 +362,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         proofs: opened.proofs,
         stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
+        remoteBlock: async (at) => {
+          const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, common, at)
+          return found !== undefined && found.block.header.number <= opened.number ? found : undefined
+        },
         setRpcUrl: async (url) => {
           const next = await switchRemote(opened, forkOptions, url)
           const previous = opened.remote

@@ -10,6 +10,7 @@ import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { ForkOptions } from './options.js'
 import { createRemote, ForkRemoteError, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
+import type { RemoteBlock } from './remote-block.js'
 import { cachedRemote, immutableAt, openForkCache } from './disk-cache.js'
 
 /** What a fork starts from. */
@@ -119,6 +120,8 @@ export interface ForkStatus {
   proofs: boolean
   /** Asks the remote (history at or below the fork block); answers kept in memory. */
   remoteCall(method: string, params: unknown[]): Promise<unknown>
+  /** The remote's block at or below the fork block (a number or a hash), with transactions and receipts, verified; undefined above it or unknown. */
+  remoteBlock(at: bigint | Uint8Array): Promise<RemoteBlock | undefined>
   /**
    * Reads from the remote at `url` from now on (anvil_setRpcUrl): it must have the fork block,
    * with the same hash; what was loaded stays.
