@@ -121,6 +121,38 @@ describe('history of a fork', () => {
     expect(await fork.request({ method: 'debug_getRawTransaction', params: [sent[3]!] })).toBe('0x')
   })
 
+  it('eth_feeHistory with rewards below the fork block is the remote\'s, stitched with the fork\'s own blocks', async () => {
+    const node = await newNode({ fork: { provider: remote.provider, blockNumber: forkNumber } })
+    const tip = 3_000_000_000n
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, 1n), maxPriorityFeePerGas: `0x${tip.toString(16)}` }] })
+    const below = ['0x4', `0x${forkNumber.toString(16)}`, [10, 50, 90]]
+    const theirs = (await remote.request({ method: 'eth_feeHistory', params: below })) as { reward: Hex[][] }
+    expect(await node.request({ method: 'eth_feeHistory', params: below })).toEqual(theirs)
+    expect(theirs.reward.some((r) => r.some((v) => BigInt(v) > 0n))).toBe(true)
+    const across = (await node.request({ method: 'eth_feeHistory', params: ['0x5', 'latest', [10, 50, 90]] })) as { oldestBlock: Hex; reward: Hex[][]; baseFeePerGas: Hex[] }
+    expect(across.oldestBlock).toBe(`0x${(forkNumber - 3n).toString(16)}`)
+    expect(across.reward.slice(0, 4)).toEqual(theirs.reward)
+    expect(across.reward[4]).toEqual([tip, tip, tip].map((t) => `0x${t.toString(16)}`))
+  })
+
+  it('eth_feeHistory below the fork block, with a remote that does not answer it, reads the remote\'s blocks and receipts', async () => {
+    const served = await remote.listen({ address: '127.0.0.1:0', wsAddress: false })
+    const proxy = await faultProxy(served.http!)
+    try {
+      const node = await newNode({ fork: { url: proxy.url, blockNumber: forkNumber } })
+      proxy.rewrite = (answer, arrival) => {
+        if (!arrival.methods.includes('eth_feeHistory')) return answer
+        return (Array.isArray(answer) ? answer : [answer]).map((item: { id: unknown }) => ({ jsonrpc: '2.0', id: item.id, error: { code: -32601, message: 'the method eth_feeHistory does not exist/is not available' } }))[0]
+      }
+      const below = ['0x4', `0x${forkNumber.toString(16)}`, [10, 50, 90]]
+      expect(await node.request({ method: 'eth_feeHistory', params: below })).toEqual(await remote.request({ method: 'eth_feeHistory', params: below }))
+      expect(proxy.arrivals.some((a) => a.methods.includes('eth_feeHistory'))).toBe(true)
+    } finally {
+      await proxy.close()
+      await served.close()
+    }
+  })
+
   it('eth_getProof at a block below the fork block is the remote\'s, verified against that block\'s root', async () => {
     const at = `0x${(forkNumber - 1n).toString(16)}`
     const slot = keccak256(`0x${receiver.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
