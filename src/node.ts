@@ -49,7 +49,8 @@ import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
 import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork/fork.js'
-import type { ForkOptions } from './fork/options.js'
+import { DEFAULT_HISTORY_ENTRIES, type ForkOptions } from './fork/options.js'
+import { AnswerCache } from './fork/answer-cache.js'
 import { ForkState } from './fork/lazy-state.js'
 import { ForkHistory } from './fork/history.js'
 import { fetchRemoteBlock } from './fork/remote-block.js'
@@ -231,23 +232,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   let forkState: ForkState | undefined
   let forkHistory: ForkHistory | undefined
-  // History answers of the remote, by request (the remote is pinned below the fork block); emptied when the fork changes.
-  const historyAnswers = new Map<string, Promise<unknown>>()
-  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> => {
-    const key = `${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`
-    let answer = historyAnswers.get(key)
-    if (answer === undefined) {
-      answer = opened.remote.request({ method, params })
-      answer.then((v) => v === null && historyAnswers.delete(key), () => historyAnswers.delete(key))
-      historyAnswers.set(key, answer)
-    }
-    return answer
-  }
+  // History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound.
+  const historyAnswers = new AnswerCache(forkOptions?.historyEntries ?? DEFAULT_HISTORY_ENTRIES)
+  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> =>
+    historyAnswers.get(`${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`, () => opened.remote.request({ method, params }))
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
   const startFork = async (opened: OpenedFork): Promise<void> => {
     const block = forkBlock(opened, common)
     const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs }
-    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs)
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
     forkHistory = history
     await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
       const diff = emptyDiff()
@@ -326,6 +319,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const previous = fork
     fork = opened
     forkOptions = base
+    historyAnswers.clear()
     if (previous !== undefined && previous.remote !== opened.remote) await previous.remote.close()
   }
   transactions.impersonation = (address) => controls.isImpersonated(address)
@@ -360,7 +354,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         blockNumber: opened.number,
         blockHash: opened.hash,
         proofs: opened.proofs,
-        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
+        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats }, history: { entries: historyAnswers.size, maxEntries: historyAnswers.maxEntries } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
         remoteBlock: async (at) => {
           const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, common, at)

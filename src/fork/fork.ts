@@ -36,7 +36,7 @@ export interface OpenedFork {
 
 /** The settings of the remote client among a fork's options. */
 export function remoteOptions(options: ForkOptions): RemoteOptions {
-  const { blockNumber: _b, chainId: _c, cacheDir: _d, ...remote } = options
+  const { blockNumber: _b, chainId: _c, cacheDir: _d, historyEntries: _h, ...remote } = options
   return remote
 }
 
@@ -128,7 +128,12 @@ export interface ForkStatus {
    */
   setRpcUrl(url: string): Promise<void>
   /** Requests sent to the remote and what the fork loaded. */
-  stats(): { remote: ReturnType<RemoteClient['stats']>; state: { accounts: number; slots: number; codes: number; searched: number } }
+  stats(): {
+    remote: ReturnType<RemoteClient['stats']>
+    state: { accounts: number; slots: number; codes: number; searched: number }
+    /** The remote's history answers kept in memory, and their bound (`fork.historyEntries`). */
+    history: { entries: number; maxEntries: number }
+  }
 }
 
 /**

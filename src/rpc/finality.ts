@@ -47,6 +47,7 @@ export const finality: MethodTable = {
         stateRoots: fork.proofs ? 'verified' : 'not real: the remote does not answer eth_getProof',
         requests: stats.remote,
         loaded: stats.state,
+        history: stats.history,
       }
     },
   }),
