@@ -52,8 +52,10 @@ import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } f
 import { DEFAULT_HISTORY_ENTRIES, type ForkOptions } from './fork/options.js'
 import { AnswerCache } from './fork/answer-cache.js'
 import { ForkState } from './fork/lazy-state.js'
+import { FlatState } from './state/flat-state.js'
 import { ForkHistory } from './fork/history.js'
 import { fetchRemoteBlock } from './fork/remote-block.js'
+import { recording, replaying } from './fork/recorded.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -237,15 +239,21 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> =>
     historyAnswers.get(`${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`, () => opened.remote.request({ method, params }))
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
+  // Everything the remote must answer is asked first, on a throwaway state, while the chain is
+  // untouched: a remote that fails leaves the node as it was (a reset to another fork included).
   const startFork = async (opened: OpenedFork): Promise<void> => {
     const block = forkBlock(opened, common)
-    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs }
+    const point = () => ({ tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs })
+    const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+    const recorder = recording(opened.remote)
+    const probe = new FlatState()
+    probe.setLazy(new ForkState(recorder, point(), probe, () => {}))
+    await Promise.all(keys.map((key) => probe.getAccount(key)))
+    const remote = replaying(opened.remote, recorder.answers)
     const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
-    forkHistory = history
-    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
+    await chain.initFork(block, (flat) => (forkState = new ForkState(remote, point(), flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
       const diff = emptyDiff()
-      // Asked together: the remote client batches them.
-      const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+      // Answered from the recorded answers: nothing here waits on the remote.
       const accounts = await Promise.all(keys.map((key) => c.headState().getAccount(key)))
       balances.forEach((b, i) => {
         const account = accounts[i] ?? new Account()
@@ -254,6 +262,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       })
       return diff
     }, history, opened.proofs)
+    forkHistory = history
   }
   if (fork !== undefined) {
     await startFork(fork)
@@ -309,13 +318,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     // Another URL is forked with the default settings (the headers given for one remote are not sent to another).
     const base: ForkOptions = url !== undefined ? { url } : (forkOptions ?? {})
     const opened = await openFork({ ...base, blockNumber, chainId: undefined })
-    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
     try {
       await startFork(opened)
     } catch (error) {
       await opened.remote.close()
       throw error
     }
+    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
     const previous = fork
     fork = opened
     forkOptions = base
