@@ -106,6 +106,15 @@ export function forkBlock(fork: OpenedFork, common: Common): Block {
   return block
 }
 
+/**
+ * Whether the fork's state roots are the remote's: `verified` (state read with eth_getProof), or
+ * why not (finality_forkStatus, hardhat_metadata / anvil_metadata's `forkedNetwork`,
+ * anvil_nodeInfo's `forkConfig`).
+ */
+export function stateRootsNote(proofs: boolean): string {
+  return proofs ? 'verified' : 'not real: the remote does not answer eth_getProof'
+}
+
 /** What the node reports of its fork (anvil_nodeInfo, anvil_metadata, hardhat_metadata). */
 export interface ForkStatus {
   /** The URL forked (undefined for a provider). */

@@ -1,5 +1,6 @@
 /** The `finality` namespace: the BFT chain's own data (validators, commit certificates). */
 import { certificateToJson } from '../consensus/certificate.js'
+import { stateRootsNote } from '../fork/fork.js'
 import { data, quantity } from '../hex.js'
 import { blockByTag } from './blocks.js'
 import { blockTag } from './codecs.js'
@@ -44,7 +45,7 @@ export const finality: MethodTable = {
         forkBlockNumber: quantity(fork.blockNumber),
         forkBlockHash: data(fork.blockHash),
         // Without eth_getProof at the remote, state is read unverified and roots cover only what the fork wrote.
-        stateRoots: fork.proofs ? 'verified' : 'not real: the remote does not answer eth_getProof',
+        stateRoots: stateRootsNote(fork.proofs),
         requests: stats.remote,
         loaded: stats.state,
         history: stats.history,

@@ -73,7 +73,12 @@ const FORWARD: Record<string, (local: Run) => Run> = {
   eth_getTransactionReceipt: byHash('eth_getTransactionReceipt', (p) => [data(p[0] as Uint8Array)], false),
   debug_traceBlockByNumber: historicBlock(false, (s, remote, params) => traced(s, remote, () => s.tracing.traceBlock(remote.block, remote.receipts, params[1] as TraceConfig))),
   debug_traceBlockByHash: historicBlock(true, (s, remote, params) => traced(s, remote, () => s.tracing.traceBlock(remote.block, remote.receipts, params[1] as TraceConfig))),
-  debug_intermediateRoots: historicBlock(true, (s, remote) => traced(s, remote, async () => (await s.tracing.intermediateRoots(remote.block, remote.receipts)).map(data))),
+  debug_intermediateRoots: historicBlock(true, (s, remote) => {
+    if (s.fork?.proofs === false) {
+      throw new Refused(`the intermediate roots of block ${remote.block.header.number} (the remote's) need its parent's state trie: this fork's remote does not answer eth_getProof, so its state is read without the trie`)
+    }
+    return traced(s, remote, async () => (await s.tracing.intermediateRoots(remote.block, remote.receipts)).map(data))
+  }),
   debug_getRawBlock: historicBlock(false, async (_s, { block }) => data(block.serialize())),
   debug_getRawReceipts: historicBlock(false, async (_s, { block, receipts }) =>
     receipts.map((r, i) => {
