@@ -49,7 +49,7 @@ import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
 import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork/fork.js'
-import { DEFAULT_HISTORY_ENTRIES, type ForkOptions } from './fork/options.js'
+import { DEFAULT_HISTORY_ENTRIES, DEFAULT_WALK_FETCHES, type ForkOptions } from './fork/options.js'
 import { AnswerCache } from './fork/answer-cache.js'
 import { ForkState } from './fork/lazy-state.js'
 import { FlatState } from './state/flat-state.js'
@@ -236,6 +236,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   let forkHistory: ForkHistory | undefined
   // History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound.
   const historyAnswers = new AnswerCache(forkOptions?.historyEntries ?? DEFAULT_HISTORY_ENTRIES)
+  const walkFetches = forkOptions?.walkFetches ?? DEFAULT_WALK_FETCHES
   const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> =>
     historyAnswers.get(`${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`, () => opened.remote.request({ method, params }))
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
@@ -251,7 +252,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     await Promise.all(keys.map((key) => probe.getAccount(key)))
     const remote = replaying(opened.remote, recorder.answers)
     const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
-    await chain.initFork(block, (flat) => (forkState = new ForkState(remote, point(), flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
+    await chain.initFork(block, (flat) => (forkState = new ForkState(remote, point(), flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code), (keys) => chain.addPreimages(keys))), async (c) => {
       const diff = emptyDiff()
       // Answered from the recorded answers: nothing here waits on the remote.
       const accounts = await Promise.all(keys.map((key) => c.headState().getAccount(key)))
@@ -365,6 +366,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         proofs: opened.proofs,
         stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats }, history: { entries: historyAnswers.size, maxEntries: historyAnswers.maxEntries } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
+        walking: (what, run) => state.walking(what, walkFetches, run),
         remoteBlock: async (at) => {
           const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, common, at)
           return found !== undefined && found.block.header.number <= opened.number ? found : undefined

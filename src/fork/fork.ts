@@ -36,7 +36,7 @@ export interface OpenedFork {
 
 /** The settings of the remote client among a fork's options. */
 export function remoteOptions(options: ForkOptions): RemoteOptions {
-  const { blockNumber: _b, chainId: _c, cacheDir: _d, historyEntries: _h, ...remote } = options
+  const { blockNumber: _b, chainId: _c, cacheDir: _d, historyEntries: _h, walkFetches: _w, ...remote } = options
   return remote
 }
 
@@ -136,6 +136,11 @@ export interface ForkStatus {
    * with the same hash; what was loaded stays.
    */
   setRpcUrl(url: string): Promise<void>
+  /**
+   * Runs a walk of the state trie (`what`: the method) within `fork.walkFetches` fetches of
+   * remote nodes; past them it fails saying why.
+   */
+  walking<T>(what: string, run: () => Promise<T>): Promise<T>
   /** Requests sent to the remote and what the fork loaded. */
   stats(): {
     remote: ReturnType<RemoteClient['stats']>
