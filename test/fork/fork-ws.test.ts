@@ -51,13 +51,18 @@ describe('a fork over WebSocket', () => {
   })
 
   it('the CLI forks over --fork-url ws://', async () => {
-    const cli = await startCli([...EPHEMERAL, '--quiet', '--fork-url', served.ws!])
+    const cli = await startCli([...EPHEMERAL, '--quiet', '--fork-url', served.ws!, '--fork-history-entries', '5', '--fork-walk-fetches', '0', '--json-rpc.api', 'eth,debug,finality'])
     try {
       const number = (await remote.request({ method: 'eth_blockNumber', params: [] })) as Hex
       expect(cli.out()).toMatch(new RegExp(`Fork: +ws://127\\.0\\.0\\.1:\\d+\\S* at block ${BigInt(number)} \\(0x[0-9a-f]{64}\\)`))
       expect((await rpc(cli.http, 'eth_call', [{ to: token, data: balanceOf(holder) }, 'latest'])).result).toBe(`0x${555n.toString(16).padStart(64, '0')}`)
+      expect((await rpc(cli.http, 'finality_forkStatus')).result.history).toEqual({ entries: 0, maxEntries: 5 })
+      // No fetch allowed: a walk of the remote's state fails at its first missing node, saying why.
+      expect((await rpc(cli.http, 'debug_dumpBlock', ['latest'])).error.message).toMatch(/this walk needs more than 0 \(fork\.walkFetches\)/)
     } finally {
-      expect(await cli.stop()).toBe(0)
+      const code = await cli.stop()
+      if (code !== 0) console.log(cli.out())
+      expect(code).toBe(0)
     }
   }, 60_000)
 })
