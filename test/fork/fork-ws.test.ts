@@ -97,5 +97,7 @@ describe('a fork of Anvil over WebSocket', () => {
     expect({ ...ours, gas: theirs.gas }).toEqual(theirs)
     expect(ours.gas).toBe('0x5208')
     expect(await fork.request({ method: 'debug_getRawTransaction', params: [sentOnAnvil] })).toBe((await rpc(anvil.http, 'debug_getRawTransaction', [sentOnAnvil])).result)
+    // Block 1 replays on Anvil's genesis state, whose proofs do not verify against its genesis root.
+    await expect(fork.request({ method: 'debug_traceBlockByNumber', params: ['0x1', {}] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/answered eth_getProof at block 0 with a proof that does not verify/) })
   }, 60_000)
 })
