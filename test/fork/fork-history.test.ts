@@ -208,3 +208,23 @@ describe('replays of the remote\'s blocks checked against its answers', () => {
     }
   })
 })
+
+describe('the context of a replayed remote block', () => {
+  it('BLOCKHASH, COINBASE, TIMESTAMP, BASEFEE and PREVRANDAO in a replay are the remote block\'s', async () => {
+    const other = await newNode()
+    const from = other.accounts[0]!.address
+    // Stores BLOCKHASH(NUMBER - 1), COINBASE, TIMESTAMP, BASEFEE and PREVRANDAO in slots 0 to 4.
+    const runtime = '43600190034060005541600155426002554860035544600455' + '00'
+    const init = `0x601a600c600039601a6000f3${runtime}` as Hex
+    const deploy = (await other.request({ method: 'eth_sendTransaction', params: [{ from, data: init, gas: '0x100000' }] })) as Hex
+    const target = ((await other.request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: Address }).contractAddress
+    await other.request({ method: 'hardhat_mine', params: ['0x3'] })
+    const hash = (await other.request({ method: 'eth_sendTransaction', params: [{ from, to: target, gas: '0x100000' }] })) as Hex
+    const node = await newNode({ fork: { provider: other.provider } })
+    const config = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
+    const theirs = (await other.request({ method: 'debug_traceTransaction', params: [hash, config] })) as { post: Record<string, { storage?: Record<string, Hex> }> }
+    const slots = Object.entries(theirs.post).find(([a]) => a.toLowerCase() === target.toLowerCase())![1].storage!
+    expect(Object.keys(slots)).toHaveLength(5)
+    expect(await node.request({ method: 'debug_traceTransaction', params: [hash, config] })).toEqual(theirs)
+  })
+})
