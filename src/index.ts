@@ -35,7 +35,8 @@ export { engineStatus, type EngineStatus, type EnginePatch } from './execution/e
 export { DEFAULT_LIMITS } from './limits.js'
 export type { Clock } from './clock.js'
 export type { HardforkName } from './chain/common.js'
-export type { CommitCertificateJson } from './consensus/certificate.js'
+export type { CommitCertificateJson, CertificateWithSetJson, SignerJson } from './consensus/certificate.js'
+export type { Fault } from './consensus/tendermint/faults.js'
 export type { RpcResponse } from './rpc/dispatcher.js'
 export type {
   TracerObject,

@@ -83,6 +83,12 @@ export interface Limits {
    * `timeout`: the node serves nothing else meanwhile.
    */
   jsTracerCallMs: number
+  /** Heights one `finality_getEvidence` may span. */
+  evidenceBlockRange: number
+  /** Changes in one `finality_changeValidators`. */
+  validatorChanges: number
+  /** Milliseconds of delay a `delay` fault may give a validator's messages. */
+  faultDelayMs: number
 }
 
 /** The defaults. */
@@ -118,6 +124,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   jsTracerMemoryBytes: 64 * 1024 * 1024,
   jsTracerStackBytes: 256 * 1024,
   jsTracerCallMs: 1000,
+  evidenceBlockRange: 10_000,
+  validatorChanges: 100,
+  faultDelayMs: 3_600_000,
 })
 
 /** Defaults overridden by the caller's values. */

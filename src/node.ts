@@ -15,8 +15,11 @@ import { Forks } from './chain/forks.js'
 import { importBlocks } from './chain/import.js'
 import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
-import { BftEngine, ValidatorSet, verifyCertificate } from './consensus/bft.js'
-import { certificateToJson, type CommitCertificateJson } from './consensus/certificate.js'
+import { BftEngine, verifyCertificate } from './consensus/bft.js'
+import { DEFAULT_TIMEOUTS } from './consensus/tendermint/timeouts.js'
+import { checkFault, type Fault } from './consensus/tendermint/faults.js'
+import { ConsensusControls } from './consensus/consensus-controls.js'
+import { certificateWithSetToJson, type CertificateWithSetJson } from './consensus/certificate.js'
 import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
@@ -82,8 +85,23 @@ export interface FinalityNode {
   readonly validators: ReadonlyArray<ValidatorStatus>
   /** Takes a validator offline or back online; with too few online, the chain halts. */
   setValidatorOnline(address: Hex, online: boolean): void
+  /**
+   * Gives a validator faults (replacing its previous ones): `offline`, `silent` (never proposes),
+   * `nil` (votes nil), `equivocate` (signs two proposals and two votes per round), `delay` (ms).
+   * With more than 1/3 of the power faulty the chain halts until healed.
+   */
+  setValidatorFault(address: Hex, fault: Fault): void
+  /** Heals one validator, or every validator and the partition; a halted chain resumes. */
+  healValidators(address?: Hex): void
+  /** Splits the validators into groups that cannot reach each other (the ones not listed form one more). */
+  partitionValidators(groups: Hex[][]): void
+  /**
+   * Requests validator-set changes (a power of 0 removes; `index` adds the validator of that key
+   * index of the mnemonic); they take effect two heights after the head. Answers that height.
+   */
+  changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
-  commitCertificate(number: bigint): Promise<(CommitCertificateJson & { valid: boolean }) | undefined>
+  commitCertificate(number: bigint): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
   /** The head state as a versioned JSON dump (the format of docs/controls.md). */
   dumpState(): StateDump
   /** Replaces accounts with a dump's (`anvil_loadState`). */
@@ -284,7 +302,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
 
   const validatorCount = options.validators ?? DEFAULTS.validators
   const validators = Array.from({ length: validatorCount }, (_, i) => createValidator(validatorSeed(seed, i)))
-  const bft = new BftEngine(chainId, new ValidatorSet(validators))
+  const bft = new BftEngine(chainId, validators, {
+    clock,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.consensus?.timeouts },
+    maxRounds: options.consensus?.maxRounds,
+    seed: options.consensus?.seed,
+    head: () => chain.height,
+  })
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
   const builder = await BlockBuilder.create(chain, common)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
@@ -311,6 +335,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
+  const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
   // hardhat_reset / anvil_reset with `forking`: a URL forks that remote; without one a fork goes
   // back to its remote at the block asked (its fork block when none), and a node that is no fork
   // back to genesis.
@@ -340,7 +365,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     get chainId() {
       return common.chainId()
     },
-    common, chain, pool, producer, bft, keyring, limits, clock, calls, transactions, filters, controls,
+    common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
     profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
@@ -419,7 +444,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     provider,
     // The consensus set's order (by address), the one finality_getValidators answers in.
     // Read-only views: the validator set owns whether each is online.
-    validators: Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.set.isOnline(v) } }))),
+    // The next height's set; read-only views whose `online` reads the fault plan.
+    get validators() {
+      return Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.isOnline(v.address) } })))
+    },
     request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
@@ -443,6 +471,22 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     setValidatorOnline(address, online) {
       live()
       if (!producer.setValidatorOnline(address.toLowerCase(), online)) throw new RpcError(-32602, `unknown validator ${address}`)
+    },
+    setValidatorFault(address, fault) {
+      live()
+      consensus.setFault(address, checkFault(fault, limits.faultDelayMs))
+    },
+    healValidators(address) {
+      live()
+      consensus.heal(address)
+    },
+    partitionValidators(groups) {
+      live()
+      consensus.partition(groups)
+    },
+    changeValidators(changes) {
+      live()
+      return consensus.changeValidators(changes.map((c) => ({ ...c, power: BigInt(c.power) })))
     },
     dumpState() {
       live()
@@ -470,7 +514,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       if (block === undefined) return undefined
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined
-      return { ...certificateToJson(cert), valid: verifyCertificate(cert, bft.set, chainId, block.hash()) }
+      return { ...certificateWithSetToJson(cert, bft.setAt(cert.height).validators), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
     }),
     close: () =>
       (closing ??= (async () => {

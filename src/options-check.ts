@@ -149,6 +149,17 @@ export const NODE_OPTION_RULES = {
   mining,
   api: arrayOf(oneOf(NAMESPACES)),
   validators: integer(1),
+  consensus: object(
+    {
+      timeouts: object(
+        Object.fromEntries(['propose', 'proposeDelta', 'prevote', 'prevoteDelta', 'precommit', 'precommitDelta'].map((k) => [k, integer(0)])),
+        '{ propose?, proposeDelta?, prevote?, prevoteDelta?, precommit?, precommitDelta? } (ms)',
+      ),
+      maxRounds: integer(1),
+      seed: integer(0),
+    },
+    '{ timeouts?, maxRounds?, seed? }',
+  ),
   allowUnprotectedTxs: boolean,
   sendTransactionGas: bigint(1n),
   reusableSnapshots: boolean,

@@ -1,5 +1,6 @@
 /** createNode options and their defaults. */
 import type { Clock } from './clock.js'
+import type { Timeouts } from './consensus/tendermint/timeouts.js'
 import type { CodeSizeLimit, HardforkName } from './chain/common.js'
 import type { ForkOptions } from './fork/options.js'
 import { InvalidOptionError } from './option-rules.js'
@@ -75,6 +76,17 @@ export interface NodeOptions {
   api?: string[]
   /** Number of in-process validators. Default 1. */
   validators?: number
+  /**
+   * How the validators' Tendermint rounds run (several validators, or any fault): time-outs in ms
+   * (CometBFT's defaults: propose 3000 + 500 per round, prevote and precommit 1000 + 500 per round),
+   * the rounds after which a height is given up and the chain halts (default 16), and the seed of
+   * the message bus's random choices. Time-outs are waited out on `clock`.
+   */
+  consensus?: {
+    timeouts?: Partial<Timeouts>
+    maxRounds?: number
+    seed?: number
+  }
   /**
    * Deploy contracts of any size: no EIP-170 code size limit and no EIP-3860 initcode limit
    * (Hardhat's `allowUnlimitedContractSize`, Anvil's `--disable-code-size-limit`). Default false.

@@ -3,6 +3,7 @@ import type { Common } from '@ethereumjs/common'
 import type { Chain } from './chain/chain.js'
 import type { BftEngine } from './consensus/bft.js'
 import type { Producer } from './consensus/producer.js'
+import type { ConsensusControls } from './consensus/consensus-controls.js'
 import type { Keyring } from './accounts/keyring.js'
 import type { TxPool } from './txpool/pool.js'
 import type { Limits } from './limits.js'
@@ -30,6 +31,8 @@ export interface Services {
   readonly pool: TxPool
   readonly producer: Producer
   readonly bft: BftEngine
+  /** Faults and validator-set changes on demand (the finality_ controls). */
+  readonly consensus: ConsensusControls
   readonly keyring: Keyring
   readonly limits: Readonly<Limits>
   readonly clock: Clock

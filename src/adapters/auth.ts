@@ -22,6 +22,11 @@ export const PRIVATE_METHODS: ReadonlySet<string> = new Set([
   'eth_signTypedData_v4',
   'eth_sendTransaction',
   'eth_sendUnsignedTransaction',
+  // The finality namespace's test controls (its reads are public).
+  'finality_setFault',
+  'finality_heal',
+  'finality_partition',
+  'finality_changeValidators',
 ])
 
 /** True for a method that needs an authenticated caller when a JWT secret is configured. */

@@ -34,6 +34,8 @@ export interface CliConfig {
   /** Seconds (fractions allowed, at least 0.001); 0 = automine. */
   blockTime: number
   validators: number
+  /** The validators' round time-outs given (ms); the others are CometBFT's defaults. */
+  consensusTimeouts: Partial<Record<TimeoutName, number>>
   hardfork: HardforkName | undefined
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
@@ -86,6 +88,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   mnemonic: undefined,
   blockTime: 0,
   validators: 1,
+  consensusTimeouts: {},
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
@@ -151,6 +154,12 @@ export const FLAGS = {
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
   'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine (fractions allowed, e.g. 0.5)'],
   validators: ['string', '<n>  validators of the BFT block producer (default 1)'],
+  'consensus.timeout-propose': ['string', '<duration>  round 0\'s propose time-out, CometBFT\'s timeout_propose (default 3s)'],
+  'consensus.timeout-propose-delta': ['string', '<duration>  added per round (default 500ms)'],
+  'consensus.timeout-prevote': ['string', '<duration>  round 0\'s prevote time-out (default 1s)'],
+  'consensus.timeout-prevote-delta': ['string', '<duration>  added per round (default 500ms)'],
+  'consensus.timeout-precommit': ['string', '<duration>  round 0\'s precommit time-out (default 1s)'],
+  'consensus.timeout-precommit-delta': ['string', '<duration>  added per round (default 500ms)'],
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
@@ -236,6 +245,17 @@ type Raw = Record<string, unknown>
 /** `--host` / `--port` as they arrive, before they are folded into the addresses. */
 type Parsing = CliConfig & { host?: string; port?: number }
 
+type TimeoutName = 'propose' | 'proposeDelta' | 'prevote' | 'prevoteDelta' | 'precommit' | 'precommitDelta'
+
+const TIMEOUT_FLAGS: Record<string, TimeoutName> = {
+  'consensus.timeout-propose': 'propose',
+  'consensus.timeout-propose-delta': 'proposeDelta',
+  'consensus.timeout-prevote': 'prevote',
+  'consensus.timeout-prevote-delta': 'prevoteDelta',
+  'consensus.timeout-precommit': 'precommit',
+  'consensus.timeout-precommit-delta': 'precommitDelta',
+}
+
 /** Applies settings by their flag / TOML name onto `c`. */
 function apply(c: Parsing, raw: Raw, origin: string): void {
   const at = (k: string) => `${origin} ${k}`
@@ -252,6 +272,14 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'host': c.host = String(v); break
       case 'port': c.port = int(v, at(k)); if (c.port > 65535) throw new Error(`${at(k)}: want a port up to 65535, got ${String(v)}`); break
       case 'validators': c.validators = int(v, at(k), 1); break
+      case 'consensus.timeout-propose':
+      case 'consensus.timeout-propose-delta':
+      case 'consensus.timeout-prevote':
+      case 'consensus.timeout-prevote-delta':
+      case 'consensus.timeout-precommit':
+      case 'consensus.timeout-precommit-delta':
+        c.consensusTimeouts = { ...c.consensusTimeouts, [TIMEOUT_FLAGS[k] as TimeoutName]: parseDuration(v, at(k)) }
+        break
       case 'json-rpc.max-open-connections': c.maxOpenConnections = int(v, at(k)); break
       case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
       case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
@@ -303,13 +331,14 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
   }
 }
 
-/** Reads a TOML config file: the `[json-rpc]` section and top-level node settings. */
+/** Reads a TOML config file: the `[json-rpc]` and `[consensus]` sections and top-level node settings. */
 export function readConfigFile(path: string): Raw {
   const doc = parseToml(readFileSync(path, 'utf8')) as Raw
   const out: Raw = {}
   for (const [k, v] of Object.entries(doc)) {
-    if (k === 'json-rpc' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      for (const [kk, vv] of Object.entries(v)) out[`json-rpc.${kk}`] = vv
+    if ((k === 'json-rpc' || k === 'consensus') && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      // CometBFT's config.toml spells them timeout_propose; both spellings are taken.
+      for (const [kk, vv] of Object.entries(v)) out[`${k}.${k === 'consensus' ? kk.replaceAll('_', '-') : kk}`] = vv
     } else out[k] = v
   }
   return out

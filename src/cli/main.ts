@@ -109,6 +109,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     // A genesis file names its own chain id; a database resumes under its own unless one is given.
     ...(c.genesis === undefined && c.chainId !== undefined ? { chainId: c.chainId } : {}),
     validators: c.validators,
+    ...(Object.keys(c.consensusTimeouts).length === 0 ? {} : { consensus: { timeouts: c.consensusTimeouts } }),
     accountCount: c.accounts,
     balance: c.balance,
     ...(c.mnemonic === undefined ? {} : { mnemonic: c.mnemonic }),

@@ -1,15 +1,24 @@
 /**
- * The BFT engine: for each height, rounds of propose → prevote → precommit, as in Tendermint.
- * A block commits when validators holding more than 2/3 of the voting power precommit it; their
- * signatures form the block's commit certificate. A round whose proposer is offline, or that
- * gathers no quorum, moves on to the next round and proposer; when no round can reach a quorum
- * the height is left undecided and the chain halts until enough validators are back.
+ * The BFT engine: for each height, the validators run Tendermint's rounds (propose → prevote →
+ * precommit, `tendermint/`) over the in-process message bus; a block commits when validators
+ * holding more than 2/3 of the voting power precommit it, and their signed precommits are its
+ * commit certificate. With more than 1/3 of the power faulty no height is decided: the chain
+ * halts until the faults are healed.
  *
- * All validators of this node run in-process, so their messages cross no network: the tally
- * trusts them as it trusts its own key. Certificates carry real ed25519 signatures that
- * {@link verifyCertificate} checks independently.
+ * One validator with no fault configured is the direct path: its own precommit is a quorum, so
+ * the height is decided at once, its precommit signed when first read (a chain that mines
+ * thousands of blocks at once signs none it is not asked for). {@link verifyCertificate} checks
+ * any certificate independently against the set of its height.
  */
-import { equalBytes } from '../hex.js'
+import { systemClock, type Clock } from '../clock.js'
+import { equalBytes, type Hex } from '../hex.js'
+import { EvidenceStore } from './evidence.js'
+import type { ConsensusEvent } from './tendermint/events.js'
+import { FaultPlan } from './tendermint/faults.js'
+import { HeightRun } from './tendermint/network.js'
+import { HeightSet } from './tendermint/round-set.js'
+import { DEFAULT_TIMEOUTS, type Timeouts } from './tendermint/timeouts.js'
+import { ValidatorHistory } from './validator-history.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature, type Validator } from './validator.js'
 
@@ -54,24 +63,18 @@ class Precommit {
   }
 }
 
-/** The validators of the chain and their voting power. */
+/** The validators of one height and their voting power. */
 export class ValidatorSet {
   readonly validators: readonly Validator[]
   readonly totalPower: bigint
 
   private readonly byAddressMap: Map<string, Validator>
 
-  constructor(validators: Validator[]) {
+  constructor(validators: readonly Validator[]) {
     if (validators.length === 0) throw new Error('the validator set is empty')
     this.validators = [...validators].sort((a, b) => (a.address < b.address ? -1 : 1))
     this.totalPower = this.validators.reduce((sum, v) => sum + v.power, 0n)
     this.byAddressMap = new Map(this.validators.map((v) => [v.address, v]))
-  }
-
-  /** Round-robin by height and round over the set ordered by address. */
-  proposer(height: bigint, round: number): Validator {
-    const n = BigInt(this.validators.length)
-    return this.validators[Number((height + BigInt(round)) % n)] as Validator
   }
 
   /** More than 2/3 of the total voting power. */
@@ -81,30 +84,6 @@ export class ValidatorSet {
 
   byAddress(address: string): Validator | undefined {
     return this.byAddressMap.get(address)
-  }
-
-  /** Addresses of the validators taken offline; an offline validator neither proposes nor votes. */
-  private readonly offline = new Set<string>()
-
-  /** Whether a validator of this set proposes and votes. */
-  isOnline(validator: Validator): boolean {
-    return !this.offline.has(validator.address)
-  }
-
-  /**
-   * Takes a validator offline or back online (the only writer of this status). Answers false for
-   * an address not in the set.
-   */
-  setOnline(address: string, online: boolean): boolean {
-    if (!this.byAddressMap.has(address)) return false
-    if (online) this.offline.delete(address)
-    else this.offline.add(address)
-    return true
-  }
-
-  /** The voting power that is online now. */
-  onlinePower(): bigint {
-    return this.validators.reduce((sum, v) => sum + (this.isOnline(v) ? v.power : 0n), 0n)
   }
 }
 
@@ -120,55 +99,178 @@ export interface Decision<C extends Candidate> {
   proposalSignature: Uint8Array
 }
 
+/** How the validators' rounds run (several validators, or any fault). */
+export interface ConsensusOptions {
+  /** The node's clock: time-outs and message delays are waited out on it. */
+  clock?: Clock
+  timeouts?: Timeouts
+  /** Rounds after which a height is given up and the chain halts (until something changes). */
+  maxRounds?: number
+  /** Seed of the message bus's random choices. */
+  seed?: number
+  /** The last committed height (the set served as `set` is the next height's). */
+  head?: () => bigint
+}
+
+export const DEFAULT_MAX_ROUNDS = 16
+
+/** PrepareProposal for a round's proposer; `variant` 1 asks an equivocator's second, different block. */
+export type ProposeFn<C extends Candidate> = (proposer: Validator, round: number, variant: number) => Promise<C>
+
 export class BftEngine {
+  /** The validators' faults and the partition (test controls). */
+  readonly faults = new FaultPlan()
+  readonly history: ValidatorHistory
+  readonly evidence = new EvidenceStore()
+  private readonly sets = new WeakMap<readonly Validator[], ValidatorSet>()
+  private readonly listeners = new Set<(event: ConsensusEvent) => void>()
+  private readonly clock: Clock
+  private readonly timeouts: Timeouts
+  private readonly maxRounds: number
+  private readonly seed: number
+  private readonly head: () => bigint
+  /** The height being decided by the validators' machines, and the last one. */
+  private running: HeightRun<Candidate> | undefined
+  private lastRun: HeightRun<Candidate> | undefined
+
   constructor(
     private readonly chainId: bigint,
-    readonly set: ValidatorSet,
-  ) {}
+    validators: readonly Validator[] | ValidatorSet,
+    options: ConsensusOptions = {},
+  ) {
+    const list = validators instanceof ValidatorSet ? validators.validators : validators
+    this.history = new ValidatorHistory(list, (options.head?.() ?? 0n) + 1n)
+    this.clock = options.clock ?? systemClock
+    this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
+    this.maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
+    this.seed = options.seed ?? 1
+    this.head = options.head ?? (() => 0n)
+  }
+
+  /** The round time-outs in force (ms). */
+  get timeoutSettings(): Readonly<Timeouts> {
+    return this.timeouts
+  }
+
+  /** The set of the next height. */
+  get set(): ValidatorSet {
+    return this.setAt(this.head() + 1n)
+  }
+
+  /** The set of `height`. */
+  setAt(height: bigint): ValidatorSet {
+    const members = this.history.at(height)
+    let set = this.sets.get(members)
+    if (set === undefined) this.sets.set(members, (set = new ValidatorSet(members)))
+    return set
+  }
+
+  /** The proposer of `height` in `round` (CometBFT's weighted round-robin). */
+  proposer(height: bigint, round: number): Validator {
+    const members = this.history.at(height)
+    if (members.length === 1) return members[0] as Validator
+    return this.history.proposer(height, round)
+  }
+
+  /** Whether a validator proposes and votes (is not offline). */
+  isOnline(address: string): boolean {
+    return this.faults.get(address as Hex).offline !== true
+  }
+
+  /** The chain went back to `head`: set changes past the first `setChanges` and later evidence go. */
+  rewound(head: bigint, setChanges: number): void {
+    this.history.truncate(setChanges)
+    this.evidence.dropAbove(head)
+  }
+
+  /** The faults or the partition changed: a height under way follows at once. */
+  refresh(): void {
+    this.running?.refresh()
+  }
+
+  /** Hears every consensus event (new round, proposal, vote, polka, lock, time-out, commit, evidence). */
+  subscribe(listener: (event: ConsensusEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** The height under way (or the last one run), for finality_getConsensusState. */
+  get current(): { run: HeightRun<Candidate>; running: boolean } | undefined {
+    if (this.running !== undefined) return { run: this.running, running: true }
+    return this.lastRun === undefined ? undefined : { run: this.lastRun, running: false }
+  }
 
   /**
-   * Runs rounds for `height` until one commits or every validator has had its turn to propose.
-   * `propose` has the application prepare the block of one round for its proposer (ABCI++'s
-   * PrepareProposal); `check` is the application's ProcessProposal, which every validator runs
-   * before it prevotes: a rejected proposal gets nil prevotes and the round moves on.
+   * Decides `height`. One validator with no fault configured decides at once, with its own
+   * precommit (the direct path); otherwise every validator runs the Tendermint state machine over
+   * the in-process message bus, and this resolves at the first decision or undefined when the
+   * height is given up (the chain halts). `propose` is the application's PrepareProposal for a
+   * round's proposer; `check` is its ProcessProposal, which validators run before they prevote
+   * (a rejected proposal gets nil prevotes and the round moves on); `onRound` hears each new round.
    */
   async decide<C extends Candidate>(
     height: bigint,
-    propose: (proposer: Validator, round: number) => Promise<C>,
+    propose: ProposeFn<C>,
     check: (candidate: C) => Promise<boolean> = async () => true,
+    onRound?: (round: number) => void,
   ): Promise<Decision<C> | undefined> {
-    if (!this.set.isQuorum(this.set.onlinePower())) return undefined
-    for (let round = 0; round < this.set.validators.length; round++) {
-      const proposer = this.set.proposer(height, round)
-      if (!this.set.isOnline(proposer)) continue
-      const candidate = await propose(proposer, round)
-      // The validators share this process's application: one check answers for all of them.
-      if (!(await check(candidate))) continue
-      // Prevotes are tallied, never kept or served: only the power of the online voters counts.
-      if (!this.set.isQuorum(this.set.onlinePower())) continue
-      const precommits = this.precommits(height, round, candidate.hash)
-      if (!this.set.isQuorum(this.power(precommits))) continue
-      return new Decided(candidate, { height, round, blockHash: candidate.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
+    const set = this.setAt(height)
+    if (set.validators.length === 1 && this.faults.calm) {
+      const proposer = set.validators[0] as Validator
+      const candidate = await propose(proposer, 0, 0)
+      if (!(await check(candidate))) return undefined
+      const precommits: CommitCertificate['precommits'] = [new Precommit(proposer, this.chainId, height, 0, candidate.hash)]
+      return new Decided(candidate, { height, round: 0, blockHash: candidate.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
     }
-    return undefined
+    return this.decideByRounds(height, set, propose, check, onRound)
   }
 
-  /**
-   * The online validators' precommits. Each signature is made when it is first read (the
-   * certificate served, verified or written to a database), not at commit: ed25519 signatures
-   * are deterministic (RFC 8032), so the bytes are the same whenever they are made, and a chain
-   * that mines thousands of blocks at once (hardhat_mine) signs none it is not asked for.
-   */
-  private precommits(height: bigint, round: number, blockHash: Uint8Array): CommitCertificate['precommits'] {
-    const votes: CommitCertificate['precommits'] = []
-    for (const v of this.set.validators) if (this.set.isOnline(v)) votes.push(new Precommit(v, this.chainId, height, round, blockHash))
-    return votes
-  }
-
-  private power(votes: Array<{ validator: string }>): bigint {
-    let sum = 0n
-    for (const v of votes) sum += this.set.byAddress(v.validator)?.power ?? 0n
-    return sum
+  private async decideByRounds<C extends Candidate>(
+    height: bigint,
+    set: ValidatorSet,
+    propose: ProposeFn<C>,
+    check: (candidate: C) => Promise<boolean>,
+    onRound?: (round: number) => void,
+  ): Promise<Decision<C> | undefined> {
+    let highest = 0
+    const run = new HeightRun<C>({
+      height,
+      set: new HeightSet(set.validators, this.history.prioritiesAt(height)),
+      chainId: this.chainId,
+      timeouts: this.timeouts,
+      clock: this.clock,
+      plan: this.faults,
+      seed: (this.seed + Number(height % 0x7fffffffn)) >>> 0,
+      maxRounds: this.maxRounds,
+      propose,
+      check,
+      onEvent: (event) => {
+        if (event.type === 'newRound' && event.round > highest) {
+          highest = event.round
+          onRound?.(event.round)
+        }
+        if (event.type === 'evidence' && !this.evidence.add(event.evidence)) return
+        for (const l of this.listeners) {
+          try {
+            l(event)
+          } catch {
+            // A listener must not change the height it observes.
+          }
+        }
+      },
+    })
+    this.running = run as unknown as HeightRun<Candidate>
+    let outcome
+    try {
+      outcome = await run.start()
+    } finally {
+      this.running = undefined
+      this.lastRun = run as unknown as HeightRun<Candidate>
+    }
+    if (outcome === undefined) return undefined
+    const proposer = set.byAddress(outcome.proposer) as Validator
+    const precommits = outcome.precommits.map((p) => ({ validator: p.validator, signature: p.signature }))
+    return new Decided(outcome.value, { height, round: outcome.round, blockHash: outcome.value.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
   }
 }
 

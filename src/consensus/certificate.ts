@@ -2,6 +2,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { data, fromHex, quantity, toBigInt, type Hex } from '../hex.js'
 import type { CommitCertificate } from './votes.js'
+import type { Validator } from './validator.js'
 
 /** RLP bytes for the database. */
 export function encodeCertificate(c: CommitCertificate): Uint8Array {
@@ -46,4 +47,21 @@ export function certificateToJson(c: CommitCertificate): CommitCertificateJson {
     proposer: c.proposer,
     precommits: c.precommits.map((p) => ({ validator: p.validator, signature: data(p.signature) })),
   }
+}
+
+/** A member of the set that signed a certificate, as served with it. */
+export interface SignerJson {
+  address: Hex
+  publicKey: Hex
+  votingPower: Hex
+}
+
+/** A certificate with the validator set of its height (the set it is verified against). */
+export interface CertificateWithSetJson extends CommitCertificateJson {
+  validatorSet: SignerJson[]
+}
+
+/** Wire form with the set of the certificate's height. */
+export function certificateWithSetToJson(c: CommitCertificate, set: readonly Validator[]): CertificateWithSetJson {
+  return { ...certificateToJson(c), validatorSet: set.map((v) => ({ address: v.address, publicKey: data(v.publicKey), votingPower: quantity(v.power) })) }
 }

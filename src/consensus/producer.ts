@@ -110,7 +110,12 @@ export class Producer {
     // A send that was in flight when the node closed settles instead of waiting for ever.
     if (this.closing) this.settleWaiter(entry.hash, new NodeClosedError())
     else if (this.mining.mode !== 'auto') this.settleWaiter(entry.hash)
-    else void this.drain()
+    else {
+      // On a halted chain the sender gets the hash at once (automine takes one transaction per
+      // height, so a later one would otherwise wait for the heal); the height is tried again.
+      if (this.stalled) this.settleWaiter(entry.hash)
+      void this.drain()
+    }
   }
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
@@ -174,15 +179,17 @@ export class Producer {
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n
     const header = this.headerChoices()
-    // The round's proposal; consensus holds it as an opaque value and never looks inside.
-    let proposal: Proposal | undefined
+    // The rounds' proposals; consensus holds them as opaque values and never looks inside.
+    const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
     try {
       decision = await this.bft.decide(
         height,
-        async (proposer, round) => {
-          if (proposal !== undefined) this.app.discardProposal(proposal)
-          proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time: timestamp, txs: entries, header })
+        async (proposer, round, variant) => {
+          // An equivocating proposer's second block differs by its time.
+          const time = variant === 0 ? timestamp : timestamp + BigInt(variant)
+          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header })
+          proposals.push(proposal)
           return proposal
         },
         (candidate) => this.app.processProposal(candidate, height),
@@ -190,7 +197,7 @@ export class Producer {
     } catch (error) {
       // A block that cannot be built must not leave senders waiting: their transactions are
       // dropped with the reason, and the chain stays where it was.
-      if (proposal !== undefined) this.app.discardProposal(proposal)
+      for (const p of proposals) this.app.discardProposal(p)
       const reason = new Refused(`block production failed: ${error instanceof Error ? error.message : String(error)}`)
       for (const e of entries) {
         this.pool.remove(e.hash)
@@ -198,12 +205,14 @@ export class Producer {
       }
       throw reason
     }
-    if (decision === undefined || proposal === undefined) {
-      if (proposal !== undefined) this.app.discardProposal(proposal)
+    for (const p of proposals) if (p !== decision?.candidate) this.app.discardProposal(p)
+    if (decision === undefined) {
       this.stalled = true
       // The transactions stay pending; their senders get the hash now instead of waiting on a
-      // halted chain. They are mined when enough validators are back (`resume`).
+      // halted chain (all of them: automine selected one, later ones wait behind it). They are
+      // mined when the faults are healed.
       for (const e of entries) this.settleWaiter(e.hash)
+      if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
       return undefined
     }
     this.stalled = false
@@ -257,7 +266,7 @@ export class Producer {
       const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const height = parent.header.number + 1n
-      const proposer = this.bft.set.proposer(height, 0)
+      const proposer = this.bft.proposer(height, 0)
       const req: PrepareProposalRequest = {
         height,
         round: 0,
@@ -303,24 +312,46 @@ export class Producer {
     return this.pendingCache?.block === block ? this.pendingCache.receipts : undefined
   }
 
-  /** Mines what is pending again after validators came back online (automine only). */
-  private resume(): void {
-    if (this.stalled && this.mining.mode === 'auto') void this.drain()
+  /**
+   * The chain went back (evm_revert, hardhat_reset): the validator-set changes requested after the
+   * snapshot (beyond the first `setChanges`) and the evidence of the heights dropped are forgotten.
+   */
+  rewound(setChanges: number): void {
+    this.bft.rewound(this.chain.height, setChanges)
+  }
+
+  /** How many validator-set changes were requested so far (a snapshot keeps it for {@link rewound}). */
+  setChanges(): number {
+    return this.bft.history.epochs.length - 1
   }
 
   /**
-   * Takes a validator offline or back online; answers false for an unknown address. A validator
-   * back online lets a halted chain mine what is pending again (automine).
+   * The validators' faults, the partition or the set changed: a height under way follows at once,
+   * and a halted chain mines what is pending again (automine).
+   */
+  consensusChanged(): void {
+    this.bft.refresh()
+    const was = this.stalled
+    // Whether the chain is still halted is known only by trying: the next height tells.
+    this.stalled = false
+    if (was && this.mining.mode === 'auto') void this.drain()
+  }
+
+  /**
+   * Takes a validator offline or back online; answers false for an address not in the next
+   * height's set. A validator back online lets a halted chain mine what is pending again.
    */
   setValidatorOnline(address: string, online: boolean): boolean {
-    if (!this.bft.set.setOnline(address, online)) return false
-    if (online) this.resume()
+    if (this.bft.set.byAddress(address) === undefined) return false
+    const fault = this.bft.faults.get(address as `0x${string}`)
+    this.bft.faults.set(address as `0x${string}`, { ...fault, offline: !online })
+    this.consensusChanged()
     return true
   }
 
   /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
   nextCoinbase(): string {
-    return this.settings.current.coinbase ?? this.bft.set.proposer(this.chain.height + 1n, 0).feeRecipient
+    return this.settings.current.coinbase ?? this.bft.proposer(this.chain.height + 1n, 0).feeRecipient
   }
 
   private settleWaiter(key: string, error?: Error, outcome?: TxOutcome): void {

@@ -24,6 +24,8 @@ interface Snapshot {
   pool: PoolEntry[]
   /** The clock settings of block production. */
   time: TimeSettings
+  /** How many validator-set changes had been requested. */
+  setChanges: number
 }
 
 /** Options of the controls. */
@@ -89,6 +91,7 @@ export class Controls {
       depth: this.chain.undoDepth,
       pool: this.pool.all(),
       time: this.producer.settings.time(),
+      setChanges: this.producer.setChanges(),
       head: { number: this.chain.height, hash: this.chain.head.hash() },
     })
     this.chain.recordUndo(true)
@@ -102,6 +105,7 @@ export class Controls {
     const snap = this.snapshots[index] as Snapshot
     await this.producer.exclusive(async () => {
       await this.chain.rewind(snap.depth)
+      this.producer.rewound(snap.setChanges)
       this.pool.replaceAll(snap.pool)
       this.producer.settings.restoreTime(snap.time)
     })
@@ -124,6 +128,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       if (fork !== undefined && this.forker !== undefined) await this.forker(fork)
       else await this.chain.resetToGenesis()
+      this.producer.rewound(0)
       this.pool.replaceAll([])
       this.producer.settings.reset()
       this.pool.setMinTip(0n)

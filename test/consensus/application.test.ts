@@ -13,39 +13,49 @@ import type { PrepareProposalRequest } from '../../src/consensus/application.js'
 import { createValidator } from '../../src/consensus/validator.js'
 import { BlockBuilder } from '../../src/execution/builder.js'
 import { emptyDiff } from '../../src/state/types.js'
+import { manualClock, type ManualClock } from '../helpers/manual-clock.js'
 
 const validators = () => new ValidatorSet([1, 2, 3, 4].map((i) => createValidator(new Uint8Array(32).fill(i))))
 
+/** Steps `clock` from timer to timer until `work` settles (time-outs are waited out on it). */
+async function stepping<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+  let done = false
+  void work.finally(() => (done = true))
+  while (!done && (await clock.next()));
+  return work
+}
+
 describe('consensus ↔ application seam', () => {
   it('a proposal ProcessProposal rejects gets nil prevotes: the next round, with the next proposer, decides', async () => {
-    const set = validators()
-    const bft = new BftEngine(1n, set)
+    const clock = manualClock()
+    const bft = new BftEngine(1n, validators(), { clock })
     const proposers: string[] = []
-    const decision = await bft.decide(
+    const decision = await stepping(clock, bft.decide(
       7n,
       async (proposer, round) => {
         proposers.push(proposer.address)
         return { hash: new Uint8Array(32).fill(round + 1) }
       },
       async (candidate) => candidate.hash[0] !== 1,
-    )
+    ))
     expect(decision?.certificate.round).toBe(1)
-    expect(decision?.certificate.proposer).toBe(set.proposer(7n, 1).address)
-    expect(proposers).toEqual([set.proposer(7n, 0).address, set.proposer(7n, 1).address])
+    expect(decision?.certificate.proposer).toBe(bft.proposer(7n, 1).address)
+    expect(proposers).toEqual([bft.proposer(7n, 0).address, bft.proposer(7n, 1).address])
     expect(decision?.candidate.hash[0]).toBe(2)
   })
 
-  it('when every round is rejected the height stays undecided', async () => {
-    const bft = new BftEngine(1n, validators())
+  it('when every round is rejected the height stays undecided once the round limit passes', async () => {
+    const clock = manualClock()
+    const bft = new BftEngine(1n, validators(), { clock, maxRounds: 4 })
     let rounds = 0
-    const decision = await bft.decide(
+    const decision = await stepping(clock, bft.decide(
       1n,
       async () => {
         rounds++
         return { hash: new Uint8Array(32) }
       },
       async () => false,
-    )
+    ))
     expect(decision).toBeUndefined()
     expect(rounds).toBe(4)
   })

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { createRemote, ForkRemoteError, type RemoteClient } from '../../src/fork/remote/index.js'
+import { ForkRemoteError } from '../../src/fork/remote/index.js'
+import { remoteClients } from '../helpers/remote-clients.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -17,19 +18,14 @@ const SLOT0 = `0x${'0'.repeat(64)}`
 const BALANCE = `0x${(10_000n * 10n ** 18n).toString(16)}`
 
 let anvil: RunningAnvil
-const clients: RemoteClient[] = []
-const remote = (options: Parameters<typeof createRemote>[0]) => {
-  const c = createRemote(options)
-  clients.push(c)
-  return c
-}
+const remote = remoteClients()
 
 beforeAll(async () => {
   anvil = await startAnvil()
 })
 
 afterAll(async () => {
-  for (const c of clients) await c.close()
+  await remote.closeAll()
   await anvil.stop()
 })
 

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, type RemoteClient } from '../../src/fork/remote/index.js'
+import { type RemoteClient } from '../../src/fork/remote/index.js'
+import { remoteClients } from '../helpers/remote-clients.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
 
 let node: FinalityNode
@@ -13,12 +14,7 @@ let served: Listening
 let servedSmall: Listening
 let proxy: FaultProxy
 let accounts: string[]
-const clients: RemoteClient[] = []
-const remote = (options: Parameters<typeof createRemote>[0]) => {
-  const c = createRemote(options)
-  clients.push(c)
-  return c
-}
+const remote = remoteClients()
 
 beforeAll(async () => {
   node = await createNode({ chainId: 1337n })
@@ -30,7 +26,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of clients) await c.close()
+  await remote.closeAll()
   await proxy.close()
   await served.close()
   await servedSmall.close()

@@ -8,17 +8,12 @@ import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, type RemoteClient } from '../../src/fork/remote/index.js'
+import { remoteClients } from '../helpers/remote-clients.js'
 
 let node: FinalityNode
 let served: Listening
 let accounts: string[]
-const clients: RemoteClient[] = []
-const remote = (options: Parameters<typeof createRemote>[0]) => {
-  const c = createRemote(options)
-  clients.push(c)
-  return c
-}
+const remote = remoteClients()
 
 beforeAll(async () => {
   node = await createNode({ chainId: 1337n })
@@ -27,7 +22,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of clients) await c.close()
+  await remote.closeAll()
   await served.close()
   await node.close()
 })

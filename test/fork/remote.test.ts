@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, ForkRemoteError, redactUrl, remoteRule, type RemoteClient } from '../../src/fork/remote/index.js'
+import { createRemote, ForkRemoteError, redactUrl, remoteRule } from '../../src/fork/remote/index.js'
+import { remoteClients } from '../helpers/remote-clients.js'
 import { checkOptions, integerOrBigint } from '../../src/option-rules.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
 
@@ -13,12 +14,7 @@ const ZERO = '0x0000000000000000000000000000000000000000'
 let node: FinalityNode
 let served: Listening
 let proxy: FaultProxy
-const clients: RemoteClient[] = []
-const remote = (options: Parameters<typeof createRemote>[0]) => {
-  const c = createRemote(options)
-  clients.push(c)
-  return c
-}
+const remote = remoteClients()
 
 beforeAll(async () => {
   node = await createNode({ chainId: 1337n })
@@ -27,7 +23,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of clients) await c.close()
+  await remote.closeAll()
   await proxy.close()
   await served.close()
   await node.close()

@@ -5,6 +5,7 @@
  */
 import { InvalidParamsError, MethodNotFoundError } from '../../errors.js'
 import { traceChain } from '../debug/trace-chain.js'
+import { finalitySubscribe } from '../finality-events.js'
 import type { Hex } from '../../hex.js'
 import type { Limits } from '../../limits.js'
 import type { SubscriptionKind, Subscriptions } from '../../filters/subscriptions.js'
@@ -25,6 +26,8 @@ export const subscribeUnsupported: MethodTable = {
   eth_unsubscribe: method({ params: [anyOptional], run: () => unsupported('eth_unsubscribe') }),
   debug_subscribe: method({ params: [anyOptional, anyOptional, anyOptional, anyOptional], run: () => unsupported('debug_subscribe') }),
   debug_unsubscribe: method({ params: [anyOptional], run: () => unsupported('debug_unsubscribe') }),
+  finality_subscribe: method({ params: [anyOptional], run: () => unsupported('finality_subscribe') }),
+  finality_unsubscribe: method({ params: [anyOptional], run: () => unsupported('finality_unsubscribe') }),
 }
 
 /**
@@ -53,6 +56,9 @@ export function subscribeMethods(subs: Subscriptions, created: (id: Hex) => void
       },
     }),
     debug_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
+    // The validators' consensus events (docs/consensus.md).
+    finality_subscribe: method({ params: [any], run: (s, [name]) => finalitySubscribe(s, subs, created, name) }),
+    finality_unsubscribe: method({ params: [any], run: (_s, [id]) => subs.unsubscribe(id) }),
   }
 }
 

@@ -1,0 +1,106 @@
+/**
+ * Faults and validator-set changes on demand (the `finality_` controls and their JS API): each
+ * checks its input against the validator set first and changes nothing when it refuses.
+ * A change of the faults or the partition reaches a height under way at once; healing lets a
+ * halted chain resume (automine mines what is pending).
+ */
+import { InvalidInput } from '../domain-errors.js'
+import type { Hex } from '../hex.js'
+import type { BftEngine } from './bft.js'
+import type { Fault } from './tendermint/faults.js'
+import type { Validator } from './validator.js'
+
+/** One requested change: a validator by address (or a new one by key index) and its new power (0 removes it). */
+export interface ValidatorChange {
+  address?: Hex
+  /** A validator of this node's mnemonic by index (`finality/validator/<i>`), to add one. */
+  index?: number
+  power: bigint
+}
+
+export class ConsensusControls {
+  constructor(
+    private readonly bft: BftEngine,
+    /** Tells the producer: a height under way follows, a halted chain resumes. */
+    private readonly changed: () => void,
+    /** The validator of key index `i` (derived from the node's seed). */
+    private readonly validatorAt: (index: number) => Validator,
+    private readonly head: () => bigint,
+  ) {}
+
+  /** Sets a validator's faults (replacing the ones it had); all off is a correct validator. */
+  setFault(address: Hex, fault: Fault): void {
+    const a = this.member(address)
+    this.bft.faults.set(a, fault)
+    this.changed()
+  }
+
+  /** Heals one validator, or every validator and the partition. */
+  heal(address?: Hex): void {
+    if (address === undefined) this.bft.faults.heal()
+    else this.bft.faults.heal(this.member(address))
+    this.changed()
+  }
+
+  /**
+   * Splits the validators into groups that cannot reach each other; validators left out of every
+   * group form one more group together.
+   */
+  partition(groups: Hex[][]): void {
+    const seen = new Set<Hex>()
+    const clean = groups.map((g) =>
+      g.map((address) => {
+        const a = this.member(address)
+        if (seen.has(a)) throw new InvalidInput(`validator ${address} is in two groups of the partition`)
+        seen.add(a)
+        return a
+      }),
+    )
+    const rest = this.bft.set.validators.map((v) => v.address).filter((a) => !seen.has(a))
+    if (rest.length > 0) clean.push(rest)
+    const nonEmpty = clean.filter((g) => g.length > 0)
+    this.bft.faults.partition = nonEmpty.length > 1 ? nonEmpty : undefined
+    this.changed()
+  }
+
+  /** Requests changes of the set; they take effect two heights after the head. Answers that height. */
+  changeValidators(changes: ValidatorChange[]): bigint {
+    if (changes.length === 0) throw new InvalidInput('no change requested')
+    const resolved = changes.map((c) => {
+      if (c.power < 0n) throw new InvalidInput(`power must not be negative, got ${c.power}`)
+      if (c.index !== undefined) {
+        const v = this.validatorAt(c.index)
+        if (c.address !== undefined && c.address.toLowerCase() !== v.address) throw new InvalidInput(`validator index ${c.index} is ${v.address}, not ${c.address}`)
+        return { validator: v, power: c.power }
+      }
+      if (c.address === undefined) throw new InvalidInput('a change names a validator by address or index')
+      const known = this.known(c.address)
+      if (known === undefined) throw new InvalidInput(`unknown validator ${c.address}: add a new one by its index`)
+      return { validator: known, power: c.power }
+    })
+    try {
+      const at = this.bft.history.request(this.head(), resolved)
+      this.changed()
+      return at
+    } catch (error) {
+      throw new InvalidInput((error as Error).message)
+    }
+  }
+
+  /** The address of a member of the next height's set, or a -32602 error. */
+  private member(address: Hex): Hex {
+    const a = address.toLowerCase() as Hex
+    if (this.bft.set.byAddress(a) === undefined) throw new InvalidInput(`unknown validator ${address}`)
+    return a
+  }
+
+  /** A validator of any epoch. */
+  private known(address: Hex): Validator | undefined {
+    const a = address.toLowerCase()
+    for (const e of [...this.bft.history.epochs].reverse()) {
+      const v = e.validators.find((x) => x.address === a)
+      if (v !== undefined) return v
+    }
+    return undefined
+  }
+}

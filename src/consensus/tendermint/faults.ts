@@ -1,0 +1,110 @@
+/** The faults a validator can be given on demand, and how they combine into bus conditions. */
+import type { Hex } from '../../hex.js'
+import { InvalidInput } from '../../domain-errors.js'
+import { CALM, type BusConditions } from './bus.js'
+
+/** One validator's misbehaviour; all off is a correct validator. */
+export interface Fault {
+  /** Neither proposes nor votes, receives nothing. */
+  offline?: boolean
+  /** Never sends a proposal (votes as usual). */
+  silent?: boolean
+  /** Prevotes and precommits nil, whatever it saw. */
+  nil?: boolean
+  /** Signs two different proposals, and two different votes, in each round (a Byzantine validator). */
+  equivocate?: boolean
+  /** Its messages arrive this many ms late. */
+  delay?: number
+}
+
+export const FAULT_KINDS = ['offline', 'silent', 'nil', 'equivocate', 'delay'] as const
+
+/** Checks a fault given by a caller (`maxDelay`: the `faultDelayMs` limit); the error names what is wrong. */
+export function checkFault(value: unknown, maxDelay: number): Fault {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInput('a fault is an object { offline?, silent?, nil?, equivocate?, delay? }')
+  const out: Fault = {}
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === 'delay') {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > maxDelay) {
+        throw new InvalidInput(`fault delay must be an integer number of ms from 0 to ${maxDelay} (the faultDelayMs limit), got ${JSON.stringify(v)}`)
+      }
+      out.delay = v
+    } else if (key === 'offline' || key === 'silent' || key === 'nil' || key === 'equivocate') {
+      if (typeof v !== 'boolean') throw new InvalidInput(`fault ${key} must be true or false, got ${JSON.stringify(v)}`)
+      out[key] = v
+    } else {
+      throw new InvalidInput(`unknown fault ${JSON.stringify(key)}; known: ${FAULT_KINDS.join(', ')}`)
+    }
+  }
+  return out
+}
+
+/** Faults per validator and the partition, as the node keeps them between heights. */
+export class FaultPlan {
+  private readonly faults = new Map<Hex, Fault>()
+  partition: Hex[][] | undefined
+
+  get(address: Hex): Fault {
+    return this.faults.get(address) ?? {}
+  }
+
+  set(address: Hex, fault: Fault): void {
+    const clean: Fault = {}
+    if (fault.offline === true) clean.offline = true
+    if (fault.silent === true) clean.silent = true
+    if (fault.nil === true) clean.nil = true
+    if (fault.equivocate === true) clean.equivocate = true
+    if (fault.delay !== undefined && fault.delay > 0) clean.delay = fault.delay
+    if (Object.keys(clean).length === 0) this.faults.delete(address)
+    else this.faults.set(address, clean)
+  }
+
+  /** Heals one validator, or every validator and the partition. */
+  heal(address?: Hex): void {
+    if (address !== undefined) {
+      this.faults.delete(address)
+      return
+    }
+    this.faults.clear()
+    this.partition = undefined
+  }
+
+  /** True when nothing is configured: the network is calm and every validator correct. */
+  get calm(): boolean {
+    return this.faults.size === 0 && this.partition === undefined
+  }
+
+  entries(): Array<[Hex, Fault]> {
+    return [...this.faults]
+  }
+
+  /** Whether `address` is faulty in any way (a partition aside). */
+  isFaulty(address: Hex): boolean {
+    return this.faults.has(address)
+  }
+
+  /**
+   * Whether validators able to vote for a block (neither offline nor nil voters), all in one group
+   * of the partition, can hold more than 2/3 of the power: if not, no round can decide until the
+   * faults change.
+   */
+  canDecide(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): boolean {
+    const able = validators.filter((v) => {
+      const f = this.get(v.address)
+      return f.offline !== true && f.nil !== true
+    })
+    const groups = this.partition === undefined ? [able] : this.partition.map((g) => able.filter((v) => g.includes(v.address)))
+    return groups.some((g) => isQuorum(g.reduce((sum, v) => sum + v.power, 0n)))
+  }
+
+  conditions(): BusConditions {
+    if (this.calm) return CALM
+    const offline = new Set<Hex>()
+    const delay = new Map<Hex, number>()
+    for (const [a, f] of this.faults) {
+      if (f.offline === true) offline.add(a)
+      if (f.delay !== undefined) delay.set(a, f.delay)
+    }
+    return { offline, delay, partition: this.partition?.map((g) => new Set(g)), lossRate: 0, jitter: 0 }
+  }
+}
