@@ -52,9 +52,13 @@ import { Controls } from './controls/controls.js'
 import { dumpState, dumpToAlloc, parseDump, type StateDump } from './controls/state-dump.js'
 import { data } from './hex.js'
 import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork/fork.js'
-import type { ForkOptions } from './fork/options.js'
+import { DEFAULT_HISTORY_ENTRIES, DEFAULT_WALK_FETCHES, type ForkOptions } from './fork/options.js'
+import { AnswerCache } from './fork/answer-cache.js'
 import { ForkState } from './fork/lazy-state.js'
+import { FlatState } from './state/flat-state.js'
 import { ForkHistory } from './fork/history.js'
+import { fetchRemoteBlock } from './fork/remote-block.js'
+import { recording, replaying } from './fork/recorded.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -248,28 +252,27 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   let forkState: ForkState | undefined
   let forkHistory: ForkHistory | undefined
-  // History answers of the remote, by request (the remote is pinned below the fork block); emptied when the fork changes.
-  const historyAnswers = new Map<string, Promise<unknown>>()
-  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> => {
-    const key = `${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`
-    let answer = historyAnswers.get(key)
-    if (answer === undefined) {
-      answer = opened.remote.request({ method, params })
-      answer.then((v) => v === null && historyAnswers.delete(key), () => historyAnswers.delete(key))
-      historyAnswers.set(key, answer)
-    }
-    return answer
-  }
+  // History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound.
+  const historyAnswers = new AnswerCache(forkOptions?.historyEntries ?? DEFAULT_HISTORY_ENTRIES)
+  const walkFetches = forkOptions?.walkFetches ?? DEFAULT_WALK_FETCHES
+  const historyCall = (opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> =>
+    historyAnswers.get(`${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`, () => opened.remote.request({ method, params }))
   // The fork block is the first block; the node's accounts keep their remote nonce and code and get their balance.
+  // Everything the remote must answer is asked first, on a throwaway state, while the chain is
+  // untouched: a remote that fails leaves the node as it was (a reset to another fork included).
   const startFork = async (opened: OpenedFork): Promise<void> => {
     const block = forkBlock(opened, common)
-    const point = { tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs }
-    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs)
-    forkHistory = history
-    await chain.initFork(block, (flat) => (forkState = new ForkState(opened.remote, point, flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code))), async (c) => {
+    const point = () => ({ tag: quantity(opened.number), stateRoot: block.header.stateRoot, remote: opened.remoteName, proofs: opened.proofs })
+    const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+    const recorder = recording(opened.remote)
+    const probe = new FlatState()
+    probe.setLazy(new ForkState(recorder, point(), probe, () => {}))
+    await Promise.all(keys.map((key) => probe.getAccount(key)))
+    const remote = replaying(opened.remote, recorder.answers)
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
+    await chain.initFork(block, (flat) => (forkState = new ForkState(remote, point(), flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code), (keys) => chain.addPreimages(keys))), async (c) => {
       const diff = emptyDiff()
-      // Asked together: the remote client batches them.
-      const keys = balances.map((b) => b.address.toLowerCase().replace(/^0x/, ''))
+      // Answered from the recorded answers: nothing here waits on the remote.
       const accounts = await Promise.all(keys.map((key) => c.headState().getAccount(key)))
       balances.forEach((b, i) => {
         const account = accounts[i] ?? new Account()
@@ -278,6 +281,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       })
       return diff
     }, history, opened.proofs)
+    forkHistory = history
   }
   if (fork !== undefined) {
     await startFork(fork)
@@ -340,16 +344,17 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     // Another URL is forked with the default settings (the headers given for one remote are not sent to another).
     const base: ForkOptions = url !== undefined ? { url } : (forkOptions ?? {})
     const opened = await openFork({ ...base, blockNumber, chainId: undefined })
-    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
     try {
       await startFork(opened)
     } catch (error) {
       await opened.remote.close()
       throw error
     }
+    if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
     const previous = fork
     fork = opened
     forkOptions = base
+    historyAnswers.clear()
     if (previous !== undefined && previous.remote !== opened.remote) await previous.remote.close()
   }
   transactions.impersonation = (address) => controls.isImpersonated(address)
@@ -384,8 +389,13 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         blockNumber: opened.number,
         blockHash: opened.hash,
         proofs: opened.proofs,
-        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats } }),
+        stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats }, history: { entries: historyAnswers.size, maxEntries: historyAnswers.maxEntries } }),
         remoteCall: (method, params) => historyCall(opened, method, params),
+        walking: (what, run) => state.walking(what, walkFetches, run),
+        remoteBlock: async (at) => {
+          const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, common, at)
+          return found !== undefined && found.block.header.number <= opened.number ? found : undefined
+        },
         setRpcUrl: async (url) => {
           const next = await switchRemote(opened, forkOptions, url)
           const previous = opened.remote

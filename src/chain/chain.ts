@@ -197,6 +197,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     for (const node of nodes) void this.nodes.put(keyOf(keccak_256(node)), node)
   }
 
+  /** Keeps the preimages of keys a fork loaded (hex addresses or slots, no 0x): walks of the state name them. */
+  addPreimages(keys: readonly string[]): void {
+    for (const key of keys) this.trie.notePreimage(key)
+  }
+
   /** Keeps a fork's proven contract code by its hash, where readers of older states find code. */
   addCode(codeHash: Uint8Array, code: Uint8Array): void {
     void this.nodes.put(`c${keyOf(codeHash)}`, code)

@@ -48,6 +48,10 @@ export interface CliConfig {
   forkHeaders: Record<string, string> | undefined
   /** The fork's cache on disk (createNode's `fork.cacheDir`). */
   forkCacheDir: string | undefined
+  /** `fork.historyEntries`. */
+  forkHistoryEntries: number | undefined
+  /** `fork.walkFetches`. */
+  forkWalkFetches: number | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
@@ -92,6 +96,8 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkBlockNumber: undefined,
   forkHeaders: undefined,
   forkCacheDir: undefined,
+  forkHistoryEntries: undefined,
+  forkWalkFetches: undefined,
   hardhat: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
@@ -157,10 +163,12 @@ export const FLAGS = {
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
-  'fork-url': ['string', '<url>  fork the chain at this JSON-RPC endpoint (http(s)://; state read on demand, verified with eth_getProof)'],
+  'fork-url': ['string', '<url>  fork the chain at this JSON-RPC endpoint (http(s):// or ws(s)://; state read on demand, verified with eth_getProof)'],
   'fork-block-number': ['string', '<n>  block to fork at (default the remote\'s latest; negative: that many before it)'],
   'fork-header': ['string', '<"Name: value">  header sent to --fork-url (repeatable), e.g. an API key'],
   'fork-cache-dir': ['string', '<dir>  keep the fork\'s remote answers on disk between runs (by chain id and fork block)'],
+  'fork-history-entries': ['string', '<n>  most answers of the remote\'s history kept in memory (default 1000; 0 keeps none)'],
+  'fork-walk-fetches': ['string', '<n>  most remote trie nodes one debug_accountRange / debug_dumpBlock may fetch (default 1000)'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
@@ -289,6 +297,8 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'db': c.db = String(v); break
       case 'fork-url': c.forkUrl = String(v); break
       case 'fork-cache-dir': c.forkCacheDir = String(v); break
+      case 'fork-history-entries': c.forkHistoryEntries = int(v, at(k)); break
+      case 'fork-walk-fetches': c.forkWalkFetches = int(v, at(k)); break
       case 'fork-block-number': {
         const n = String(v)
         if (!/^-?\d+$/.test(n)) throw new Error(`${at(k)}: want a block number (negative: that many before the remote's head), got ${n}`)

@@ -73,7 +73,7 @@ const NO_SOURCE = { get: async () => undefined }
 const SOLE_LEAF_PATH = Uint8Array.of(0x20, 0x80)
 
 /** The root of an index-keyed trie (transactions, receipts, withdrawals). */
-function orderedRoot(values: Uint8Array[]): Uint8Array {
+export function orderedRoot(values: Uint8Array[]): Uint8Array {
   // One value (every automined block): the trie is a single leaf at key RLP(0) = 0x80, whose
   // hex-prefixed path is 0x20 0x80, and the root is its hash whatever its size.
   if (values.length === 1) return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))

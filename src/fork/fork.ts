@@ -10,6 +10,7 @@ import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { ForkOptions } from './options.js'
 import { createRemote, ForkRemoteError, redactUrl, type RemoteClient, type RemoteOptions } from './remote/index.js'
+import type { RemoteBlock } from './remote-block.js'
 import { cachedRemote, immutableAt, openForkCache } from './disk-cache.js'
 
 /** What a fork starts from. */
@@ -35,7 +36,7 @@ export interface OpenedFork {
 
 /** The settings of the remote client among a fork's options. */
 export function remoteOptions(options: ForkOptions): RemoteOptions {
-  const { blockNumber: _b, chainId: _c, cacheDir: _d, ...remote } = options
+  const { blockNumber: _b, chainId: _c, cacheDir: _d, historyEntries: _h, walkFetches: _w, ...remote } = options
   return remote
 }
 
@@ -105,6 +106,15 @@ export function forkBlock(fork: OpenedFork, common: Common): Block {
   return block
 }
 
+/**
+ * Whether the fork's state roots are the remote's: `verified` (state read with eth_getProof), or
+ * why not (finality_forkStatus, hardhat_metadata / anvil_metadata's `forkedNetwork`,
+ * anvil_nodeInfo's `forkConfig`).
+ */
+export function stateRootsNote(proofs: boolean): string {
+  return proofs ? 'verified' : 'not real: the remote does not answer eth_getProof'
+}
+
 /** What the node reports of its fork (anvil_nodeInfo, anvil_metadata, hardhat_metadata). */
 export interface ForkStatus {
   /** The URL forked (undefined for a provider). */
@@ -119,13 +129,25 @@ export interface ForkStatus {
   proofs: boolean
   /** Asks the remote (history at or below the fork block); answers kept in memory. */
   remoteCall(method: string, params: unknown[]): Promise<unknown>
+  /** The remote's block at or below the fork block (a number or a hash), with transactions and receipts, verified; undefined above it or unknown. */
+  remoteBlock(at: bigint | Uint8Array): Promise<RemoteBlock | undefined>
   /**
    * Reads from the remote at `url` from now on (anvil_setRpcUrl): it must have the fork block,
    * with the same hash; what was loaded stays.
    */
   setRpcUrl(url: string): Promise<void>
+  /**
+   * Runs a walk of the state trie (`what`: the method) within `fork.walkFetches` fetches of
+   * remote nodes; past them it fails saying why.
+   */
+  walking<T>(what: string, run: () => Promise<T>): Promise<T>
   /** Requests sent to the remote and what the fork loaded. */
-  stats(): { remote: ReturnType<RemoteClient['stats']>; state: { accounts: number; slots: number; codes: number; searched: number } }
+  stats(): {
+    remote: ReturnType<RemoteClient['stats']>
+    state: { accounts: number; slots: number; codes: number; searched: number }
+    /** The remote's history answers kept in memory, and their bound (`fork.historyEntries`). */
+    history: { entries: number; maxEntries: number }
+  }
 }
 
 /**

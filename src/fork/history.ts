@@ -29,6 +29,8 @@ export class ForkHistory {
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** False: the remote has no eth_getProof; older states are read with the plain getters, unverified. */
     private readonly proofs = true,
+    /** Most headers kept (`fork.historyEntries`), the oldest fetched dropped first. */
+    private readonly maxHeaders = Number.MAX_SAFE_INTEGER,
   ) {}
 
   /** Reads from another remote from now on (anvil_setRpcUrl); states already loaded stay. */
@@ -45,9 +47,18 @@ export class ForkHistory {
     if (known === undefined) {
       known = this.fetch([`0x${number.toString(16)}`, false], 'eth_getBlockByNumber')
       known.catch(() => this.headers.delete(number))
-      this.headers.set(number, known)
+      this.keep(number, known)
     }
     return known
+  }
+
+  private keep(number: bigint, block: Promise<Block | undefined>): void {
+    if (this.maxHeaders === 0) return
+    this.headers.set(number, block)
+    if (this.headers.size > this.maxHeaders) {
+      const oldest = this.headers.keys().next().value as bigint
+      this.headers.delete(oldest)
+    }
   }
 
   /** The remote's block with `hash`, when it is below the fork block. */
@@ -56,7 +67,7 @@ export class ForkHistory {
     if (number !== undefined) return this.block(number)
     const block = await this.fetch([`0x${keyOf(hash)}`, false], 'eth_getBlockByHash')
     if (block === undefined || block.header.number >= this.forkNumber) return undefined
-    this.headers.set(block.header.number, Promise.resolve(block))
+    this.keep(block.header.number, Promise.resolve(block))
     return block
   }
 
@@ -71,6 +82,7 @@ export class ForkHistory {
       throw new Refused(`fork: block ${header.number} of ${this.remoteName} does not hash to ${(json as { hash: string }).hash} under hardfork ${this.common.hardfork()}: its state cannot be read here`)
     }
     this.byHash.set(keyOf(hash), header.number)
+    if (this.byHash.size > this.maxHeaders) this.byHash.delete(this.byHash.keys().next().value as string)
     return block
   }
 

@@ -68,6 +68,23 @@ export class ForkState implements ForkLazyState {
   /** Bumped by a reset: a load begun before it does not write into the emptied state. */
   private generation = 0
   readonly stats: LazyStats = { accounts: 0, slots: 0, codes: 0, searched: 0 }
+  /** While a state walk runs (debug_accountRange, debug_dumpBlock): the nodes it may still fetch, and what it is. */
+  private walkBudget: { left: number; limit: number; what: string } | undefined
+
+  /**
+   * Runs `run`, a walk of the state trie, letting it fetch at most `limit` trie nodes of the remote
+   * state it lacks (each a searched key's proof); past that, or where a node is too deep to search
+   * a key for, it fails with an error that says the remote's whole state is not walked here.
+   */
+  async walking<T>(what: string, limit: number, run: () => Promise<T>): Promise<T> {
+    const outer = this.walkBudget
+    this.walkBudget = { left: limit, limit, what }
+    try {
+      return await run()
+    } finally {
+      this.walkBudget = outer
+    }
+  }
 
   constructor(
     private remote: RemoteRequests,
@@ -76,6 +93,8 @@ export class ForkState implements ForkLazyState {
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** Keeps proven code by hash for readers of the trie (older states, replays); none for a throwaway state. */
     private readonly addCode?: (codeHash: Uint8Array, code: Uint8Array) => void,
+    /** Keeps the addresses and slots loaded (hex, no 0x), so that walks of the state name them. */
+    private readonly addKeys?: (keys: readonly string[]) => void,
   ) {}
 
   /** Reads from another remote from now on (anvil_setRpcUrl); the caller checked it has the fork block. */
@@ -176,6 +195,7 @@ export class ForkState implements ForkLazyState {
     }
     this.index(proven, address, slots)
     this.addNodes(proven.nodes)
+    this.addKeys?.([address, ...slots])
     return proven
   }
 
@@ -305,6 +325,13 @@ export class ForkState implements ForkLazyState {
   async missingNode(key: string): Promise<Uint8Array | undefined> {
     const place = this.places.get(key)
     if (place === undefined) return undefined
+    const walk = this.walkBudget
+    if (walk !== undefined && (walk.left <= 0 || place.path.length > MAX_SEARCH_DEPTH)) {
+      throw new Refused(
+        `${walk.what} on a fork walks the remote's state trie, fetching each node it lacks with a proof: ${walk.left <= 0 ? `this walk needs more than ${walk.limit} (fork.walkFetches)` : `a node ${place.path.length} nibbles deep cannot be reached that way (at most ${MAX_SEARCH_DEPTH})`}. The remote's whole state is not walked here: anvil_dumpState gives what the fork read or wrote, the remote its own state`,
+      )
+    }
+    if (walk !== undefined) walk.left--
     if (place.path.length > MAX_SEARCH_DEPTH) {
       throw new Refused(
         `fork: a state root needs the trie node 0x${key} of the remote state (${place.owner === '' ? 'accounts' : `storage of 0x${place.owner}`}, ${place.path.length} nibbles deep), which no proof brought and which is too deep to search a key for`,

@@ -17,6 +17,32 @@ export interface ForkOptions extends RemoteOptions {
   chainId?: number | bigint
   /** A directory where fetched state is kept between runs (opt-in). */
   cacheDir?: string
+  /**
+   * Most answers of the remote's history (blocks, transactions, receipts, logs at or below the
+   * fork block) kept in memory, the least recently used dropped first; 0 keeps none. Default
+   * {@link DEFAULT_HISTORY_ENTRIES}.
+   */
+  historyEntries?: number
+  /**
+   * Most trie nodes of the remote state one walk of the state (debug_accountRange,
+   * debug_dumpBlock) may fetch, each with a proof; past it the walk fails saying why. Default
+   * {@link DEFAULT_WALK_FETCHES}.
+   */
+  walkFetches?: number
+}
+
+/** The default of `fork.walkFetches`. */
+export const DEFAULT_WALK_FETCHES = 1_000
+
+const walkFetches: Rule = (v, fail) => {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > 1_000_000) fail(`must be an integer from 0 to 1000000, got ${describe(v)}`)
+}
+
+/** The default of `fork.historyEntries`. */
+export const DEFAULT_HISTORY_ENTRIES = 1_000
+
+const historyEntries: Rule = (v, fail) => {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > 10_000_000) fail(`must be an integer from 0 to 10000000, got ${describe(v)}`)
 }
 
 const blockNumber: Rule = (v, fail) => {
@@ -26,4 +52,4 @@ const blockNumber: Rule = (v, fail) => {
 }
 
 /** The rule of the `fork` option: the remote's fields (src/fork/remote) and the fork's own. */
-export const forkRule: Rule = remoteRule({ blockNumber, chainId: integerOrBigint(1n), cacheDir: string })
+export const forkRule: Rule = remoteRule({ blockNumber, chainId: integerOrBigint(1n), cacheDir: string, historyEntries, walkFetches })

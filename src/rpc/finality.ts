@@ -8,6 +8,7 @@ import type { Validator } from '../consensus/validator.js'
 import type { DuplicateVoteEvidence } from '../consensus/tendermint/vote-set.js'
 import type { VoteMessage } from '../consensus/tendermint/messages.js'
 import { InvalidParamsError } from '../errors.js'
+import { stateRootsNote } from '../fork/fork.js'
 import { data, quantity } from '../hex.js'
 import type { Services } from '../services.js'
 import { blockByTag, heightOf } from './blocks.js'
@@ -116,9 +117,10 @@ export const finality: MethodTable = {
         forkBlockNumber: quantity(fork.blockNumber),
         forkBlockHash: data(fork.blockHash),
         // Without eth_getProof at the remote, state is read unverified and roots cover only what the fork wrote.
-        stateRoots: fork.proofs ? 'verified' : 'not real: the remote does not answer eth_getProof',
+        stateRoots: stateRootsNote(fork.proofs),
         requests: stats.remote,
         loaded: stats.state,
+        history: stats.history,
       }
     },
   }),

@@ -118,6 +118,17 @@ export class StateTrie {
     return hashed
   }
 
+  /**
+   * Keeps the preimage of a key read but not written (a fork's account or slot loaded from its
+   * remote), so that walks of the state name it.
+   */
+  notePreimage(key: string): void {
+    if (this.hashedKeys.has(key)) return
+    const hashed = keccak_256(fromHex(key))
+    if (this.store.objects) this.hashedKeys.set(key, hashed)
+    else this.preimage(fromHex(key), hashed)
+  }
+
   /** The preimage of a hashed key (an address or a storage slot), if it was ever written. */
   async preimageOf(hashed: Uint8Array): Promise<Uint8Array | undefined> {
     if (!this.store.objects) return this.store.get(`p${keyOf(hashed)}`)

@@ -53,9 +53,10 @@ describe('a fork of a node over HTTP', () => {
     expect(await fork.request({ method: 'eth_getBalance', params: [holder.address, 'latest'] })).toBe(`0x${parseEther('3').toString(16)}`)
     const head = (await remote.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: Hex }
     const meta = (await fork.request({ method: 'hardhat_metadata', params: [] })) as { forkedNetwork: unknown }
-    expect(meta.forkedNetwork).toEqual({ chainId: Number(remote.chainId), forkBlockNumber: Number(forkBlock), forkBlockHash: head.hash })
+    expect(meta.forkedNetwork).toEqual({ chainId: Number(remote.chainId), forkBlockNumber: Number(forkBlock), forkBlockHash: head.hash, stateRoots: 'verified' })
     const info = (await fork.request({ method: 'anvil_nodeInfo', params: [] })) as { forkConfig: { forkUrl?: string; forkBlockNumber?: number } }
     expect(info.forkConfig.forkBlockNumber).toBe(Number(forkBlock))
+    expect((info.forkConfig as { stateRoots?: string }).stateRoots).toBe('verified')
     expect(info.forkConfig.forkUrl).toBe(served.http!.replace(/\/$/, ''))
     const status = (await fork.request({ method: 'finality_forkStatus', params: [] })) as { stateRoots: string; loaded: { accounts: number; codes: number }; requests: { requests: number } }
     expect(status.stateRoots).toBe('verified')

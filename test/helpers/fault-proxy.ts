@@ -31,6 +31,8 @@ export interface FaultProxy {
   fault: (n: number, arrival: Arrival) => Fault
   /** Answer batches with a single JSON-RPC error object, as servers without batch support do. */
   refuseBatches: boolean
+  /** Changes the real node's answer (its parsed JSON, a batch's array) before it goes back: a lying remote. */
+  rewrite: ((answer: unknown, arrival: Arrival) => unknown) | undefined
   close(): Promise<void>
 }
 
@@ -41,6 +43,7 @@ export async function faultProxy(target: string): Promise<FaultProxy> {
     arrivals: [],
     fault: () => undefined,
     refuseBatches: false,
+    rewrite: undefined,
     close: async () => {},
   }
   const server = createServer((req, res) => {
@@ -76,7 +79,8 @@ export async function faultProxy(target: string): Promise<FaultProxy> {
     }
     try {
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-      const text = await upstream.text()
+      let text = await upstream.text()
+      if (proxy.rewrite !== undefined) text = JSON.stringify(proxy.rewrite(JSON.parse(text), arrival))
       if (res.destroyed) return
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
       res.end(text)

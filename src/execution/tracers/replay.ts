@@ -163,11 +163,16 @@ export class Tracing {
   async traceTransaction(hash: Uint8Array, config: TraceConfig): Promise<unknown> {
     const found = await this.chain.transaction(hash)
     if (found === undefined) throw new NotFound('transaction not found')
-    if (found.block.header.number === 0n) throw new Refused('genesis is not traceable')
+    return this.traceInBlock(found.block, found.receipts, found.index, config)
+  }
+
+  /** Transaction `index` of `block` traced: the block replayed up to it (a fork's remote blocks come here). */
+  async traceInBlock(block: Block, receipts: StoredReceipt[] | undefined, index: number, config: TraceConfig): Promise<unknown> {
+    if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)
     const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
     try {
-      await this.replay(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? traced : undefined))
+      await this.replay(block, receipts, index + 1, (i) => (i === index ? traced : undefined))
     } catch (error) {
       traced.tracer.dispose?.()
       throw error
@@ -305,7 +310,12 @@ export class Tracing {
     await this.replay(block, receipts, block.transactions.length, () => undefined, {
       stopAtInvalid: true,
       afterTx: async ({ state, base, baseRoot }) => {
-        roots.push(await this.chain.rootOf(baseRoot, state.diff(), base))
+        const diff = state.diff()
+        // Every written key read once from the state under the replay first: a fork's remote
+        // block's parent state is read on demand, and a read brings the trie nodes on the key's path.
+        await Promise.all([...diff.accounts.keys()].map((a) => base.getAccount(a)))
+        await Promise.all([...diff.storage].flatMap(([a, slots]) => [...slots.keys()].map((k) => base.getStorage(a, k))))
+        roots.push(await this.chain.rootOf(baseRoot, diff, base))
       },
     })
     return roots
@@ -416,6 +426,12 @@ export class Tracing {
         if (receipt !== undefined && result.totalGasSpent !== receipt.gasUsed) {
           throw new Refused(
             `replaying transaction ${data(included.hash())} used ${result.totalGasSpent} gas, its receipt says ${receipt.gasUsed}: the state it ran on differs from the block's`,
+          )
+        }
+        const status = result.execResult.exceptionError === undefined ? 1 : 0
+        if (receipt !== undefined && receipt.root === undefined && status !== receipt.status) {
+          throw new Refused(
+            `replaying transaction ${data(included.hash())} ${status === 1 ? 'succeeded' : 'failed'}, its receipt says it ${receipt.status === 1 ? 'succeeded' : 'failed'}: the state it ran on differs from the block's`,
           )
         }
         gasUsed += result.blockGasSpent ?? result.totalGasSpent

@@ -36,7 +36,20 @@ interface DumpOptions {
 
 const DUMP_BLOCK: DumpOptions = { start: START, max: DUMP_PAGE, skipCode: false, skipStorage: false, incompletes: false }
 
-async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK) {
+/**
+ * The dump of `block`'s state; on a fork, within `fork.walkFetches` fetches of the remote's trie
+ * nodes, and refused for the remote's blocks below the fork block (whose state is only read key by key).
+ */
+async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK, what = 'debug_dumpBlock') {
+  const fork = s.fork
+  if (fork === undefined) return walk(s, block, o)
+  if (block.header.number < fork.blockNumber) {
+    throw new ServerError(`${what}: block ${block.header.number} is the remote's, below the fork block: its state is read here key by key, never walked; ask the remote`)
+  }
+  return fork.walking(what, () => walk(s, block, o))
+}
+
+async function walk(s: Services, block: Block, o: DumpOptions) {
   const root = s.chain.stateRootOf(block)
   const { accounts, next } = await s.chain.accountRange(root, o.start, o.max)
   const out: Record<string, unknown> = {}
@@ -90,7 +103,7 @@ export const debugDump: MethodTable = {
     params: [blockSelector, bytes, jsonInt, boolean, boolean, boolean],
     run: async (s, [at, start, maxResults, nocode, nostorage, incompletes]) => {
       const max = maxResults <= 0n || maxResults > BigInt(DUMP_PAGE) ? DUMP_PAGE : Number(maxResults)
-      return dump(s, await rangeBlock(s, at), { start, max, skipCode: nocode, skipStorage: nostorage, incompletes })
+      return dump(s, await rangeBlock(s, at), { start, max, skipCode: nocode, skipStorage: nostorage, incompletes }, 'debug_accountRange')
     },
   }),
   debug_dumpBlock: method({

@@ -1,5 +1,8 @@
 /** Fee suggestions and history (EIP-1559). */
-import { InvalidParamsError } from '../../errors.js'
+import type { Block } from '@ethereumjs/block'
+import type { StoredReceipt } from '../../chain/receipts.js'
+import { InvalidParamsError, ServerError } from '../../errors.js'
+import type { Services } from '../../services.js'
 import { quantity } from '../../hex.js'
 import { suggestedTip } from '../../execution/transactions.js'
 import { effectiveGasPrice } from '../format.js'
@@ -55,6 +58,9 @@ export const fees: MethodTable = {
       const blobRatios: number[] = []
       const rewards: string[][] = []
       let lastBlock
+      // A fork's blocks at or below the fork block are the remote's: their rewards are its answer.
+      const fork = s.fork
+      const remoteAnswer: { value?: Promise<unknown> } = {}
       for (let h = first; h <= last; h++) {
         const block = await chain.blockByNumber(h)
         if (block === undefined) break
@@ -67,24 +73,10 @@ export const fees: MethodTable = {
           const max = s.common.param('maxBlobGasPerBlock')
           blobRatios.push(max > 0n ? Number(header.blobGasUsed ?? 0n) / Number(max) : 0)
         }
-        if (rewardPercentiles !== undefined) {
-          const receipts = await chain.receipts(block.hash())
-          const base = header.baseFeePerGas ?? 0n
-          const tips = block.transactions
-            .map((tx, i) => ({ tip: effectiveGasPrice(tx, base) - base, gas: receipts[i]?.gasUsed ?? 0n }))
-            .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
-          rewards.push(
-            rewardPercentiles.map((p) => {
-              if (tips.length === 0) return '0x0'
-              const threshold = (Number(header.gasUsed) * p) / 100
-              let sum = 0
-              for (const t of tips) {
-                sum += Number(t.gas)
-                if (sum >= threshold) return quantity(t.tip)
-              }
-              return quantity(tips[tips.length - 1]!.tip)
-            }),
-          )
+        if (rewardPercentiles !== undefined && fork !== undefined && h <= fork.blockNumber) {
+          rewards.push(await remoteRewards(fork, first, last, h, rewardPercentiles, remoteAnswer))
+        } else if (rewardPercentiles !== undefined) {
+          rewards.push(rewardsOf(block, await chain.receipts(block.hash()), rewardPercentiles))
         }
       }
       if (lastBlock !== undefined) {
@@ -104,3 +96,40 @@ export const fees: MethodTable = {
   }),
 }
 
+/**
+ * The rewards of a fork's block `h` at or below the fork block: the remote's eth_feeHistory for
+ * the remote part of the range (asked once per request), or, where its answer does not cover the
+ * block (a remote with a smaller block limit), computed from the remote's block and receipts.
+ */
+async function remoteRewards(fork: NonNullable<Services['fork']>, first: bigint, last: bigint, h: bigint, percentiles: number[], answer: { value?: Promise<unknown> }): Promise<string[]> {
+  const end = last < fork.blockNumber ? last : fork.blockNumber
+  // A remote without eth_feeHistory (an error answer) gets its blocks read instead.
+  answer.value ??= fork.remoteCall('eth_feeHistory', [quantity(end - first + 1n), quantity(end), percentiles]).catch(() => null)
+  const got = (await answer.value) as { oldestBlock?: unknown; reward?: unknown } | null
+  if (got !== null && typeof got === 'object' && typeof got.oldestBlock === 'string' && Array.isArray(got.reward)) {
+    const entry = got.reward[Number(h - BigInt(got.oldestBlock))] as unknown
+    if (Array.isArray(entry) && entry.length === percentiles.length && entry.every((v) => typeof v === 'string')) return entry as string[]
+  }
+  const remote = await fork.remoteBlock(h)
+  if (remote === undefined) throw new ServerError(`block #${h} not found on the remote ${fork.remote}`)
+  return rewardsOf(remote.block, remote.receipts, percentiles)
+}
+
+/** The tips paid at each percentile of a block's gas (geth's), from its transactions and receipts. */
+function rewardsOf(block: Block, receipts: StoredReceipt[], percentiles: number[]): string[] {
+  const header = block.header
+  const base = header.baseFeePerGas ?? 0n
+  const tips = block.transactions
+    .map((tx, i) => ({ tip: effectiveGasPrice(tx, base) - base, gas: receipts[i]?.gasUsed ?? 0n }))
+    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+  return percentiles.map((p) => {
+    if (tips.length === 0) return '0x0'
+    const threshold = (Number(header.gasUsed) * p) / 100
+    let sum = 0
+    for (const t of tips) {
+      sum += Number(t.gas)
+      if (sum >= threshold) return quantity(t.tip)
+    }
+    return quantity(tips[tips.length - 1]!.tip)
+  })
+}

@@ -5,8 +5,13 @@
  * neither here nor at or below the fork block on the remote is unknown (null), as on any chain.
  * eth_getLogs stitches its ranges in src/rpc/eth/logs.ts.
  */
+import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
+import { encodeConsensusReceipt } from '../../chain/receipts.js'
+import { Refused } from '../../domain-errors.js'
 import { ServerError } from '../../errors.js'
-import { data, quantity } from '../../hex.js'
+import type { TraceConfig } from '../../execution/tracers/config.js'
+import type { RemoteBlock } from '../../fork/remote-block.js'
+import { data, equalBytes, fromHex, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import type { BlockSelector, BlockTag } from '../codecs.js'
 import type { Method } from '../method.js'
@@ -66,45 +71,99 @@ const FORWARD: Record<string, (local: Run) => Run> = {
   eth_getTransactionByBlockHashAndIndex: byHash('eth_getTransactionByBlockHashAndIndex', (p) => [data(p[0] as Uint8Array), quantity(p[1] as bigint)], true),
   eth_getTransactionByHash: byHash('eth_getTransactionByHash', (p) => [data(p[0] as Uint8Array)], false),
   eth_getTransactionReceipt: byHash('eth_getTransactionReceipt', (p) => [data(p[0] as Uint8Array)], false),
-  debug_traceBlockByNumber: refuseHistoric(false),
-  debug_traceBlockByHash: refuseHistoric(true),
-  debug_intermediateRoots: refuseHistoric(true),
-  debug_getRawBlock: refuseHistoric(false),
-  debug_getRawReceipts: refuseHistoric(false),
-  debug_traceTransaction: refuseRemoteTransaction,
-  debug_getRawTransaction: refuseRemoteTransaction,
-}
-
-/** The refusal of a replay or raw form of the remote's history (its blocks are kept as headers). */
-function notHere(what: string, number: bigint): ServerError {
-  return new ServerError(`${what} is the remote's (block ${number}, at or below the fork block): its transactions are not replayed or re-encoded here; ask the remote`)
-}
-
-/** Refuses, for a block at or below the fork block, the methods that replay or re-encode a block. */
-function refuseHistoric(byHash: boolean): (local: Run) => Run {
-  return (local) => async (s, params, scope) => {
-    const fork = s.fork
-    if (fork !== undefined) {
-      const at = params[0] as Uint8Array | BlockSelector
-      const number = byHash || at instanceof Uint8Array
-        ? (await s.chain.blockByHash(at as Uint8Array))?.header.number
-        : (at as BlockSelector).kind === 'hash'
-          ? (await s.chain.blockByHash((at as { hash: Uint8Array }).hash))?.header.number
-          : historic(s, fork, at as BlockTag)
-      if (number !== undefined && number <= fork.blockNumber) throw notHere('the block', number)
+  debug_traceBlockByNumber: historicBlock(false, (s, remote, params) => traced(s, remote, () => s.tracing.traceBlock(remote.block, remote.receipts, params[1] as TraceConfig))),
+  debug_traceBlockByHash: historicBlock(true, (s, remote, params) => traced(s, remote, () => s.tracing.traceBlock(remote.block, remote.receipts, params[1] as TraceConfig))),
+  debug_intermediateRoots: historicBlock(true, (s, remote) => {
+    if (s.fork?.proofs === false) {
+      throw new Refused(`the intermediate roots of block ${remote.block.header.number} (the remote's) need its parent's state trie: this fork's remote does not answer eth_getProof, so its state is read without the trie`)
     }
-    return local(s, params, scope)
+    return traced(s, remote, async () => (await s.tracing.intermediateRoots(remote.block, remote.receipts)).map(data))
+  }),
+  debug_getRawBlock: historicBlock(false, async (_s, { block }) => data(block.serialize())),
+  debug_getRawReceipts: historicBlock(false, async (_s, { block, receipts }) =>
+    receipts.map((r, i) => {
+      const base = { cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.bloom, logs: r.logs }
+      return data(encodeConsensusReceipt(r.root === undefined ? { ...base, status: r.status } : { ...base, stateRoot: r.root }, block.transactions[i]!.type))
+    }),
+  ),
+  debug_traceBlock: (local) => async (s, params, scope) => {
+    const fork = s.fork
+    const rlp = params[0] as Uint8Array
+    let decoded: { number: bigint; hash: Uint8Array } | undefined
+    try {
+      const { number, timestamp } = blockNumberAndTime(rlp)
+      decoded = { number, hash: decodeBlock(rlp, s.chain.forks.at(number, timestamp)).hash() }
+    } catch {
+      decoded = undefined
+    }
+    if (fork === undefined || decoded === undefined || decoded.number > fork.blockNumber) return local(s, params, scope)
+    const remote = await fork.remoteBlock(decoded.number)
+    if (remote === undefined || !equalBytes(remote.block.hash(), decoded.hash)) return local(s, params, scope)
+    return traced(s, remote, () => s.tracing.traceBlock(remote.block, remote.receipts, params[1] as TraceConfig))
+  },
+  debug_traceTransaction: remoteTransaction((s, remote, index, params) => traced(s, remote, () => s.tracing.traceInBlock(remote.block, remote.receipts, index, params[1] as TraceConfig))),
+  debug_getRawTransaction: remoteTransaction(async (_s, remote, index) => data(remote.block.transactions[index]!.serialize())),
+}
+
+/**
+ * A replay of the remote's block whose transactions do not use the gas (or end as) its receipts
+ * say: the remote runs other rules than this node's hardfork (another chain's, an L2's).
+ */
+async function traced<T>(s: Services, remote: RemoteBlock, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof Refused && error.message.startsWith('replaying transaction')) {
+      throw new Refused(
+        `${error.message} (block ${remote.block.header.number} is the remote's, replayed here under hardfork ${remote.block.common.hardfork()} on its parent's state read from the remote: the remote runs other rules)`,
+      )
+    }
+    throw error
   }
 }
 
-/** debug_traceTransaction and the raw transaction of a transaction the remote mined at or below the fork block: refused, saying so. */
-function refuseRemoteTransaction(local: Run): Run {
-  return async (s, params, scope) => {
+type RemoteRun = (s: Services, remote: RemoteBlock, params: unknown[]) => Promise<unknown>
+
+/** The number of the block a block param names when it is at or below the fork block. */
+async function historicNumber(s: Services, fork: Fork, at: Uint8Array | BlockSelector, byHash: boolean): Promise<bigint | undefined> {
+  const number = byHash || at instanceof Uint8Array
+    ? (await s.chain.blockByHash(at as Uint8Array))?.header.number
+    : (at as BlockSelector).kind === 'hash'
+      ? (await s.chain.blockByHash((at as { hash: Uint8Array }).hash))?.header.number
+      : historic(s, fork, at as BlockTag)
+  return number !== undefined && number <= fork.blockNumber ? number : undefined
+}
+
+/**
+ * A method on a block at or below the fork block: run on the remote's block, whole (its
+ * transactions and receipts, verified against its header), replayed on its parent's state read
+ * from the remote.
+ */
+function historicBlock(byHash: boolean, run: RemoteRun): (local: Run) => Run {
+  return (local) => async (s, params, scope) => {
+    const fork = s.fork
+    const number = fork === undefined ? undefined : await historicNumber(s, fork, params[0] as Uint8Array | BlockSelector, byHash)
+    if (fork === undefined || number === undefined) return local(s, params, scope)
+    const remote = await fork.remoteBlock(number)
+    if (remote === undefined) throw new ServerError(`block #${number} not found on the remote ${fork.remote}`)
+    return run(s, remote, params)
+  }
+}
+
+/** debug_traceTransaction and the raw transaction of a transaction the remote mined at or below the fork block: its block fetched whole. */
+function remoteTransaction(run: (s: Services, remote: RemoteBlock, index: number, params: unknown[]) => Promise<unknown>): (local: Run) => Run {
+  return (local) => async (s, params, scope) => {
     const fork = s.fork
     if (fork === undefined || (await s.chain.transaction(params[0] as Uint8Array)) !== undefined) return local(s, params, scope)
-    const remote = ours(fork, await fork.remoteCall('eth_getTransactionByHash', [data(params[0] as Uint8Array)])) as { blockNumber?: string } | null
-    if (remote !== null) throw notHere(`transaction ${data(params[0] as Uint8Array)}`, BigInt(remote.blockNumber as string))
-    return local(s, params, scope)
+    const found = ours(fork, await fork.remoteCall('eth_getTransactionByHash', [data(params[0] as Uint8Array)])) as { blockHash?: string; transactionIndex?: string } | null
+    if (found === null || typeof found.blockHash !== 'string' || typeof found.transactionIndex !== 'string') return local(s, params, scope)
+    const remote = await fork.remoteBlock(fromHex(found.blockHash))
+    const index = Number(BigInt(found.transactionIndex))
+    const tx = remote?.block.transactions[index]
+    if (remote === undefined || tx === undefined || !equalBytes(tx.hash(), params[0] as Uint8Array)) {
+      throw new ServerError(`fork: the remote ${fork.remote} names block ${found.blockHash} index ${index} for transaction ${data(params[0] as Uint8Array)}, which does not hold it`)
+    }
+    return run(s, remote, index, params)
   }
 }
 

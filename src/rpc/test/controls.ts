@@ -13,6 +13,7 @@ import { callRequest } from '../objects.js'
 import { InvalidParamsError, ServerError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 import type { ForkRequest } from '../../controls/controls.js'
+import { stateRootsNote } from '../../fork/fork.js'
 
 /**
  * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber? } }`.
@@ -176,7 +177,8 @@ export const evm: MethodTable = {
 
 /**
  * The node's identity and head, as hardhat_metadata answers it (anvil_metadata adds to it);
- * a fork adds `forkedNetwork` (Hardhat's and Anvil's field: the remote's chain id, the fork block).
+ * a fork adds `forkedNetwork` (Hardhat's and Anvil's field: the remote's chain id, the fork block;
+ * and `stateRoots`, whether the fork's roots are the remote's).
  */
 function metadata({ chain, chainId, clientVersion, controls, fork }: Services) {
   return {
@@ -190,7 +192,7 @@ function metadata({ chain, chainId, clientVersion, controls, fork }: Services) {
 }
 
 function forkedNetwork(fork: NonNullable<Services['fork']>) {
-  return { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.blockNumber), forkBlockHash: data(fork.blockHash) }
+  return { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.blockNumber), forkBlockHash: data(fork.blockHash), stateRoots: stateRootsNote(fork.proofs) }
 }
 
 export const hardhat: MethodTable = {
@@ -289,7 +291,7 @@ export const anvil: MethodTable = {
         gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
       // Anvil's fields; a provider has no URL to name.
-      forkConfig: fork === undefined ? {} : { ...(fork.url === undefined ? {} : { forkUrl: fork.remote }), forkBlockNumber: Number(fork.blockNumber) },
+      forkConfig: fork === undefined ? {} : { ...(fork.url === undefined ? {} : { forkUrl: fork.remote }), forkBlockNumber: Number(fork.blockNumber), stateRoots: stateRootsNote(fork.proofs) },
     }),
   }),
 }
