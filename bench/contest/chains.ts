@@ -8,7 +8,8 @@
  * generated vitest files import it.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { Agent, request as httpRequest } from 'node:http'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
@@ -192,6 +193,10 @@ async function openAnvil(setup: ChainSetup): Promise<Chain> {
   const port = await freePort()
   const args = ['--host', '127.0.0.1', '--port', String(port), '--accounts', String(setup.accounts.length)]
   args.push('--balance', String(BigInt(setup.balanceWei) / 10n ** 18n), '--chain-id', String(setup.chainId), '--hardfork', setup.hardfork, '--quiet')
+  // Anvil writes older states to disk (~80 MB per 1,000 blocks) under ~/.foundry/anvil/tmp and
+  // leaves them there when it exits: a folder of ours, removed at close.
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'finality-contest-anvil-'))
+  args.push('--cache-path', cacheDir)
   const child: ChildProcess = spawn(setup.paths.anvilBin, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d))
@@ -225,6 +230,7 @@ async function openAnvil(setup: ChainSetup): Promise<Chain> {
         child.kill('SIGTERM')
         await exit
       }
+      rmSync(cacheDir, { recursive: true, force: true })
     },
     serverRssMb: () => rssMbOf(child.pid),
   }

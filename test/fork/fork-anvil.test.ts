@@ -3,31 +3,19 @@
  * remote nobody here wrote. A contract deployed on Anvil is read and used on the fork, and a block
  * built on the fork has the state root Anvil computes for the same transaction.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
-import path from 'node:path'
 import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, keccak256, parseEther, toHex, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
+import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { trackNodes } from '../helpers/nodes.js'
 
 const newNode = trackNodes()
 const Token = loadArtifacts().Token!
 const holder = privateKeyToAccount(keccak256(toHex('fork anvil holder')))
-const ANVIL = path.join(path.dirname(createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin', 'anvil')
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-let anvil: ChildProcess
+let anvil: RunningAnvil
 let url: string
 let id = 0
 async function call(method: string, params: unknown[] = []): Promise<any> {
@@ -52,19 +40,8 @@ let token: Address
 let dev: Address
 
 beforeAll(async () => {
-  const port = await freePort()
-  url = `http://127.0.0.1:${port}`
-  anvil = spawn(ANVIL, ['--host', '127.0.0.1', '--port', String(port), '--hardfork', 'prague', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] })
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    try {
-      await call('eth_chainId')
-      break
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  }
+  anvil = await startAnvil(['--hardfork', 'prague'])
+  url = anvil.http
   dev = ((await call('eth_accounts')) as Address[])[0]!
   const args = encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['Anvil', 'ANV', 10n ** 24n])
   const hash = await call('eth_sendTransaction', [{ from: dev, data: `${Token.bytecode}${args.slice(2)}`, gas: '0x300000' }])
@@ -74,11 +51,7 @@ beforeAll(async () => {
 }, 30_000)
 
 afterAll(async () => {
-  if (anvil.exitCode === null) {
-    const exited = new Promise((resolve) => anvil.once('exit', resolve))
-    anvil.kill('SIGTERM')
-    await exited
-  }
+  await anvil.stop()
 })
 
 async function tokenBalance(node: FinalityNode, who: Address): Promise<bigint> {

@@ -6,7 +6,7 @@
 import { createTestClient, custom, http, encodeAbiParameters, encodeFunctionData, keccak256, parseEther, publicActions, toHex, walletActions, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode, Listening } from '../../src/index.js'
+import { loadFixture, type FinalityNode, type Listening } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain } from '../helpers/viem.js'
@@ -133,4 +133,52 @@ describe('controls on a fork', () => {
     expect(logs[0]!.transactionHash).toBe(hash)
     expect(logs[0]!.blockNumber).toBe(`0x${(forkNumber + 1n).toString(16)}`)
   })
+
+  it('loadFixture on a fork: the fixture runs once, each later call restores its state (remote storage written by the fixture included)', async () => {
+    const fork = await newNode({ fork: { provider: remote.provider } })
+    let runs = 0
+    const tokenBalance = async (who: Address) =>
+      BigInt((await fork.request({ method: 'eth_call', params: [{ to: token, data: encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [who] }) }, 'latest'] })) as Hex)
+    async function paidHolder(node: FinalityNode) {
+      runs++
+      await node.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(holder.address, 5n) }] })
+      return BigInt((await node.request({ method: 'eth_blockNumber', params: [] })) as Hex)
+    }
+    const at = await loadFixture(fork, paidHolder)
+    expect(at).toBe(forkNumber + 1n)
+    expect(await tokenBalance(holder.address)).toBe(5n)
+    await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(holder.address, 7n) }] })
+    expect(await tokenBalance(holder.address)).toBe(12n)
+    expect(await loadFixture(fork, paidHolder)).toBe(at)
+    expect(runs).toBe(1)
+    expect(await tokenBalance(holder.address)).toBe(5n)
+    expect(await fork.request({ method: 'eth_blockNumber', params: [] })).toBe(`0x${at.toString(16)}`)
+  })
+
+  it('a remote that goes away mid-suite: what the fork already read still answers; a first read of anything else, or a block that needs one, is an error (not a hang)', async () => {
+    const gone = await newNode()
+    const goneServed = await gone.listen({ address: '127.0.0.1:0', wsAddress: false })
+    const fork = await newNode({ fork: { url: goneServed.http!, retries: 1, retryBaseMs: 10, timeoutMs: 2000 } })
+    const stranger = privateKeyToAccount(keccak256(toHex('never read before the remote went away'))).address
+    const before = await balance(fork, dev)
+    await goneServed.close()
+    await gone.close()
+    expect(await balance(fork, dev)).toBe(before)
+    const error = await fork.request({ method: 'eth_getBalance', params: [stranger, 'latest'] }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string },
+    )
+    expect(error?.code).toBe(-32000)
+    expect(error?.message).toMatch(/fork remote/)
+    // A new block writes system-contract slots the fork has not read yet: the send fails with the
+    // remote's error instead of waiting, and the chain is as it was.
+    const head = await fork.request({ method: 'eth_blockNumber', params: [] })
+    const send = await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: dev, value: '0x1' }] }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string },
+    )
+    expect(send?.message).toMatch(/fork remote/)
+    expect(await fork.request({ method: 'eth_blockNumber', params: [] })).toBe(head)
+    expect(await balance(fork, dev)).toBe(before)
+  }, 30_000)
 })

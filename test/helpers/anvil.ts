@@ -3,6 +3,8 @@
  * a JSON-RPC node nobody here wrote, for the fork tests.
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,11 +37,20 @@ export function freePort(): Promise<number> {
 /** Starts Anvil with `args` and waits until it answers eth_chainId (bounded by the caller's time-out). */
 export async function startAnvil(args: readonly string[] = []): Promise<RunningAnvil> {
   const port = await freePort()
-  const child = spawn(ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), '--quiet', ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  // Anvil writes older states to disk (~80 MB per 1,000 blocks) under ~/.foundry/anvil/tmp and
+  // leaves them there when it exits: a folder of ours instead, removed when it stops.
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'finality-anvil-'))
+  const child = spawn(ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), '--quiet', '--cache-path', cacheDir, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d))
   let exited = false
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true
+      rmSync(cacheDir, { recursive: true, force: true })
+      resolve()
+    }),
+  )
   const http = `http://127.0.0.1:${port}`
   for (;;) {
     if (exited) throw new Error(`anvil exited before answering: ${stderr.trim()}`)
