@@ -79,7 +79,11 @@ const FORWARD: Record<string, (local: Run) => Run> = {
     }
     return traced(s, remote, async () => (await s.tracing.intermediateRoots(remote.block, remote.receipts)).map(data))
   }),
-  debug_getRawBlock: historicBlock(false, async (_s, { block }) => data(block.serialize())),
+  debug_getRawBlock: historicBlock(false, async (s, { block }) => {
+    // A remote that lists no uncles for a block that has some (it does not serve them) cannot give its bytes.
+    if (!block.uncleHashIsValid()) throw new Refused(`block ${block.header.number} of the remote ${s.fork?.remote} has uncles the remote does not answer: its raw form cannot be made here`)
+    return data(block.serialize())
+  }),
   debug_getRawReceipts: historicBlock(false, async (_s, { block, receipts }) =>
     receipts.map((r, i) => {
       const base = { cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.bloom, logs: r.logs }
