@@ -69,6 +69,11 @@ describe('a fork reads each older block of the remote under its own hardfork', (
     }
     const [mine, theirs] = await both('debug_traceBlockByNumber', [q(n), { tracer: 'callTracer' }])
     expect(mine).toEqual(theirs)
+    // debug_traceBlock of the block's bytes as the remote gives them.
+    const raw = await remote.request({ method: 'debug_getRawBlock', params: [q(n)] })
+    const [byRaw, theirsByRaw] = await both('debug_traceBlock', [raw, { tracer: 'callTracer' }])
+    expect(byRaw).toEqual(theirsByRaw)
+    expect(byRaw).toEqual(theirs)
   })
 
   it.each(Object.entries(OLDER))('%s block: eth_call and eth_estimateGas at it run on its state under its rules, as on the remote', async (_name, n) => {

@@ -5,7 +5,9 @@
  * neither here nor at or below the fork block on the remote is unknown (null), as on any chain.
  * eth_getLogs stitches its ranges in src/rpc/eth/logs.ts.
  */
-import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
+import { RLP } from '@ethereumjs/rlp'
+import { blockNumberAndTime } from '../../chain/decode.js'
+import { keccak256 } from '../../crypto/keccak.js'
 import { encodeConsensusReceipt } from '../../chain/receipts.js'
 import { Refused } from '../../domain-errors.js'
 import { ServerError } from '../../errors.js'
@@ -95,8 +97,10 @@ const FORWARD: Record<string, (local: Run) => Run> = {
     const rlp = params[0] as Uint8Array
     let decoded: { number: bigint; hash: Uint8Array } | undefined
     try {
-      const { number, timestamp } = blockNumberAndTime(rlp)
-      decoded = { number, hash: decodeBlock(rlp, s.chain.forks.at(number, timestamp)).hash() }
+      // The hash of the header as given, whatever hardfork it is of (a remote block's may be older than this chain's).
+      const { number } = blockNumberAndTime(rlp)
+      const header = (RLP.decode(rlp) as Uint8Array[][])[0] as Uint8Array[]
+      decoded = { number, hash: keccak256(RLP.encode(header)) }
     } catch {
       decoded = undefined
     }
