@@ -58,10 +58,16 @@ export class RemoteForks {
     const number = BigInt((header.number as string | undefined) ?? '0x0')
     const timestamp = BigInt((header.timestamp as string | undefined) ?? '0x0')
     if (this.schedule !== undefined) {
-      const name = this.schedule.common.getHardforkBy({ blockNumber: number, timestamp })
-      const common = this.named(name, this.schedule.config)
-      // A header not of the form its scheduled fork has (another chain under a known chain id) is read by its fields.
-      if (headerForm(common) === headerFormOf(header)) return common
+      // A block the schedule has no fork for (its number and time disagree) or whose header is not
+      // of its scheduled fork's form is another chain's under a known chain id: read by its fields.
+      let name: string | undefined
+      try {
+        name = this.schedule.common.getHardforkBy({ blockNumber: number, timestamp })
+      } catch {
+        name = undefined
+      }
+      const common = name === undefined ? undefined : this.named(name, this.schedule.config)
+      if (common !== undefined && headerForm(common) === headerFormOf(header)) return common
     }
     const inferred = hardforkOfHeader(header)
     // Osaka's header is Prague's: a node running a later fork than its fields show reads it under its own.
