@@ -58,6 +58,7 @@ import { ForkState } from './fork/lazy-state.js'
 import { FlatState } from './state/flat-state.js'
 import { ForkHistory } from './fork/history.js'
 import { fetchRemoteBlock } from './fork/remote-block.js'
+import { RemoteForks } from './fork/remote-forks.js'
 import { recording, replaying } from './fork/recorded.js'
 
 /** A running in-process node. */
@@ -252,6 +253,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   let forkState: ForkState | undefined
   let forkHistory: ForkHistory | undefined
+  // The hardfork each remote block at or below the fork block is read and replayed under.
+  let remoteForks: RemoteForks | undefined
   // History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound.
   const historyAnswers = new AnswerCache(forkOptions?.historyEntries ?? DEFAULT_HISTORY_ENTRIES)
   const walkFetches = forkOptions?.walkFetches ?? DEFAULT_WALK_FETCHES
@@ -269,7 +272,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     probe.setLazy(new ForkState(recorder, point(), probe, () => {}))
     await Promise.all(keys.map((key) => probe.getAccount(key)))
     const remote = replaying(opened.remote, recorder.answers)
-    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, common, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
+    const forksOfRemote = new RemoteForks(common, opened.chainId)
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, forksOfRemote, (nodes) => chain.addTrieNodes(nodes), opened.proofs, historyAnswers.maxEntries)
     await chain.initFork(block, (flat) => (forkState = new ForkState(remote, point(), flat, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code), (keys) => chain.addPreimages(keys))), async (c) => {
       const diff = emptyDiff()
       // Answered from the recorded answers: nothing here waits on the remote.
@@ -282,6 +286,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return diff
     }, history, opened.proofs)
     forkHistory = history
+    remoteForks = forksOfRemote
   }
   if (fork !== undefined) {
     await startFork(fork)
@@ -393,7 +398,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         remoteCall: (method, params) => historyCall(opened, method, params),
         walking: (what, run) => state.walking(what, walkFetches, run),
         remoteBlock: async (at) => {
-          const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, common, at)
+          const found = await fetchRemoteBlock((method, params) => historyCall(opened, method, params), opened.remoteName, remoteForks ?? new RemoteForks(common, opened.chainId), at)
           return found !== undefined && found.block.header.number <= opened.number ? found : undefined
         },
         setRpcUrl: async (url) => {

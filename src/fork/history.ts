@@ -5,12 +5,12 @@
  * state root (eth_call, eth_estimateGas and traces at an older block run on it).
  */
 import { Block, createBlockHeaderFromRPC } from '@ethereumjs/block'
-import type { Common } from '@ethereumjs/common'
 import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import { FlatState } from '../state/flat-state.js'
 import type { StateReader } from '../state/types.js'
 import { ForkState, type RemoteRequests } from './lazy-state.js'
+import type { RemoteForks } from './remote-forks.js'
 
 /** How many older blocks' states are kept loaded at once. */
 const STATES_KEPT = 8
@@ -25,7 +25,8 @@ export class ForkHistory {
     private remoteName: string,
     /** The fork block's number: history is what lies below it. */
     readonly forkNumber: bigint,
-    private readonly common: Common,
+    /** The hardfork each block is read under. */
+    private readonly forks: RemoteForks,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** False: the remote has no eth_getProof; older states are read with the plain getters, unverified. */
     private readonly proofs = true,
@@ -75,11 +76,12 @@ export class ForkHistory {
     const json = await this.remote.request({ method, params })
     if (json === null || json === undefined) return undefined
     if (typeof json !== 'object' || typeof (json as { hash?: unknown }).hash !== 'string') throw new Refused(`fork: the remote ${this.remoteName} answered ${method} with no block`)
-    const header = createBlockHeaderFromRPC(json as never, { common: this.common, setHardfork: false, skipConsensusFormatValidation: true })
-    const block = new Block(header, [], [], this.common.isActivatedEIP(4895) ? [] : undefined, { common: this.common })
+    const common = this.forks.at(json as Record<string, unknown>)
+    const header = createBlockHeaderFromRPC(json as never, { common, setHardfork: false, skipConsensusFormatValidation: true })
+    const block = new Block(header, [], [], common.isActivatedEIP(4895) ? [] : undefined, { common })
     const hash = fromHex((json as { hash: string }).hash)
     if (!equalBytes(block.hash(), hash)) {
-      throw new Refused(`fork: block ${header.number} of ${this.remoteName} does not hash to ${(json as { hash: string }).hash} under hardfork ${this.common.hardfork()}: its state cannot be read here`)
+      throw new Refused(`fork: block ${header.number} of ${this.remoteName} does not hash to ${(json as { hash: string }).hash} under hardfork ${common.hardfork()}: its state cannot be read here`)
     }
     this.byHash.set(keyOf(hash), header.number)
     if (this.byHash.size > this.maxHeaders) this.byHash.delete(this.byHash.keys().next().value as string)

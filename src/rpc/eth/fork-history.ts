@@ -5,7 +5,9 @@
  * neither here nor at or below the fork block on the remote is unknown (null), as on any chain.
  * eth_getLogs stitches its ranges in src/rpc/eth/logs.ts.
  */
-import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
+import { RLP } from '@ethereumjs/rlp'
+import { blockNumberAndTime } from '../../chain/decode.js'
+import { keccak256 } from '../../crypto/keccak.js'
 import { encodeConsensusReceipt } from '../../chain/receipts.js'
 import { Refused } from '../../domain-errors.js'
 import { ServerError } from '../../errors.js'
@@ -79,7 +81,11 @@ const FORWARD: Record<string, (local: Run) => Run> = {
     }
     return traced(s, remote, async () => (await s.tracing.intermediateRoots(remote.block, remote.receipts)).map(data))
   }),
-  debug_getRawBlock: historicBlock(false, async (_s, { block }) => data(block.serialize())),
+  debug_getRawBlock: historicBlock(false, async (s, { block }) => {
+    // A remote that lists no uncles for a block that has some (it does not serve them) cannot give its bytes.
+    if (!block.uncleHashIsValid()) throw new Refused(`block ${block.header.number} of the remote ${s.fork?.remote} has uncles the remote does not answer: its raw form cannot be made here`)
+    return data(block.serialize())
+  }),
   debug_getRawReceipts: historicBlock(false, async (_s, { block, receipts }) =>
     receipts.map((r, i) => {
       const base = { cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.bloom, logs: r.logs }
@@ -91,8 +97,10 @@ const FORWARD: Record<string, (local: Run) => Run> = {
     const rlp = params[0] as Uint8Array
     let decoded: { number: bigint; hash: Uint8Array } | undefined
     try {
-      const { number, timestamp } = blockNumberAndTime(rlp)
-      decoded = { number, hash: decodeBlock(rlp, s.chain.forks.at(number, timestamp)).hash() }
+      // The hash of the header as given, whatever hardfork it is of (a remote block's may be older than this chain's).
+      const { number } = blockNumberAndTime(rlp)
+      const header = (RLP.decode(rlp) as Uint8Array[][])[0] as Uint8Array[]
+      decoded = { number, hash: keccak256(RLP.encode(header)) }
     } catch {
       decoded = undefined
     }
