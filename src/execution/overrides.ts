@@ -168,11 +168,15 @@ function buildOverridden(block: Block, o: BlockOverrides, common: Common): Block
   }
   if (o.feeRecipient !== undefined) header.coinbase = data(o.feeRecipient)
   if (o.prevRandao !== undefined) header.mixHash = data(o.prevRandao)
-  if (o.baseFeePerGas !== undefined && block.header.baseFeePerGas !== undefined) header.baseFeePerGas = o.baseFeePerGas
   const out = createBlock(
     { header: header as never },
     { common, setHardfork: false, skipConsensusFormatValidation: true, freeze: false },
   )
+  // Set after the header is made: its constructor insists that London's first block carries the
+  // initial base fee, which a call without a price (base fee 0) at that block does not.
+  if (o.baseFeePerGas !== undefined && block.header.baseFeePerGas !== undefined) {
+    ;(out.header as { baseFeePerGas: bigint }).baseFeePerGas = o.baseFeePerGas
+  }
   if (o.blobBaseFee !== undefined) withBlobBaseFee(out, o.blobBaseFee)
   return out
 }

@@ -87,6 +87,16 @@ describe('a fork reads each older block of the remote under its own hardfork', (
     }
   })
 
+  it("London's first block (27): a call without a price runs with base fee 0 there too, as on the remote", async () => {
+    const block = (await remote.request({ method: 'eth_getBlockByNumber', params: [q(27), false] })) as { baseFeePerGas: string }
+    expect(BigInt(block.baseFeePerGas)).toBe(1_000_000_000n)
+    // BASEFEE, stored to memory and returned: 0 for an unpriced call, as geth's NoBaseFee.
+    const call = { to: null, data: '0x4860005260206000f3' }
+    const [mine, theirs] = await both('eth_call', [call, q(27)])
+    expect(mine).toBe(`0x${'0'.repeat(64)}`)
+    expect(theirs).toBe(mine)
+  })
+
   it('a block from before Berlin hashes to its hash too (its header is of the same form): by number, raw, receipts', async () => {
     for (const n of [1, 5, 20]) {
       for (const method of ['eth_getBlockByNumber', 'debug_getRawBlock', 'debug_getRawHeader', 'debug_getRawReceipts']) {
