@@ -251,7 +251,7 @@ export class StateTrie {
           const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : encodeString(value), this.store)
           storage = set instanceof Promise ? await set : set
         }
-        storageHash = rootHash(storage)
+        storageHash = rootHash(storage, !this.store.objects)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
       const written = diff.code.get(key)
@@ -259,7 +259,7 @@ export class StateTrie {
       const set = trieSetNow(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
       root = set instanceof Promise ? await set : set
     }
-    return { hash: rootHash(root), root, storageRoots, code }
+    return { hash: rootHash(root, !this.store.objects), root, storageRoots, code }
   }
 
   /** Makes `root` the state later commits start from without a lookup (evm_revert). */
