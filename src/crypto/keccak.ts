@@ -6,6 +6,7 @@
  */
 import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js'
 import { createKeccak, type IHasher } from 'hash-wasm'
+import { fromHex } from '../hex.js'
 
 let wasm: IHasher | undefined
 let starting: Promise<void> | undefined
@@ -58,7 +59,25 @@ let used = 0
 
 /** keccak256 of `data`, for a hash that will be kept (see above). */
 export function keccak256Kept(data: Uint8Array): Uint8Array {
-  const hash = keccak256(data)
+  return kept(keccak256(data))
+}
+
+/**
+ * keccak256 of the bytes an unprefixed hex string of even length spells (a state key: address or
+ * slot), decoded straight into the hasher's input buffer instead of into an array of their own;
+ * `keep` as {@link keccak256Kept}.
+ */
+export function keccak256OfHex(hex: string, keep: boolean): Uint8Array {
+  if (wasm === undefined || hex.length > 2 * SMALL) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
+  const n = smallInput.write(hex, 0, 'hex')
+  if (n * 2 !== hex.length) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
+  wasm.init()
+  wasm.update(smallViews[n] as Buffer)
+  const hash = wasm.digest('binary')
+  return keep ? kept(hash) : hash
+}
+
+function kept(hash: Uint8Array): Uint8Array {
   if (used + 32 > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE)
     used = 0

@@ -522,11 +522,10 @@ export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uin
 export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
   const path = nibbles(key)
   const lookup: Lookup = { source, loaded: undefined }
-  const walk = (): TrieNode | null => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup))
   try {
-    return walk()
+    return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
   } catch (error) {
-    return retry(error, lookup, walk)
+    return retry(error, lookup, () => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)))
   }
 }
 

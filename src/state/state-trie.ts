@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
-import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
+import { keccak256 as keccak_256, keccak256OfHex } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import { encodeString, headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
 import { EMPTY_ROOT, type LoadedNode, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
@@ -15,11 +15,27 @@ import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from '.
 
 const EMPTY = new Uint8Array(0)
 
+/**
+ * Accounts' RLP are cut out of shared slabs, like the trie's hashes (src/crypto/keccak.ts): an
+ * account's encoding (~70–110 bytes) is kept as its leaf's value for as long as the state is, and
+ * an array of its own of more than 64 bytes gets an ArrayBuffer and a backing store outside V8's
+ * heap (an allocation and a finaliser for the GC) each.
+ */
+const ACCOUNT_SLAB = 8192
+let accountSlab = new Uint8Array(ACCOUNT_SLAB)
+let accountsUsed = 0
+
 /** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
 function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
   // Written into one buffer: the integers need no arrays of their own.
   const payload = uintLength(nonce) + uintLength(balance) + stringLength(storageRoot) + stringLength(codeHash)
-  const out = new Uint8Array(headerLength(payload) + payload)
+  const length = headerLength(payload) + payload
+  if (accountsUsed + length > ACCOUNT_SLAB) {
+    accountSlab = new Uint8Array(Math.max(ACCOUNT_SLAB, length))
+    accountsUsed = 0
+  }
+  const out = accountSlab.subarray(accountsUsed, accountsUsed + length)
+  accountsUsed += length
   let pos = writeHeader(out, 0, 0xc0, payload)
   pos = writeUint(out, pos, nonce)
   pos = writeUint(out, pos, balance)
@@ -111,9 +127,8 @@ export class StateTrie {
   private hashedKey(key: string, fresh: Array<[string, Uint8Array]> | undefined): Uint8Array {
     const known = this.hashedKeys.get(key)
     if (known !== undefined) return known
-    const raw = fromHex(key)
-    if (fresh === undefined) return keccak_256(raw)
-    const hashed = keccak256Kept(raw)
+    if (fresh === undefined) return keccak256OfHex(key, false)
+    const hashed = keccak256OfHex(key, true)
     fresh.push([key, hashed])
     return hashed
   }
