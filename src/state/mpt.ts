@@ -531,9 +531,10 @@ export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8A
 
 /**
  * Hashes the nodes created since the last persist and, given `write`, writes those of 32 bytes
- * or more, and the root. Without `write` (a chain kept as live objects) nothing is written and a
- * large node's encoding is dropped once hashed: its parents need only its hash, and a proof
- * encodes it again.
+ * or more, and the root, and marks them stored (the next persist stops at them). Without `write`
+ * nothing is written and a node of 32 bytes or more drops any encoding it kept (its parents need
+ * only its hash, and a proof encodes it again). A chain kept as live objects needs only
+ * {@link rootHash}: no node it hashes keeps a large encoding.
  */
 export function persist(root: TrieNode | null, write?: (key: string, value: Uint8Array) => void): Uint8Array {
   if (root === null) return EMPTY_ROOT

@@ -93,10 +93,14 @@ export class StateTrie {
   private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
   private readonly put = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
-  /** Hashes a new trie and keeps it: its new nodes written to the store, or its root kept live. */
+  /**
+   * Hashes a new trie and keeps it: its new nodes written to the store, or its root kept live.
+   * Kept live, nothing is walked: the root was hashed when prepared, and no node keeps an
+   * encoding its parent does not need (see `rootHash` in mpt.ts).
+   */
   private keep(root: TrieNode | null): Uint8Array {
     if (!this.store.objects) return persist(root, this.put)
-    const hash = persist(root)
+    const hash = rootHash(root)
     if (root !== null && root.t !== 3) this.store.keepRoot(keyOf(hash), root)
     return hash
   }
