@@ -68,13 +68,33 @@ export function keccak256Kept(data: Uint8Array): Uint8Array {
  * `keep` as {@link keccak256Kept}.
  */
 export function keccak256OfHex(hex: string, keep: boolean): Uint8Array {
-  if (wasm === undefined || hex.length > 2 * SMALL) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
-  const n = smallInput.write(hex, 0, 'hex')
-  if (n * 2 !== hex.length) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
+  const n = hex.length >> 1
+  if (wasm === undefined || n > SMALL || !decodeHex(hex, n)) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
   wasm.init()
   wasm.update(smallViews[n] as Buffer)
   const hash = wasm.digest('binary')
   return keep ? kept(hash) : hash
+}
+
+/** Each hex digit's value by character code, 255 for anything else. */
+const DIGITS = new Uint8Array(128).fill(255)
+for (let i = 0; i < 16; i++) {
+  DIGITS[i.toString(16).charCodeAt(0)] = i
+  DIGITS[i.toString(16).toUpperCase().charCodeAt(0)] = i
+}
+
+/** Decodes `n` bytes of even-length hex into `smallInput`; false for anything that is not hex. */
+function decodeHex(hex: string, n: number): boolean {
+  if (hex.length !== 2 * n) return false
+  for (let i = 0; i < n; i++) {
+    const hi = hex.charCodeAt(2 * i)
+    const lo = hex.charCodeAt(2 * i + 1)
+    const h = hi < 128 ? (DIGITS[hi] as number) : 255
+    const l = lo < 128 ? (DIGITS[lo] as number) : 255
+    if ((h | l) === 255) return false
+    smallInput[i] = (h << 4) | l
+  }
+  return true
 }
 
 function kept(hash: Uint8Array): Uint8Array {

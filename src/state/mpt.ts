@@ -393,7 +393,11 @@ export async function trieGet(root: TrieNode | null, key: Uint8Array, source: No
  * chain kept as live objects); a promise when one must be loaded from the store first.
  */
 export function trieGetNow(root: TrieNode | null, key: Uint8Array, source: NodeSource): Uint8Array | undefined | Promise<Uint8Array | undefined> {
-  const path = nibbles(key)
+  return trieGetAtNow(root, nibbles(key), source)
+}
+
+/** {@link trieGetNow} at a key given as its nibbles. */
+export function trieGetAtNow(root: TrieNode | null, path: Uint8Array, source: NodeSource): Uint8Array | undefined | Promise<Uint8Array | undefined> {
   const lookup: Lookup = { source, loaded: undefined }
   try {
     return getIn(root, path, lookup)
@@ -520,7 +524,14 @@ export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uin
 
 /** {@link trieSet} without a promise when every node it passes is at hand (see {@link trieGetNow}). */
 export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
-  const path = nibbles(key)
+  return trieSetAtNow(root, nibbles(key), value, source)
+}
+
+/**
+ * {@link trieSetNow} at a key given as its nibbles (a caller that keeps them for keys it writes
+ * again and again). New leaves keep views of `path`: it must never change.
+ */
+export function trieSetAtNow(root: TrieNode | null, path: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
   const lookup: Lookup = { source, loaded: undefined }
   try {
     return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
