@@ -142,10 +142,12 @@ function fromHexPrefix(bytes: Uint8Array): { path: Uint8Array; leaf: boolean } {
 
 /**
  * Where a node of 32 bytes or more is encoded to be hashed: its encoding is not kept (its parent
- * refers to it by hash), so it need not have an array of its own. Outside V8's heap, so that the
- * hasher reads it where it is (see src/crypto/keccak.ts). Grown when a node does not fit.
+ * refers to it by hash), so it need not have an array of its own. More than 64 bytes, so its
+ * bytes live outside V8's heap from the start and the hasher reads them where they are (see
+ * src/crypto/keccak.ts); a plain Uint8Array, whose `subarray` takes V8's fast path (a Buffer's
+ * looks up its species constructor). Grown when a node does not fit.
  */
-let scratch: Uint8Array = Buffer.allocUnsafeSlow(1024)
+let scratch = new Uint8Array(1024)
 
 /** Length of the RLP string of a nibble path in hex-prefix form. */
 function hexPrefixLength(path: Uint8Array): number {
@@ -186,7 +188,7 @@ function settle(node: Loaded, keep: boolean): void {
     if (length >= 32) node.hash = keccak256Kept(out)
     return
   }
-  if (length > scratch.length) scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * scratch.length))
+  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
   const out = scratch.subarray(0, length)
   writeNode(out, node, payload)
   node.hash = keccak256Kept(out)
