@@ -6,12 +6,14 @@
  * Medians per block: the median stays put on a loaded machine where a whole-process figure
  * swings by tens of microseconds. Runs the sources (it wraps a class the build does not export).
  *
- *   npx tsx bench/state-root.ts          (BENCH_N: transfers, default 1000; BENCH_MINE: blocks, default 10000)
+ *   BENCH_SOURCE=src npx tsx bench/state-root.ts     (BENCH_N: transfers, default 1000; BENCH_MINE: blocks, default 10000)
  */
 import { benchEthTransfers } from './cases.js'
+import { MEASURED, createNode } from './finality.js'
 import { median } from './util.js'
-import { createNode } from '../src/index.js'
 import { StateTrie } from '../src/state/state-trie.js'
+
+if (MEASURED !== 'src') throw new Error('bench/state-root.ts wraps the sources\' StateTrie: run it with BENCH_SOURCE=src')
 
 const n = Number(process.env.BENCH_N ?? 1000)
 const blocks = Number(process.env.BENCH_MINE ?? 10_000)

@@ -492,15 +492,18 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, lookup: Lookup)
     if (c === null) return null
     return leafOrExt(n.path, resolve(c, lookup))
   }
-  const copy = branch(n.children.slice(), n.value)
+  // Copied only once something under it changed: deleting an absent key (the EIP-4788 ring
+  // zeroing a slot that holds nothing, every block) allocates nothing.
+  let copy: Branch
   if (i === path.length) {
     if (n.value === null) return node
-    copy.value = null
+    copy = branch(n.children.slice(), null)
   } else {
     const index = path[i] as number
     const before = n.children[index] ?? null
     const after = del(before, path, i + 1, lookup)
     if (after === before) return node
+    copy = branch(n.children.slice(), n.value)
     copy.children[index] = after
   }
   let only = -1
