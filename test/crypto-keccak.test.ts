@@ -5,7 +5,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, test } from 'vitest'
-import { initKeccak, keccak256, keccak256Kept, keccakBackend } from '../src/crypto/keccak.js'
+import { initKeccak, keccak256, keccak256Kept, keccak256OfHex, keccakBackend } from '../src/crypto/keccak.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
@@ -28,5 +28,18 @@ describe('keccak256', () => {
     kept[10]!.fill(0)
     expect(hex(kept[9]!)).toBe(hex(keccak_256(input(9))))
     expect(hex(kept[11]!)).toBe(hex(keccak_256(input(11))))
+  })
+
+  test('behavior: keccak256OfHex hashes the bytes its hex spells, kept or not, whatever the case or length', async () => {
+    await initKeccak()
+    const cases = ['', '00', 'ab', 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'F39FD6E51AAD88F6F4CE6AB8827279CFFFB92266', '0'.repeat(63) + '1', 'ff'.repeat(64), 'ee'.repeat(65), 'abc']
+    for (const h of cases) {
+      const expected = hex(keccak_256(Uint8Array.from(Buffer.from(h.length % 2 === 1 ? `0${h}` : h, 'hex'))))
+      expect(hex(keccak256OfHex(h, false))).toBe(expected)
+      expect(hex(keccak256OfHex(h, true))).toBe(expected)
+    }
+    // Not hex: the same error as any other decoding of it, not a hash of whatever was decoded.
+    expect(() => keccak256OfHex('zz', false)).toThrow()
+    expect(() => keccak256OfHex('0g'.repeat(20), true)).toThrow()
   })
 })

@@ -6,6 +6,7 @@
  */
 import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js'
 import { createKeccak, type IHasher } from 'hash-wasm'
+import { fromHex } from '../hex.js'
 
 let wasm: IHasher | undefined
 let starting: Promise<void> | undefined
@@ -58,7 +59,45 @@ let used = 0
 
 /** keccak256 of `data`, for a hash that will be kept (see above). */
 export function keccak256Kept(data: Uint8Array): Uint8Array {
-  const hash = keccak256(data)
+  return kept(keccak256(data))
+}
+
+/**
+ * keccak256 of the bytes an unprefixed hex string of even length spells (a state key: address or
+ * slot), decoded straight into the hasher's input buffer instead of into an array of their own;
+ * `keep` as {@link keccak256Kept}.
+ */
+export function keccak256OfHex(hex: string, keep: boolean): Uint8Array {
+  const n = hex.length >> 1
+  if (wasm === undefined || n > SMALL || !decodeHex(hex, n)) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
+  wasm.init()
+  wasm.update(smallViews[n] as Buffer)
+  const hash = wasm.digest('binary')
+  return keep ? kept(hash) : hash
+}
+
+/** Each hex digit's value by character code, 255 for anything else. */
+const DIGITS = new Uint8Array(128).fill(255)
+for (let i = 0; i < 16; i++) {
+  DIGITS[i.toString(16).charCodeAt(0)] = i
+  DIGITS[i.toString(16).toUpperCase().charCodeAt(0)] = i
+}
+
+/** Decodes `n` bytes of even-length hex into `smallInput`; false for anything that is not hex. */
+function decodeHex(hex: string, n: number): boolean {
+  if (hex.length !== 2 * n) return false
+  for (let i = 0; i < n; i++) {
+    const hi = hex.charCodeAt(2 * i)
+    const lo = hex.charCodeAt(2 * i + 1)
+    const h = hi < 128 ? (DIGITS[hi] as number) : 255
+    const l = lo < 128 ? (DIGITS[lo] as number) : 255
+    if ((h | l) === 255) return false
+    smallInput[i] = (h << 4) | l
+  }
+  return true
+}
+
+function kept(hash: Uint8Array): Uint8Array {
   if (used + 32 > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE)
     used = 0

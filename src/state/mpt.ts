@@ -15,13 +15,20 @@ import { headerLength, stringLength, writeHeader, writeString } from '../rlp.js'
 type Raw = Uint8Array | Raw[]
 
 /**
- * What a node caches once computed. Every node is made with all of these fields (see `leaf`,
- * `ext`, `branch`), so all nodes of a kind share one shape and keep their fields in-object:
- * adding them later gave each node an out-of-object property store (most of a commit's garbage).
+ * What a node caches once computed. Every node is made with all of these fields, each holding a
+ * `Uint8Array` from the start ({@link NONE} for "not computed"): a field first `undefined` and
+ * later given an array changed the field's type in V8's hidden class, which threw away the
+ * optimised code of every function that had read it (once per process, at the first commit
+ * after those functions were optimised).
  */
 interface Cached {
-  enc: Uint8Array | undefined
-  hash: Uint8Array | undefined
+  /**
+   * The node's RLP, kept only when shorter than 32 bytes (it is embedded in its parent as it is),
+   * when read from the store, or when a commit writes nodes (see {@link persist}); else NONE.
+   */
+  enc: Uint8Array
+  /** keccak256 of the RLP, once computed (always for a node of 32 bytes or more); else NONE. */
+  hash: Uint8Array
   /** Already in the node store (or embedded in a stored parent). */
   stored: boolean
 }
@@ -37,16 +44,24 @@ export type TrieNode = Leaf | Ext | Branch | Ref
 export type LoadedNode = Leaf | Ext | Branch
 type Loaded = LoadedNode
 
+/** "Not computed" in a node's `enc` and `hash` (compared by identity). */
+const NONE = new Uint8Array(0)
+
 function leaf(path: Uint8Array, value: Uint8Array, stored = false): Leaf {
-  return { t: 0, path, value, enc: undefined, hash: undefined, stored }
+  return { t: 0, path, value, enc: NONE, hash: NONE, stored }
 }
 
 function ext(path: Uint8Array, child: TrieNode, stored = false): Ext {
-  return { t: 1, path, child, enc: undefined, hash: undefined, stored }
+  return { t: 1, path, child, enc: NONE, hash: NONE, stored }
 }
 
 function branch(children: Array<TrieNode | null>, value: Uint8Array | null, stored = false): Branch {
-  return { t: 2, children, value, enc: undefined, hash: undefined, stored }
+  return { t: 2, children, value, enc: NONE, hash: NONE, stored }
+}
+
+/** Sixteen empty children, as a packed array (what `slice` and `map` make too: one elements kind for every branch). */
+function noChildren(): Array<TrieNode | null> {
+  return [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null]
 }
 
 /** Where persisted nodes live: keyed by the node hash as unprefixed hex. */
@@ -119,101 +134,149 @@ function concatNibbles(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
-/** Hex-prefix encoding of a nibble path. */
-function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length % 2
-  const out = new Uint8Array(Math.floor(path.length / 2) + 1)
-  out[0] = ((leaf ? 2 : 0) + odd) << 4
-  let i = 0
-  if (odd === 1) {
-    out[0] |= path[0] as number
-    i = 1
-  }
-  for (let j = 1; i < path.length; i += 2, j++) out[j] = ((path[i] as number) << 4) | (path[i + 1] as number)
-  return out
-}
-
 function fromHexPrefix(bytes: Uint8Array): { path: Uint8Array; leaf: boolean } {
   const flag = (bytes[0] as number) >> 4
   const all = nibbles(bytes)
   return { path: all.subarray(flag & 1 ? 1 : 2), leaf: (flag & 2) !== 0 }
 }
 
-function encoded(node: Loaded): Uint8Array {
-  node.enc ??= encodeNode(node)
-  return node.enc
+/**
+ * Where a node of 32 bytes or more is encoded to be hashed: its encoding is not kept (its parent
+ * refers to it by hash), so it need not have an array of its own. More than 64 bytes, so its
+ * bytes live outside V8's heap from the start and the hasher reads them where they are (see
+ * src/crypto/keccak.ts); a plain Uint8Array, whose `subarray` takes V8's fast path (a Buffer's
+ * looks up its species constructor). Grown when a node does not fit.
+ */
+let scratch = new Uint8Array(1024)
+
+/** Length of the RLP string of a nibble path in hex-prefix form. */
+function hexPrefixLength(path: Uint8Array): number {
+  const bytes = (path.length >> 1) + 1
+  // One byte under 0x80 (the flags are at most 0x3f) is its own string.
+  return bytes === 1 ? 1 : headerLength(bytes) + bytes
+}
+
+/** Writes the RLP string of a nibble path in hex-prefix form; returns the next position. */
+function writeHexPrefix(out: Uint8Array, pos: number, path: Uint8Array, isLeaf: boolean): number {
+  const bytes = (path.length >> 1) + 1
+  if (bytes > 1) pos = writeHeader(out, pos, 0x80, bytes)
+  const odd = path.length & 1
+  let i = 0
+  if (odd === 1) {
+    out[pos] = (((isLeaf ? 2 : 0) + 1) << 4) | (path[0] as number)
+    i = 1
+  } else out[pos] = (isLeaf ? 2 : 0) << 4
+  pos++
+  for (; i < path.length; i += 2) out[pos++] = ((path[i] as number) << 4) | (path[i + 1] as number)
+  return pos
 }
 
 /**
- * The RLP of a node, written straight into one buffer: the generic encoder (nested arrays, one
- * allocation per item and per list) was the largest part of a commit's trie work. A child is
- * either its hash (a 32-byte string) or, when its encoding is shorter than 32 bytes, that
- * encoding itself, embedded as it is. Two passes over the children (length, then bytes) with no
- * array of items in between: each child's reference is cached on the child after the first.
+ * Computes a node's reference in its parent, once: its encoding when shorter than 32 bytes (kept
+ * on the node), else its hash (the encoding is written into {@link scratch}, hashed there and
+ * dropped, unless `keep`: a commit that writes its nodes keeps them). Children first: a node's
+ * encoding holds theirs.
  */
-function encodeNode(node: Loaded): Uint8Array {
+function settle(node: Loaded, keep: boolean): void {
+  if (node.hash !== NONE || node.enc !== NONE) return
+  const payload = payloadOf(node, keep)
+  const length = headerLength(payload) + payload
+  if (length < 32 || keep) {
+    const out = new Uint8Array(length)
+    writeNode(out, node, payload)
+    node.enc = out
+    if (length >= 32) node.hash = keccak256Kept(out)
+    return
+  }
+  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
+  const out = scratch.subarray(0, length)
+  writeNode(out, node, payload)
+  node.hash = keccak256Kept(out)
+}
+
+/** The length of a node's RLP list payload; settles its children (see {@link settle}). */
+function payloadOf(node: Loaded, keep: boolean): number {
   if (node.t === 2) {
     let payload = node.value === null ? 1 : stringLength(node.value)
+    const children = node.children
     for (let i = 0; i < 16; i++) {
-      const c = node.children[i] ?? null
-      payload += c === null ? 1 : refLength(c)
+      const c = children[i] as TrieNode | null
+      payload += c === null ? 1 : refLength(c, keep)
     }
-    const out = new Uint8Array(headerLength(payload) + payload)
-    let pos = writeHeader(out, 0, 0xc0, payload)
+    return payload
+  }
+  return hexPrefixLength(node.path) + (node.t === 0 ? stringLength(node.value) : refLength(node.child, keep))
+}
+
+/** How many bytes a child reference takes: a 32-byte string, or the child's short encoding. */
+function refLength(child: TrieNode, keep: boolean): number {
+  if (child.t === 3) return 33
+  settle(child, keep)
+  const enc = child.enc
+  return enc !== NONE && enc.length < 32 ? enc.length : 33
+}
+
+/** Writes a node's RLP (its children settled, `payload` from {@link payloadOf}) into `out`. */
+function writeNode(out: Uint8Array, node: Loaded, payload: number): void {
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  if (node.t === 2) {
+    const children = node.children
     for (let i = 0; i < 16; i++) {
-      const c = node.children[i] ?? null
+      const c = children[i] as TrieNode | null
       if (c === null) out[pos++] = 0x80
       else pos = writeRef(out, pos, c)
     }
     if (node.value === null) out[pos] = 0x80
     else writeString(out, pos, node.value)
-    return out
+    return
   }
-  const path = hexPrefix(node.path, node.t === 0)
-  const payload = stringLength(path) + (node.t === 0 ? stringLength(node.value) : refLength(node.child))
-  const out = new Uint8Array(headerLength(payload) + payload)
-  const pos = writeString(out, writeHeader(out, 0, 0xc0, payload), path)
+  pos = writeHexPrefix(out, pos, node.path, node.t === 0)
   if (node.t === 0) writeString(out, pos, node.value)
   else writeRef(out, pos, node.child)
-  return out
 }
 
-/** How many bytes a child reference takes: a 32-byte string, or the child's short encoding. */
-function refLength(child: TrieNode): number {
-  if (child.t === 3 || (child.enc === undefined && child.hash !== undefined)) return 33
-  const enc = encoded(child)
-  return enc.length < 32 ? enc.length : 33
-}
-
-/** Writes a child reference (see {@link refLength}); returns the next position. */
+/** Writes a settled child's reference (see {@link refLength}); returns the next position. */
 function writeRef(out: Uint8Array, pos: number, child: TrieNode): number {
-  // A hashed node without its encoding had it dropped by `persist`: it is 32 bytes or more.
-  if (child.t !== 3 && !(child.enc === undefined && child.hash !== undefined)) {
-    const enc = encoded(child)
-    if (enc.length < 32) {
+  if (child.t !== 3) {
+    const enc = child.enc
+    if (enc !== NONE && enc.length < 32) {
       out.set(enc, pos)
       return pos + enc.length
     }
   }
   out[pos] = 0xa0
-  out.set(hashOf(child), pos + 1)
+  out.set(child.hash, pos + 1)
   return pos + 33
+}
+
+/** A node's RLP: the kept one, or written anew (a proof, a node written to the store). */
+function encoded(node: Loaded): Uint8Array {
+  if (node.enc !== NONE) return node.enc
+  const payload = payloadOf(node, false)
+  const out = new Uint8Array(headerLength(payload) + payload)
+  writeNode(out, node, payload)
+  return out
 }
 
 /** The hash of a node (its reference in the parent when 32 bytes or more). */
 export function nodeHash(node: TrieNode): Uint8Array {
-  return hashOf(node)
+  return hashOf(node, false)
 }
 
-function hashOf(node: TrieNode): Uint8Array {
+function hashOf(node: TrieNode, keep: boolean): Uint8Array {
   if (node.t === 3) return node.hash
-  node.hash ??= keccak256Kept(encoded(node))
+  settle(node, keep)
+  // A node shorter than 32 bytes has a hash only as a root.
+  if (node.hash === NONE) node.hash = keccak256Kept(node.enc)
   return node.hash
 }
 
-/** The root hash of a trie. */
-export function rootHash(root: TrieNode | null): Uint8Array {
-  return root === null ? EMPTY_ROOT : hashOf(root)
+/**
+ * The root hash of a trie. `keep` keeps the encodings of the new nodes for a {@link persist}
+ * that writes them (a chain in a database), so that they are not written twice.
+ */
+export function rootHash(root: TrieNode | null, keep = false): Uint8Array {
+  return root === null ? EMPTY_ROOT : hashOf(root, keep)
 }
 
 function fromRaw(r: Raw, stored: boolean): Loaded {
@@ -332,7 +395,11 @@ export async function trieGet(root: TrieNode | null, key: Uint8Array, source: No
  * chain kept as live objects); a promise when one must be loaded from the store first.
  */
 export function trieGetNow(root: TrieNode | null, key: Uint8Array, source: NodeSource): Uint8Array | undefined | Promise<Uint8Array | undefined> {
-  const path = nibbles(key)
+  return trieGetAtNow(root, nibbles(key), source)
+}
+
+/** {@link trieGetNow} at a key given as its nibbles. */
+export function trieGetAtNow(root: TrieNode | null, path: Uint8Array, source: NodeSource): Uint8Array | undefined | Promise<Uint8Array | undefined> {
   const lookup: Lookup = { source, loaded: undefined }
   try {
     return getIn(root, path, lookup)
@@ -401,7 +468,7 @@ function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Arr
     return ext(n.path, put(n.child, path, i + common, value, lookup))
   }
   const rest = path.subarray(i)
-  const split = branch(new Array<TrieNode | null>(16).fill(null), null)
+  const split = branch(noChildren(), null)
   if (n.t === 0) {
     if (common === n.path.length) split.value = n.value
     else split.children[n.path[common] as number] = leaf(n.path.subarray(common + 1), n.value)
@@ -425,25 +492,28 @@ function del(node: TrieNode | null, path: Uint8Array, i: number, lookup: Lookup)
     if (c === null) return null
     return leafOrExt(n.path, resolve(c, lookup))
   }
-  const copy = branch(n.children.slice(), n.value)
+  // Copied only once something under it changed: deleting an absent key (the EIP-4788 ring
+  // zeroing a slot that holds nothing, every block) allocates nothing.
+  let copy: Branch
   if (i === path.length) {
     if (n.value === null) return node
-    copy.value = null
+    copy = branch(n.children.slice(), null)
   } else {
     const index = path[i] as number
     const before = n.children[index] ?? null
     const after = del(before, path, i + 1, lookup)
     if (after === before) return node
+    copy = branch(n.children.slice(), n.value)
     copy.children[index] = after
   }
   let only = -1
   let count = 0
-  copy.children.forEach((c, k) => {
-    if (c !== null) {
+  for (let k = 0; k < 16; k++) {
+    if (copy.children[k] !== null) {
       count++
       only = k
     }
-  })
+  }
   if (count === 0) return copy.value === null ? null : leaf(EMPTY, copy.value)
   if (count === 1 && copy.value === null) {
     const c = resolve(copy.children[only] as TrieNode, lookup)
@@ -459,38 +529,50 @@ export async function trieSet(root: TrieNode | null, key: Uint8Array, value: Uin
 
 /** {@link trieSet} without a promise when every node it passes is at hand (see {@link trieGetNow}). */
 export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
-  const path = nibbles(key)
+  return trieSetAtNow(root, nibbles(key), value, source)
+}
+
+/**
+ * {@link trieSetNow} at a key given as its nibbles (a caller that keeps them for keys it writes
+ * again and again). New leaves keep views of `path`: it must never change.
+ */
+export function trieSetAtNow(root: TrieNode | null, path: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
   const lookup: Lookup = { source, loaded: undefined }
-  const walk = (): TrieNode | null => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup))
   try {
-    return walk()
+    return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
   } catch (error) {
-    return retry(error, lookup, walk)
+    return retry(error, lookup, () => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)))
   }
 }
 
 /**
  * Hashes the nodes created since the last persist and, given `write`, writes those of 32 bytes
- * or more, and the root. Without `write` (a chain kept as live objects) nothing is written and a
- * large node's encoding is dropped once hashed: its parents need only its hash, and a proof
- * encodes it again.
+ * or more, and the root, and marks them stored (the next persist stops at them). Without `write`
+ * nothing is written and a node of 32 bytes or more drops any encoding it kept (its parents need
+ * only its hash, and a proof encodes it again). A chain kept as live objects needs only
+ * {@link rootHash}: no node it hashes keeps a large encoding.
  */
 export function persist(root: TrieNode | null, write?: (key: string, value: Uint8Array) => void): Uint8Array {
   if (root === null) return EMPTY_ROOT
+  const hash = hashOf(root, write !== undefined)
   persistNode(root, true, write)
-  return hashOf(root)
+  return hash
 }
 
 function persistNode(node: TrieNode, isRoot: boolean, write: ((key: string, value: Uint8Array) => void) | undefined): void {
-  if (node.t === 3 || node.stored === true) return
+  if (node.t === 3 || node.stored) return
   if (node.t === 1) persistNode(node.child, false, write)
-  else if (node.t === 2) for (const c of node.children) if (c !== null) persistNode(c, false, write)
-  const enc = encoded(node)
-  if (enc.length >= 32 || isRoot) {
-    const hash = hashOf(node)
-    if (write !== undefined) write(keyOf(hash), enc)
-    else if (enc.length >= 32) node.enc = undefined
+  else if (node.t === 2) {
+    const children = node.children
+    for (let i = 0; i < 16; i++) {
+      const c = children[i] as TrieNode | null
+      if (c !== null) persistNode(c, false, write)
+    }
   }
+  // Settled by `hashOf` above: a node of 32 bytes or more has its hash, a shorter one its encoding.
+  if (write !== undefined && (isRoot || node.enc === NONE || node.enc.length >= 32)) {
+    write(keyOf(node.hash), encoded(node))
+  } else if (write === undefined && node.enc.length >= 32) node.enc = NONE
   node.stored = true
 }
 

@@ -5,21 +5,37 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
-import { keccak256 as keccak_256, keccak256Kept } from '../crypto/keccak.js'
+import { keccak256 as keccak_256, keccak256OfHex } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import { encodeString, headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
-import { EMPTY_ROOT, type LoadedNode, persist, refNode, rootHash, trieEntries, trieGet, trieGetNow, trieProof, trieSet, trieSetNow, type TrieNode } from './mpt.js'
+import { EMPTY_ROOT, type LoadedNode, nibbles, nibblesToBytes, persist, refNode, rootHash, trieEntries, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
 import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
+/**
+ * Accounts' RLP are cut out of shared slabs, like the trie's hashes (src/crypto/keccak.ts): an
+ * account's encoding (~70–110 bytes) is kept as its leaf's value for as long as the state is, and
+ * an array of its own of more than 64 bytes gets an ArrayBuffer and a backing store outside V8's
+ * heap (an allocation and a finaliser for the GC) each.
+ */
+const ACCOUNT_SLAB = 8192
+let accountSlab = new Uint8Array(ACCOUNT_SLAB)
+let accountsUsed = 0
+
 /** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
 function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
   // Written into one buffer: the integers need no arrays of their own.
   const payload = uintLength(nonce) + uintLength(balance) + stringLength(storageRoot) + stringLength(codeHash)
-  const out = new Uint8Array(headerLength(payload) + payload)
+  const length = headerLength(payload) + payload
+  if (accountsUsed + length > ACCOUNT_SLAB) {
+    accountSlab = new Uint8Array(Math.max(ACCOUNT_SLAB, length))
+    accountsUsed = 0
+  }
+  const out = accountSlab.subarray(accountsUsed, accountsUsed + length)
+  accountsUsed += length
   let pos = writeHeader(out, 0, 0xc0, payload)
   pos = writeUint(out, pos, nonce)
   pos = writeUint(out, pos, balance)
@@ -65,7 +81,7 @@ export interface PreparedState {
   readonly storage: ReadonlyMap<string, { hash: Uint8Array; node: TrieNode | null }>
   /** Code written, by code hash. */
   readonly code: ReadonlyArray<[Uint8Array, Uint8Array]>
-  /** Keys hashed for the first time, with their hashes (preimages kept on adoption). */
+  /** Keys hashed for the first time, with the nibbles of their hashes (preimages kept on adoption). */
   readonly fresh: ReadonlyArray<[string, Uint8Array]>
 }
 
@@ -77,10 +93,14 @@ export class StateTrie {
   private readonly storageHeads = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
   private readonly put = (key: string, value: Uint8Array) => void this.store.put(key, value)
 
-  /** Hashes a new trie and keeps it: its new nodes written to the store, or its root kept live. */
+  /**
+   * Hashes a new trie and keeps it: its new nodes written to the store, or its root kept live.
+   * Kept live, nothing is walked: the root was hashed when prepared, and no node keeps an
+   * encoding its parent does not need (see `rootHash` in mpt.ts).
+   */
   private keep(root: TrieNode | null): Uint8Array {
     if (!this.store.objects) return persist(root, this.put)
-    const hash = persist(root)
+    const hash = rootHash(root)
     if (root !== null && root.t !== 3) this.store.keepRoot(keyOf(hash), root)
     return hash
   }
@@ -92,30 +112,33 @@ export class StateTrie {
    * chain is reopened by walking its trie (the flat state is rebuilt from them), and the debug
    * methods that walk old states name accounts and slots by them (geth keeps preimages the same
    * way). About 0.3 µs per touched key; the keys were hashed for the trie anyway. A chain kept as
-   * objects stores nothing: `hashedKeys` already holds every key with its hash, and the reverse
+   * objects stores nothing: `hashedKeys` already holds every key with its hashed path, and the reverse
    * index is built from it when a preimage is first asked for.
    */
   private preimage(key: Uint8Array, hashed: Uint8Array): void {
     if (!this.store.objects) void this.store.put(`p${keyOf(hashed)}`, key)
   }
 
-  /** keccak256 of each address and slot committed so far, by hex key (the same keys recur every block). */
+  /**
+   * The trie path of each address and slot committed so far (the nibbles of its keccak256), by hex
+   * key: the same keys recur every block, and the leaves written under them keep views of these
+   * paths instead of new ones per write.
+   */
   private readonly hashedKeys = new Map<string, Uint8Array>()
   /** `hashedKeys` reversed (objects only): the preimage of each hash, by hex hash; caught up on lookup. */
   private readonly preimages = new Map<string, string>()
 
   /**
-   * The trie key of an address or slot. One hashed for the first time goes into `fresh` (its
-   * preimage is stored when the state is adopted); without `fresh` it is hashed and forgotten.
+   * The trie path of an address or slot (see {@link hashedKeys}). One hashed for the first time
+   * goes into `fresh` (its preimage is stored when the state is adopted); without `fresh` it is
+   * hashed and forgotten.
    */
-  private hashedKey(key: string, fresh: Array<[string, Uint8Array]> | undefined): Uint8Array {
+  private keyPath(key: string, fresh: Array<[string, Uint8Array]> | undefined): Uint8Array {
     const known = this.hashedKeys.get(key)
     if (known !== undefined) return known
-    const raw = fromHex(key)
-    if (fresh === undefined) return keccak_256(raw)
-    const hashed = keccak256Kept(raw)
-    fresh.push([key, hashed])
-    return hashed
+    const path = nibbles(keccak256OfHex(key, false))
+    if (fresh !== undefined) fresh.push([key, path])
+    return path
   }
 
   /**
@@ -125,7 +148,7 @@ export class StateTrie {
   notePreimage(key: string): void {
     if (this.hashedKeys.has(key)) return
     const hashed = keccak_256(fromHex(key))
-    if (this.store.objects) this.hashedKeys.set(key, hashed)
+    if (this.store.objects) this.hashedKeys.set(key, nibbles(hashed))
     else this.preimage(fromHex(key), hashed)
   }
 
@@ -133,7 +156,7 @@ export class StateTrie {
   async preimageOf(hashed: Uint8Array): Promise<Uint8Array | undefined> {
     if (!this.store.objects) return this.store.get(`p${keyOf(hashed)}`)
     if (this.preimages.size !== this.hashedKeys.size) {
-      for (const [key, hash] of this.hashedKeys) this.preimages.set(keyOf(hash), key)
+      for (const [key, path] of this.hashedKeys) this.preimages.set(keyOf(nibblesToBytes(path)), key)
     }
     const key = this.preimages.get(keyOf(hashed))
     return key === undefined ? undefined : fromHex(key)
@@ -176,10 +199,10 @@ export class StateTrie {
    * keys; its code) and makes it the head later commits start from.
    */
   adopt(prepared: PreparedState): void {
-    for (const [key, hashed] of prepared.fresh) {
+    for (const [key, path] of prepared.fresh) {
       if (this.hashedKeys.has(key)) continue
-      this.hashedKeys.set(key, hashed)
-      this.preimage(fromHex(key), hashed)
+      this.hashedKeys.set(key, path)
+      if (!this.store.objects) this.preimage(fromHex(key), nibblesToBytes(path))
     }
     for (const [key, value] of prepared.storage) {
       this.keep(value.node)
@@ -227,16 +250,16 @@ export class StateTrie {
     const storageRoots = new Map<string, { hash: Uint8Array; node: TrieNode | null }>()
     const code: Array<[Uint8Array, Uint8Array]> = []
     for (const key of touchedAddresses(diff)) {
-      const hashedAddress = this.hashedKey(key, fresh)
+      const addressPath = this.keyPath(key, fresh)
       const own = diff.accounts.get(key)
       if (own === null) {
-        const deleted = trieSetNow(root, hashedAddress, EMPTY, this.store)
+        const deleted = trieSetAtNow(root, addressPath, EMPTY, this.store)
         root = deleted instanceof Promise ? await deleted : deleted
         continue
       }
       const next = own ?? (base.now !== undefined ? base.now.account(key) : await base.getAccount(key))
       if (next === undefined) continue
-      const stored = trieGetNow(root, hashedAddress, this.store)
+      const stored = trieGetAtNow(root, addressPath, this.store)
       let storageHash = storageRootOf(stored instanceof Promise ? await stored : stored)
       const slots = diff.storage.get(key)
       if (diff.cleared.has(key) || (slots !== undefined && slots.size > 0)) {
@@ -247,19 +270,18 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          const hashedSlot = this.hashedKey(slot, fresh)
-          const set = trieSetNow(storage, hashedSlot, value.length === 0 ? EMPTY : encodeString(value), this.store)
+          const set = trieSetAtNow(storage, this.keyPath(slot, fresh), value.length === 0 ? EMPTY : encodeString(value), this.store)
           storage = set instanceof Promise ? await set : set
         }
-        storageHash = rootHash(storage)
+        storageHash = rootHash(storage, !this.store.objects)
         storageRoots.set(key, { hash: storageHash, node: storage })
       }
       const written = diff.code.get(key)
       if (fresh !== undefined && written !== undefined && written.length > 0) code.push([next.codeHash, written])
-      const set = trieSetNow(root, hashedAddress, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
+      const set = trieSetAtNow(root, addressPath, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
       root = set instanceof Promise ? await set : set
     }
-    return { hash: rootHash(root), root, storageRoots, code }
+    return { hash: rootHash(root, !this.store.objects), root, storageRoots, code }
   }
 
   /** Makes `root` the state later commits start from without a lookup (evm_revert). */

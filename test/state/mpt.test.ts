@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EMPTY_ROOT, persist, refNode, rootHash, trieGet, trieProof, trieSet, type TrieNode } from '../../src/state/mpt.js'
+import { EMPTY_ROOT, nibbles, persist, refNode, rootHash, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from '../../src/state/mpt.js'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 
 /** A deterministic byte stream for test data. */
@@ -107,6 +107,53 @@ describe('mpt', () => {
     const absent = keccak_256(rand(20))
     const proof = await trieProof(refNode(hash), absent, source)
     expect(await verifyMerkleProof(absent, proof, { root: hash })).toBeNull()
+  })
+
+  test('behavior: a trie hashed without keeping encodings writes the same nodes as one hashed by persist, and proves from live nodes', async () => {
+    // rootHash hashes large nodes in a scratch buffer and keeps only their hash; a later persist
+    // with a writer must write each node's exact encoding anyway (a chain in a database), and a
+    // proof of a trie never written anywhere encodes its nodes again.
+    const rand = stream('keep')
+    const a = memoryStore()
+    const b = memoryStore()
+    let root: TrieNode | null = null
+    const keys = Array.from({ length: 60 }, () => keccak_256(rand(20)))
+    const values = keys.map((_, i) => rand(1 + (i % 50)))
+    const reference = new MerklePatriciaTrie()
+    for (const [i, k] of keys.entries()) {
+      root = await trieSet(root, k, values[i] as Uint8Array, a.source)
+      await reference.put(k, values[i] as Uint8Array)
+    }
+    const early = rootHash(root)
+    expect(hex(early)).toBe(hex(reference.root()))
+    expect(hex(persist(root, a.write))).toBe(hex(early))
+    let again: TrieNode | null = null
+    for (const [i, k] of keys.entries()) again = await trieSet(again, k, values[i] as Uint8Array, b.source)
+    expect(hex(persist(again, b.write))).toBe(hex(early))
+    expect([...a.map.keys()].sort()).toEqual([...b.map.keys()].sort())
+    for (const [key, value] of a.map) expect(hex(value)).toBe(hex(b.map.get(key) as Uint8Array))
+    const live: TrieNode | null = again
+    for (const k of keys.slice(0, 5)) {
+      const proof = await trieProof(live, k, { get: async () => undefined })
+      expect(await verifyMerkleProof(k, proof, { root: early })).toEqual(values[keys.indexOf(k)])
+    }
+  })
+
+  test('behavior: writes and reads at a key given as its nibbles equal those at the key', async () => {
+    const rand = stream('paths')
+    const { source } = memoryStore()
+    let byKey: TrieNode | null = null
+    let byPath: TrieNode | null = null
+    const keys = Array.from({ length: 40 }, () => keccak_256(rand(20)))
+    for (const k of keys) {
+      const value = rand(33)
+      byKey = await trieSet(byKey, k, value, source)
+      byPath = (await trieSetAtNow(byPath, nibbles(k), value, source)) as TrieNode | null
+    }
+    for (const k of keys.filter((_, i) => i % 4 === 0)) byPath = (await trieSetAtNow(byPath, nibbles(k), new Uint8Array(), source)) as TrieNode | null
+    for (const k of keys.filter((_, i) => i % 4 === 0)) byKey = await trieSet(byKey, k, new Uint8Array(), source)
+    expect(hex(rootHash(byPath))).toBe(hex(rootHash(byKey)))
+    for (const k of keys) expect(await trieGetAtNow(byPath, nibbles(k), source)).toEqual(await trieGet(byKey, k, source))
   })
 
   test('error: a missing node is reported, not treated as absent', async () => {
