@@ -6,14 +6,23 @@
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { Capability, TransactionType, createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { RLP } from '@ethereumjs/rlp'
+import {
+  Capability,
+  TransactionType,
+  create1559FeeMarketTxFromBytesArray,
+  createFeeMarket1559TxFromRLP,
+  createTx,
+  createTxFromRLP,
+  type TypedTransaction,
+} from '@ethereumjs/tx'
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { concat, keyOf } from '../hex.js'
-import { encodeList, encodeString, listItems } from '../rlp.js'
+import { concat, keyOf, toBigInt, unpadded } from '../hex.js'
+import { encodeList, encodeString, itemBounds, listItems } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
@@ -42,8 +51,57 @@ export function suggestedTip(pool: TxPool): bigint {
  * signature (r = the sender, s = 1, as Hardhat does) and names its sender directly.
  */
 function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
-  return signedBy(tx.addSignature(0n, placeholderR(from), 1n, true), from)
+  const r = placeholderR(from)
+  const fast = withSignature(tx, 0n, r, 1n)
+  if (fast !== undefined) return signedBy(fast.tx, from, fast.bytes)
+  return signedBy(tx.addSignature(0n, r, 1n, true), from)
 }
+
+/**
+ * `tx` signed with `key` for `from`, as `tx.sign(key)` makes it: the same hash signed by the same
+ * `ecsign` hook, the same fields. An EIP-1559 transaction (what a send without `gasPrice` is)
+ * gets its signature without being built and checked a second time (see {@link withSignature});
+ * other types go through @ethereumjs/tx's `sign`.
+ */
+function signWith(tx: TypedTransaction, key: Uint8Array, from: Uint8Array): TypedTransaction {
+  const ecsign = tx.common.customCrypto.ecsign
+  if (tx.type !== TransactionType.FeeMarketEIP1559 || ecsign === undefined || key.length !== 32) return signedBy(tx.sign(key), from)
+  const signature = ecsign(keccak256(tx.getMessageToSign()), key) as unknown as Uint8Array
+  const fast = withSignature(tx, BigInt(signature[0] as number), toBigInt(signature.subarray(1, 33)), toBigInt(signature.subarray(33, 65)))
+  return fast === undefined ? signedBy(tx.sign(key), from) : signedBy(fast.tx, from, fast.bytes)
+}
+
+/**
+ * An unsigned EIP-1559 transaction with a signature added, and its signed encoding, without
+ * building it again: `addSignature` passes every field through the constructor and its checks a
+ * second time (the unsigned transaction passed them a moment ago) and the signed transaction is
+ * then encoded field by field once more. The copy has the constructor's own properties in its
+ * order, the signature's fields set, an empty cache and the options `addSignature` gives it; the
+ * encoding is the unsigned one's fields followed by `v`, `r`, `s`. Undefined for another type,
+ * or a signature the constructor would refuse (its checks word the error): then the caller
+ * takes ethereumjs' path.
+ */
+function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: bigint): { tx: TypedTransaction; bytes: Uint8Array } | undefined {
+  if (tx.type !== TransactionType.FeeMarketEIP1559 || (v !== 0n && v !== 1n) || r === 0n || s === 0n || s > HALF_N || r >= SECP256K1_N) return undefined
+  const message = tx.getMessageToSign() as Uint8Array
+  const { starts, end } = listItems(message, 1)
+  const first = starts[0]
+  if (first === undefined || starts.length !== 9) return undefined
+  const list = encodeList([message.subarray(first, end), encodeString(unpadded(v)), encodeString(unpadded(r)), encodeString(unpadded(s))])
+  const bytes = concat(message.subarray(0, 1), list)
+  const source = tx as unknown as Record<string, unknown> & { txOptions: object; activeCapabilities: number[] }
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(tx) as object) as Record<string, unknown>, source)
+  copy.cache = {}
+  copy.activeCapabilities = source.activeCapabilities.slice()
+  copy.txOptions = { ...source.txOptions, common: tx.common }
+  copy.v = v
+  copy.r = r
+  copy.s = s
+  return { tx: copy as unknown as TypedTransaction, bytes }
+}
+
+/** The order of secp256k1's group: `r` and `s` lie below it. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 
 const placeholderR = (from: Uint8Array) => BigInt(`0x${keyOf(from)}`) || 1n
 
@@ -58,9 +116,10 @@ export function hasPlaceholderSignature(tx: TypedTransaction, from: Uint8Array):
 /**
  * A transaction whose sender the node knows (it signed it with `from`'s key, or sends it for an
  * impersonated `from`): the sender is not recovered from the signature (~80 µs of a send).
+ * `encoded`: its signed encoding, when the caller made it already.
  * Frozen afterwards, as ethereumjs freezes transactions, so the hash is cached.
  */
-function signedBy(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
+function signedBy(tx: TypedTransaction, from: Uint8Array, encoded?: Uint8Array): TypedTransaction {
   const address = new Address(from)
   // Plain assignments (the freeze below makes them read-only): Object.defineProperty takes V8's
   // slow path, ~1 µs each.
@@ -68,7 +127,7 @@ function signedBy(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
   own.getSenderAddress = () => address
   // Encoded once: the hash, the transaction trie and the block's RLP each ask for it.
   const encode = tx.serialize
-  let bytes: Uint8Array | undefined
+  let bytes: Uint8Array | undefined = encoded
   own.serialize = () => (bytes ??= encode.call(tx))
   Object.freeze(tx)
   return tx
@@ -83,16 +142,59 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   const bytes = raw.slice()
   // Plain assignments (the freeze below makes them read-only): Object.defineProperty takes V8's
   // slow path, ~1 µs each.
-  const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderAddress', unknown>
+  const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderPublicKey' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   own.serialize = () => bytes
   // The hash a sender signed, cut from the bytes received instead of re-encoding the fields.
   let signed: Uint8Array | undefined
   own.getMessageToVerifySignature = () => (signed ??= signingHash(tx, bytes))
+  // ethereumjs turns r and s back into bytes (through hex strings) for each recovery.
+  let publicKey: Uint8Array | undefined
+  own.getSenderPublicKey = () => (publicKey ??= recoverPublicKey(tx, bytes))
   // ethereumjs hashes the public key again (with a JS keccak) each time the sender is asked.
   let sender: Address | undefined
   own.getSenderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).slice(12)))
+  // Asked by the pool's admission and again by the block's runTx: the same Common, the same gas.
+  const intrinsicGas = tx.getIntrinsicGas
+  let intrinsic: bigint | undefined
+  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas.call(tx))
   Object.freeze(tx)
   return tx
+}
+
+/** secp256k1n / 2: EIP-2's bound on a signature's `s`. */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
+
+/**
+ * The sender's public key of a transaction decoded from `signed`, recovered as ethereumjs'
+ * `getSenderPublicKey` does (same hash, same `ecrecover` hook, same arguments) but with `r` and
+ * `s` taken from the bytes received, not made again from their bigints (through hex strings).
+ * Anything unusual (no hook, no signature, a high `s`, a failed recovery) is left to ethereumjs,
+ * which words the error.
+ */
+function recoverPublicKey(tx: TypedTransaction, signed: Uint8Array): Uint8Array {
+  const recover = tx.common.customCrypto.ecrecover
+  const { v, r, s } = tx
+  const library = () => (Object.getPrototypeOf(tx) as TypedTransaction).getSenderPublicKey.call(tx)
+  if (recover === undefined || v === undefined || r === undefined || s === undefined || s > HALF_N) return library()
+  try {
+    const { starts } = listItems(signed, tx.type === TransactionType.Legacy ? 0 : 1)
+    const rBytes = unpaddedItem(signed, starts[starts.length - 2]) ?? unpadded(r)
+    const sBytes = unpaddedItem(signed, starts[starts.length - 1]) ?? unpadded(s)
+    return recover(tx.getMessageToVerifySignature(), v, rBytes, sBytes, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
+  } catch {
+    return library()
+  }
+}
+
+/**
+ * The payload of the RLP string at `at` when it is an integer's minimal big-endian form of 1 to
+ * 32 bytes (what `bigIntToUnpaddedBytes` makes of its value); otherwise undefined.
+ */
+function unpaddedItem(bytes: Uint8Array, at: number | undefined): Uint8Array | undefined {
+  if (at === undefined || (bytes[at] as number) >= 0xc0) return undefined
+  const { payload, end } = itemBounds(bytes, at)
+  if (end - payload < 1 || end - payload > 32 || end > bytes.length || bytes[payload] === 0) return undefined
+  return bytes.subarray(payload, end)
 }
 
 /**
@@ -111,6 +213,16 @@ export function signingHash(tx: TypedTransaction, signed: Uint8Array): Uint8Arra
   if (at === 0 && tx.supports(Capability.EIP155ReplayProtection)) items.push(encodeString(bigIntToUnpaddedBytes(tx.common.chainId())), EMPTY_STRINGS)
   const list = encodeList(items)
   return keccak256(at === 0 ? list : concat(signed.subarray(0, 1), list))
+}
+
+/**
+ * `createFeeMarket1559TxFromRLP` without its check of the type byte (the caller read it): the
+ * same decoding, checks and errors.
+ */
+function feeMarketFromRLP(serialized: Uint8Array, common: Common): TypedTransaction {
+  const values = RLP.decode(serialized.subarray(1))
+  if (!Array.isArray(values)) return createFeeMarket1559TxFromRLP(serialized, { common, freeze: false })
+  return create1559FeeMarketTxFromBytesArray(values as never, { common, freeze: false })
 }
 
 /** Two empty RLP strings: the `r` and `s` of an EIP-155 signing payload. */
@@ -175,7 +287,9 @@ export class Transactions {
       // Blob transactions are built from their fields: @ethereumjs/tx wants a KZG setup for any.
       const decoded = envelope !== undefined || canonical[0] === TransactionType.BlobEIP4844
         ? blobTransaction(canonical, this.common, false)
-        : createTxFromRLP(canonical, { common: this.common, freeze: false })
+        : canonical[0] === TransactionType.FeeMarketEIP1559
+          ? feeMarketFromRLP(canonical, this.common)
+          : createTxFromRLP(canonical, { common: this.common, freeze: false })
       tx = withEncoding(decoded, canonical)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
@@ -209,7 +323,7 @@ export class Transactions {
     // The key is taken before filling: an unlock that expires during gas estimation still signs.
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
     const from = req.from
-    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signedBy((await this.fill(req, false, true)).sign(key), from)))
+    if (key !== undefined) return this.inTurn(sender, async () => this.admit(signWith(await this.fill(req, false, true), key, from)))
     if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
     throw new TxRejected(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
@@ -306,8 +420,9 @@ export class Transactions {
     const account = this.chain.account(sender)
     const head = this.chain.head
     const hash = tx.hash()
+    const hashKey = keyOf(hash)
     // Registered before the pool files it: the settlement may come while it is filed.
-    const inclusion = this.pool.inclusions.wait(keyOf(hash))
+    const inclusion = this.pool.inclusions.wait(hashKey)
     let admission
     try {
       admission = this.pool.add(
@@ -320,6 +435,7 @@ export class Transactions {
           blockGasLimit: head.header.gasLimit,
         },
         impersonated,
+        hashKey,
       )
     } catch (error) {
       inclusion.cancel()
