@@ -11,6 +11,7 @@ import {
   Capability,
   TransactionType,
   create1559FeeMarketTxFromBytesArray,
+  createFeeMarket1559Tx,
   createFeeMarket1559TxFromRLP,
   createTx,
   createTxFromRLP,
@@ -66,9 +67,34 @@ function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction 
 function signWith(tx: TypedTransaction, key: Uint8Array, from: Uint8Array): TypedTransaction {
   const ecsign = tx.common.customCrypto.ecsign
   if (tx.type !== TransactionType.FeeMarketEIP1559 || ecsign === undefined || key.length !== 32) return signedBy(tx.sign(key), from)
-  const signature = ecsign(keccak256(tx.getMessageToSign()), key) as unknown as Uint8Array
-  const fast = withSignature(tx, BigInt(signature[0] as number), toBigInt(signature.subarray(1, 33)), toBigInt(signature.subarray(33, 65)))
+  const items = feeMarketItems(tx)
+  const signature = ecsign(keccak256(concat(FEE_MARKET_TYPE, encodeList(items))), key) as unknown as Uint8Array
+  const fast = withSignature(tx, BigInt(signature[0] as number), toBigInt(signature.subarray(1, 33)), toBigInt(signature.subarray(33, 65)), items)
   return fast === undefined ? signedBy(tx.sign(key), from) : signedBy(fast.tx, from, fast.bytes)
+}
+
+const FEE_MARKET_TYPE = Uint8Array.of(TransactionType.FeeMarketEIP1559)
+const NO_BYTES = new Uint8Array(0)
+const rlpUint = (value: bigint): Uint8Array => encodeString(unpadded(value))
+
+/**
+ * The RLP items of an EIP-1559 transaction's unsigned fields, as ethereumjs' `raw()` lists them
+ * and `getMessageToSign()` encodes them: chain id, nonce, tip, fee cap, gas, recipient (empty for
+ * a creation), value, data, access list.
+ */
+function feeMarketItems(tx: TypedTransaction): Uint8Array[] {
+  const t = tx as unknown as { chainId: bigint; maxPriorityFeePerGas: bigint; maxFeePerGas: bigint; accessList: [Uint8Array, Uint8Array[]][] }
+  return [
+    rlpUint(t.chainId),
+    rlpUint(tx.nonce),
+    rlpUint(t.maxPriorityFeePerGas),
+    rlpUint(t.maxFeePerGas),
+    rlpUint(tx.gasLimit),
+    encodeString(tx.to?.bytes ?? NO_BYTES),
+    rlpUint(tx.value),
+    encodeString(tx.data),
+    encodeList(t.accessList.map(([address, keys]) => encodeList([encodeString(address), encodeList(keys.map(encodeString))]))),
+  ]
 }
 
 /**
@@ -81,14 +107,9 @@ function signWith(tx: TypedTransaction, key: Uint8Array, from: Uint8Array): Type
  * or a signature the constructor would refuse (its checks word the error): then the caller
  * takes ethereumjs' path.
  */
-function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: bigint): { tx: TypedTransaction; bytes: Uint8Array } | undefined {
+function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: bigint, items?: Uint8Array[]): { tx: TypedTransaction; bytes: Uint8Array } | undefined {
   if (tx.type !== TransactionType.FeeMarketEIP1559 || (v !== 0n && v !== 1n) || r === 0n || s === 0n || s > HALF_N || r >= SECP256K1_N) return undefined
-  const message = tx.getMessageToSign() as Uint8Array
-  const { starts, end } = listItems(message, 1)
-  const first = starts[0]
-  if (first === undefined || starts.length !== 9) return undefined
-  const list = encodeList([message.subarray(first, end), encodeString(unpadded(v)), encodeString(unpadded(r)), encodeString(unpadded(s))])
-  const bytes = concat(message.subarray(0, 1), list)
+  const bytes = concat(FEE_MARKET_TYPE, encodeList([...(items ?? feeMarketItems(tx)), rlpUint(v), rlpUint(r), rlpUint(s)]))
   const source = tx as unknown as Record<string, unknown> & { txOptions: object; activeCapabilities: number[] }
   const copy = Object.assign(Object.create(Object.getPrototypeOf(tx) as object) as Record<string, unknown>, source)
   copy.cache = {}
@@ -380,7 +401,8 @@ export class Transactions {
       return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
     }
     // Object.assign: an object literal's second spread takes V8's slow path (~1.5 µs here).
-    return createTx(Object.assign(base, fees, { type: TransactionType.FeeMarketEIP1559 }), { common: this.common, freeze })
+    // The factory's own choice for this type, without its checks of the type field.
+    return createFeeMarket1559Tx(Object.assign(base, fees, { type: TransactionType.FeeMarketEIP1559 }), { common: this.common, freeze })
   }
 
   /**
