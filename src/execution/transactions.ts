@@ -23,7 +23,7 @@ import { blobTransaction } from '../chain/decode.js'
 import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf, toBigInt, unpadded } from '../hex.js'
-import { encodeList, encodeString, itemBounds, listItems } from '../rlp.js'
+import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
@@ -166,11 +166,14 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderPublicKey' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   own.serialize = () => bytes
   // The hash a sender signed, cut from the bytes received instead of re-encoding the fields.
+  // The list's items, found once for the signing hash and the signature's r and s.
+  let items: number[] | undefined
+  const starts = () => (items ??= listItems(bytes, tx.type === TransactionType.Legacy ? 0 : 1).starts)
   let signed: Uint8Array | undefined
-  own.getMessageToVerifySignature = () => (signed ??= signingHash(tx, bytes))
+  own.getMessageToVerifySignature = () => (signed ??= signingHash(tx, bytes, starts()))
   // ethereumjs turns r and s back into bytes (through hex strings) for each recovery.
   let publicKey: Uint8Array | undefined
-  own.getSenderPublicKey = () => (publicKey ??= recoverPublicKey(tx, bytes))
+  own.getSenderPublicKey = () => (publicKey ??= recoverPublicKey(tx, bytes, starts))
   // ethereumjs hashes the public key again (with a JS keccak) each time the sender is asked.
   let sender: Address | undefined
   own.getSenderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).slice(12)))
@@ -192,13 +195,13 @@ const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a
  * Anything unusual (no hook, no signature, a high `s`, a failed recovery) is left to ethereumjs,
  * which words the error.
  */
-function recoverPublicKey(tx: TypedTransaction, signed: Uint8Array): Uint8Array {
+function recoverPublicKey(tx: TypedTransaction, signed: Uint8Array, items: () => number[]): Uint8Array {
   const recover = tx.common.customCrypto.ecrecover
   const { v, r, s } = tx
   const library = () => (Object.getPrototypeOf(tx) as TypedTransaction).getSenderPublicKey.call(tx)
   if (recover === undefined || v === undefined || r === undefined || s === undefined || s > HALF_N) return library()
   try {
-    const { starts } = listItems(signed, tx.type === TransactionType.Legacy ? 0 : 1)
+    const starts = items()
     const rBytes = unpaddedItem(signed, starts[starts.length - 2]) ?? unpadded(r)
     const sBytes = unpaddedItem(signed, starts[starts.length - 1]) ?? unpadded(s)
     return recover(tx.getMessageToVerifySignature(), v, rBytes, sBytes, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
@@ -223,17 +226,21 @@ function unpaddedItem(bytes: Uint8Array, at: number | undefined): Uint8Array | u
  * last three items (v, r, s), behind the type byte of a typed transaction; an EIP-155 legacy
  * transaction signs its chain id and two empty strings in their place.
  */
-export function signingHash(tx: TypedTransaction, signed: Uint8Array): Uint8Array {
-  const at = tx.type === TransactionType.Legacy ? 0 : 1
-  const { starts } = listItems(signed, at)
+export function signingHash(tx: TypedTransaction, signed: Uint8Array, starts = listItems(signed, tx.type === TransactionType.Legacy ? 0 : 1).starts): Uint8Array {
   const cut = starts[starts.length - 3]
   const first = starts[0]
   if (cut === undefined || first === undefined) throw new Error('invalid transaction encoding')
-  const fields = signed.subarray(first, cut)
-  const items = [fields]
-  if (at === 0 && tx.supports(Capability.EIP155ReplayProtection)) items.push(encodeString(bigIntToUnpaddedBytes(tx.common.chainId())), EMPTY_STRINGS)
-  const list = encodeList(items)
-  return keccak256(at === 0 ? list : concat(signed.subarray(0, 1), list))
+  if (tx.type !== TransactionType.Legacy) {
+    // The type byte, the list header and the fields, written into one buffer.
+    const length = cut - first
+    const out = new Uint8Array(1 + headerLength(length) + length)
+    out[0] = signed[0] as number
+    out.set(signed.subarray(first, cut), writeHeader(out, 1, 0xc0, length))
+    return keccak256(out)
+  }
+  const items = [signed.subarray(first, cut)]
+  if (tx.supports(Capability.EIP155ReplayProtection)) items.push(encodeString(bigIntToUnpaddedBytes(tx.common.chainId())), EMPTY_STRINGS)
+  return keccak256(encodeList(items))
 }
 
 /**
