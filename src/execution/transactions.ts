@@ -10,7 +10,6 @@ import { RLP } from '@ethereumjs/rlp'
 import {
   Capability,
   TransactionType,
-  create1559FeeMarketTxFromBytesArray,
   createFeeMarket1559Tx,
   createFeeMarket1559TxFromRLP,
   createTx,
@@ -29,6 +28,7 @@ import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
+import { feeMarketFromValues } from './fee-market-tx.js'
 import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
 import { transactionFailedError } from './transaction-failure.js'
 
@@ -244,13 +244,13 @@ export function signingHash(tx: TypedTransaction, signed: Uint8Array, starts = l
 }
 
 /**
- * `createFeeMarket1559TxFromRLP` without its check of the type byte (the caller read it): the
- * same decoding, checks and errors.
+ * `createFeeMarket1559TxFromRLP` without its check of the type byte (the caller read it) and with
+ * the constructor's fast path ({@link feeMarketFromValues}): the same decoding, checks and errors.
  */
 function feeMarketFromRLP(serialized: Uint8Array, common: Common): TypedTransaction {
   const values = RLP.decode(serialized.subarray(1))
   if (!Array.isArray(values)) return createFeeMarket1559TxFromRLP(serialized, { common, freeze: false })
-  return create1559FeeMarketTxFromBytesArray(values as never, { common, freeze: false })
+  return feeMarketFromValues(values, { common, freeze: false })
 }
 
 /** Two empty RLP strings: the `r` and `s` of an EIP-155 signing payload. */
