@@ -10,10 +10,11 @@
  * the fee order, the y-parity, a low `s`); anything else, including any access list, goes to the
  * library, whose error words the refusal. The object it makes has the library's prototype, its
  * own properties in the constructor's order and the same values (test/execution/fee-market-tx.test.ts
- * compares the two).
+ * compares the two). eth_sendTransaction's unsigned transaction is made the same way from the
+ * filled fields ({@link unsignedFeeMarket}).
  */
 import type { Common } from '@ethereumjs/common'
-import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, paramsTx, TransactionType } from '@ethereumjs/tx'
+import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, paramsTx, TransactionType } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { toBigInt } from '../hex.js'
 
@@ -80,22 +81,43 @@ export function fastFeeMarket(values: unknown, opts: FeeMarketOptions): FeeMarke
   const s = toBigInt(sB)
   if ((v !== 0n && v !== 1n) || s > HALF_N) return undefined
 
-  // The constructor's assignments, in its order (sharedConstructor's, then the EIP-1559 class's).
+  return make(opts, toB.length > 0 ? toB : undefined, nonce, gasLimit, toBigInt(valueB), dataB, v, toBigInt(rB), s, accessList, maxFeePerGas, maxPriorityFeePerGas)
+}
+
+/**
+ * The transaction the constructor makes of checked values: its assignments in its order
+ * (sharedConstructor's, then the EIP-1559 class's), the recipient and data copied as its
+ * `toBytes` copies them.
+ */
+function make(
+  opts: FeeMarketOptions,
+  to: Uint8Array | undefined,
+  nonce: bigint,
+  gasLimit: bigint,
+  value: bigint,
+  data: Uint8Array,
+  v: bigint | undefined,
+  r: bigint | undefined,
+  s: bigint | undefined,
+  accessList: unknown[],
+  maxFeePerGas: bigint,
+  maxPriorityFeePerGas: bigint,
+): FeeMarket1559Tx {
   const tx = Object.create(FeeMarket1559Tx.prototype) as Record<string, unknown>
   tx.type = TransactionType.FeeMarketEIP1559
   tx.cache = {}
   tx.activeCapabilities = []
-  const txCommon = common.copy()
+  const txCommon = opts.common.copy()
   tx.common = txCommon
   txCommon.updateParams(paramsTx)
   tx.txOptions = opts
-  tx.to = toB.length > 0 ? new Address(toB.slice()) : undefined
+  tx.to = to !== undefined ? new Address(to.slice()) : undefined
   tx.nonce = nonce
   tx.gasLimit = gasLimit
-  tx.value = toBigInt(valueB)
-  tx.data = dataB.slice()
+  tx.value = value
+  tx.data = data.slice()
   tx.v = v
-  tx.r = toBigInt(rB)
+  tx.r = r
   tx.s = s
   tx.chainId = txCommon.chainId()
   tx.activeCapabilities = [Capability.EIP1559FeeMarket, Capability.EIP2718TypedTransaction, Capability.EIP2930AccessLists]
@@ -103,4 +125,53 @@ export function fastFeeMarket(values: unknown, opts: FeeMarketOptions): FeeMarke
   tx.maxFeePerGas = maxFeePerGas
   tx.maxPriorityFeePerGas = maxPriorityFeePerGas
   return tx as unknown as FeeMarket1559Tx
+}
+
+/** The fields of an unsigned EIP-1559 transaction a send fills in, as `createFeeMarket1559Tx` takes them. */
+export interface FeeMarketFields {
+  nonce: bigint
+  gasLimit: bigint
+  to: Uint8Array | undefined
+  value: bigint
+  data: Uint8Array
+  accessList: unknown
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+}
+
+/**
+ * The unsigned transaction `createFeeMarket1559Tx(fields, opts)` makes, for a send's filled
+ * fields (bigints and bytes, no access list): the constructor's checks done directly (it turns
+ * each bigint into bytes through a hex string and back); anything they would refuse, or that is
+ * not of that plain form, goes to the library.
+ */
+export function unsignedFeeMarket(fields: FeeMarketFields, opts: FeeMarketOptions): FeeMarket1559Tx {
+  const { nonce, gasLimit, to, value, data, accessList, maxFeePerGas, maxPriorityFeePerGas } = fields
+  const { common } = opts
+  const plain =
+    (to === undefined || (to instanceof Uint8Array && to.length === 20)) &&
+    data instanceof Uint8Array &&
+    (accessList === undefined || (Array.isArray(accessList) && accessList.length === 0)) &&
+    nonce >= 0n &&
+    nonce < MAX_UINT64 &&
+    gasLimit >= 0n &&
+    gasLimit <= MAX_UINT64 &&
+    value >= 0n &&
+    value <= MAX_INTEGER &&
+    maxFeePerGas >= 0n &&
+    maxFeePerGas <= MAX_INTEGER &&
+    maxPriorityFeePerGas >= 0n &&
+    maxPriorityFeePerGas <= MAX_INTEGER &&
+    gasLimit * maxFeePerGas <= MAX_INTEGER &&
+    maxFeePerGas >= maxPriorityFeePerGas &&
+    common.isActivatedEIP(1559) &&
+    !(common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')) &&
+    !(to === undefined && common.isActivatedEIP(3860) && initcodeTooLarge(common, data.length))
+  if (!plain) return createFeeMarket1559Tx({ ...fields, type: TransactionType.FeeMarketEIP1559 } as never, opts)
+  return make(opts, to, nonce, gasLimit, value, data, undefined, undefined, undefined, [], maxFeePerGas, maxPriorityFeePerGas)
+}
+
+function initcodeTooLarge(common: Common, length: number): boolean {
+  const max = common.param('maxInitCodeSize')
+  return Boolean(max) && BigInt(length) > max
 }

@@ -28,7 +28,7 @@ import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
-import { feeMarketFromValues } from './fee-market-tx.js'
+import { feeMarketFromValues, unsignedFeeMarket } from './fee-market-tx.js'
 import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
 import { transactionFailedError } from './transaction-failure.js'
 
@@ -408,7 +408,9 @@ export class Transactions {
       return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
     }
     // Object.assign: an object literal's second spread takes V8's slow path (~1.5 µs here).
-    // The factory's own choice for this type, without its checks of the type field.
+    // A send's transaction (not frozen: it is signed next) by the constructor's fast path; others
+    // by the factory's own choice for this type, without its checks of the type field.
+    if (!freeze) return unsignedFeeMarket(Object.assign(base, fees), { common: this.common, freeze: false })
     return createFeeMarket1559Tx(Object.assign(base, fees, { type: TransactionType.FeeMarketEIP1559 }), { common: this.common, freeze })
   }
 

@@ -2,16 +2,17 @@
  * The EIP-1559 fast path of eth_sendRawTransaction's decoding (src/execution/fee-market-tx.ts)
  * makes the very object @ethereumjs/tx's `create1559FeeMarketTxFromBytesArray` makes (prototype,
  * own properties in order, values), and leaves every value the library refuses to the library:
- * over node.request the refusals keep the library's words.
+ * over node.request the refusals keep the library's words. The same for the unsigned transaction
+ * eth_sendTransaction fills in (`unsignedFeeMarket` against `createFeeMarket1559Tx`).
  */
 import { RLP } from '@ethereumjs/rlp'
-import { create1559FeeMarketTxFromBytesArray, createTx, createTxFromRLP } from '@ethereumjs/tx'
+import { create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, createTx, createTxFromRLP } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { createChainCommon } from '../../src/chain/common.js'
-import { fastFeeMarket } from '../../src/execution/fee-market-tx.js'
+import { fastFeeMarket, unsignedFeeMarket, type FeeMarketFields } from '../../src/execution/fee-market-tx.js'
 import { rpcError, testNode } from './helpers.js'
 
 const common = createChainCommon(31337n, 'prague')
@@ -116,5 +117,54 @@ describe('eth_sendRawTransaction: values the library refuses keep its words (Osa
     // Only the unsigned one decodes: no sender to recover.
     else if (expected === 'decoded') expect(got.message).toBe('invalid sender')
     else expect(got.message).toBe(`invalid transaction: ${expected.split(' (')[0]}`)
+  })
+})
+
+describe('unsignedFeeMarket', () => {
+  const base: FeeMarketFields = { nonce: 0n, gasLimit: 21_000n, to: hexToBytes(to), value: 1n, data: new Uint8Array(0), accessList: undefined, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
+  const library = (fields: FeeMarketFields, c = common) => createFeeMarket1559Tx({ ...fields, type: 2 } as never, { common: c, freeze: false })
+  it.each([
+    ['a transfer', {}],
+    ['value 0, an empty access list', { value: 0n, accessList: [] }],
+    ['large values', { nonce: 2n ** 63n, value: 2n ** 255n, maxFeePerGas: 2n ** 100n, maxPriorityFeePerGas: 2n ** 99n, gasLimit: 30_000n }],
+    ['calldata', { data: hexToBytes('0xa9059cbb0000'), gasLimit: 100_000n }],
+    ['a creation', { to: undefined, data: new Uint8Array(100).fill(0x60), gasLimit: 200_000n }],
+  ] as Array<[string, Partial<FeeMarketFields>]>)('%s: the object ethereumjs makes', (_name, change) => {
+    const fields = { ...base, ...change }
+    const fast = unsignedFeeMarket(fields, { common, freeze: false })
+    const made = library(fields)
+    expect(Object.getPrototypeOf(fast)).toBe(Object.getPrototypeOf(made))
+    expect(shape(fast)).toEqual(shape(made))
+    expect(Object.isFrozen(fast)).toBe(false)
+    expect(bytesToHex(fast.getMessageToSign())).toBe(bytesToHex(made.getMessageToSign()))
+    expect(bytesToHex(fast.sign(key).serialize())).toBe(bytesToHex(made.sign(key).serialize()))
+    // The recipient and data are copies, as the library's are.
+    if (fields.to !== undefined) expect(fast.to!.bytes).not.toBe(fields.to)
+    expect(fast.data).not.toBe(fields.data)
+  })
+
+  it.each([
+    ['an access list', { accessList: [[hexToBytes(to), []]] }],
+    ['the fee cap under the tip', { maxPriorityFeePerGas: 10n ** 11n }],
+    ['gas times fee cap over 2^256', { maxFeePerGas: 2n ** 250n, maxPriorityFeePerGas: 1n }],
+    ['a nonce of 2^64 - 1', { nonce: 2n ** 64n - 1n }],
+    ['gas over the EIP-7825 cap (Osaka)', { gasLimit: 2n ** 24n + 1n }],
+    ['a value over 2^256 - 1', { value: 2n ** 256n }],
+  ] as Array<[string, Partial<FeeMarketFields>]>)('%s: left to the library (its object or its error)', (_name, change) => {
+    const osaka = createChainCommon(31337n, 'osaka')
+    const fields = { ...base, ...change }
+    let expected: unknown
+    try {
+      expected = shape(library(fields, osaka))
+    } catch (error) {
+      expected = (error as Error).message
+    }
+    let got: unknown
+    try {
+      got = shape(unsignedFeeMarket(fields, { common: osaka, freeze: false }))
+    } catch (error) {
+      got = (error as Error).message
+    }
+    expect(got).toEqual(expected)
   })
 })
