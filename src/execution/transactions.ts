@@ -165,10 +165,10 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   // slow path, ~1 µs each.
   const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderPublicKey' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   own.serialize = () => bytes
-  // The hash a sender signed, cut from the bytes received instead of re-encoding the fields.
   // The list's items, found once for the signing hash and the signature's r and s.
   let items: number[] | undefined
   const starts = () => (items ??= listItems(bytes, tx.type === TransactionType.Legacy ? 0 : 1).starts)
+  // The hash a sender signed, cut from the bytes received instead of re-encoding the fields.
   let signed: Uint8Array | undefined
   own.getMessageToVerifySignature = () => (signed ??= signingHash(tx, bytes, starts()))
   // ethereumjs turns r and s back into bytes (through hex strings) for each recovery.
