@@ -62,6 +62,31 @@ export function fromHex(hex: string): Uint8Array {
 
 const HEX_DIGITS_ONLY = /^[0-9a-fA-F]*$/
 
+/** Each hex digit's value by character code, either case. */
+const NIBBLE = new Uint8Array(128)
+for (let i = 0; i < 16; i++) {
+  NIBBLE[i.toString(16).charCodeAt(0)] = i
+  NIBBLE[i.toString(16).toUpperCase().charCodeAt(0)] = i
+}
+
+/**
+ * Bytes from the digits of a hex string already checked (an even number of hex digits, no
+ * prefix: the codecs check each param once). Long inputs (raw transactions, calldata) are written
+ * by Node's native decoder straight into the result; short ones (hashes, addresses) digit by
+ * digit from a table, without a view of the result that would move its bytes off V8's heap.
+ */
+export function fromCheckedHex(digits: string): Uint8Array {
+  const out = new Uint8Array(digits.length >> 1)
+  if (out.length > 64) {
+    Buffer.from(out.buffer, out.byteOffset, out.length).write(digits, 'hex')
+    return out
+  }
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+    out[i] = ((NIBBLE[digits.charCodeAt(j)] as number) << 4) | (NIBBLE[digits.charCodeAt(j + 1)] as number)
+  }
+  return out
+}
+
 /** Lower-case, unprefixed hex: the key form used by every in-memory map. */
 export function keyOf(bytes: Uint8Array): string {
   return hexOf(bytes)

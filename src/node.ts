@@ -417,6 +417,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const dispatcher = new Dispatcher(methods, services, limits)
   const scope = { namespaces: enabled }
   const call = (method: string, params: unknown) => dispatcher.call(method, params, scope)
+  const dispatch = ({ method, params }: { method: string; params?: unknown }) => call(method, params)
   const transports = createTransports(methods, services, limits, { chain, pool, format: eventFormat })
   const provider: Eip1193Provider = new Eip1193Provider(
     transports.providerCall((subscription, p) => provider.emit('message', { type: `${p.namespace ?? 'eth'}_subscription`, data: { subscription, result: p.value } }), scope),
@@ -453,7 +454,16 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     get validators() {
       return Object.freeze(bft.set.validators.map((v): ValidatorStatus => Object.freeze({ ...v, get online() { return bft.isOnline(v.address) } })))
     },
-    request: alive(({ method, params }: { method: string; params?: unknown }) => call(method, params)) as FinalityNode['request'],
+    // Not through `alive` (an async wrapper with rest arguments): the dispatcher's promise is
+    // handed on; a closed node or a bad argument still answers with a rejected promise.
+    request: ((args: { method: string; params?: unknown }) => {
+      try {
+        live()
+        return dispatch(args)
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }) as FinalityNode['request'],
     handle: (payload) => dispatcher.handle(payload, scope),
     http(httpOptions) {
       live()

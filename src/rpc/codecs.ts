@@ -4,7 +4,7 @@
  */
 import type { BlockTag } from '../chain/block-tag.js'
 import { InvalidParamsError } from '../errors.js'
-import { fromHex, type Hex } from '../hex.js'
+import { fromCheckedHex, type Hex } from '../hex.js'
 
 /** Decodes one positional param; `index` names it in errors. */
 export interface Codec<T> {
@@ -52,6 +52,31 @@ export function withHexLimit<T>(limit: number, decode: () => T): T {
   }
 }
 
+/**
+ * Decodes a call's positional params by its codecs under a node's hex length limit: what
+ * {@link withHexLimit} and {@link decodeParam} do for each, in one loop (no closure a call).
+ * An absent or null value of a required param fails with geth's `missing value for required
+ * argument N`.
+ */
+export function decodeParams(codecs: readonly Codec<unknown>[], args: readonly unknown[], limit: number): unknown[] {
+  const previous = maxHexLength
+  maxHexLength = limit
+  try {
+    const out = new Array<unknown>(codecs.length)
+    for (let i = 0; i < codecs.length; i++) {
+      const codec = codecs[i] as Codec<unknown>
+      const value = args[i]
+      if ((value === undefined || value === null) && !codec.optional) {
+        throw new InvalidParamsError(`missing value for required argument ${i}`)
+      }
+      out[i] = decodeParam(codec, value, i)
+    }
+    return out
+  } finally {
+    maxHexLength = previous
+  }
+}
+
 function hexString(value: unknown, what: string): string {
   if (typeof value !== 'string') fail(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${what}`)
   if (value.length > maxHexLength) fail('hex string too long')
@@ -81,14 +106,14 @@ export function parseQuantity(value: unknown, bits = 256): bigint {
 export function parseData(value: unknown): Uint8Array {
   const body = hexString(value, 'hexutil.Bytes')
   if (body.length % 2 === 1) fail('hex string of odd length')
-  return fromHex(body)
+  return fromCheckedHex(body)
 }
 
 function fixed(value: unknown, size: number, type: string): Uint8Array {
   const body = hexString(value, type)
   if (body.length % 2 === 1) fail('hex string of odd length')
   if (body.length !== size * 2) fail(`hex string has length ${body.length}, want ${size * 2} for ${type}`)
-  return fromHex(body)
+  return fromCheckedHex(body)
 }
 
 function codec<T>(name: string, decode: (value: unknown, index: number) => T): Codec<T> {

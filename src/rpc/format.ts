@@ -137,12 +137,17 @@ export function formatBlock(block: Block, fullTransactions: boolean, receipts: S
 
 /** Logs of one receipt with their block-wide positions. */
 export function formatLogs(block: Block, index: number, receipts: StoredReceipt[], blockHash = block.hash()): Json[] {
+  const receipt = receipts[index] as StoredReceipt
+  if (receipt.logs.length === 0) return []
+  const tx = block.transactions[index] as TypedTransaction
+  return logsOf(block, index, receipts, data(blockHash), data(tx.hash()))
+}
+
+/** {@link formatLogs} with the block's and the transaction's hashes already in hex. */
+function logsOf(block: Block, index: number, receipts: StoredReceipt[], bh: Hex, txHash: Hex): Json[] {
   let logIndex = 0
   for (let i = 0; i < index; i++) logIndex += (receipts[i] as StoredReceipt).logs.length
   const receipt = receipts[index] as StoredReceipt
-  const tx = block.transactions[index] as TypedTransaction
-  const txHash = data(tx.hash())
-  const bh = data(blockHash)
   const number = quantity(block.header.number)
   return receipt.logs.map(([address, topics, payload], i) => ({
     address: data(address),
@@ -179,24 +184,27 @@ export function formatLogHit({ entry, block }: LogHit): Json {
 export function formatReceipt(block: Block, index: number, receipts: StoredReceipt[]): Json {
   const receipt = receipts[index] as StoredReceipt
   const tx = block.transactions[index] as TypedTransaction
-  const blockHash = block.hash()
+  const blockHash = data(block.hash())
+  const transactionHash = data(tx.hash())
+  // Fields added in order (JSON keeps it): a spread inside the literal takes V8's slow path.
   const out: Json = {
-    blockHash: data(blockHash),
+    blockHash,
     blockNumber: quantity(block.header.number),
     contractAddress: receipt.contractAddress === undefined ? null : data(receipt.contractAddress),
     cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
     effectiveGasPrice: quantity(effectiveGasPrice(tx, block.header.baseFeePerGas)),
     from: data(receipt.from),
     gasUsed: quantity(receipt.gasUsed),
-    logs: formatLogs(block, index, receipts, blockHash),
+    logs: receipt.logs.length === 0 ? [] : logsOf(block, index, receipts, blockHash, transactionHash),
     logsBloom: data(receipt.bloom),
-    // Before Byzantium a receipt carries the state root after the transaction, not a status.
-    ...(receipt.root === undefined ? { status: quantity(receipt.status) } : { root: data(receipt.root) }),
-    to: tx.to === undefined ? null : tx.to.toString(),
-    transactionHash: data(tx.hash()),
-    transactionIndex: quantity(index),
-    type: quantity(tx.type),
   }
+  // Before Byzantium a receipt carries the state root after the transaction, not a status.
+  if (receipt.root === undefined) out.status = quantity(receipt.status)
+  else out.root = data(receipt.root)
+  out.to = tx.to === undefined ? null : data(tx.to.bytes)
+  out.transactionHash = transactionHash
+  out.transactionIndex = quantity(index)
+  out.type = quantity(tx.type)
   if (receipt.blobGasUsed !== undefined) {
     out.blobGasUsed = quantity(receipt.blobGasUsed)
     out.blobGasPrice = quantity(block.header.getBlobGasPrice())

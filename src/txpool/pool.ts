@@ -106,10 +106,10 @@ export class TxPool extends EventEmitter<PoolEvents> {
 
   /**
    * Checks a transaction against the sender's state and files it; throws geth's refusals.
-   * `impersonated`: sent for an impersonated account (see {@link PoolEntry.impersonated}).
+   * `impersonated`: sent for an impersonated account (see {@link PoolEntry.impersonated});
+   * `hash`: the transaction's hash as a key, when the caller has it already.
    */
-  add(tx: TypedTransaction, sender: string, ctx: AdmissionContext, impersonated = false): Admission {
-    const hash = keyOf(tx.hash())
+  add(tx: TypedTransaction, sender: string, ctx: AdmissionContext, impersonated = false, hash = keyOf(tx.hash())): Admission {
     if (this.byHash.has(hash)) throw new TxRejected('already known')
     if (tx.nonce < ctx.stateNonce) {
       throw new TxRejected(`nonce too low: address 0x${sender}, tx: ${tx.nonce} state: ${ctx.stateNonce}`)

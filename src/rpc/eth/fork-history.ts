@@ -182,9 +182,13 @@ async function atFork(s: Services, hash: Uint8Array): Promise<boolean> {
 
 /** A method by hash: the local answer unless it is null (or names a block at or below the fork); then the remote's, if it is ours. */
 function byHash(name: string, encode: (params: unknown[]) => unknown[], blockHash: boolean): (local: Run) => Run {
-  return (local) => async (s, params, scope) => {
+  // Without a fork the local method's answer is handed on as it is (eth_getTransactionReceipt
+  // after each send: no async wrapper of its own).
+  return (local) => (s, params, scope) => {
     const fork = s.fork
-    if (fork === undefined) return local(s, params, scope)
+    return fork === undefined ? local(s, params, scope) : forked(local, s, params, scope, fork)
+  }
+  async function forked(local: Run, s: Services, params: unknown[], scope: Parameters<Run>[2], fork: Fork): Promise<unknown> {
     const historicBlock = blockHash && (await atFork(s, params[0] as Uint8Array))
     if (!historicBlock) {
       const found = await local(s, params, scope)
