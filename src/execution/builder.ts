@@ -7,10 +7,11 @@
  * EVM every block; on an automine chain, where every transaction is its own block, that per-block
  * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
  */
-import { Block, type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
+import { Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -23,8 +24,9 @@ import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
-import { emptyBlockEffects, postBlock, preBlock } from './system-calls.js'
+import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
+import { builtHeader, type BuiltHeaderFields } from './header.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
@@ -156,7 +158,7 @@ export class BlockBuilder {
     return new BlockBuilder(chain, vm)
   }
 
-  private lastCoinbase: { hex: string; bytes: Uint8Array } | undefined
+  private lastCoinbase: { hex: string; address: Address } | undefined
   /** The console.log messages of the transaction running now, while collection is on. */
   private consoleLogs: string[] | undefined
   private collecting = false
@@ -168,10 +170,10 @@ export class BlockBuilder {
     attachConsoleLog(this.vm.evm, (message) => this.consoleLogs?.push(message))
   }
 
-  /** The fee recipient as bytes (the header would parse the same hex again every block). */
-  private coinbaseBytes(hex: string): Uint8Array {
-    if (this.lastCoinbase?.hex !== hex) this.lastCoinbase = { hex, bytes: fromHex(hex) }
-    return this.lastCoinbase.bytes
+  /** The fee recipient as an address (the same one block after block; never changed by readers). */
+  private coinbaseAddress(hex: string): Address {
+    if (this.lastCoinbase?.hex !== hex) this.lastCoinbase = { hex, address: new Address(fromHex(hex)) }
+    return this.lastCoinbase.address
   }
 
   /**
@@ -194,9 +196,9 @@ export class BlockBuilder {
     try {
       const number = parent.header.number + 1n
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
-      const header: HeaderData = {
+      const header: BuiltHeaderFields = {
         parentHash: parent.hash(),
-        coinbase: this.coinbaseBytes(params.coinbase),
+        coinbase: this.coinbaseAddress(params.coinbase),
         number,
         gasLimit: params.gasLimit,
         timestamp: params.timestamp,
@@ -211,10 +213,11 @@ export class BlockBuilder {
       // header is left unfrozen and becomes the built block's header once the outcome is known:
       // a second header would be built and validated again for nothing.
       const withdrawals = common.isActivatedEIP(4895)
-      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      const blockHeader = builtHeader(header, common)
       const context = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common })
       await state.checkpoint()
-      await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
+      const beacon = beaconRoot ?? new Uint8Array(32)
+      if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
@@ -251,7 +254,7 @@ export class BlockBuilder {
       }
 
       const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
-      const requests = common.isActivatedEIP(7685) ? await postBlock(this.vm, context, logs) : undefined
+      const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
 
       const bloom = new Uint8Array(256)
@@ -285,7 +288,7 @@ export class BlockBuilder {
         logsBloom: bloom,
         gasUsed,
         blobGasUsed: blobs ? blobGasUsed : undefined,
-        requestsHash: requests?.requestsHash ?? blockHeader.requestsHash,
+        requestsHash: requestsHash ?? blockHeader.requestsHash,
       }
       Object.assign(blockHeader, outcome)
       Object.freeze(blockHeader)
@@ -329,9 +332,9 @@ export class BlockBuilder {
       const stateRoot = prepared.root
       const blobs = common.isActivatedEIP(4844)
       const withdrawals = common.isActivatedEIP(4895)
-      const header: HeaderData = {
+      const header: BuiltHeaderFields = {
         parentHash,
-        coinbase: this.coinbaseBytes(params.coinbase),
+        coinbase: this.coinbaseAddress(params.coinbase),
         stateRoot,
         transactionsTrie: EMPTY_ROOT,
         receiptTrie: EMPTY_ROOT,
@@ -348,7 +351,7 @@ export class BlockBuilder {
         parentBeaconBlockRoot: beaconRoot,
         requestsHash: effects.requestsHash,
       }
-      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
       const headerRlp = encodeStrings(headerFields(blockHeader))
       ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
