@@ -176,6 +176,30 @@ export class BlockBuilder {
     return this.lastCoinbase.address
   }
 
+  /** The receipts root of the last block of one receipt without logs, by that receipt's type, status and gas. */
+  private soleReceipt: { type: number; status: 0 | 1 | undefined; gas: bigint; root: Uint8Array } | undefined
+
+  /**
+   * The receipts root of a block's receipts. A block of one receipt without logs (an automined
+   * transfer) has a root that depends only on the receipt's type, status and gas (its bloom is
+   * empty): the same root block after block, kept instead of encoded and hashed again.
+   */
+  private receiptsRoot(included: ReadonlyArray<{ tx: TypedTransaction; result: RunTxResult }>): Uint8Array {
+    type Receipt = Parameters<typeof encodeConsensusReceipt>[0]
+    const only = included.length === 1 ? included[0] : undefined
+    const receipt = only?.result.receipt as Receipt | undefined
+    if (only === undefined || receipt === undefined || receipt.logs.length > 0 || receipt.stateRoot !== undefined) {
+      return orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Receipt, tx.type)))
+    }
+    const type = only.tx.type
+    const gas = receipt.cumulativeBlockGasUsed
+    const last = this.soleReceipt
+    if (last !== undefined && last.type === type && last.status === receipt.status && last.gas === gas) return last.root
+    const root = orderedRoot([encodeConsensusReceipt(receipt, type)])
+    this.soleReceipt = { type, status: receipt.status, gas, root }
+    return root
+  }
+
   /**
    * Builds one candidate block of `txs` in order. An `impersonated` transaction (sent for an
    * address without its key) may come from an account with code: EIP-3607 is skipped for it, as
@@ -257,10 +281,13 @@ export class BlockBuilder {
       const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
 
-      const bloom = new Uint8Array(256)
+      // One receipt (every automined block): the block's bloom is its bloom, shared, not OR-ed
+      // byte by byte into a new one (neither is ever written after this).
+      const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
+      const bloom = sole ?? new Uint8Array(256)
       const receipts = included.map(({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
-        orBloom(bloom, r.bitvector)
+        if (sole === undefined) orBloom(bloom, r.bitvector)
         const stored: StoredReceipt = {
           status: r.status ?? 1,
           cumulativeGasUsed: r.cumulativeBlockGasUsed,
@@ -284,7 +311,7 @@ export class BlockBuilder {
       const outcome: Outcome = {
         stateRoot,
         transactionsTrie: orderedRoot(included.map(({ tx }) => tx.serialize())),
-        receiptTrie: orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Parameters<typeof encodeConsensusReceipt>[0], tx.type))),
+        receiptTrie: this.receiptsRoot(included),
         logsBloom: bloom,
         gasUsed,
         blobGasUsed: blobs ? blobGasUsed : undefined,
