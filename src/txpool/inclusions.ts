@@ -20,14 +20,16 @@ export interface Inclusion {
 
 /** One sender's wait (a class: one object per send, no closures but the promise's executor). */
 class Waiter implements Inclusion {
-  readonly settled: Promise<TxOutcome | undefined>
-  resolve!: (outcome: TxOutcome | undefined) => void
-  reject!: (error: Error) => void
+  // Set in the constructor, not by field initializers (defined one by one, then assigned again).
+  declare readonly settled: Promise<TxOutcome | undefined>
+  declare resolve: (outcome: TxOutcome | undefined) => void
+  declare reject: (error: Error) => void
+  declare private readonly owner: Inclusions
+  declare readonly hash: string
 
-  constructor(
-    private readonly owner: Inclusions,
-    readonly hash: string,
-  ) {
+  constructor(owner: Inclusions, hash: string) {
+    this.owner = owner
+    this.hash = hash
     this.settled = new Promise<TxOutcome | undefined>((resolve, reject) => {
       this.resolve = resolve
       this.reject = reject
