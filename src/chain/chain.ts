@@ -472,6 +472,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined, state: PreparedState): Promise<void> {
     if (!equalBytes(state.root, block.header.stateRoot)) throw new Error('the prepared state is not the block\'s')
     const hash = block.hash()
+    const key = keyOf(hash)
     this.trie.adopt(state)
     const parent = this.headBlock as Block | undefined
     // Writes at the parent while it was the head belong to it: its state as reads see it is the one this block was built on.
@@ -479,13 +480,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     try {
       await this.store.commit({
         hash,
+        key,
         number: block.header.number,
         rlp: block.serialize(),
         receipts,
         txHashes: block.transactions.map((tx) => tx.hash()),
         certificate,
         nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
-        meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
+        meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : undefined,
         irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
       })
     } catch (error) {
@@ -498,7 +500,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
     if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
-    this.remember(keyOf(hash), block)
+    this.remember(key, block)
     this.headBlock = block
   }
 

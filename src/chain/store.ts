@@ -40,7 +40,7 @@ class Recent<V> {
   }
   set(key: string, value: V): void {
     this.map.set(key, value)
-    if (this.map.size > this.limit) {
+    if (this.limit !== Infinity && this.map.size > this.limit) {
       const oldest = this.map.keys().next().value
       if (oldest !== undefined) this.map.delete(oldest)
     }
@@ -52,6 +52,8 @@ const enc = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
 /** One block's records, ready for `commit`. */
 export interface BlockRecord {
   hash: Uint8Array
+  /** `keyOf(hash)`, when the caller has it already. */
+  key?: string
   number: bigint
   rlp: Uint8Array
   receipts: StoredReceipt[]
@@ -159,13 +161,14 @@ export class ChainStore {
 
   /** Writes one block atomically, then makes it visible in memory. */
   async commit(record: BlockRecord): Promise<void> {
-    const key = keyOf(record.hash)
+    const key = record.key ?? keyOf(record.hash)
     if (this.db !== undefined) await this.writeBlock(key, record)
-    else for (const [name, value] of Object.entries(record.meta ?? {})) this.metaValues.set(name, value)
+    else if (record.meta !== undefined) for (const name in record.meta) this.metaValues.set(name, record.meta[name] as Uint8Array)
     this.hashes.push(key)
     this.blocks.set(key, record.rlp)
     this.receipts.set(key, record.receipts)
-    record.txHashes.forEach((tx, index) => this.txs.set(keyOf(tx), { blockHash: record.hash, index }))
+    const { txHashes } = record
+    for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index })
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)
   }
 
