@@ -478,7 +478,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     // Writes at the parent while it was the head belong to it: its state as reads see it is the one this block was built on.
     const irregular = parent !== undefined && !equalBytes(this.committedRoot, parent.header.stateRoot) ? this.committedRoot : undefined
     try {
-      await this.store.commit({
+      const writing = this.store.commit({
         hash,
         key,
         number: block.header.number,
@@ -490,6 +490,8 @@ export class Chain extends EventEmitter<ChainEvents> {
         meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : undefined,
         irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
       })
+      // A chain without a database writes nothing: no promise to wait on.
+      if (writing !== undefined) await writing
     } catch (error) {
       // The head state stays the parent's: the next block builds on it again.
       this.trie.resetHead(this.committedRoot)

@@ -159,11 +159,20 @@ export class ChainStore {
     return this.load(`n${key}`, (v) => v)
   }
 
-  /** Writes one block atomically, then makes it visible in memory. */
-  async commit(record: BlockRecord): Promise<void> {
+  /**
+   * Writes one block atomically, then makes it visible in memory. Without a database nothing is
+   * written and nothing is awaited: undefined, the block is visible on return.
+   */
+  commit(record: BlockRecord): Promise<void> | undefined {
     const key = record.key ?? keyOf(record.hash)
-    if (this.db !== undefined) await this.writeBlock(key, record)
-    else if (record.meta !== undefined) for (const name in record.meta) this.metaValues.set(name, record.meta[name] as Uint8Array)
+    if (this.db !== undefined) return this.writeBlock(key, record).then(() => this.keep(key, record))
+    if (record.meta !== undefined) for (const name in record.meta) this.metaValues.set(name, record.meta[name] as Uint8Array)
+    this.keep(key, record)
+    return undefined
+  }
+
+  /** Makes a written block visible in memory. */
+  private keep(key: string, record: BlockRecord): void {
     this.hashes.push(key)
     this.blocks.set(key, record.rlp)
     this.receipts.set(key, record.receipts)
