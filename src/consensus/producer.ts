@@ -30,6 +30,9 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
+/** The selection of an empty pool (never written). */
+const NO_ENTRIES: readonly PoolEntry[] = Object.freeze([])
+
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
   private cancelTimer: (() => void) | undefined
@@ -172,9 +175,9 @@ export class Producer {
     // Automine asks once more after each block; an empty pool has nothing to select.
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
-    const baseFee = parent.header.calcNextBaseFee()
     const nonceOf = (sender: string) => this.chain.nonce(sender)
-    const entries = this.pool.select(baseFee, nonceOf, maxTxs)
+    // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
+    const entries = this.pool.size === 0 ? NO_ENTRIES : this.pool.select(parent.header.calcNextBaseFee(), nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n
