@@ -285,12 +285,15 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** A committed transaction by hash. */
   async transaction(hash: Uint8Array): Promise<IncludedTransaction | undefined> {
-    const loc = await this.store.txLocation(hash)
+    // What memory holds (every receipt a sender asks for just after its block) is read without
+    // a promise per step; the database is asked for the rest.
+    const loc = this.store.txLocationNow(keyOf(hash)) ?? (await this.store.txLocation(hash))
     if (loc === undefined) return undefined
-    const block = await this.blockByHash(loc.blockHash)
+    const blockKey = loc.blockKey
+    const block = (blockKey === undefined ? undefined : this.decoded.get(blockKey)) ?? (await this.blockByHash(loc.blockHash))
     const tx = block?.transactions[loc.index]
     if (block === undefined || tx === undefined) return undefined
-    const receipts = await this.receipts(loc.blockHash)
+    const receipts = (blockKey === undefined ? undefined : this.store.receiptsNow(blockKey)) ?? (await this.receipts(loc.blockHash))
     const receipt = receipts[loc.index]
     if (receipt === undefined) return undefined
     return { tx, block, index: loc.index, receipt, receipts }

@@ -23,6 +23,8 @@ export type Database = AbstractLevel<any, any, any>
 export interface TxLocation {
   blockHash: Uint8Array
   index: number
+  /** `keyOf(blockHash)`, when the location was kept in memory at commit. */
+  blockKey?: string
 }
 
 /** A bounded map that forgets its oldest entries first. */
@@ -149,6 +151,16 @@ export class ChainStore {
     }))
   }
 
+  /** A transaction's location from memory, without a promise (undefined: not in memory). */
+  txLocationNow(key: string): TxLocation | undefined {
+    return this.txs.get(key)
+  }
+
+  /** A block's receipts from memory, without a promise (undefined: not in memory). */
+  receiptsNow(blockKey: string): StoredReceipt[] | undefined {
+    return this.receipts.get(blockKey)
+  }
+
   async certificate(hash: Uint8Array): Promise<CommitCertificate | undefined> {
     const key = keyOf(hash)
     return this.certificates.get(key) ?? (await this.load(`c${key}`, (v) => decodeCertificate(v)))
@@ -177,7 +189,7 @@ export class ChainStore {
     this.blocks.set(key, record.rlp)
     this.receipts.set(key, record.receipts)
     const { txHashes } = record
-    for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index })
+    for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index, blockKey: key })
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)
   }
 
