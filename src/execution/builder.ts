@@ -136,7 +136,7 @@ export function headerFields(header: BlockHeader): Uint8Array[] {
 }
 
 /** The header fields a block's execution decides; written into the header once it has run. */
-type Outcome = Pick<BlockHeader, 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash'>
+type Outcome = { -readonly [K in 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash']: BlockHeader[K] }
 
 function orBloom(target: Uint8Array, bloom: Uint8Array): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) | (bloom[i] as number)
@@ -308,16 +308,15 @@ export class BlockBuilder {
       const diff = state.diff()
       const prepared = await this.chain.prepareState(diff, view)
       const stateRoot = prepared.root
-      const outcome: Outcome = {
-        stateRoot,
-        transactionsTrie: orderedRoot(included.map(({ tx }) => tx.serialize())),
-        receiptTrie: this.receiptsRoot(included),
-        logsBloom: bloom,
-        gasUsed,
-        blobGasUsed: blobs ? blobGasUsed : undefined,
-        requestsHash: requestsHash ?? blockHeader.requestsHash,
-      }
-      Object.assign(blockHeader, outcome)
+      // Written field by field (Object.assign takes its generic path on a header).
+      const outcome = blockHeader as Outcome
+      outcome.stateRoot = stateRoot
+      outcome.transactionsTrie = orderedRoot(included.map(({ tx }) => tx.serialize()))
+      outcome.receiptTrie = this.receiptsRoot(included)
+      outcome.logsBloom = bloom
+      outcome.gasUsed = gasUsed
+      outcome.blobGasUsed = blobs ? blobGasUsed : undefined
+      if (requestsHash !== undefined) outcome.requestsHash = requestsHash
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
       const headerRlp = encodeStrings(headerFields(blockHeader))
