@@ -187,7 +187,9 @@ export class ChainStore {
   private keep(key: string, record: BlockRecord): void {
     this.hashes.push(key)
     this.blocks.set(key, record.rlp)
-    this.receipts.set(key, record.receipts)
+    // A block without receipts needs no entry in memory: a miss reads as none (hardhat_mine's
+    // thousands of empty blocks keep one map entry less each).
+    if (record.receipts.length > 0 || this.db !== undefined) this.receipts.set(key, record.receipts)
     const { txHashes } = record
     for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index, blockKey: key })
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)

@@ -101,6 +101,22 @@ function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], wi
   return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
 }
 
+/** Zero as an RLP quantity (empty), shared: the fields lists below are only read, to be encoded. */
+const ZERO_QUANTITY = new Uint8Array(0)
+
+/** A quantity that is often zero (difficulty, gas used, blob gas) as bytes. */
+function quantityBytes(value: bigint): Uint8Array {
+  return value === 0n ? ZERO_QUANTITY : unpadded(value)
+}
+
+/** The last gas limit and its bytes: the same block after block. */
+let lastGasLimit: { value: bigint; bytes: Uint8Array } | undefined
+
+function gasLimitBytes(value: bigint): Uint8Array {
+  if (lastGasLimit?.value !== value) lastGasLimit = { value, bytes: unpadded(value) }
+  return lastGasLimit.bytes
+}
+
 /**
  * The header's fields in RLP order, as `BlockHeader#raw` lists them for the forks this node runs
  * (London to Osaka: base fee, withdrawals root, blob gas, beacon root, requests hash). `raw`
@@ -118,10 +134,10 @@ export function headerFields(header: BlockHeader): Uint8Array[] {
     header.transactionsTrie,
     header.receiptTrie,
     header.logsBloom,
-    unpadded(header.difficulty),
+    quantityBytes(header.difficulty),
     unpadded(header.number),
-    unpadded(header.gasLimit),
-    unpadded(header.gasUsed),
+    gasLimitBytes(header.gasLimit),
+    quantityBytes(header.gasUsed),
     unpadded(header.timestamp),
     header.extraData,
     header.mixHash,
@@ -129,7 +145,7 @@ export function headerFields(header: BlockHeader): Uint8Array[] {
   ]
   if (common.isActivatedEIP(1559)) fields.push(unpadded(header.baseFeePerGas as bigint))
   if (common.isActivatedEIP(4895)) fields.push(header.withdrawalsRoot as Uint8Array)
-  if (common.isActivatedEIP(4844)) fields.push(unpadded(header.blobGasUsed as bigint), unpadded(header.excessBlobGas as bigint))
+  if (common.isActivatedEIP(4844)) fields.push(quantityBytes(header.blobGasUsed as bigint), quantityBytes(header.excessBlobGas as bigint))
   if (common.isActivatedEIP(4788)) fields.push(header.parentBeaconBlockRoot as Uint8Array)
   if (common.isActivatedEIP(7685)) fields.push(header.requestsHash as Uint8Array)
   return fields
