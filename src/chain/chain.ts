@@ -530,8 +530,10 @@ export class Chain extends EventEmitter<ChainEvents> {
    * a block builder's result, which {@link commit} adopts. A state nobody commits leaves nothing
    * behind; {@link holdState} lets reads reach it meanwhile.
    */
-  async prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
-    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
+  prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+    // Not an async function: the trie's promise is handed on, not wrapped in another per block.
+    const lazy = this.flat.lazy
+    if (lazy !== undefined) return lazy.touch(diff).then(() => this.trie.prepare(parentRoot, diff, base))
     return this.trie.prepare(parentRoot, diff, base)
   }
 
