@@ -177,11 +177,14 @@ export class Producer {
     const parent = this.chain.head
     const nonceOf = (sender: string) => this.chain.nonce(sender)
     // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
-    const entries = this.pool.size === 0 ? NO_ENTRIES : this.pool.select(parent.header.calcNextBaseFee(), nonceOf, maxTxs)
+    const baseFee = this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee()
+    const entries = baseFee === undefined ? NO_ENTRIES : this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n
     const header = this.headerChoices()
+    // The parent's next base fee, worked out once: the builder would compute the same again.
+    if (header.baseFeePerGas === undefined && baseFee !== undefined) header.baseFeePerGas = baseFee
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
