@@ -89,6 +89,10 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
   return root === null ? EMPTY_ROOT : persist(root, () => {})
 }
 
+/** What a header under construction holds until its state root and bloom are known (never read). */
+const PLACEHOLDER_ROOT = new Uint8Array(32)
+const PLACEHOLDER_BLOOM = new Uint8Array(256)
+
 /** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
 const EMPTY_LIST = Uint8Array.of(0xc0)
 
@@ -248,6 +252,9 @@ export class BlockBuilder {
         excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
         blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
         parentBeaconBlockRoot: beaconRoot,
+        // Written over once the transactions ran (nothing reads them before): no arrays made for them.
+        stateRoot: PLACEHOLDER_ROOT,
+        logsBloom: PLACEHOLDER_BLOOM,
       }
       // The block the EVM sees while executing (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …). Its
       // header is left unfrozen and becomes the built block's header once the outcome is known:
