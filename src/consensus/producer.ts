@@ -151,7 +151,8 @@ export class Producer {
   /** Automine: one block per executable transaction until none is left. */
   private drain(): Promise<unknown> {
     return this.serial(async () => {
-      while (!this.closed && this.mining.mode === 'auto') {
+      // An empty pool ends the turn here, without a call to produce for nothing.
+      while (!this.closed && this.mining.mode === 'auto' && this.pool.size > 0) {
         const block = await this.produce({}, 1)
         if (block === undefined || block.transactions.length === 0) break
       }
