@@ -57,7 +57,7 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
   }
 
   /** A proposal is valid when it extends the chain's head at the height being decided. */
-  async processProposal(proposal: EvmProposal, height: bigint): Promise<boolean> {
+  processProposal(proposal: EvmProposal, height: bigint): boolean {
     const head = this.chain.head
     return proposal.height === height && height === head.header.number + 1n && equalBytes(proposal.parentHash, head.hash())
   }

@@ -285,12 +285,15 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** A committed transaction by hash. */
   async transaction(hash: Uint8Array): Promise<IncludedTransaction | undefined> {
-    const loc = await this.store.txLocation(hash)
+    // What memory holds (every receipt a sender asks for just after its block) is read without
+    // a promise per step; the database is asked for the rest.
+    const loc = this.store.txLocationNow(keyOf(hash)) ?? (await this.store.txLocation(hash))
     if (loc === undefined) return undefined
-    const block = await this.blockByHash(loc.blockHash)
+    const blockKey = loc.blockKey
+    const block = (blockKey === undefined ? undefined : this.decoded.get(blockKey)) ?? (await this.blockByHash(loc.blockHash))
     const tx = block?.transactions[loc.index]
     if (block === undefined || tx === undefined) return undefined
-    const receipts = await this.receipts(loc.blockHash)
+    const receipts = (blockKey === undefined ? undefined : this.store.receiptsNow(blockKey)) ?? (await this.receipts(loc.blockHash))
     const receipt = receipts[loc.index]
     if (receipt === undefined) return undefined
     return { tx, block, index: loc.index, receipt, receipts }
@@ -472,22 +475,26 @@ export class Chain extends EventEmitter<ChainEvents> {
   async commit(block: Block, receipts: StoredReceipt[], diff: StateDiff, certificate: CommitCertificate | undefined, state: PreparedState): Promise<void> {
     if (!equalBytes(state.root, block.header.stateRoot)) throw new Error('the prepared state is not the block\'s')
     const hash = block.hash()
+    const key = keyOf(hash)
     this.trie.adopt(state)
     const parent = this.headBlock as Block | undefined
     // Writes at the parent while it was the head belong to it: its state as reads see it is the one this block was built on.
     const irregular = parent !== undefined && !equalBytes(this.committedRoot, parent.header.stateRoot) ? this.committedRoot : undefined
     try {
-      await this.store.commit({
+      const writing = this.store.commit({
         hash,
+        key,
         number: block.header.number,
         rlp: block.serialize(),
         receipts,
         txHashes: block.transactions.map((tx) => tx.hash()),
         certificate,
         nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
-        meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : {},
+        meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : undefined,
         irregular: irregular === undefined || parent === undefined ? undefined : { blockHash: parent.hash(), stateRoot: irregular },
       })
+      // A chain without a database writes nothing: no promise to wait on.
+      if (writing !== undefined) await writing
     } catch (error) {
       // The head state stays the parent's: the next block builds on it again.
       this.trie.resetHead(this.committedRoot)
@@ -498,7 +505,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
     if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
-    this.remember(keyOf(hash), block)
+    this.remember(key, block)
     this.headBlock = block
   }
 
@@ -523,8 +530,10 @@ export class Chain extends EventEmitter<ChainEvents> {
    * a block builder's result, which {@link commit} adopts. A state nobody commits leaves nothing
    * behind; {@link holdState} lets reads reach it meanwhile.
    */
-  async prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
-    if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
+  prepareState(diff: StateDiff, base: StateReader, parentRoot: Uint8Array = this.committedRoot): Promise<PreparedState> {
+    // Not an async function: the trie's promise is handed on, not wrapped in another per block.
+    const lazy = this.flat.lazy
+    if (lazy !== undefined) return lazy.touch(diff).then(() => this.trie.prepare(parentRoot, diff, base))
     return this.trie.prepare(parentRoot, diff, base)
   }
 

@@ -52,15 +52,24 @@ class SharedCommon extends Common {
   /** Parameters the node sets over the fork's (the code size limits); they survive rebuilds. */
   declare private overrides: Map<string, bigint> | undefined
 
+  /** The blob gas schedule, made once per parameter cache (the builder and the header ask each block). */
+  declare private blobSchedule: ReturnType<Common['getBlobGasSchedule']> | undefined
+
   protected override _buildParamsCache(): void {
     super._buildParamsCache()
     this.bigParams = new Map(this.overrides)
+    this.blobSchedule = undefined
+  }
+
+  override getBlobGasSchedule(): ReturnType<Common['getBlobGasSchedule']> {
+    return (this.blobSchedule ??= Object.freeze(super.getBlobGasSchedule()))
   }
 
   /** Sets `name` to `value` for every later `param(name)`, whatever tables are merged after. */
   overrideParam(name: string, value: bigint): void {
     ;(this.overrides ??= new Map()).set(name, value)
     this.bigParams.set(name, value)
+    this.blobSchedule = undefined
   }
 
   override param(name: string): bigint {

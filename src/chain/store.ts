@@ -23,6 +23,8 @@ export type Database = AbstractLevel<any, any, any>
 export interface TxLocation {
   blockHash: Uint8Array
   index: number
+  /** `keyOf(blockHash)`, when the location was kept in memory at commit. */
+  blockKey?: string
 }
 
 /** A bounded map that forgets its oldest entries first. */
@@ -40,7 +42,7 @@ class Recent<V> {
   }
   set(key: string, value: V): void {
     this.map.set(key, value)
-    if (this.map.size > this.limit) {
+    if (this.limit !== Infinity && this.map.size > this.limit) {
       const oldest = this.map.keys().next().value
       if (oldest !== undefined) this.map.delete(oldest)
     }
@@ -52,6 +54,8 @@ const enc = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
 /** One block's records, ready for `commit`. */
 export interface BlockRecord {
   hash: Uint8Array
+  /** `keyOf(hash)`, when the caller has it already. */
+  key?: string
   number: bigint
   rlp: Uint8Array
   receipts: StoredReceipt[]
@@ -147,6 +151,16 @@ export class ChainStore {
     }))
   }
 
+  /** A transaction's location from memory, without a promise (undefined: not in memory). */
+  txLocationNow(key: string): TxLocation | undefined {
+    return this.txs.get(key)
+  }
+
+  /** A block's receipts from memory, without a promise (undefined: not in memory). */
+  receiptsNow(blockKey: string): StoredReceipt[] | undefined {
+    return this.receipts.get(blockKey)
+  }
+
   async certificate(hash: Uint8Array): Promise<CommitCertificate | undefined> {
     const key = keyOf(hash)
     return this.certificates.get(key) ?? (await this.load(`c${key}`, (v) => decodeCertificate(v)))
@@ -157,15 +171,27 @@ export class ChainStore {
     return this.load(`n${key}`, (v) => v)
   }
 
-  /** Writes one block atomically, then makes it visible in memory. */
-  async commit(record: BlockRecord): Promise<void> {
-    const key = keyOf(record.hash)
-    if (this.db !== undefined) await this.writeBlock(key, record)
-    else for (const [name, value] of Object.entries(record.meta ?? {})) this.metaValues.set(name, value)
+  /**
+   * Writes one block atomically, then makes it visible in memory. Without a database nothing is
+   * written and nothing is awaited: undefined, the block is visible on return.
+   */
+  commit(record: BlockRecord): Promise<void> | undefined {
+    const key = record.key ?? keyOf(record.hash)
+    if (this.db !== undefined) return this.writeBlock(key, record).then(() => this.keep(key, record))
+    if (record.meta !== undefined) for (const name in record.meta) this.metaValues.set(name, record.meta[name] as Uint8Array)
+    this.keep(key, record)
+    return undefined
+  }
+
+  /** Makes a written block visible in memory. */
+  private keep(key: string, record: BlockRecord): void {
     this.hashes.push(key)
     this.blocks.set(key, record.rlp)
-    this.receipts.set(key, record.receipts)
-    record.txHashes.forEach((tx, index) => this.txs.set(keyOf(tx), { blockHash: record.hash, index }))
+    // A block without receipts needs no entry in memory: a miss reads as none (hardhat_mine's
+    // thousands of empty blocks keep one map entry less each).
+    if (record.receipts.length > 0 || this.db !== undefined) this.receipts.set(key, record.receipts)
+    const { txHashes } = record
+    for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index, blockKey: key })
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)
   }
 

@@ -75,7 +75,7 @@ export interface Application<P extends Proposal, Block, Receipt> {
    * ProcessProposal: a validator's check of a proposal before it prevotes; false rejects it (the
    * validator prevotes nil). Deterministic: every correct validator answers the same.
    */
-  processProposal(proposal: P, height: bigint): Promise<boolean>
+  processProposal(proposal: P, height: bigint): boolean | Promise<boolean>
   /** Frees a proposal that was not decided (its round moved on) or that was only a preview. */
   discardProposal(proposal: P): void
   /**

@@ -30,6 +30,9 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
+/** The selection of an empty pool (never written). */
+const NO_ENTRIES: readonly PoolEntry[] = Object.freeze([])
+
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
   private cancelTimer: (() => void) | undefined
@@ -148,7 +151,8 @@ export class Producer {
   /** Automine: one block per executable transaction until none is left. */
   private drain(): Promise<unknown> {
     return this.serial(async () => {
-      while (!this.closed && this.mining.mode === 'auto') {
+      // An empty pool ends the turn here, without a call to produce for nothing.
+      while (!this.closed && this.mining.mode === 'auto' && this.pool.size > 0) {
         const block = await this.produce({}, 1)
         if (block === undefined || block.transactions.length === 0) break
       }
@@ -172,13 +176,16 @@ export class Producer {
     // Automine asks once more after each block; an empty pool has nothing to select.
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
-    const baseFee = parent.header.calcNextBaseFee()
     const nonceOf = (sender: string) => this.chain.nonce(sender)
-    const entries = this.pool.select(baseFee, nonceOf, maxTxs)
+    // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
+    const baseFee = this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee()
+    const entries = baseFee === undefined ? NO_ENTRIES : this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n
     const header = this.headerChoices()
+    // The parent's next base fee, worked out once: the builder would compute the same again.
+    if (header.baseFeePerGas === undefined && baseFee !== undefined) header.baseFeePerGas = baseFee
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>

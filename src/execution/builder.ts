@@ -7,10 +7,11 @@
  * EVM every block; on an automine chain, where every transaction is its own block, that per-block
  * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
  */
-import { Block, type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
+import { Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
@@ -23,8 +24,9 @@ import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
-import { emptyBlockEffects, postBlock, preBlock } from './system-calls.js'
+import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
+import { builtHeader, type BuiltHeaderFields } from './header.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
@@ -87,6 +89,10 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
   return root === null ? EMPTY_ROOT : persist(root, () => {})
 }
 
+/** What a header under construction holds until its state root and bloom are known (never read). */
+const PLACEHOLDER_ROOT = new Uint8Array(32)
+const PLACEHOLDER_BLOOM = new Uint8Array(256)
+
 /** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
 const EMPTY_LIST = Uint8Array.of(0xc0)
 
@@ -97,6 +103,22 @@ const EMPTY_LIST = Uint8Array.of(0xc0)
 function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
   const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
   return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
+}
+
+/** Zero as an RLP quantity (empty), shared: the fields lists below are only read, to be encoded. */
+const ZERO_QUANTITY = new Uint8Array(0)
+
+/** A quantity that is often zero (difficulty, gas used, blob gas) as bytes. */
+function quantityBytes(value: bigint): Uint8Array {
+  return value === 0n ? ZERO_QUANTITY : unpadded(value)
+}
+
+/** The last gas limit and its bytes: the same block after block. */
+let lastGasLimit: { value: bigint; bytes: Uint8Array } | undefined
+
+function gasLimitBytes(value: bigint): Uint8Array {
+  if (lastGasLimit?.value !== value) lastGasLimit = { value, bytes: unpadded(value) }
+  return lastGasLimit.bytes
 }
 
 /**
@@ -116,10 +138,10 @@ export function headerFields(header: BlockHeader): Uint8Array[] {
     header.transactionsTrie,
     header.receiptTrie,
     header.logsBloom,
-    unpadded(header.difficulty),
+    quantityBytes(header.difficulty),
     unpadded(header.number),
-    unpadded(header.gasLimit),
-    unpadded(header.gasUsed),
+    gasLimitBytes(header.gasLimit),
+    quantityBytes(header.gasUsed),
     unpadded(header.timestamp),
     header.extraData,
     header.mixHash,
@@ -127,14 +149,14 @@ export function headerFields(header: BlockHeader): Uint8Array[] {
   ]
   if (common.isActivatedEIP(1559)) fields.push(unpadded(header.baseFeePerGas as bigint))
   if (common.isActivatedEIP(4895)) fields.push(header.withdrawalsRoot as Uint8Array)
-  if (common.isActivatedEIP(4844)) fields.push(unpadded(header.blobGasUsed as bigint), unpadded(header.excessBlobGas as bigint))
+  if (common.isActivatedEIP(4844)) fields.push(quantityBytes(header.blobGasUsed as bigint), quantityBytes(header.excessBlobGas as bigint))
   if (common.isActivatedEIP(4788)) fields.push(header.parentBeaconBlockRoot as Uint8Array)
   if (common.isActivatedEIP(7685)) fields.push(header.requestsHash as Uint8Array)
   return fields
 }
 
 /** The header fields a block's execution decides; written into the header once it has run. */
-type Outcome = Pick<BlockHeader, 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash'>
+type Outcome = { -readonly [K in 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash']: BlockHeader[K] }
 
 function orBloom(target: Uint8Array, bloom: Uint8Array): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] as number) | (bloom[i] as number)
@@ -156,7 +178,7 @@ export class BlockBuilder {
     return new BlockBuilder(chain, vm)
   }
 
-  private lastCoinbase: { hex: string; bytes: Uint8Array } | undefined
+  private lastCoinbase: { hex: string; address: Address } | undefined
   /** The console.log messages of the transaction running now, while collection is on. */
   private consoleLogs: string[] | undefined
   private collecting = false
@@ -168,10 +190,34 @@ export class BlockBuilder {
     attachConsoleLog(this.vm.evm, (message) => this.consoleLogs?.push(message))
   }
 
-  /** The fee recipient as bytes (the header would parse the same hex again every block). */
-  private coinbaseBytes(hex: string): Uint8Array {
-    if (this.lastCoinbase?.hex !== hex) this.lastCoinbase = { hex, bytes: fromHex(hex) }
-    return this.lastCoinbase.bytes
+  /** The fee recipient as an address (the same one block after block; never changed by readers). */
+  private coinbaseAddress(hex: string): Address {
+    if (this.lastCoinbase?.hex !== hex) this.lastCoinbase = { hex, address: new Address(fromHex(hex)) }
+    return this.lastCoinbase.address
+  }
+
+  /** The receipts root of the last block of one receipt without logs, by that receipt's type, status and gas. */
+  private soleReceipt: { type: number; status: 0 | 1 | undefined; gas: bigint; root: Uint8Array } | undefined
+
+  /**
+   * The receipts root of a block's receipts. A block of one receipt without logs (an automined
+   * transfer) has a root that depends only on the receipt's type, status and gas (its bloom is
+   * empty): the same root block after block, kept instead of encoded and hashed again.
+   */
+  private receiptsRoot(included: ReadonlyArray<{ tx: TypedTransaction; result: RunTxResult }>): Uint8Array {
+    type Receipt = Parameters<typeof encodeConsensusReceipt>[0]
+    const only = included.length === 1 ? included[0] : undefined
+    const receipt = only?.result.receipt as Receipt | undefined
+    if (only === undefined || receipt === undefined || receipt.logs.length > 0 || receipt.stateRoot !== undefined) {
+      return orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Receipt, tx.type)))
+    }
+    const type = only.tx.type
+    const gas = receipt.cumulativeBlockGasUsed
+    const last = this.soleReceipt
+    if (last !== undefined && last.type === type && last.status === receipt.status && last.gas === gas) return last.root
+    const root = orderedRoot([encodeConsensusReceipt(receipt, type)])
+    this.soleReceipt = { type, status: receipt.status, gas, root }
+    return root
   }
 
   /**
@@ -194,9 +240,9 @@ export class BlockBuilder {
     try {
       const number = parent.header.number + 1n
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
-      const header: HeaderData = {
+      const header: BuiltHeaderFields = {
         parentHash: parent.hash(),
-        coinbase: this.coinbaseBytes(params.coinbase),
+        coinbase: this.coinbaseAddress(params.coinbase),
         number,
         gasLimit: params.gasLimit,
         timestamp: params.timestamp,
@@ -206,15 +252,19 @@ export class BlockBuilder {
         excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
         blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
         parentBeaconBlockRoot: beaconRoot,
+        // Written over once the transactions ran (nothing reads them before): no arrays made for them.
+        stateRoot: PLACEHOLDER_ROOT,
+        logsBloom: PLACEHOLDER_BLOOM,
       }
       // The block the EVM sees while executing (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …). Its
       // header is left unfrozen and becomes the built block's header once the outcome is known:
       // a second header would be built and validated again for nothing.
       const withdrawals = common.isActivatedEIP(4895)
-      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      const blockHeader = builtHeader(header, common)
       const context = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common })
       await state.checkpoint()
-      await preBlock(this.vm, number, params.timestamp, parent.hash(), beaconRoot ?? new Uint8Array(32))
+      const beacon = beaconRoot ?? new Uint8Array(32)
+      if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
@@ -251,13 +301,16 @@ export class BlockBuilder {
       }
 
       const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
-      const requests = common.isActivatedEIP(7685) ? await postBlock(this.vm, context, logs) : undefined
+      const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
 
-      const bloom = new Uint8Array(256)
+      // One receipt (every automined block): the block's bloom is its bloom, shared, not OR-ed
+      // byte by byte into a new one (neither is ever written after this).
+      const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
+      const bloom = sole ?? new Uint8Array(256)
       const receipts = included.map(({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
-        orBloom(bloom, r.bitvector)
+        if (sole === undefined) orBloom(bloom, r.bitvector)
         const stored: StoredReceipt = {
           status: r.status ?? 1,
           cumulativeGasUsed: r.cumulativeBlockGasUsed,
@@ -278,16 +331,15 @@ export class BlockBuilder {
       const diff = state.diff()
       const prepared = await this.chain.prepareState(diff, view)
       const stateRoot = prepared.root
-      const outcome: Outcome = {
-        stateRoot,
-        transactionsTrie: orderedRoot(included.map(({ tx }) => tx.serialize())),
-        receiptTrie: orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Parameters<typeof encodeConsensusReceipt>[0], tx.type))),
-        logsBloom: bloom,
-        gasUsed,
-        blobGasUsed: blobs ? blobGasUsed : undefined,
-        requestsHash: requests?.requestsHash ?? blockHeader.requestsHash,
-      }
-      Object.assign(blockHeader, outcome)
+      // Written field by field (Object.assign takes its generic path on a header).
+      const outcome = blockHeader as Outcome
+      outcome.stateRoot = stateRoot
+      outcome.transactionsTrie = orderedRoot(included.map(({ tx }) => tx.serialize()))
+      outcome.receiptTrie = this.receiptsRoot(included)
+      outcome.logsBloom = bloom
+      outcome.gasUsed = gasUsed
+      outcome.blobGasUsed = blobs ? blobGasUsed : undefined
+      if (requestsHash !== undefined) outcome.requestsHash = requestsHash
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
       const headerRlp = encodeStrings(headerFields(blockHeader))
@@ -329,9 +381,9 @@ export class BlockBuilder {
       const stateRoot = prepared.root
       const blobs = common.isActivatedEIP(4844)
       const withdrawals = common.isActivatedEIP(4895)
-      const header: HeaderData = {
+      const header: BuiltHeaderFields = {
         parentHash,
-        coinbase: this.coinbaseBytes(params.coinbase),
+        coinbase: this.coinbaseAddress(params.coinbase),
         stateRoot,
         transactionsTrie: EMPTY_ROOT,
         receiptTrie: EMPTY_ROOT,
@@ -348,7 +400,7 @@ export class BlockBuilder {
         parentBeaconBlockRoot: beaconRoot,
         requestsHash: effects.requestsHash,
       }
-      const blockHeader = createBlockHeader(header, { common, setHardfork: false, freeze: false })
+      const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
       const headerRlp = encodeStrings(headerFields(blockHeader))
       ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)

@@ -24,6 +24,7 @@ const WITHDRAWAL_REQUESTS = createAddressFromString('0x00000961ef480eb55e80d19ad
 const CONSOLIDATION_REQUESTS = createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')
 const RING = 8191n
 const SYSTEM_CALL_GAS = 30_000_000n
+const EMPTY = new Uint8Array(0)
 const DEPOSIT_TOPIC = fromHex('0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5')
 
 /**
@@ -52,6 +53,32 @@ export async function preBlock(vm: VM, number: bigint, timestamp: bigint, parent
     if (now !== undefined) now.setStorage(address, key, value)
     else await state.putStorage(address, key, value)
   }
+}
+
+/**
+ * {@link preBlock} on the block builder's overlay, without a promise (it reads and writes the
+ * head synchronously). The beacon root of this chain's blocks is zero: written over a zero slot
+ * it changes nothing, so it is left out, as {@link emptyBlockEffects} does (one slot less for the
+ * state root's trie walk every block).
+ */
+export function preBlockNow(state: JournaledState, common: Common, number: bigint, timestamp: bigint, parentHash: Uint8Array, beaconRoot: Uint8Array): boolean {
+  const beacon = common.isActivatedEIP(4788) ? state.codeNow(BEACON_ROOTS) : EMPTY
+  const history = common.isActivatedEIP(2935) && number > 0n ? state.codeNow(HISTORY_STORAGE) : EMPTY
+  if (beacon === undefined || history === undefined) return false
+  if (beacon.length > 0) {
+    const index = timestamp % RING
+    const rootSlot = word(index + RING)
+    let writeRoot = true
+    if (isZero(beaconRoot)) {
+      const current = state.storageNow(BEACON_ROOTS, rootSlot)
+      if (current === undefined) return false
+      writeRoot = !isZero(current)
+    }
+    state.setStorage(BEACON_ROOTS, word(index), word(timestamp))
+    if (writeRoot) state.setStorage(BEACON_ROOTS, rootSlot, beaconRoot)
+  }
+  if (history.length > 0) state.setStorage(HISTORY_STORAGE, word((number - 1n) % RING), parentHash)
+  return true
 }
 
 /** One execution-layer request: its type byte and data. */
@@ -131,10 +158,18 @@ async function dequeue(vm: VM, contract: Address, block: Block): Promise<Uint8Ar
   return result.execResult.returnValue
 }
 
+/** Each chain configuration's deposit contract, parsed once. */
+const depositContracts = new WeakMap<object, Uint8Array>()
+
 /** The chain's deposit contract (EIP-6110), from its chain configuration. */
 function depositContract(vm: VM): Uint8Array {
   const config = (vm.common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-  return fromHex(config.depositContractAddress ?? Mainnet.depositContractAddress ?? '0x' + '00'.repeat(20))
+  let address = depositContracts.get(config)
+  if (address === undefined) {
+    address = fromHex(config.depositContractAddress ?? Mainnet.depositContractAddress ?? '0x' + '00'.repeat(20))
+    depositContracts.set(config, address)
+  }
+  return address
 }
 
 /** The `requestsHash` of a block without requests: sha256 of nothing. */
@@ -151,6 +186,26 @@ export async function postBlock(vm: VM, block: Block, logs: RawLog[]): Promise<{
   if (requests.every((r) => r.data.length === 0)) return { requests, requestsHash: EMPTY_REQUESTS_HASH }
   const hashes = requests.filter((r) => r.data.length > 0).map((r) => sha256(concat(Uint8Array.of(r.type), r.data)))
   return { requests, requestsHash: sha256(concat(...hashes)) }
+}
+
+/**
+ * The `requestsHash` {@link postBlock} answers, without a promise, when no request contract has to
+ * run in the EVM (each holds its canonical code with an empty queue, or has no code) and the logs
+ * carry no deposit; undefined otherwise (then {@link postBlock} runs).
+ */
+export function idleRequestsHash(state: JournaledState, vm: VM, logs: RawLog[]): Uint8Array | undefined {
+  if (logs.length > 0 && deposits(logs, depositContract(vm)).length > 0) return undefined
+  for (const contract of [WITHDRAWAL_REQUESTS, CONSOLIDATION_REQUESTS]) {
+    const code = state.codeNow(contract)
+    if (code === undefined) return undefined
+    if (code.length === 0) continue
+    if (!isCanonicalCode(contract, code)) return undefined
+    for (const key of QUEUE_SLOTS) {
+      const value = state.storageNow(contract, key)
+      if (value === undefined || !isZero(value)) return undefined
+    }
+  }
+  return EMPTY_REQUESTS_HASH
 }
 
 /** The contracts' state keys (unprefixed lower-case hex), for reads of the flat head state. */

@@ -12,35 +12,53 @@ export interface TxOutcome {
   output: Uint8Array
 }
 
-interface Waiter {
-  resolve: (outcome: TxOutcome | undefined) => void
-  reject: (error: Error) => void
-}
-
 /** A registered wait: its promise, and `cancel` when the transaction did not become pending. */
 export interface Inclusion {
   readonly settled: Promise<TxOutcome | undefined>
   cancel(): void
 }
 
-/** The senders waiting on transactions, by hash (unprefixed hex). */
+/** One sender's wait (a class: one object per send, no closures but the promise's executor). */
+class Waiter implements Inclusion {
+  // Set in the constructor, not by field initializers (defined one by one, then assigned again).
+  declare readonly settled: Promise<TxOutcome | undefined>
+  declare resolve: (outcome: TxOutcome | undefined) => void
+  declare reject: (error: Error) => void
+  declare private readonly owner: Inclusions
+  declare readonly hash: string
+
+  constructor(owner: Inclusions, hash: string) {
+    this.owner = owner
+    this.hash = hash
+    this.settled = new Promise<TxOutcome | undefined>((resolve, reject) => {
+      this.resolve = resolve
+      this.reject = reject
+    })
+  }
+
+  cancel(): void {
+    this.owner.remove(this.hash, this)
+  }
+}
+
+/**
+ * The senders waiting on transactions, by hash (unprefixed hex): one waiter, or several when the
+ * same transaction was sent more than once before it was settled (a list is made only then).
+ */
 export class Inclusions {
-  private readonly waiters = new Map<string, Set<Waiter>>()
+  private readonly waiters = new Map<string, Waiter | Waiter[]>()
 
   /**
    * Registers a wait on `hash` before the transaction enters the pool (so a settlement made while
    * it enters is not missed).
    */
   wait(hash: string): Inclusion {
-    let waiter: Waiter | undefined
-    const settled = new Promise<TxOutcome | undefined>((resolve, reject) => {
-      waiter = { resolve, reject }
-    })
-    const entry = waiter as Waiter
-    let set = this.waiters.get(hash)
-    if (set === undefined) this.waiters.set(hash, (set = new Set()))
-    set.add(entry)
-    return { settled, cancel: () => this.remove(hash, entry) }
+    const waiter = new Waiter(this, hash)
+    const present = this.waiters.get(hash)
+    if (present === undefined) this.waiters.set(hash, waiter)
+    else if (Array.isArray(present)) present.push(waiter)
+    else this.waiters.set(hash, [present, waiter])
+    return waiter
   }
 
   /** True when someone waits on `hash`. */
@@ -50,10 +68,15 @@ export class Inclusions {
 
   /** Settles the waits on `hash`: with `error` rejected, else resolved with `outcome` (undefined: no block for it now). */
   settle(hash: string, error?: Error, outcome?: TxOutcome): void {
-    const set = this.waiters.get(hash)
-    if (set === undefined) return
+    const present = this.waiters.get(hash)
+    if (present === undefined) return
     this.waiters.delete(hash)
-    for (const w of set) {
+    if (!Array.isArray(present)) {
+      if (error === undefined) present.resolve(outcome)
+      else present.reject(error)
+      return
+    }
+    for (const w of present) {
       if (error === undefined) w.resolve(outcome)
       else w.reject(error)
     }
@@ -64,10 +87,18 @@ export class Inclusions {
     for (const hash of [...this.waiters.keys()]) this.settle(hash, error)
   }
 
-  private remove(hash: string, waiter: Waiter): void {
-    const set = this.waiters.get(hash)
-    if (set === undefined) return
-    set.delete(waiter)
-    if (set.size === 0) this.waiters.delete(hash)
+  /** @internal Forgets `waiter` (its transaction did not become pending). */
+  remove(hash: string, waiter: Waiter): void {
+    const present = this.waiters.get(hash)
+    if (present === undefined) return
+    if (present === waiter) {
+      this.waiters.delete(hash)
+      return
+    }
+    if (!Array.isArray(present)) return
+    const i = present.indexOf(waiter)
+    if (i >= 0) present.splice(i, 1)
+    if (present.length === 0) this.waiters.delete(hash)
+    else if (present.length === 1) this.waiters.set(hash, present[0] as Waiter)
   }
 }

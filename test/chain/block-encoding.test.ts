@@ -91,3 +91,40 @@ describe('headerFields', () => {
     }
   })
 })
+
+describe('receipts roots of automined blocks', () => {
+  it('behavior: each one-receipt block has the root of its own receipt (same gas of another type, a failure, a creation)', async () => {
+    const { createMPT } = await import('@ethereumjs/mpt')
+    const { RLP } = await import('@ethereumjs/rlp')
+    const auto = await createNode()
+    try {
+      const from = auto.accounts[0]!.address
+      const sends: Array<Record<string, unknown>> = [
+        { to, value: '0x1' },
+        { to, value: '0x2' },
+        { to, value: '0x3', gasPrice: '0x77359400' },
+        { to, value: '0x4', gasPrice: '0x77359400' },
+        // Init code that reverts at once (PUSH1 0 PUSH1 0 REVERT): a failed receipt without logs.
+        { data: '0x60006000fd', gas: '0x186a0' },
+        { to, value: '0x5' },
+        // Init code that returns nothing: a creation that succeeds.
+        { data: '0x00', gas: '0x186a0' },
+      ]
+      const statuses: Hex[] = []
+      for (const tx of sends) {
+        const hash = (await auto.request({ method: 'eth_sendTransaction', params: [{ from, ...tx }] })) as Hex
+        const receipt = (await auto.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: Hex; blockNumber: Hex }
+        statuses.push(receipt.status)
+        const raws = (await auto.request({ method: 'debug_getRawReceipts', params: [receipt.blockNumber] })) as Hex[]
+        const trie = await createMPT()
+        for (const [i, raw] of raws.entries()) await trie.put(RLP.encode(i), hexToBytes(raw))
+        const block = (await auto.request({ method: 'eth_getBlockByNumber', params: [receipt.blockNumber, false] })) as { receiptsRoot: Hex }
+        expect(raws).toHaveLength(1)
+        expect(block.receiptsRoot).toBe(bytesToHex(trie.root()))
+      }
+      expect(statuses).toEqual(['0x1', '0x1', '0x1', '0x1', '0x0', '0x1', '0x1'])
+    } finally {
+      await auto.close()
+    }
+  })
+})
