@@ -52,7 +52,7 @@ export const INTERPRETER_MEMBERS: readonly Member[] = [
   { name: '_env', kind: 'object', usedBy: 'lean environment, tracers' },
   { name: '_evm', kind: 'object', usedBy: 'jump cache, fast interpreter' },
   { name: '_result', kind: 'object', usedBy: 'tracers, transfer logs (logs)' },
-  { name: 'common', kind: 'object', usedBy: 'fast interpreter' },
+  { name: 'common', kind: 'object', usedBy: 'fast interpreter, jump cache (EIP-8024)' },
 ]
 
 /** Fields of the interpreter's run state, as an opcode handler receives it. */
