@@ -139,8 +139,9 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
       interpreter.useGas(gas, info)
       rs.programCounter++
-      if (info.isAsync) await op.opHandler(rs, common)
-      else op.opHandler(rs, common)
+      // A handler the library declares async may finish without a promise (fast-storage.ts).
+      const done = op.opHandler(rs, common)
+      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') await done
     } catch (e) {
       rs.env.accessWitness?.revert()
       // Non-VM errors are thrown on; STOP is not an exception.

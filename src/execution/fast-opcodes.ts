@@ -5,7 +5,8 @@
  * originals go through hex strings and pad short words with array spreads
  * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also
  * synchronous gas handlers for the opcodes whose dynamic gas is only memory expansion (MLOAD,
- * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT).
+ * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT), and SLOAD and SSTORE with their gas handlers
+ * without promises where the state is in memory (`fast-storage.ts`).
  *
  * The handlers live in each EVM's opcode table (`_opcodeMap`, one per EVM). The table is
  * reached through the interpreter's jump-destination analysis, which `jump-cache.ts` already
@@ -16,10 +17,11 @@
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
 import { toBigInt, word } from '../hex.js'
+import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
 
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
-  opHandler: (runState: RunState) => unknown
+  opHandler: (runState: RunState, common: unknown) => unknown
   gasHandler?: GasHandler
 }
 
@@ -46,12 +48,13 @@ const MLOAD = 0x51
 const MSTORE = 0x52
 const MSTORE8 = 0x53
 const SLOAD = 0x54
+const SSTORE = 0x55
 const RETURN = 0xf3
 const REVERT = 0xfd
 const LOG0 = 0xa0
 const LOG4 = 0xa4
 
-const replacements: Array<[number, (runState: RunState) => unknown]> = [
+const replacements: Array<[number, (runState: RunState, common: unknown) => unknown]> = [
   [
     MLOAD,
     (runState) => {
@@ -66,14 +69,9 @@ const replacements: Array<[number, (runState: RunState) => unknown]> = [
       runState.memory.write(Number(offset), 32, word(value))
     },
   ],
-  [
-    SLOAD,
-    async (runState) => {
-      const key = runState.stack.pop()
-      const value = await runState.interpreter.storageLoad(word(key))
-      runState.stack.push(value.length === 0 ? 0n : toBigInt(value))
-    },
-  ],
+  // Synchronous where the state is in memory (fast-storage.ts).
+  [SLOAD, (runState, common) => sload(runState as unknown as StorageRunState, common as never)],
+  [SSTORE, (runState, common) => sstoreOp(runState as unknown as StorageRunState, common as never)],
 ]
 
 /**
@@ -113,7 +111,14 @@ const gasReplacements: Array<[number, GasHandler]> = [
   ],
   [RETURN, haltGas],
   [REVERT, haltGas],
+  [SLOAD, (runState, gas, common) => sloadGasHandler(runState as unknown as StorageRunState, gas, common as never)],
+  [SSTORE, (runState, gas, common) => sstoreGasHandler(runState as unknown as StorageRunState, gas, common as never)],
 ]
+
+/** The storage handlers, each with the library's own as its fallback (set by {@link rememberOriginalHandlers}). */
+let sstoreOp: ReturnType<typeof sstore>
+let sloadGasHandler: ReturnType<typeof sloadGas>
+let sstoreGasHandler: ReturnType<typeof sstoreGas>
 
 function haltGas(runState: RunState, gas: bigint, common: Params): bigint {
   const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
@@ -141,6 +146,9 @@ export function rememberOriginalHandlers(table: object): void {
   for (const [opcode] of replacements) originals.set(opcode, entries[opcode]?.opHandler)
   for (let opcode = LOG0; opcode <= LOG4; opcode++) originals.set(opcode, entries[opcode]?.opHandler)
   for (const [opcode] of gasReplacements) originalGas.set(opcode, entries[opcode]?.gasHandler)
+  sstoreOp = sstore(originals.get(SSTORE) as Parameters<typeof sstore>[0])
+  sloadGasHandler = sloadGas(originalGas.get(SLOAD) as Parameters<typeof sloadGas>[0])
+  sstoreGasHandler = sstoreGas(originalGas.get(SSTORE) as Parameters<typeof sstoreGas>[0])
 }
 
 /** Whether an opcode table has the faster handlers. */
