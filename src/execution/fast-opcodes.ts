@@ -139,10 +139,19 @@ const originals = new Map<number, unknown>()
 /** The same for the replaced gas handlers. */
 const originalGas = new Map<number, unknown>()
 
+/**
+ * @ethereumjs/evm's own STOP, RETURN and REVERT handlers, which end a frame by throwing (see
+ * `fast-interpreter.ts`, which ends it without the throw where an entry still holds them).
+ */
+export const libraryHalts: { stop?: unknown; return?: unknown; revert?: unknown } = {}
+
 /** Learns the library's own handlers from a pristine opcode table (once per process). */
 export function rememberOriginalHandlers(table: object): void {
   if (originals.size > 0) return
   const entries = table as Array<OpcodeEntry | undefined>
+  libraryHalts.stop = entries[0x00]?.opHandler
+  libraryHalts.return = entries[RETURN]?.opHandler
+  libraryHalts.revert = entries[REVERT]?.opHandler
   for (const [opcode] of replacements) originals.set(opcode, entries[opcode]?.opHandler)
   for (let opcode = LOG0; opcode <= LOG4; opcode++) originals.set(opcode, entries[opcode]?.opHandler)
   for (const [opcode] of gasReplacements) originalGas.set(opcode, entries[opcode]?.gasHandler)
