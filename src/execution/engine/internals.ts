@@ -75,6 +75,17 @@ export const RUN_STATE_MEMBERS: readonly Member[] = [
   { name: 'interpreter', kind: 'object', usedBy: 'fast opcodes, tracers' },
 ]
 
+/** Members of the EVM's journal (`evm.journal`, its class not exported). */
+export const JOURNAL_MEMBERS: readonly Member[] = [
+  { name: 'cleanup', kind: 'function', usedBy: 'fast journal clean-up (replaced)' },
+  { name: 'cleanJournal', kind: 'function', usedBy: 'fast journal clean-up' },
+  { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
+  { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
+]
+
 /** Fields of an opcode table entry (`_opcodeMap[op]`) and of its `opcodeInfo`. */
 export const OPCODE_ENTRY_MEMBERS: readonly Member[] = [
   { name: 'opHandler', kind: 'function', usedBy: 'every opcode-table layer' },
