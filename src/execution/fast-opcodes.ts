@@ -1,6 +1,6 @@
 /**
- * Faster equivalents of a few opcode handlers of @ethereumjs/evm: MLOAD, MSTORE, SLOAD and the
- * LOGs. Each does exactly what the original does, through the same memory, stack, storage and
+ * Faster equivalents of a few opcode handlers of @ethereumjs/evm: MLOAD, MSTORE, SLOAD, the
+ * LOGs, CALLDATALOAD and KECCAK256. Each does exactly what the original does, through the same memory, stack, storage and
  * log calls; only the conversion between a stack bigint and a 32-byte word differs. The
  * originals go through hex strings and pad short words with array spreads
  * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also
@@ -40,10 +40,13 @@ interface RunState {
   interpreter: {
     storageLoad(key: Uint8Array): Promise<Uint8Array>
     log(data: Uint8Array, topicsCount: number, topics: Uint8Array[]): void
+    getCallData(): Uint8Array
+    getCallDataSize(): bigint
   }
 }
 
 const KECCAK256 = 0x20
+const CALLDATALOAD = 0x35
 const MLOAD = 0x51
 const MSTORE = 0x52
 const MSTORE8 = 0x53
@@ -69,10 +72,44 @@ const replacements: Array<[number, (runState: RunState, common: unknown) => unkn
       runState.memory.write(Number(offset), 32, word(value))
     },
   ],
+  [
+    CALLDATALOAD,
+    (runState) => {
+      const pos = runState.stack.pop()
+      if (pos > runState.interpreter.getCallDataSize()) {
+        runState.stack.push(0n)
+        return
+      }
+      runState.stack.push(callDataWord(runState.interpreter.getCallData(), Number(pos)))
+    },
+  ],
+  [
+    KECCAK256,
+    (runState, common) => {
+      const hash = (common as { customCrypto: { keccak256?: (data: Uint8Array) => Uint8Array } }).customCrypto.keccak256
+      // Without the node's keccak (a plain Common) the library's handler runs, with its own.
+      if (hash === undefined) return (originals.get(KECCAK256) as (runState: RunState, common: unknown) => unknown)(runState, common)
+      const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+      // A view of memory, not a copy: the hash reads it at once.
+      const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
+      runState.stack.push(toBigInt(hash(data)))
+    },
+  ],
   // Synchronous where the state is in memory (fast-storage.ts).
   [SLOAD, (runState, common) => sload(runState as unknown as StorageRunState, common as never)],
   [SSTORE, (runState, common) => sstoreOp(runState as unknown as StorageRunState, common as never)],
 ]
+
+/** Scratch for {@link callDataWord}: read at once, never handed out. */
+const CALLDATA_WORD = new Uint8Array(32)
+
+/** The 32 bytes of call data at `at`, zero past its end, as CALLDATALOAD reads them. */
+function callDataWord(data: Uint8Array, at: number): bigint {
+  const end = Math.min(data.length, at + 32)
+  CALLDATA_WORD.fill(0)
+  for (let i = at; i < end; i++) CALLDATA_WORD[i - at] = data[i] as number
+  return toBigInt(CALLDATA_WORD)
+}
 
 /**
  * The memory-expansion charge of an access to `length` bytes at `offset`, and the new memory
