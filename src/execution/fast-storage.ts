@@ -19,8 +19,8 @@
  */
 import { Hardfork } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
-import { EthereumJSErrorWithoutCode, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
-import { toBigInt, unpadded, word } from '../hex.js'
+import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
+import { keyOf, toBigInt, unpadded, word } from '../hex.js'
 import { NOT_AT_HAND } from '../state/journaled-state.js'
 
 /** The EIPs under which storage access does more than these handlers do. */
@@ -55,6 +55,65 @@ interface SyncState {
 interface Journal {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
+  addWarmedAddress(address: Uint8Array): void
+  journal?: Map<string, Set<string>>
+  alwaysWarmJournal?: Map<string, Set<string>>
+  journalDiff?: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
+  accessList?: Map<string, Set<string>>
+}
+
+/**
+ * A slot an opcode touches, with the hex keys the journal and the original-storage cache file it
+ * under (`bytesToUnprefixedHex` of the address and of the 32-byte key, which the library's
+ * methods work out afresh on every call, four to ten times per SSTORE; `keyOf` gives the same
+ * lower-case digits).
+ */
+interface Slot {
+  address: Address
+  key: Uint8Array
+  addressHex: string
+  keyHex: string
+}
+
+function slotOf(address: Address, key: Uint8Array): Slot {
+  return { address, key, addressHex: keyOf(address.bytes), keyHex: keyOf(key) }
+}
+
+/** Whether the journal has the maps `Journal#isWarmedStorage` and `#addWarmedStorage` read. */
+function hasMaps(journal: Journal): boolean {
+  return journal.journal instanceof Map && journal.alwaysWarmJournal instanceof Map && Array.isArray(journal.journalDiff)
+}
+
+/** `Journal#isWarmedStorage` with the slot's keys worked out once. */
+function isWarm(journal: Journal, slot: Slot): boolean {
+  if (!hasMaps(journal)) return journal.isWarmedStorage(slot.address.bytes, slot.key)
+  const slots = (journal.journal as Map<string, Set<string>>).get(slot.addressHex)
+  if (slots !== undefined && slots.has(slot.keyHex)) return true
+  const always = (journal.alwaysWarmJournal as Map<string, Set<string>>).get(slot.addressHex)
+  return always !== undefined && always.has(slot.keyHex)
+}
+
+/** `Journal#addWarmedStorage` with the slot's keys worked out once. */
+function warmUp(journal: Journal, slot: Slot): void {
+  if (!hasMaps(journal)) return journal.addWarmedStorage(slot.address.bytes, slot.key)
+  const warm = journal.journal as Map<string, Set<string>>
+  let slots = warm.get(slot.addressHex)
+  if (slots === undefined) {
+    journal.addWarmedAddress(slot.address.bytes)
+    slots = warm.get(slot.addressHex) as Set<string>
+  }
+  if (!slots.has(slot.keyHex)) {
+    slots.add(slot.keyHex)
+    const diff = journal.journalDiff as NonNullable<Journal['journalDiff']>
+    const bySlot = (diff[diff.length - 1] as (typeof diff)[number])[1][1]
+    let written = bySlot.get(slot.addressHex)
+    if (written === undefined) {
+      written = new Set()
+      bySlot.set(slot.addressHex, written)
+    }
+    written.add(slot.keyHex)
+  }
+  if (journal.accessList !== undefined) (journal.accessList.get(slot.addressHex) as Set<string>).add(slot.keyHex)
 }
 
 export interface StorageRunState {
@@ -112,33 +171,39 @@ function storageWord(value: Uint8Array): Uint8Array {
 }
 
 /** `originalStorageCache.get`, without a promise; undefined when the slot is not at hand. */
-function originalNow(state: SyncState, address: Address, key: Uint8Array): Uint8Array | undefined {
+function originalNow(state: SyncState, slot: Slot): Uint8Array | undefined {
   const cache = state.originalStorageCache
-  const cached = cache.map.get(bytesToUnprefixedHex(address.bytes))?.get(bytesToUnprefixedHex(key))
+  const cached = cache.map.get(slot.addressHex)?.get(slot.keyHex)
   if (cached !== undefined) return cached
-  const value = state.storageNow(address, key)
-  if (value !== undefined) cache.put(address, key, value)
+  const value = state.storageNow(slot.address, slot.key)
+  if (value === undefined) return undefined
+  // `OriginalStorageCache#put`, with the keys above.
+  let slots = cache.map.get(slot.addressHex)
+  if (slots === undefined) {
+    slots = new Map()
+    cache.map.set(slot.addressHex, slots)
+  }
+  if (!slots.has(slot.keyHex)) slots.set(slot.keyHex, value)
   return value
 }
 
 /** `accessStorageEIP2929` of @ethereumjs/evm (without the Verkle branches, which are excluded). */
-function accessStorage(runState: StorageRunState, key: Uint8Array, isSstore: boolean, common: Params): bigint {
+function accessStorage(runState: StorageRunState, slot: Slot, isSstore: boolean, common: Params): bigint {
   if (!common.isActivatedEIP(2929)) return 0n
-  const interpreter = runState.interpreter
-  const address = interpreter._env.address.bytes
-  if (!interpreter.journal.isWarmedStorage(address, key)) {
-    interpreter.journal.addWarmedStorage(address, key)
+  const journal = runState.interpreter.journal
+  if (!isWarm(journal, slot)) {
+    warmUp(journal, slot)
     return common.param('coldsloadGas')
   }
   return isSstore ? 0n : common.param('warmstoragereadGas')
 }
 
 /** `adjustSstoreGasEIP2929` of @ethereumjs/evm. */
-function adjustSstoreGas(runState: StorageRunState, key: Uint8Array, defaultCost: bigint, costName: 'noop' | 'initRefund' | 'cleanRefund', common: Params): bigint {
+function adjustSstoreGas(runState: StorageRunState, slot: Slot, defaultCost: bigint, costName: 'noop' | 'initRefund' | 'cleanRefund', common: Params): bigint {
   if (!common.isActivatedEIP(2929)) return defaultCost
   const warmRead = common.param('warmstoragereadGas')
   const coldSload = common.param('coldsloadGas')
-  if (runState.interpreter.journal.isWarmedStorage(runState.interpreter._env.address.bytes, key)) {
+  if (isWarm(runState.interpreter.journal, slot)) {
     switch (costName) {
       case 'noop':
         return warmRead
@@ -152,7 +217,7 @@ function adjustSstoreGas(runState: StorageRunState, key: Uint8Array, defaultCost
 }
 
 /** `updateSstoreGasEIP2200` of @ethereumjs/evm. */
-function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, original: Uint8Array, value: Uint8Array, key: Uint8Array, common: Params): bigint {
+function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, original: Uint8Array, value: Uint8Array, key: Slot, common: Params): bigint {
   const interpreter = runState.interpreter
   if (interpreter.getGasLeft() <= common.param('sstoreSentryEIP2200Gas')) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   if (equalsBytes(current, value)) return adjustSstoreGas(runState, key, common.param('sstoreNoopEIP2200Gas'), 'noop', common)
@@ -179,7 +244,7 @@ function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, origin
 export function sloadGas(library: GasHandler): GasHandler {
   return (runState, gas, common) => {
     if (!plainStorage(common)) return library(runState, gas, common)
-    return gas + accessStorage(runState, word(runState.stack.peek()[0] as bigint), false, common)
+    return gas + accessStorage(runState, slotOf(runState.interpreter._env.address, word(runState.stack.peek()[0] as bigint)), false, common)
   }
 }
 
@@ -195,10 +260,11 @@ export function sstoreGas(library: GasHandler): GasHandler {
     const address = interpreter._env.address
     const current = state.storageNow(address, keyBytes)
     if (current === undefined) return library(runState, gas, common)
-    const original = originalNow(state, address, keyBytes)
+    const slot = slotOf(address, keyBytes)
+    const original = originalNow(state, slot)
     if (original === undefined) return library(runState, gas, common)
-    gas += sstoreGasEIP2200(runState, storageWord(current), storageWord(original), val === 0n ? EMPTY : word(val), keyBytes, common)
-    return gas + accessStorage(runState, keyBytes, true, common)
+    gas += sstoreGasEIP2200(runState, storageWord(current), storageWord(original), val === 0n ? EMPTY : word(val), slot, common)
+    return gas + accessStorage(runState, slot, true, common)
   }
 }
 

@@ -97,3 +97,13 @@ describe('SLOAD and SSTORE on the node state', () => {
     expect(state.diff().storage.get(keyOf(TARGET.bytes))?.size ?? 0).toBe(0)
   })
 })
+
+describe('the keys of the journal and the original-storage cache', () => {
+  it('behavior: keyOf gives the digits bytesToUnprefixedHex gives (the maps are shared with the library)', async () => {
+    const { bytesToUnprefixedHex } = await import('@ethereumjs/util')
+    for (let n = 0; n < 300; n++) {
+      const bytes = Uint8Array.from({ length: n % 40 }, (_, i) => (i * 97 + n * 31) & 0xff)
+      expect(keyOf(bytes)).toBe(bytesToUnprefixedHex(bytes))
+    }
+  })
+})
