@@ -15,6 +15,8 @@
  */
 import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
 import { Account, createZeroAddress } from '@ethereumjs/util'
+import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { accountNow, creditRecipient, debitSender, loadCodeNow, syncSide, type FrameStateEvm } from './frame-state.js'
 
 /** EIPs that add work to a call frame in the library's method. */
 const FRAME_EIPS = [2780, 6800, 7708, 7864, 7928]
@@ -51,24 +53,36 @@ export function fastCall(library: ExecuteCall, fast: (evm: EvmInternals) => bool
 
 async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVMResult> {
   const gasLimit = message.gasLimit
-  const account = (await evm.stateManager.getAccount(message.caller)) ?? new Account()
+  // The node's state answers without promises (frame-state.ts); any other takes the library's steps.
+  const side = syncSide(evm as unknown as FrameStateEvm)
+  let account = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.caller)
+  if (account === NOT_AT_HAND) account = (await evm.stateManager.getAccount(message.caller)) ?? new Account()
   let error: unknown
   if (!message.delegatecall) {
-    try {
-      await evm._reduceSenderBalance(account, message)
-    } catch (e) {
-      error = e
+    if (side !== undefined) error = debitSender(side, account, message)
+    else {
+      try {
+        await evm._reduceSenderBalance(account, message)
+      } catch (e) {
+        error = e
+      }
     }
   }
-  const toAccount = (await evm.stateManager.getAccount(message.to as Message['caller'])) ?? new Account()
+  let toAccount = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.to as Message['caller'])
+  if (toAccount === NOT_AT_HAND) toAccount = (await evm.stateManager.getAccount(message.to as Message['caller'])) ?? new Account()
   if (!message.delegatecall) {
-    try {
-      await evm._addToBalance(toAccount, message)
-    } catch (e) {
-      error = e
+    if (side !== undefined) {
+      const failed = creditRecipient(side, toAccount, message)
+      if (failed !== undefined) error = failed
+    } else {
+      try {
+        await evm._addToBalance(toAccount, message)
+      } catch (e) {
+        error = e
+      }
     }
   }
-  await evm._loadCode(message)
+  if (side === undefined || !loadCodeNow(evm as unknown as FrameStateEvm, side.state, message)) await evm._loadCode(message)
   const code = message.code as Uint8Array | ((...args: unknown[]) => unknown) | undefined
   if (!code || (typeof code !== 'function' && code.length === 0) || error !== undefined) {
     return {
@@ -131,7 +145,9 @@ export function fastRunInterpreter(library: RunInterpreter, Interpreter: Interpr
   return async function (this: FrameInternals, message: Message, opts: { initialLogs?: unknown } = {}): Promise<ExecResult> {
     const tx = this._tx
     if (!fast(this) || this._block === undefined || tx === undefined) return library.call(this, message, opts)
-    const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
+    const side = syncSide(this as unknown as FrameStateEvm)
+    let contract = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.to ?? createZeroAddress())
+    if (contract === NOT_AT_HAND) contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
     const m = message as Message & { chargeCodeAccesses?: unknown; createdAddresses?: Set<string> }
     const env = {
       address: message.to ?? createZeroAddress(),

@@ -17,6 +17,7 @@
  * the library's `run` unchanged.
  */
 import { EVMError } from '@ethereumjs/evm'
+import { libraryHalts } from './fast-opcodes.js'
 
 interface OpcodeInfo {
   feeBigInt: bigint
@@ -43,8 +44,8 @@ interface RunState {
   env: { accessWitness?: { revert(): void } }
   gasRefund: bigint
   stateGasSpilled?: bigint
-  stack: unknown
-  memory: unknown
+  stack: { popN(n: number): bigint[] }
+  memory: { read(offset: number, size: number): Uint8Array }
   memoryWordCount: bigint
   returnBytes: Uint8Array
   stateManager: unknown
@@ -57,6 +58,7 @@ type HaltedState = Pick<
 
 interface Interpreter {
   _runState: RunState
+  _result: { returnValue?: Uint8Array }
   _env: { chargeCodeAccesses?: boolean }
   _evm: { _opcodeMap: Array<OpcodeEntry | undefined>; events: { listenerCount(event: string): number }; DEBUG: boolean }
   common: { isActivatedEIP(eip: number): boolean }
@@ -72,6 +74,9 @@ const EOF_FORMAT = 0xef
 const JUMP = 0x56
 const JUMPI = 0x57
 const JUMPSUB = 0x5e
+const STOP = 0x00
+const RETURN = 0xf3
+const REVERT = 0xfd
 const EVM_ERROR = 'EVMError'
 
 /** Wraps `Interpreter#run` with the loop described above. */
@@ -139,8 +144,19 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
       interpreter.useGas(gas, info)
       rs.programCounter++
-      if (info.isAsync) await op.opHandler(rs, common)
-      else op.opHandler(rs, common)
+      if ((opCode === RETURN || opCode === STOP || opCode === REVERT) && isLibraryHalt(opCode, op.opHandler)) {
+        // What the library's handler does, without the throw that ends its frame.
+        if (opCode !== STOP) {
+          const [offset, length] = rs.stack.popN(2) as [bigint, bigint]
+          interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : new Uint8Array(0)
+        }
+        // (No access witness to revert: a step with one went through `runStep` above.)
+        if (opCode === REVERT) err = new EVMError(EVMError.errorMessages.REVERT)
+        break
+      }
+      // A handler the library declares async may finish without a promise (fast-storage.ts).
+      const done = op.opHandler(rs, common)
+      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') await done
     } catch (e) {
       rs.env.accessWitness?.revert()
       // Non-VM errors are thrown on; STOP is not an exception.
@@ -155,6 +171,16 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   }
   return { runState: halted(rs), exceptionError: err }
+}
+
+/**
+ * Whether `handler` is @ethereumjs/evm's own STOP, RETURN or REVERT: they end the frame by
+ * throwing (`trap`), ~1.5 µs warm and more in a process's first transactions, once per frame.
+ * The loop does what they do instead. An entry a layer wrapped (time-out guard, tracers) keeps
+ * its handler and its throw.
+ */
+function isLibraryHalt(opCode: number, handler: unknown): boolean {
+  return handler === (opCode === RETURN ? libraryHalts.return : opCode === STOP ? libraryHalts.stop : libraryHalts.revert)
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * Faster equivalents of a few opcode handlers of @ethereumjs/evm: MLOAD, MSTORE, SLOAD and the
- * LOGs. Each does exactly what the original does, through the same memory, stack, storage and
+ * Faster equivalents of a few opcode handlers of @ethereumjs/evm: MLOAD, MSTORE, SLOAD, the
+ * LOGs, CALLDATALOAD and KECCAK256. Each does exactly what the original does, through the same memory, stack, storage and
  * log calls; only the conversion between a stack bigint and a 32-byte word differs. The
  * originals go through hex strings and pad short words with array spreads
  * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also
  * synchronous gas handlers for the opcodes whose dynamic gas is only memory expansion (MLOAD,
- * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT).
+ * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT), and SLOAD and SSTORE with their gas handlers
+ * without promises where the state is in memory (`fast-storage.ts`).
  *
  * The handlers live in each EVM's opcode table (`_opcodeMap`, one per EVM). The table is
  * reached through the interpreter's jump-destination analysis, which `jump-cache.ts` already
@@ -16,10 +17,11 @@
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
 import { toBigInt, word } from '../hex.js'
+import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
 
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
-  opHandler: (runState: RunState) => unknown
+  opHandler: (runState: RunState, common: unknown) => unknown
   gasHandler?: GasHandler
 }
 
@@ -38,20 +40,24 @@ interface RunState {
   interpreter: {
     storageLoad(key: Uint8Array): Promise<Uint8Array>
     log(data: Uint8Array, topicsCount: number, topics: Uint8Array[]): void
+    getCallData(): Uint8Array
+    getCallDataSize(): bigint
   }
 }
 
 const KECCAK256 = 0x20
+const CALLDATALOAD = 0x35
 const MLOAD = 0x51
 const MSTORE = 0x52
 const MSTORE8 = 0x53
 const SLOAD = 0x54
+const SSTORE = 0x55
 const RETURN = 0xf3
 const REVERT = 0xfd
 const LOG0 = 0xa0
 const LOG4 = 0xa4
 
-const replacements: Array<[number, (runState: RunState) => unknown]> = [
+const replacements: Array<[number, (runState: RunState, common: unknown) => unknown]> = [
   [
     MLOAD,
     (runState) => {
@@ -67,14 +73,43 @@ const replacements: Array<[number, (runState: RunState) => unknown]> = [
     },
   ],
   [
-    SLOAD,
-    async (runState) => {
-      const key = runState.stack.pop()
-      const value = await runState.interpreter.storageLoad(word(key))
-      runState.stack.push(value.length === 0 ? 0n : toBigInt(value))
+    CALLDATALOAD,
+    (runState) => {
+      const pos = runState.stack.pop()
+      if (pos > runState.interpreter.getCallDataSize()) {
+        runState.stack.push(0n)
+        return
+      }
+      runState.stack.push(callDataWord(runState.interpreter.getCallData(), Number(pos)))
     },
   ],
+  [
+    KECCAK256,
+    (runState, common) => {
+      const hash = (common as { customCrypto: { keccak256?: (data: Uint8Array) => Uint8Array } }).customCrypto.keccak256
+      // Without the node's keccak (a plain Common) the library's handler runs, with its own.
+      if (hash === undefined) return (originals.get(KECCAK256) as (runState: RunState, common: unknown) => unknown)(runState, common)
+      const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+      // A view of memory, not a copy: the hash reads it at once.
+      const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
+      runState.stack.push(toBigInt(hash(data)))
+    },
+  ],
+  // Synchronous where the state is in memory (fast-storage.ts).
+  [SLOAD, (runState, common) => sload(runState as unknown as StorageRunState, common as never)],
+  [SSTORE, (runState, common) => sstoreOp(runState as unknown as StorageRunState, common as never)],
 ]
+
+/** Scratch for {@link callDataWord}: read at once, never handed out. */
+const CALLDATA_WORD = new Uint8Array(32)
+
+/** The 32 bytes of call data at `at`, zero past its end, as CALLDATALOAD reads them. */
+function callDataWord(data: Uint8Array, at: number): bigint {
+  const end = Math.min(data.length, at + 32)
+  CALLDATA_WORD.fill(0)
+  for (let i = at; i < end; i++) CALLDATA_WORD[i - at] = data[i] as number
+  return toBigInt(CALLDATA_WORD)
+}
 
 /**
  * The memory-expansion charge of an access to `length` bytes at `offset`, and the new memory
@@ -113,7 +148,14 @@ const gasReplacements: Array<[number, GasHandler]> = [
   ],
   [RETURN, haltGas],
   [REVERT, haltGas],
+  [SLOAD, (runState, gas, common) => sloadGasHandler(runState as unknown as StorageRunState, gas, common as never)],
+  [SSTORE, (runState, gas, common) => sstoreGasHandler(runState as unknown as StorageRunState, gas, common as never)],
 ]
+
+/** The storage handlers, each with the library's own as its fallback (set by {@link rememberOriginalHandlers}). */
+let sstoreOp: ReturnType<typeof sstore>
+let sloadGasHandler: ReturnType<typeof sloadGas>
+let sstoreGasHandler: ReturnType<typeof sstoreGas>
 
 function haltGas(runState: RunState, gas: bigint, common: Params): bigint {
   const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
@@ -134,13 +176,25 @@ const originals = new Map<number, unknown>()
 /** The same for the replaced gas handlers. */
 const originalGas = new Map<number, unknown>()
 
+/**
+ * @ethereumjs/evm's own STOP, RETURN and REVERT handlers, which end a frame by throwing (see
+ * `fast-interpreter.ts`, which ends it without the throw where an entry still holds them).
+ */
+export const libraryHalts: { stop?: unknown; return?: unknown; revert?: unknown } = {}
+
 /** Learns the library's own handlers from a pristine opcode table (once per process). */
 export function rememberOriginalHandlers(table: object): void {
   if (originals.size > 0) return
   const entries = table as Array<OpcodeEntry | undefined>
+  libraryHalts.stop = entries[0x00]?.opHandler
+  libraryHalts.return = entries[RETURN]?.opHandler
+  libraryHalts.revert = entries[REVERT]?.opHandler
   for (const [opcode] of replacements) originals.set(opcode, entries[opcode]?.opHandler)
   for (let opcode = LOG0; opcode <= LOG4; opcode++) originals.set(opcode, entries[opcode]?.opHandler)
   for (const [opcode] of gasReplacements) originalGas.set(opcode, entries[opcode]?.gasHandler)
+  sstoreOp = sstore(originals.get(SSTORE) as Parameters<typeof sstore>[0])
+  sloadGasHandler = sloadGas(originalGas.get(SLOAD) as Parameters<typeof sloadGas>[0])
+  sstoreGasHandler = sstoreGas(originalGas.get(SSTORE) as Parameters<typeof sstoreGas>[0])
 }
 
 /** Whether an opcode table has the faster handlers. */

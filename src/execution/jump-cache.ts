@@ -16,6 +16,7 @@
  * `leanEnv` drops an interpreter's spent environment.
  */
 import { patchOpcodeTable } from './fast-opcodes.js'
+import { analyseJumps } from './jump-analysis.js'
 import { contractCodeAnalysed } from '../compile-cache.js'
 
 type Analysis = unknown
@@ -23,7 +24,11 @@ type Analysis = unknown
 export type Analyse = (this: InterpreterLike, code: Uint8Array) => Analysis
 interface InterpreterLike {
   _evm: { _opcodeMap: object }
+  common: { isActivatedEIP(eip: number): boolean }
 }
+
+/** EIP-8024 gives DUPN/SWAPN/EXCHANGE immediates the analysis must skip: the library's analysis runs. */
+const IMMEDIATES_EIP = 8024
 
 /** `Interpreter#run`. */
 export type InterpreterRun = (this: { _env: object }, code: Uint8Array, opts?: unknown) => Promise<unknown>
@@ -48,7 +53,10 @@ export function leanEnv(run: InterpreterRun): InterpreterRun {
   }
 }
 
-/** The analysis cached per code and opcode table; also puts the fast opcode handlers into each table. */
+/**
+ * The analysis cached per code and opcode table (computed by `jump-analysis.ts`, or by `analyse`,
+ * the library's, where EIP-8024 is active); also puts the fast opcode handlers into each table.
+ */
 export function cached(analyse: Analyse): Analyse {
   // By code object, then by opcode table (one per EVM, so per fork).
   const byCode = new WeakMap<Uint8Array, { copy: Buffer; byTable: WeakMap<object, Analysis> }>()
@@ -63,7 +71,7 @@ export function cached(analyse: Analyse): Analyse {
     }
     let analysis = entry.byTable.get(table)
     if (analysis === undefined) {
-      analysis = analyse.call(this, code)
+      analysis = this.common.isActivatedEIP(IMMEDIATES_EIP) ? analyse.call(this, code) : analyseJumps(code, table as unknown[])
       entry.byTable.set(table, analysis as object)
       contractCodeAnalysed()
     }

@@ -9,6 +9,7 @@ import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { isPatched, patchOpcodeTable } from '../../src/execution/fast-opcodes.js'
 import { toBigInt as wordToBigInt, word as word32 } from '../../src/hex.js'
+import { keccak256 } from '../../src/crypto/keccak.js'
 import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
 
 function reference(value: bigint): string {
@@ -109,5 +110,34 @@ describe('the synchronous memory gas handlers', () => {
         expect([b.memoryWordCount, b.highestMemCost]).toEqual([a.memoryWordCount, a.highestMemCost])
       }
     }
+  })
+})
+
+describe('CALLDATALOAD and KECCAK256', () => {
+  // CALLDATALOAD at 0, 20 (partly past the end), 40 (at the end) and 1000 (past it), each stored
+  // in memory; KECCAK256 of the 128 bytes written and of nothing; RETURN memory[0..192].
+  const loads = [0, 20, 40, 1000].flatMap((at, i) => [0x61, at >> 8, at & 0xff, 0x35, 0x60, i * 32, 0x52])
+  const BODY2 = [...loads, 0x60, 0x80, 0x60, 0x00, 0x20, 0x60, 0x80, 0x52, 0x60, 0x00, 0x60, 0x00, 0x20, 0x60, 0xa0, 0x52, 0x60, 0xc0, 0x60, 0x00, 0xf3]
+  const data = Uint8Array.from({ length: 40 }, (_, i) => 0xa0 + i)
+
+  async function runWith(code: number[]) {
+    const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto: { keccak256: (d: Uint8Array) => keccak256(d) } }) })
+    const result = await evm.runCode({ code: Uint8Array.from(code), data, gasLimit: 1_000_000n })
+    return { ...result, patched: isPatched((evm as unknown as { _opcodeMap: object })._opcodeMap) }
+  }
+
+  it('behavior: the same words and hashes as the original handlers', async () => {
+    await installEngine()
+    const original = await runWith(BODY2)
+    const patched = await runWith([0x60, 0x04, 0x56, 0xfe, 0x5b, ...BODY2])
+    expect([original.patched, patched.patched]).toEqual([false, true])
+    expect(patched.exceptionError).toBeUndefined()
+    const out = Buffer.from(patched.returnValue).toString('hex')
+    expect(out).toBe(Buffer.from(original.returnValue).toString('hex'))
+    expect(out.slice(0, 64)).toBe(Buffer.from(data.subarray(0, 32)).toString('hex'))
+    expect(out.slice(64, 128)).toBe(Buffer.from(data.subarray(20, 40)).toString('hex') + '00'.repeat(12))
+    expect(out.slice(128, 256)).toBe('00'.repeat(64))
+    expect(out.slice(320, 384)).toBe(Buffer.from(keccak256(new Uint8Array(0))).toString('hex'))
+    expect(patched.executionGasUsed).toBe(original.executionGasUsed + 12n)
   })
 })

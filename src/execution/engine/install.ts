@@ -17,12 +17,14 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
+import { fastCleanup, type Cleanup, type JournalInternals } from '../fast-journal.js'
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
 import {
   ENV_MEMBERS,
   EVM_MEMBERS,
   INTERPRETER_MEMBERS,
+  JOURNAL_MEMBERS,
   MEMORY_MEMBERS,
   OPCODE_ENTRY_MEMBERS,
   OPCODE_INFO_MEMBERS,
@@ -62,6 +64,7 @@ let installing: Promise<void> | undefined
 interface Owned {
   [OWNED]?: true
   common: { hardfork(): string }
+  journal?: object
 }
 
 /** Whether an EVM runs the fast paths: one of the engine's own, on a verified hardfork. */
@@ -70,9 +73,13 @@ export function isFast(evm: unknown): boolean {
   return e[OWNED] === true && verifiedForks.has(e.common.hardfork())
 }
 
-/** Makes an EVM one of the engine's own: it gets the fast paths where they are on. */
+/** Makes an EVM one of the engine's own: it gets the fast paths where they are on (its journal too). */
 export function ownEvm<T extends object>(evm: T): T {
-  if (on) (evm as Owned)[OWNED] = true
+  if (on) {
+    const e = evm as Owned
+    e[OWNED] = true
+    if (typeof e.journal === 'object' && e.journal !== null) (e.journal as Owned)[OWNED] = true
+  }
   return evm
 }
 
@@ -164,17 +171,20 @@ async function install(): Promise<string | undefined> {
     ...missingMembers('runState.memory', runState.memory, MEMORY_MEMBERS),
     ...missingMembers('runState.env', runState.env, ENV_MEMBERS),
     ...missingMembers('Interpreter._result', interpreter._result, RESULT_MEMBERS),
+    ...missingMembers('EVM.journal', (evm as unknown as { journal?: unknown }).journal, JOURNAL_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD]', entry, OPCODE_ENTRY_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD].opcodeInfo', entry?.opcodeInfo, OPCODE_INFO_MEMBERS),
   ]
   if (!Array.isArray(table)) missing.push('EVM._opcodeMap (not an array)')
   const interpreterProto = interpreter.constructor.prototype
+  const journalProto = Object.getPrototypeOf((evm as unknown as { journal: object }).journal ?? {}) as Record<string, unknown>
   const evmProto = EVM.prototype as unknown as Record<string, unknown>
   for (const [proto, name, what] of [
     [interpreterProto, 'run', 'Interpreter.prototype.run'],
     [interpreterProto, '_getValidJumpDestinations', 'Interpreter.prototype._getValidJumpDestinations'],
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
+    [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -194,6 +204,7 @@ async function install(): Promise<string | undefined> {
   }
   evmProto._executeCall = fastCall(executeCall, (e: EvmInternals) => isFast(e))
   const runInterpreter = evmProto.runInterpreter as RunInterpreter
+  journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
 }

@@ -25,6 +25,7 @@ export const EVM_MEMBERS: readonly Member[] = [
   { name: '_reduceSenderBalance', kind: 'function', usedBy: 'fast-call' },
   { name: '_addToBalance', kind: 'function', usedBy: 'fast-call' },
   { name: '_loadCode', kind: 'function', usedBy: 'fast-call' },
+  { name: 'getPrecompile', kind: 'function', usedBy: 'fast-call (code of a frame, frame-state.ts)' },
   { name: 'runInterpreter', kind: 'function', usedBy: 'fast-call (replaced)' },
   { name: 'blockchain', kind: 'object', usedBy: 'fast-call (interpreter set-up)' },
   { name: 'journal', kind: 'object', usedBy: 'fast-call (interpreter set-up)' },
@@ -52,7 +53,7 @@ export const INTERPRETER_MEMBERS: readonly Member[] = [
   { name: '_env', kind: 'object', usedBy: 'lean environment, tracers' },
   { name: '_evm', kind: 'object', usedBy: 'jump cache, fast interpreter' },
   { name: '_result', kind: 'object', usedBy: 'tracers, transfer logs (logs)' },
-  { name: 'common', kind: 'object', usedBy: 'fast interpreter' },
+  { name: 'common', kind: 'object', usedBy: 'fast interpreter, jump cache (EIP-8024)' },
 ]
 
 /** Fields of the interpreter's run state, as an opcode handler receives it. */
@@ -73,6 +74,18 @@ export const RUN_STATE_MEMBERS: readonly Member[] = [
   { name: 'env', kind: 'object', usedBy: 'fast interpreter, tracers' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast interpreter, tracers' },
   { name: 'interpreter', kind: 'object', usedBy: 'fast opcodes, tracers' },
+]
+
+/** Members of the EVM's journal (`evm.journal`, its class not exported). */
+export const JOURNAL_MEMBERS: readonly Member[] = [
+  { name: 'cleanup', kind: 'function', usedBy: 'fast journal clean-up (replaced)' },
+  { name: 'cleanJournal', kind: 'function', usedBy: 'fast journal clean-up' },
+  { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
+  { name: 'touchAddress', kind: 'function', usedBy: 'fast-call (value transfer, frame-state.ts)' },
+  { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
 ]
 
 /** Fields of an opcode table entry (`_opcodeMap[op]`) and of its `opcodeInfo`. */

@@ -7,7 +7,12 @@
  * - programs: each hand-written and generated program called on an EVM (`runCall`), with the
  *   gas it needs and at several limits below that (out of gas at many points);
  * - transactions: through a VM (`runTx`), a contract creation of each program, then calls to it
- *   with value at the full and at lower gas limits.
+ *   with value at the full and at lower gas limits;
+ * - journaled: the programs again on the node's own state (`JournaledState` over a base read
+ *   synchronously, as a node's head state is, where SLOAD and SSTORE take the engine's
+ *   synchronous path), with slots 0..7 of the program's account set beforehand (some zero, some
+ *   not: every branch of EIP-2200's metering), at the same gas limits; the outcome carries the
+ *   state's changes instead of a root.
  */
 import { Common, Mainnet } from '@ethereumjs/common'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
@@ -15,6 +20,9 @@ import { createLegacyTx } from '@ethereumjs/tx'
 import { runTx } from '@ethereumjs/vm'
 import { Account, createAddressFromPrivateKey, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
 import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
+import { keyOf, word } from '../../../src/hex.js'
+import { JournaledState } from '../../../src/state/journaled-state.js'
+import type { StateReader } from '../../../src/state/types.js'
 import { createEngineEVM, createEngineVM, engineStatus } from '../../../src/execution/engine/index.js'
 import { CALLEE_CODE, PROGRAMS } from '../engine-corpus.js'
 import { prng, randomProgram } from './programs.js'
@@ -71,6 +79,45 @@ async function program(common: Common, code: Uint8Array, gasLimit: bigint) {
   return { ...execOutcome(result.execResult as Exec), root: hex(await stateManager.getStateRoot()) }
 }
 
+/** Slot i of TARGET before a journaled run: zero for 2 and 5, else a value unlike any the programs store. */
+const BASE_SLOTS = new Map(Array.from({ length: 8 }, (_, i) => [keyOf(word(BigInt(i))), i === 2 || i === 5 ? new Uint8Array(0) : Uint8Array.of(1, i)]))
+
+/**
+ * A base that holds only TARGET's slots (accounts and code come from `fund`), read without
+ * promises (`sync`, as a node's head state) or only through them (as a fork's, where the
+ * handlers fall back to the library's).
+ */
+function memoryBase(sync: boolean): StateReader {
+  const target = keyOf(TARGET.bytes)
+  const storage = (address: string, slot: string) => (address === target ? BASE_SLOTS.get(slot) : undefined) ?? new Uint8Array(0)
+  return {
+    getAccount: async () => undefined,
+    getStorage: async (address, slot) => storage(address, slot),
+    getCode: async () => new Uint8Array(0),
+    now: sync ? { account: () => undefined, storage, code: () => new Uint8Array(0) } : undefined,
+  }
+}
+
+/** A journaled state's changes, in a fixed order. */
+function changes(state: JournaledState) {
+  const diff = state.diff()
+  const sorted = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => a.localeCompare(b))
+  return {
+    accounts: sorted(diff.accounts).map(([a, acc]) => [a, acc === null ? null : [acc.nonce.toString(), acc.balance.toString(), hex(acc.codeHash)]]),
+    storage: sorted(diff.storage).map(([a, slots]) => [a, sorted(slots).map(([k, v]) => [k, hex(v)])]),
+    cleared: [...diff.cleared].sort(),
+    code: sorted(diff.code).map(([a, c]) => [a, hex(c)]),
+  }
+}
+
+async function journaled(common: Common, code: Uint8Array, gasLimit: bigint, sync = true) {
+  const stateManager = new JournaledState(memoryBase(sync))
+  const evm = await createEngineEVM({ common, stateManager: stateManager as never })
+  await fund(stateManager, code)
+  const result = await evm.runCall({ caller: CALLER, to: TARGET, gasLimit, value: 3n, data: INPUT })
+  return { ...execOutcome(result.execResult as Exec), changes: changes(stateManager) }
+}
+
 async function transactions(common: Common, code: Uint8Array) {
   const vm = await createEngineVM({ common })
   await fund(vm.stateManager as never, Uint8Array.of())
@@ -112,6 +159,10 @@ for (const hardfork of SUPPORTED_HARDFORKS) {
     // Out of gas along the program: limits spread over the gas it uses.
     for (let i = 0; i < 6; i++) runs.push(await program(common, code, (used * BigInt(i)) / 6n + BigInt(i * 7)))
     outcomes[`${hardfork} program ${name}`] = runs
+    const onJournal = []
+    for (let i = 0; i < 6; i++) onJournal.push(await journaled(common, code, i === 0 ? 200_000n : (used * BigInt(i)) / 6n + BigInt(i * 7)))
+    outcomes[`${hardfork} journaled ${name}`] = onJournal
+    outcomes[`${hardfork} journaled, read through promises, ${name}`] = [await journaled(common, code, 200_000n, false), await journaled(common, code, used / 2n, false)]
     outcomes[`${hardfork} transactions ${name}`] = await transactions(common, code)
   }
 }
