@@ -2,15 +2,23 @@
  * The package's entry loads its bundle through V8's code cache (scripts/entry-loader.cjs,
  * docs/performance.md "Cold start") and, when it found none, leaves a function under this symbol
  * to write one. It is called when the first node has started, so the cache holds the bytecode of
- * what creating a node ran, not only of the bundle's top level, and again when a node closes,
- * with what the process's transactions compiled meanwhile; a process whose cache was written by
- * one that ran less (no node closed, or no contract code) writes it again when it closes a node.
+ * what creating a node ran, not only of the bundle's top level; again once the first block after
+ * contract code ran (a deployment, as a test file's first transaction usually is) is stored, with
+ * what that compiled; and when a node closes without contract code having run. A process whose
+ * cache was written by one that ran less writes it again at those points.
+ *
+ * The cache is written right after the first contract block, not when the node closes: a cache
+ * written after hundreds more transactions made the first deployment of later processes slower
+ * (5.6-6.4 ms against 2.9-3.9, same build; docs/performance.md, "The compile cache decides the
+ * deployment row"), while the transfers after it ran the same with either.
  * Run from the sources (tsx, vitest) or from a build without the loader, there is nothing to call.
  */
 const READY = Symbol.for('finality.compileCache.ready')
 
 /** Whether contract code has run in this process (its interpreter's code is then worth caching). */
 let contractCodeRan = false
+/** Whether {@link blockStored} has told the cache of the first block after contract code ran. */
+let contractBlockTold = false
 
 function tell(level: 1 | 2 | 3): void {
   const ready = (globalThis as Record<symbol, unknown>)[READY]
@@ -25,6 +33,14 @@ export function nodeStarted(): void {
 /** Tells the entry's compile cache that a node has closed. */
 export function nodeClosed(): void {
   tell(contractCodeRan ? 3 : 2)
+}
+
+/** Tells the entry's compile cache that a block is stored (written once contract code has run). */
+export function blockStored(): void {
+  if (contractCodeRan && !contractBlockTold) {
+    contractBlockTold = true
+    tell(3)
+  }
 }
 
 /** Notes that the EVM has analysed contract code (once per code: see execution/jump-cache.ts). */

@@ -152,7 +152,7 @@ describe('a user project with the tarball installed', () => {
     expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
   }, 240_000)
 
-  it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged or when a process ran contract code, off when asked', async () => {
+  it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged or once a process has stored a block after contract code ran, off when asked', async () => {
     const cacheDir = path.join(work, 'compile-cache')
     // Scripts in files: `node -e` puts its script among the flags the cache is named by.
     const body = (load: string) =>
@@ -163,6 +163,8 @@ describe('a user project with the tarball installed', () => {
       `  const data = process.env.DEPLOY === '1' ? '0x60055600005b00' : undefined\n` +
       `  await n.request({ method: 'eth_sendTransaction', params: [data ? { from, data } : { from, to: from, value: '0x1' }] })\n` +
       `  console.log(await n.request({ method: 'eth_chainId' }))\n` +
+      // Without closing the node: what the cache holds must not wait for a close.
+      `  if (process.env.NO_CLOSE === '1') process.exit(0)\n` +
       `  await n.close()\n` +
       `})\n`
     writeFileSync(path.join(project, 'cache-probe.mjs'), body("import('finality')"))
@@ -184,8 +186,9 @@ describe('a user project with the tarball installed', () => {
     expect(await start('cache-probe.cjs', cacheDir)).toBe('0x7a69')
     expect(files()).toEqual([name])
     expect(inodeOf(name)).toBe(first)
-    // A process that runs contract code, which the cache's writer had not, writes it again, once.
-    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')
+    // A process that runs contract code, which the cache's writer had not, writes it again, once,
+    // as soon as the block with it is stored (this one exits without closing its node).
+    expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1', NO_CLOSE: '1' })).toBe('0x7a69')
     const upgraded = inodeOf(name)
     expect(upgraded).not.toBe(first)
     expect(await start('cache-probe.mjs', cacheDir, { DEPLOY: '1' })).toBe('0x7a69')

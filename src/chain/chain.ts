@@ -23,6 +23,7 @@ import type { Account } from '@ethereumjs/util'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { StoredReceipt } from './receipts.js'
 import { ChainStore, type Database } from './store.js'
+import { blockStored } from '../compile-cache.js'
 
 /** Events the chain publishes; filters, subscriptions and the provider listen. */
 export interface ChainEvents {
@@ -507,6 +508,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.committedRoot = block.header.stateRoot
     this.remember(key, block)
     this.headBlock = block
+    blockStored()
   }
 
   /**
