@@ -4,7 +4,8 @@
  * fee its parent gives, not London's initial 1 gwei. The chain reaches those heights here as a
  * user's would: a fork of a chain that is already there (an Anvil started from a geth genesis
  * whose `number` is just below them), then `hardhat_mine`, `hardhat_mine` with an interval and
- * automined transactions across them. Every block there reads back.
+ * automined transactions across them. Every block there reads back. A fork of a chain
+ * @ethereumjs/common does not know reads that chain's own blocks there under the node's rules too.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,9 +25,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** An Anvil whose chain starts at block `number` (a Prague geth genesis), one block mined on it. */
-async function remoteAt(chainId: number, number: bigint): Promise<RunningAnvil> {
-  const file = path.join(dir, `genesis-${chainId}.json`)
+/** An Anvil whose chain starts at block `number` (a Prague geth genesis), `mined` blocks mined on it. */
+async function remoteAt(chainId: number, number: bigint, mined = 1n): Promise<RunningAnvil> {
+  const file = path.join(dir, `genesis-${chainId}-${number}.json`)
   const forks = ['homestead', 'eip150', 'eip155', 'eip158', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'berlin', 'london', 'mergeNetsplit']
   const config: Record<string, unknown> = { chainId, terminalTotalDifficulty: 0, shanghaiTime: 0, cancunTime: 0, pragueTime: 0 }
   for (const f of forks) config[`${f}Block`] = 0
@@ -34,7 +35,8 @@ async function remoteAt(chainId: number, number: bigint): Promise<RunningAnvil> 
   const anvil = await startAnvil(['--init', file])
   anvils.push(anvil)
   // Anvil's genesis state root leaves out its funded accounts; the next block's has them.
-  await fetch(anvil.http, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"evm_mine","params":[]}' }).then((r) => r.text())
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: [q(mined)] })
+  await fetch(anvil.http, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text())
   return anvil
 }
 
@@ -93,5 +95,22 @@ describe('a node\'s own chain at mainnet\'s fork heights', () => {
     // EIP-1559 from the parent: an empty parent (a mined block) lowers the fee by an eighth.
     expect(BigInt(parent.gasUsed) < 15_000_000n).toBe(true)
     expect(BigInt(london.baseFeePerGas)).toBeLessThan(BigInt(parent.baseFeePerGas))
+  }, 120_000)
+
+  it('a fork reads the remote\'s own blocks 1,920,000 to 1,920,009 (a chain @ethereumjs/common does not know)', async () => {
+    const start = 1_919_995n
+    const anvil = await remoteAt(4242, start, 16n)
+    const node = await newNode({ fork: { url: anvil.http } })
+    const remote = { request: async (method: string, params: unknown[]) => ((await (await fetch(anvil.http, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: unknown }).result }
+    for (let n = 1_920_000n; n <= 1_920_009n; n++) {
+      const theirs = (await remote.request('eth_getBlockByNumber', [q(n), false])) as Block
+      const mine = (await node.request({ method: 'eth_getBlockByNumber', params: [q(n), false] })) as Block
+      expect([mine.number, mine.hash, mine.extraData]).toEqual([theirs.number, theirs.hash, '0x'])
+      expect(keccak256((await node.request({ method: 'debug_getRawHeader', params: [q(n)] })) as Hex)).toBe(theirs.hash)
+      expect(await node.request({ method: 'eth_getBlockReceipts', params: [q(n)] })).toEqual([])
+    }
+    // And builds on them.
+    await node.request({ method: 'hardhat_mine', params: ['0x2'] })
+    expect(await node.request({ method: 'eth_blockNumber', params: [] })).toBe(q(start + 18n))
   }, 120_000)
 })
