@@ -124,12 +124,33 @@ export function setCodeSizeLimit(common: Common, limit: CodeSizeLimit): void {
 }
 
 /**
- * A Common fixed at one hardfork from genesis on, with the fast crypto hooks. `chain` defaults
- * to Mainnet's configuration under the node's chain id; a geth genesis supplies its own.
+ * The fork schedule of a node's own chain: every fork up to `hardfork` active from genesis
+ * (block 0, or time 0 for the forks mainnet scheduled by time), the later ones unscheduled. It
+ * keeps mainnet's order of forks, which @ethereumjs/common compares by, and none of mainnet's
+ * activation numbers: with them, @ethereumjs/block applies mainnet's one-block rules at mainnet's
+ * heights (the DAO fork's `extraData` on blocks 1,920,000 to 1,920,009, the initial base fee on
+ * London's block 12,965,000) and refuses such blocks of a chain that ran `hardfork` from its
+ * genesis on. The DAO fork is never scheduled: it was an irregular state change of mainnet only.
  */
-export function createChainCommon(chainId: bigint, hardfork: string, chain: ChainConfig = Mainnet, codeSizeLimit?: CodeSizeLimit): Common {
+export function localChainConfig(chainId: bigint, hardfork: string): ChainConfig {
+  const last = Mainnet.hardforks.findIndex((h) => h.name === hardfork)
+  if (last === -1) throw new Error(`hardfork ${hardfork} is not one @ethereumjs/common knows`)
+  const hardforks = Mainnet.hardforks.map((h, i) => {
+    if (i > last || h.name === Hardfork.Dao || (h.block === null && (h.timestamp === undefined || h.timestamp === null))) return { name: h.name, block: null }
+    return h.timestamp === undefined || h.timestamp === null ? { name: h.name, block: 0 } : { name: h.name, block: null, timestamp: 0 }
+  })
+  return { ...Mainnet, chainId: Number(chainId), name: 'finality', hardforks }
+}
+
+/**
+ * A Common fixed at one hardfork from genesis on, with the fast crypto hooks. Without `chain`
+ * it is the node's own chain ({@link localChainConfig}) under the node's chain id; a geth
+ * genesis supplies its own configuration and a fork of a known chain the remote's (mainnet's
+ * activation numbers are kept there, for the remote's blocks), both under `chainId`.
+ */
+export function createChainCommon(chainId: bigint, hardfork: string, chain?: ChainConfig, codeSizeLimit?: CodeSizeLimit): Common {
   const common = new SharedCommon({
-    chain: { ...chain, chainId: Number(chainId), name: chain === Mainnet ? 'finality' : chain.name },
+    chain: chain === undefined ? localChainConfig(chainId, hardfork) : { ...chain, chainId: Number(chainId) },
     hardfork,
     customCrypto: customCrypto(),
   })

@@ -3,9 +3,11 @@
  * They must be the object the constructor makes from the same fields (same fields in the same
  * order, same hash, RLP and JSON) under every hardfork the node runs, and where the constructor
  * refuses a header (mainnet's DAO extra-data blocks, the first London block of a chain whose
- * London starts later) the refusal must stay.
+ * London starts later: a Common of mainnet's schedule, as a fork reads mainnet's blocks under)
+ * the refusal must stay. The node's own chain has neither rule.
  */
 import { BlockHeader, createBlockHeader } from '@ethereumjs/block'
+import { Mainnet } from '@ethereumjs/common'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
@@ -59,7 +61,7 @@ describe('builtHeader', () => {
   })
 
   it('leaves the checks of mainnet\'s DAO blocks and London\'s first block to the constructor', () => {
-    const common = createChainCommon(31337n, 'prague')
+    const common = createChainCommon(1n, 'prague', Mainnet)
     const dao = common.hardforkBlock('dao') as bigint
     const london = common.hardforkBlock('london') as bigint
     for (const number of [dao, dao + 9n, london]) {
@@ -78,5 +80,13 @@ describe('builtHeader', () => {
     // Past the DAO's ten blocks the header is made directly, as the constructor accepts it.
     const after = fieldsFor('prague', { number: dao + 10n })
     expect(snapshot(builtHeader(after, common))).toEqual(snapshot(createBlockHeader(after, { common, setHardfork: false, freeze: false })))
+  })
+
+  it('makes the node\'s own headers at mainnet\'s DAO and London heights as the constructor does (no rule there)', () => {
+    const common = createChainCommon(31337n, 'prague')
+    for (const number of [1_920_000n, 1_920_009n, 12_965_000n]) {
+      const fields = fieldsFor('prague', { number })
+      expect(snapshot(builtHeader(fields, common))).toEqual(snapshot(createBlockHeader(fields, { common, setHardfork: false, freeze: false })))
+    }
   })
 })
