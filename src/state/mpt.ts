@@ -181,6 +181,8 @@ function fromHexPrefix(bytes: Uint8Array): { path: Uint8Array; leaf: boolean } {
  * looks up its species constructor). Grown when a node does not fit.
  */
 let scratch = new Uint8Array(1024)
+/** {@link scratch} as a DataView: child hashes are copied into it four bytes at a time. */
+let scratchView = new DataView(scratch.buffer)
 
 /** Length of the RLP string of a nibble path in hex-prefix form. */
 function hexPrefixLength(path: Uint8Array): number {
@@ -216,14 +218,17 @@ function settle(node: Loaded, keep: boolean): void {
   const length = headerLength(payload) + payload
   if (length < 32 || keep) {
     const out = new Uint8Array(length)
-    writeNode(out, node, payload)
+    writeNode(out, node, payload, undefined)
     node.enc = out
     if (length >= 32) setHash(node, out)
     return
   }
-  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
+  if (length > scratch.length) {
+    scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
+    scratchView = new DataView(scratch.buffer)
+  }
   const out = scratch.subarray(0, length)
-  writeNode(out, node, payload)
+  writeNode(out, node, payload, scratchView)
   setHash(node, out)
 }
 
@@ -249,15 +254,18 @@ function refLength(child: TrieNode, keep: boolean): number {
   return enc !== NONE && enc.length < 32 ? enc.length : 33
 }
 
-/** Writes a node's RLP (its children settled, `payload` from {@link payloadOf}) into `out`. */
-function writeNode(out: Uint8Array, node: Loaded, payload: number): void {
+/**
+ * Writes a node's RLP (its children settled, `payload` from {@link payloadOf}) into `out`;
+ * `view`, when given, is a DataView of `out`'s bytes from the same start.
+ */
+function writeNode(out: Uint8Array, node: Loaded, payload: number, view: DataView | undefined): void {
   let pos = writeHeader(out, 0, 0xc0, payload)
   if (node.t === 2) {
     const children = node.children
     for (let i = 0; i < 16; i++) {
       const c = children[i] as TrieNode | null
       if (c === null) out[pos++] = 0x80
-      else pos = writeRef(out, pos, c)
+      else pos = writeRef(out, pos, c, view)
     }
     if (node.value === null) out[pos] = 0x80
     else writeString(out, pos, node.value)
@@ -265,11 +273,11 @@ function writeNode(out: Uint8Array, node: Loaded, payload: number): void {
   }
   pos = writeHexPrefix(out, pos, node.path, node.t === 0)
   if (node.t === 0) writeString(out, pos, node.value)
-  else writeRef(out, pos, node.child)
+  else writeRef(out, pos, node.child, view)
 }
 
 /** Writes a settled child's reference (see {@link refLength}); returns the next position. */
-function writeRef(out: Uint8Array, pos: number, child: TrieNode): number {
+function writeRef(out: Uint8Array, pos: number, child: TrieNode, view: DataView | undefined): number {
   if (child.t !== 3) {
     const enc = child.enc
     if (enc !== NONE && enc.length < 32) {
@@ -280,7 +288,13 @@ function writeRef(out: Uint8Array, pos: number, child: TrieNode): number {
   out[pos] = 0xa0
   const hs = child.hs
   const ho = child.ho
-  for (let k = 0; k < 32; k++) out[pos + 1 + k] = hs[ho + k] as number
+  if (view !== undefined) {
+    // Four bytes a store: as fast as `set` of a view, without making the view.
+    for (let k = 0; k < 32; k += 4) {
+      const i = ho + k
+      view.setUint32(pos + 1 + k, ((hs[i] as number) << 24) | ((hs[i + 1] as number) << 16) | ((hs[i + 2] as number) << 8) | (hs[i + 3] as number))
+    }
+  } else for (let k = 0; k < 32; k++) out[pos + 1 + k] = hs[ho + k] as number
   return pos + 33
 }
 
@@ -289,7 +303,7 @@ function encoded(node: Loaded): Uint8Array {
   if (node.enc !== NONE) return node.enc
   const payload = payloadOf(node, false)
   const out = new Uint8Array(headerLength(payload) + payload)
-  writeNode(out, node, payload)
+  writeNode(out, node, payload, undefined)
   return out
 }
 
