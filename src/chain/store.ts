@@ -52,10 +52,10 @@ class Recent<V> {
 const enc = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
 
 /**
- * The logs' addresses, topics and data a chain keeps are copied into shared slabs: as the engine
- * makes them, each is an array of its own, which gets an ArrayBuffer object too once anything
- * takes a view of it (~130 bytes of heap more per field, ~650 a Transfer log). Data longer than
- * {@link LOG_FIELD_MAX} keeps its array.
+ * The receipts' logs (addresses, topics and data), blooms and addresses a chain keeps are copied
+ * into shared slabs: as the engine makes them, each is an array of its own, which gets an
+ * ArrayBuffer object too once anything takes a view of it (~130 bytes of heap more per field,
+ * ~650 a Transfer log). Data longer than {@link LOG_FIELD_MAX} keeps its array.
  */
 const LOG_SLAB = 8192
 const LOG_FIELD_MAX = 1024
@@ -75,9 +75,23 @@ function slabCopy(bytes: Uint8Array): Uint8Array {
   return out
 }
 
-/** Gives each receipt's logs the same bytes in slabs (new arrays: the old ones are not changed). */
-function compactLogs(receipts: StoredReceipt[]): void {
+/** The bloom of a receipt without logs, shared by every such receipt a chain keeps. */
+const EMPTY_BLOOM = new Uint8Array(256)
+
+function isZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false
+  return true
+}
+
+/**
+ * Gives each receipt's logs, bloom, sender and created address the same bytes in slabs (new
+ * arrays: the old ones are not changed; an all-zero bloom is the shared {@link EMPTY_BLOOM}).
+ */
+function compactReceipts(receipts: StoredReceipt[]): void {
   for (const receipt of receipts) {
+    receipt.bloom = receipt.bloom.length === 256 && isZero(receipt.bloom) ? EMPTY_BLOOM : slabCopy(receipt.bloom)
+    receipt.from = slabCopy(receipt.from)
+    if (receipt.contractAddress !== undefined) receipt.contractAddress = slabCopy(receipt.contractAddress)
     const logs = receipt.logs
     if (logs.length === 0) continue
     const copies: RawLog[] = []
@@ -230,7 +244,7 @@ export class ChainStore {
     // A block without receipts needs no entry in memory: a miss reads as none (hardhat_mine's
     // thousands of empty blocks keep one map entry less each).
     if (record.receipts.length > 0 || this.db !== undefined) {
-      compactLogs(record.receipts)
+      compactReceipts(record.receipts)
       this.receipts.set(key, record.receipts)
     }
     const { txHashes } = record
