@@ -27,7 +27,7 @@ const fakeBlock = (n: number) => {
   return { header: { number: BigInt(n), timestamp: BigInt(1_700_000_000 + n), parentHash: randomBytes(32) }, hash: () => hash, transactions: [{ hash: () => txHash }] }
 }
 const genesis = fakeBlock(0)
-const chain = Object.assign(new EventEmitter(), { height: 0n, head: genesis }) as unknown as Chain
+const chain = Object.assign(new EventEmitter(), { height: 0n, firstNumber: 0n, head: genesis }) as unknown as Chain
 // What the chain holds anyway: the blocks and receipts.
 const made = Array.from({ length: blocks }, (_, i) => {
   const receipts: StoredReceipt[] = [{

@@ -11,7 +11,7 @@
 import type { AbstractLevel } from 'abstract-level'
 import { RLP } from '@ethereumjs/rlp'
 import { fromHex, keyOf, toBigInt } from '../hex.js'
-import { decodeReceipts, encodeReceipts, type StoredReceipt } from './receipts.js'
+import { decodeReceipts, encodeReceipts, type RawLog, type StoredReceipt } from './receipts.js'
 import { decodeCertificate, encodeCertificate } from '../consensus/certificate.js'
 import type { CommitCertificate } from '../consensus/votes.js'
 
@@ -50,6 +50,60 @@ class Recent<V> {
 }
 
 const enc = { keyEncoding: 'utf8', valueEncoding: 'view' } as const
+
+/**
+ * The receipts' logs (addresses, topics and data), blooms and addresses a chain keeps are copied
+ * into shared slabs: as the engine makes them, each is an array of its own, which gets an
+ * ArrayBuffer object too once anything takes a view of it (~130 bytes of heap more per field,
+ * ~650 a Transfer log). Data longer than {@link LOG_FIELD_MAX} keeps its array.
+ */
+const LOG_SLAB = 8192
+const LOG_FIELD_MAX = 1024
+let logSlab = new Uint8Array(LOG_SLAB)
+let logsUsed = 0
+
+function slabCopy(bytes: Uint8Array): Uint8Array {
+  const n = bytes.length
+  if (n === 0 || n > LOG_FIELD_MAX) return bytes
+  if (logsUsed + n > LOG_SLAB) {
+    logSlab = new Uint8Array(LOG_SLAB)
+    logsUsed = 0
+  }
+  const out = logSlab.subarray(logsUsed, logsUsed + n)
+  out.set(bytes)
+  logsUsed += n
+  return out
+}
+
+/** The bloom of a receipt without logs, shared by every such receipt a chain keeps. */
+const EMPTY_BLOOM = new Uint8Array(256)
+
+function isZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false
+  return true
+}
+
+/**
+ * Gives each receipt's logs, bloom, sender and created address the same bytes in slabs (new
+ * arrays: the old ones are not changed; an all-zero bloom is the shared {@link EMPTY_BLOOM}).
+ */
+function compactReceipts(receipts: StoredReceipt[]): void {
+  for (const receipt of receipts) {
+    receipt.bloom = receipt.bloom.length === 256 && isZero(receipt.bloom) ? EMPTY_BLOOM : slabCopy(receipt.bloom)
+    receipt.from = slabCopy(receipt.from)
+    if (receipt.contractAddress !== undefined) receipt.contractAddress = slabCopy(receipt.contractAddress)
+    const logs = receipt.logs
+    if (logs.length === 0) continue
+    const copies: RawLog[] = []
+    for (let i = 0; i < logs.length; i++) {
+      const [address, topics, data] = logs[i] as RawLog
+      const kept: Uint8Array[] = []
+      for (let k = 0; k < topics.length; k++) kept.push(slabCopy(topics[k] as Uint8Array))
+      copies.push([slabCopy(address), kept, slabCopy(data)])
+    }
+    receipt.logs = copies
+  }
+}
 
 /** One block's records, ready for `commit`. */
 export interface BlockRecord {
@@ -189,7 +243,10 @@ export class ChainStore {
     this.blocks.set(key, record.rlp)
     // A block without receipts needs no entry in memory: a miss reads as none (hardhat_mine's
     // thousands of empty blocks keep one map entry less each).
-    if (record.receipts.length > 0 || this.db !== undefined) this.receipts.set(key, record.receipts)
+    if (record.receipts.length > 0 || this.db !== undefined) {
+      compactReceipts(record.receipts)
+      this.receipts.set(key, record.receipts)
+    }
     const { txHashes } = record
     for (let index = 0; index < txHashes.length; index++) this.txs.set(keyOf(txHashes[index] as Uint8Array), { blockHash: record.hash, index, blockKey: key })
     if (record.certificate !== undefined) this.certificates.set(key, record.certificate)

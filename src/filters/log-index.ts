@@ -45,12 +45,33 @@ export interface LogHit {
 /** Called when a query's result passes `limit`: the height of the block where it did. */
 export type OverLimit = (height: number) => never
 
+/** No transaction of the block emitted logs (shared by every such block). */
+const NO_TX_HASHES: Array<Hex | undefined> = []
+
+/**
+ * The index keeps its blocks and logs in parallel arrays of small values rather than an object
+ * each (~100 bytes of heap a block and ~30 a log less); a query makes the {@link IndexedBlock}
+ * and {@link IndexedLog} objects of what it returns.
+ */
 export class LogIndex {
-  /** By height less {@link base}, contiguous from the chain's first block. */
-  private readonly blocks: IndexedBlock[] = []
+  /**
+   * Block hashes as unprefixed hex (one flat string; a `0x` one is two, ~30 bytes more), by
+   * height less {@link base}, contiguous from the chain's first block.
+   */
+  private readonly blockHashes: string[] = []
+  /** Block timestamps, by the same position. */
+  private readonly timestamps: number[] = []
+  /** Position of each block's first log in {@link logs}, by the same position. */
+  private readonly firsts: number[] = []
+  /** The transaction hashes of blocks with logs, by the same position (see {@link IndexedBlock.txHashes}). */
+  private readonly txHashes = new Map<number, Array<Hex | undefined>>()
   /** The chain's first block number: 0, or a fork's fork block (whose older blocks are the remote's). */
   private base = 0
-  private readonly logs: IndexedLog[] = []
+  /** Every log in chain order, with its block's position, transaction index and index in the block by the same position. */
+  private readonly logs: RawLog[] = []
+  private readonly logBlocks: number[] = []
+  private readonly logTxIndexes: number[] = []
+  private readonly logIndexes: number[] = []
   private readonly byAddress = new Map<string, number[]>()
   private readonly byTopic0 = new Map<string, number[]>()
   private readonly off: () => void
@@ -73,7 +94,18 @@ export class LogIndex {
 
   /** The height of the highest block indexed. */
   get height(): number {
-    return this.base + this.blocks.length - 1
+    return this.base + this.blockHashes.length - 1
+  }
+
+  /** The block at `position` (height less base), as a hit shows it. */
+  private blockAt(position: number): IndexedBlock {
+    return {
+      hash: `0x${this.blockHashes[position] as string}`,
+      number: this.base + position,
+      timestamp: this.timestamps[position] as number,
+      txHashes: this.txHashes.get(position) ?? NO_TX_HASHES,
+      first: this.firsts[position] as number,
+    }
   }
 
   /** A fork moved the chain's first block (a reset to another fork block): start again from it. */
@@ -98,17 +130,20 @@ export class LogIndex {
     const base = this.base
     from = Math.max(from, base) - base
     to -= base
-    const top = Math.min(to, this.blocks.length - 1)
-    const start = this.blocks[from]
-    if (start === undefined || from > top) return []
-    const lo = start.first
-    const hi = this.blocks[top + 1]?.first ?? this.logs.length
+    const top = Math.min(to, this.blockHashes.length - 1)
+    const lo = this.firsts[from]
+    if (lo === undefined || from > top) return []
+    const hi = this.firsts[top + 1] ?? this.logs.length
     const out: LogHit[] = []
+    let block: IndexedBlock | undefined
     const take = (position: number): void => {
-      const entry = this.logs[position] as IndexedLog
-      if (!logMatches(entry.log, filter)) return
-      if (out.length === limit) overLimit(entry.height)
-      out.push({ entry, block: this.blocks[entry.height - base] as IndexedBlock })
+      const log = this.logs[position] as RawLog
+      if (!logMatches(log, filter)) return
+      const at = this.logBlocks[position] as number
+      if (out.length === limit) overLimit(base + at)
+      if (block === undefined || block.number !== base + at) block = this.blockAt(at)
+      const entry: IndexedLog = { log, height: base + at, txIndex: this.logTxIndexes[position] as number, logIndex: this.logIndexes[position] as number }
+      out.push({ entry, block })
     }
     const candidates = this.candidates(filter, lo, hi)
     if (candidates === undefined) for (let p = lo; p < hi; p++) take(p)
@@ -147,9 +182,9 @@ export class LogIndex {
     this.rebase()
     const height = Number(block.header.number) - this.base
     // A block at a height already indexed replaces it and everything above (a revert came first).
-    if (height < this.blocks.length) this.truncate(height)
+    if (height < this.blockHashes.length) this.truncate(height)
     // A gap (a resumed chain, or blocks committed before the index existed) is filled by catchUp.
-    if (height === this.blocks.length) this.add(block, receipts)
+    if (height === this.blockHashes.length) this.add(block, receipts)
   }
 
   /** Brings the index to the chain's blocks up to `to`: drops reverted ones, reads missing ones. */
@@ -159,12 +194,12 @@ export class LogIndex {
       to -= this.base
       const head = this.chain.head
       const headHeight = Number(head.header.number) - this.base
-      if (this.blocks.length > headHeight + 1) this.truncate(headHeight + 1)
-      const top = this.blocks[headHeight]
+      if (this.blockHashes.length > headHeight + 1) this.truncate(headHeight + 1)
+      const top = this.blockHashes[headHeight]
       // The head replaced without the index seeing it: start again from genesis.
-      if (top !== undefined && top.hash !== data(head.hash())) this.truncate(0)
+      if (top !== undefined && top !== keyOf(head.hash())) this.truncate(0)
       // A revert while catching up may have taken `to` off the chain: the query stops at the head.
-      if (this.blocks.length > Math.min(to, headHeight)) return
+      if (this.blockHashes.length > Math.min(to, headHeight)) return
       this.catchingUp ??= this.readBlocks(to).finally(() => (this.catchingUp = undefined))
       await this.catchingUp
       to += this.base
@@ -172,8 +207,8 @@ export class LogIndex {
   }
 
   private async readBlocks(to: number): Promise<void> {
-    while (this.blocks.length <= to) {
-      const height = this.blocks.length
+    while (this.blockHashes.length <= to) {
+      const height = this.blockHashes.length
       const block = await this.chain.blockByNumber(BigInt(height + this.base))
       if (block === undefined) {
         if (BigInt(height + this.base) > this.chain.height) return
@@ -181,9 +216,9 @@ export class LogIndex {
       }
       const receipts = await this.chain.receipts(block.hash())
       // The chain moved while reading (a commit indexed it already, or a revert): read again.
-      if (this.blocks.length !== height) continue
-      const parent = this.blocks[height - 1]
-      if (parent !== undefined && parent.hash !== data(block.header.parentHash)) {
+      if (this.blockHashes.length !== height) continue
+      const parent = this.blockHashes[height - 1]
+      if (parent !== undefined && parent !== keyOf(block.header.parentHash)) {
         this.truncate(0)
         continue
       }
@@ -192,42 +227,50 @@ export class LogIndex {
   }
 
   private add(block: Block, receipts: StoredReceipt[]): void {
-    const height = this.base + this.blocks.length
+    const at = this.blockHashes.length
     const first = this.logs.length
-    const txHashes: Array<Hex | undefined> = []
+    let txHashes: Array<Hex | undefined> | undefined
     let logIndex = 0
-    receipts.forEach((receipt, txIndex) => {
-      if (receipt.logs.length === 0) return
+    for (let txIndex = 0; txIndex < receipts.length; txIndex++) {
+      const logs = (receipts[txIndex] as StoredReceipt).logs
+      if (logs.length === 0) continue
       const tx = block.transactions[txIndex]
+      txHashes ??= []
       if (tx !== undefined) txHashes[txIndex] = data(tx.hash())
-      for (const log of receipt.logs) {
+      for (const log of logs) {
         const position = this.logs.length
-        this.logs.push({ log, height, txIndex, logIndex: logIndex++ })
+        this.logs.push(log)
+        this.logBlocks.push(at)
+        this.logTxIndexes.push(txIndex)
+        this.logIndexes.push(logIndex++)
         post(this.byAddress, keyOf(log[0]), position)
         const topic0 = log[1][0]
         if (topic0 !== undefined) post(this.byTopic0, keyOf(topic0), position)
       }
-    })
-    this.blocks.push({
-      hash: data(block.hash()),
-      number: height,
-      timestamp: Number(block.header.timestamp),
-      txHashes,
-      first,
-    })
+    }
+    this.blockHashes.push(keyOf(block.hash()))
+    this.timestamps.push(Number(block.header.timestamp))
+    this.firsts.push(first)
+    if (txHashes !== undefined) this.txHashes.set(at, txHashes)
   }
 
   /** Drops the blocks from `height` on, with their logs and postings. */
   private truncate(height: number): void {
-    const block = this.blocks[height]
-    if (block === undefined) return
-    while (this.logs.length > block.first) {
-      const { log } = this.logs.pop() as IndexedLog
+    const first = this.firsts[height]
+    if (first === undefined) return
+    while (this.logs.length > first) {
+      const log = this.logs.pop() as RawLog
       unpost(this.byAddress, keyOf(log[0]))
       const topic0 = log[1][0]
       if (topic0 !== undefined) unpost(this.byTopic0, keyOf(topic0))
     }
-    this.blocks.length = height
+    this.logBlocks.length = first
+    this.logTxIndexes.length = first
+    this.logIndexes.length = first
+    for (let at = height; at < this.blockHashes.length; at++) this.txHashes.delete(at)
+    this.blockHashes.length = height
+    this.timestamps.length = height
+    this.firsts.length = height
   }
 }
 

@@ -4,7 +4,8 @@
  * every node is also written to the node's abstract-level database with the block that made it.
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util'
-import type { LoadedNode } from './mpt.js'
+import { type LoadedNode, nodeHash } from './mpt.js'
+import { keyOf } from '../hex.js'
 
 /** What the store needs from the database: get by key, and hand pending writes to a batch. */
 export interface NodeBackend {
@@ -14,8 +15,13 @@ export interface NodeBackend {
 export class NodeStore implements DB<string, string | Uint8Array> {
   private readonly cache = new Map<string, Uint8Array>()
   private pending = new Map<string, Uint8Array>()
-  /** Every committed trie root as a live node, by hash (only without a backend: see {@link objects}). */
-  private readonly roots = new Map<string, LoadedNode>()
+  /**
+   * Every committed trie root as a live node (only without a backend: see {@link objects}), by
+   * the first four bytes of its hash as a small integer, with the rare roots that share them in an
+   * array: a hex key (~90 bytes of heap) for each of the ~3–4 roots a block commits is not kept.
+   */
+  private readonly roots = new Map<number, LoadedNode | LoadedNode[]>()
+  private rootsKept = 0
 
   /**
    * Without a database the tries are kept as the live, path-copied node objects themselves:
@@ -36,7 +42,15 @@ export class NodeStore implements DB<string, string | Uint8Array> {
 
   /** A committed root kept as an object (see {@link objects}), or a held one. */
   live(key: string): LoadedNode | undefined {
-    return this.roots.get(key) ?? this.held.get(key)?.node
+    return this.keptRoot(key) ?? this.held.get(key)?.node
+  }
+
+  private keptRoot(key: string): LoadedNode | undefined {
+    const found = this.roots.get(prefixOf(key))
+    if (found === undefined) return undefined
+    if (!Array.isArray(found)) return keyOf(nodeHash(found)) === key ? found : undefined
+    for (const node of found) if (keyOf(nodeHash(node)) === key) return node
+    return undefined
   }
 
   /** Makes an uncommitted root readable by hash until {@link release}; nothing is stored. */
@@ -54,12 +68,31 @@ export class NodeStore implements DB<string, string | Uint8Array> {
 
   /** How many roots are kept live, and how many held: what a chain without a database remembers per state. */
   get rootCount(): { kept: number; held: number } {
-    return { kept: this.roots.size, held: this.held.size }
+    return { kept: this.rootsKept, held: this.held.size }
   }
 
   /** Remembers a committed root as an object (see {@link objects}). */
   keepRoot(key: string, node: LoadedNode): void {
-    this.roots.set(key, node)
+    const prefix = prefixOf(key)
+    const found = this.roots.get(prefix)
+    if (found === undefined) {
+      this.roots.set(prefix, node)
+      this.rootsKept++
+    } else if (!Array.isArray(found)) {
+      // The same root again (a later object for the same state) replaces the kept one.
+      if (keyOf(nodeHash(found)) === key) this.roots.set(prefix, node)
+      else {
+        this.roots.set(prefix, [found, node])
+        this.rootsKept++
+      }
+    } else {
+      const at = found.findIndex((n) => keyOf(nodeHash(n)) === key)
+      if (at >= 0) found[at] = node
+      else {
+        found.push(node)
+        this.rootsKept++
+      }
+    }
   }
 
   /**
@@ -111,4 +144,9 @@ export class NodeStore implements DB<string, string | Uint8Array> {
       if (oldest !== undefined) this.cache.delete(oldest)
     }
   }
+}
+
+/** The first four bytes of a hex hash as a 32-bit integer (a small integer on V8's 64-bit heap). */
+function prefixOf(key: string): number {
+  return parseInt(key.substring(0, 8), 16) | 0
 }

@@ -7,7 +7,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 as keccak_256, keccak256OfHex } from '../crypto/keccak.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
-import { encodeString, headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
+import { headerLength, itemBounds, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
 import { EMPTY_ROOT, type LoadedNode, nibbles, nibblesToBytes, persist, refNode, rootHash, trieEntries, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from './mpt.js'
 import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 import type { NodeStore } from './node-store.js'
@@ -16,7 +16,7 @@ import { emptyDiff, touchedAddresses, type StateDiff, type StateReader } from '.
 const EMPTY = new Uint8Array(0)
 
 /**
- * Accounts' RLP are cut out of shared slabs, like the trie's hashes (src/crypto/keccak.ts): an
+ * Accounts' and storage values' RLP are cut out of shared slabs, like the trie's hashes: an
  * account's encoding (~70–110 bytes) is kept as its leaf's value for as long as the state is, and
  * an array of its own of more than 64 bytes gets an ArrayBuffer and a backing store outside V8's
  * heap (an allocation and a finaliser for the GC) each.
@@ -25,17 +25,33 @@ const ACCOUNT_SLAB = 8192
 let accountSlab = new Uint8Array(ACCOUNT_SLAB)
 let accountsUsed = 0
 
-/** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
-function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
-  // Written into one buffer: the integers need no arrays of their own.
-  const payload = uintLength(nonce) + uintLength(balance) + stringLength(storageRoot) + stringLength(codeHash)
-  const length = headerLength(payload) + payload
+/** `length` bytes cut out of the current slab (a new one when it is full). */
+function fromSlab(length: number): Uint8Array {
   if (accountsUsed + length > ACCOUNT_SLAB) {
     accountSlab = new Uint8Array(Math.max(ACCOUNT_SLAB, length))
     accountsUsed = 0
   }
   const out = accountSlab.subarray(accountsUsed, accountsUsed + length)
   accountsUsed += length
+  return out
+}
+
+/**
+ * A storage value's RLP string, cut out of the same slabs as accounts: an array of its own got
+ * an ArrayBuffer object of its own as well once anything took a view of it (~130 bytes of heap).
+ */
+function encodeSlot(value: Uint8Array): Uint8Array {
+  const out = fromSlab(stringLength(value))
+  writeString(out, 0, value)
+  return out
+}
+
+/** An account's RLP in the state trie: [nonce, balance, storageRoot, codeHash]. */
+function encodeAccount(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
+  // Written into one buffer: the integers need no arrays of their own.
+  const payload = uintLength(nonce) + uintLength(balance) + stringLength(storageRoot) + stringLength(codeHash)
+  const length = headerLength(payload) + payload
+  const out = fromSlab(length)
   let pos = writeHeader(out, 0, 0xc0, payload)
   pos = writeUint(out, pos, nonce)
   pos = writeUint(out, pos, balance)
@@ -270,7 +286,7 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          const set = trieSetAtNow(storage, this.keyPath(slot, fresh), value.length === 0 ? EMPTY : encodeString(value), this.store)
+          const set = trieSetAtNow(storage, this.keyPath(slot, fresh), value.length === 0 ? EMPTY : encodeSlot(value), this.store)
           storage = set instanceof Promise ? await set : set
         }
         storageHash = rootHash(storage, !this.store.objects)
