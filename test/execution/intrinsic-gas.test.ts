@@ -61,7 +61,7 @@ const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d
 describe.each([...SUPPORTED_HARDFORKS, 'amsterdam'])('intrinsic gas on %s', (hardfork) => {
   const common = createChainCommon(31337n, hardfork)
   it.each(cases(hardfork))('%s', (_name, fields) => {
-    const all = { nonce: 0n, gasLimit: 10_000_000n, value: 1n, ...fields }
+    const all: Record<string, unknown> = { nonce: 0n, gasLimit: 10_000_000n, value: 1n, ...fields }
     // The library's factory wants a KZG setup for any blob transaction; its constructor does not.
     const make = (values: object) => (all.type === 3 ? new Blob4844Tx(values as never, { common }) : createTx(values as never, { common })) as TypedTransaction
     const unsigned = make(all)
