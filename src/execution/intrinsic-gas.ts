@@ -65,14 +65,23 @@ function readSchedule(common: Common): Schedule {
   }
 }
 
+/** Data longer than this is searched for zeros with `indexOf` rather than walked byte by byte. */
+const WALK_LIMIT = 256
+
 /**
- * The number of zero bytes in `data`, found by the typed array's native `indexOf`: a loop over
- * every byte runs in V8's interpreter in a fresh process (~0.3–2 ms for a 3 KB deployment, with
- * an on-stack-replacement compile), the search ~0.03 ms.
+ * The number of zero bytes in `data`. Long data (init code) is searched with the typed array's
+ * native `indexOf`: a loop over every byte runs in V8's interpreter in a fresh process (0.26–2 ms
+ * for the 3 KB Token deployment, with an on-stack-replacement compile; the search 0.026 ms).
+ * Short data (a call's arguments) is walked: a token transfer's 68 bytes hold ~40 zeros, and the
+ * walk measured ~2.7 µs a call over the first 500 against ~3.4 for the search.
  */
 function zeros(data: Uint8Array): number {
   let count = 0
-  for (let i = data.indexOf(0); i !== -1; i = data.indexOf(0, i + 1)) count++
+  if (data.length > WALK_LIMIT) {
+    for (let i = data.indexOf(0); i !== -1; i = data.indexOf(0, i + 1)) count++
+  } else {
+    for (let i = 0; i < data.length; i++) if (data[i] === 0) count++
+  }
   return count
 }
 
