@@ -13,7 +13,8 @@
  * (every reader tests them against undefined).
  */
 import { Hardfork } from '@ethereumjs/common'
-import { Address, hexToBytes, type Account } from '@ethereumjs/util'
+import { Address, type Account } from '@ethereumjs/util'
+import { fromHex } from '../hex.js'
 import { NOT_AT_HAND } from '../state/journaled-state.js'
 
 /** What the clean-up reads and calls on a journal. */
@@ -39,7 +40,8 @@ export function fastCleanup(library: Cleanup, fast: (journal: JournalInternals) 
     if (this.common.gteHardfork(Hardfork.SpuriousDragon)) {
       const state = this.stateManager
       for (const addressHex of this.touched) {
-        const address = new Address(hexToBytes(`0x${addressHex}`))
+        // The journal's keys are unprefixed hex of 20 bytes (the library checked them with a regex again).
+        const address = new Address(fromHex(addressHex))
         let account = typeof state.accountNow === 'function' ? state.accountNow(address) : NOT_AT_HAND
         if (account === NOT_AT_HAND) account = await state.getAccount(address)
         if (account === undefined || account.isEmpty()) {
@@ -51,5 +53,33 @@ export function fastCleanup(library: Cleanup, fast: (journal: JournalInternals) 
     this.cleanJournal()
     this.accessList = undefined
     this.preimages = undefined
+  }
+}
+
+/** `Journal#addAlwaysWarmAddress`. */
+export type AddAlwaysWarmAddress = (this: object, address: string, addToAccessList?: boolean) => void
+
+/** What the warm-address patch reads on a journal. */
+interface WarmJournal {
+  alwaysWarmJournal: Map<string, Set<string>>
+  accessList?: Map<string, Set<string>>
+}
+
+/**
+ * `Journal#addAlwaysWarmAddress` without the regex for an unprefixed address: the library strips
+ * a `0x` prefix through `stripHexPrefix`, which matches the whole string against a regex, and
+ * runTx warms every precompile, the recipient and the coinbase (unprefixed) at each transaction.
+ * A string without the prefix is what `stripHexPrefix` returns unchanged; anything else (a
+ * prefixed address, a value that is not a string) goes to the library's method.
+ */
+export function fastWarmAddress(library: AddAlwaysWarmAddress, fast: (journal: object) => boolean): AddAlwaysWarmAddress {
+  return function (this: object, address: string, addToAccessList = false): void {
+    if (typeof address !== 'string' || (address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120) || !fast(this)) {
+      return library.call(this, address, addToAccessList)
+    }
+    const journal = this as WarmJournal
+    if (!journal.alwaysWarmJournal.has(address)) journal.alwaysWarmJournal.set(address, new Set())
+    const list = journal.accessList
+    if (addToAccessList && list !== undefined && !list.has(address)) list.set(address, new Set())
   }
 }

@@ -29,6 +29,7 @@ import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { feeMarketFromValues, unsignedFeeMarket } from './fee-market-tx.js'
+import { intrinsicGas } from './intrinsic-gas.js'
 import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
 import { transactionFailedError } from './transaction-failure.js'
 
@@ -144,8 +145,11 @@ function signedBy(tx: TypedTransaction, from: Uint8Array, encoded?: Uint8Array):
   const address = new Address(from)
   // Plain assignments (the freeze below makes them read-only): Object.defineProperty takes V8's
   // slow path, ~1 µs each.
-  const own = tx as unknown as Record<'serialize' | 'getSenderAddress', unknown>
+  const own = tx as unknown as Record<'serialize' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   own.getSenderAddress = () => address
+  // Asked by the pool's admission and again by the block's runTx: the same Common, the same gas.
+  let intrinsic: bigint | undefined
+  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas(tx))
   // Encoded once: the hash, the transaction trie and the block's RLP each ask for it.
   const encode = tx.serialize
   let bytes: Uint8Array | undefined = encoded
@@ -178,9 +182,8 @@ function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransaction {
   let sender: Address | undefined
   own.getSenderAddress = () => (sender ??= new Address(keccak256(tx.getSenderPublicKey()).slice(12)))
   // Asked by the pool's admission and again by the block's runTx: the same Common, the same gas.
-  const intrinsicGas = tx.getIntrinsicGas
   let intrinsic: bigint | undefined
-  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas.call(tx))
+  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas(tx))
   Object.freeze(tx)
   return tx
 }

@@ -7,6 +7,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import { EventEmitter } from 'eventemitter3'
 import { keyOf } from '../hex.js'
+import { minimumGasLimit } from '../execution/intrinsic-gas.js'
 import { TxRejected } from '../domain-errors.js'
 import { Inclusions } from './inclusions.js'
 
@@ -115,7 +116,7 @@ export class TxPool extends EventEmitter<PoolEvents> {
       throw new TxRejected(`nonce too low: address 0x${sender}, tx: ${tx.nonce} state: ${ctx.stateNonce}`)
     }
     if (tx.gasLimit > ctx.blockGasLimit) throw new TxRejected('exceeds block gas limit')
-    const intrinsic = tx.getMinimumGasLimit()
+    const intrinsic = minimumGasLimit(tx)
     if (tx.gasLimit < intrinsic) {
       throw new TxRejected(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`)
     }

@@ -76,3 +76,46 @@ describe('the journal clean-up on the node state', () => {
     expect([ours.touched, ours.warm]).toEqual([0, 0])
   })
 })
+
+interface WarmLike {
+  alwaysWarmJournal: Map<string, Set<string>>
+  accessList?: Map<string, Set<string>>
+  addAlwaysWarmAddress(address: unknown, addToAccessList?: boolean): void
+}
+
+/** The warm sets after the same calls, on an engine EVM's journal or the library's. */
+async function warmed(engine: boolean) {
+  await installEngine()
+  const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
+  const evm = engine ? await createEngineEVM({ common, stateManager: new JournaledState(base()) as never }) : await createEVM({ common, stateManager: new JournaledState(base()) as never })
+  const journal = (evm as unknown as { journal: WarmLike }).journal
+  const seen = (): Array<[string, string[]]> => [...journal.alwaysWarmJournal].map(([a, slots]) => [a, [...slots]])
+  const lists = (): Array<[string, string[]]> | undefined => (journal.accessList === undefined ? undefined : [...journal.accessList].map(([a, slots]) => [a, [...slots]]))
+  journal.accessList = undefined
+  journal.addAlwaysWarmAddress('00000000000000000000000000000000000000aa')
+  journal.addAlwaysWarmAddress('0x00000000000000000000000000000000000000Bb')
+  journal.addAlwaysWarmAddress('00000000000000000000000000000000000000cc', true)
+  const before = { warm: seen(), list: lists() }
+  journal.accessList = new Map()
+  journal.addAlwaysWarmAddress('00000000000000000000000000000000000000aa', true)
+  journal.addAlwaysWarmAddress('0x00000000000000000000000000000000000000dd', true)
+  journal.addAlwaysWarmAddress('0xnot-hex', true)
+  journal.addAlwaysWarmAddress('00000000000000000000000000000000000000ee')
+  let thrown: string | undefined
+  try {
+    journal.addAlwaysWarmAddress(42)
+  } catch (error) {
+    thrown = (error as Error).message
+  }
+  return { before, after: { warm: seen(), list: lists() }, thrown }
+}
+
+describe('warm addresses on the node state', () => {
+  it('behavior: addAlwaysWarmAddress fills the same warm sets and access list as the library, prefixed or not, and refuses a non-string alike', async () => {
+    const ours = await warmed(true)
+    const library = await warmed(false)
+    expect(ours).toEqual(library)
+    expect(ours.thrown).toMatch(/stripHexPrefix/)
+    expect(ours.after.warm.map(([a]) => a)).toContain('00000000000000000000000000000000000000dd')
+  })
+})

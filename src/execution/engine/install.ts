@@ -17,7 +17,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
-import { fastCleanup, type Cleanup, type JournalInternals } from '../fast-journal.js'
+import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from '../fast-journal.js'
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
 import {
@@ -185,6 +185,7 @@ async function install(): Promise<string | undefined> {
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
     [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
+    [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -205,6 +206,7 @@ async function install(): Promise<string | undefined> {
   evmProto._executeCall = fastCall(executeCall, (e: EvmInternals) => isFast(e))
   const runInterpreter = evmProto.runInterpreter as RunInterpreter
   journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
+  journalProto.addAlwaysWarmAddress = fastWarmAddress(journalProto.addAlwaysWarmAddress as AddAlwaysWarmAddress, (j) => isFast(j))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
 }

@@ -83,6 +83,7 @@ export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
   { name: 'touchAddress', kind: 'function', usedBy: 'fast-call (value transfer, frame-state.ts)' },
   { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts)' },
   { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },

@@ -1,0 +1,135 @@
+/**
+ * A transaction's intrinsic gas and minimum gas limit, worked out as @ethereumjs/tx's
+ * `getIntrinsicGas` and `getMinimumGasLimit` do, from the Common's parameters read once per
+ * parameter set instead of looked up (and turned into bigints) byte by byte: the library's
+ * `getDataGas` adds a bigint per calldata byte and asks Common for each cost and EIP on every
+ * call, ~25 µs for a token transfer's 68 bytes in a fresh process.
+ *
+ * Covered: the base cost, the per-byte costs of zero and non-zero calldata, the creation cost and
+ * EIP-3860's init-code words, EIP-2930's access-list costs, EIP-7702's per-authorisation cost
+ * and EIP-7623's calldata floor. Under EIPs that change the formula further (2780, 7976, 7981,
+ * 8037, none of them in a hardfork this node runs) the library answers.
+ * `test/execution/intrinsic-gas.test.ts` compares both on every supported hardfork and type.
+ */
+import type { Common } from '@ethereumjs/common'
+import { Capability, type TypedTransaction } from '@ethereumjs/tx'
+
+/** The costs of one parameter set, as numbers (each fits easily; sums stay far below 2^53). */
+interface Schedule {
+  /** An EIP changes the formula beyond what is written here: the library's methods answer. */
+  library: boolean
+  txGas: number
+  zeroByte: number
+  nonZeroByte: number
+  /** Added for a creation (Homestead on), else 0. */
+  creation: number
+  /** EIP-3860's cost per 32-byte word of init code, else 0. */
+  initCodeWord: number
+  accessListAddress: number
+  accessListKey: number
+  /** EIP-7702's cost per authorisation. */
+  perAuthorization: number
+  /** EIP-7623's cost per calldata token, undefined when it is not active. */
+  floorPerToken: number | undefined
+}
+
+/** Keyed by Common's parameter cache, an object ethereumjs replaces whenever hardfork, EIPs or parameters change. */
+const schedules = new WeakMap<object, Schedule>()
+
+function scheduleOf(common: Common): Schedule {
+  const key = (common as unknown as { _paramsCache: object })._paramsCache
+  let schedule = schedules.get(key)
+  if (schedule === undefined) {
+    schedule = readSchedule(common)
+    schedules.set(key, schedule)
+  }
+  return schedule
+}
+
+function readSchedule(common: Common): Schedule {
+  const active = (eip: number) => common.isActivatedEIP(eip)
+  const param = (name: string) => Number(common.param(name))
+  const library = active(2780) || active(7976) || active(7981) || active(8037)
+  const accessLists = active(2930)
+  return {
+    library,
+    txGas: param('txGas'),
+    zeroByte: param('txDataZeroGas'),
+    nonZeroByte: param('txDataNonZeroGas'),
+    creation: common.gteHardfork('homestead') ? param('txCreationGas') : 0,
+    initCodeWord: active(3860) ? param('initCodeWordGas') : 0,
+    accessListAddress: accessLists ? param('accessListAddressGas') : 0,
+    accessListKey: accessLists ? param('accessListStorageKeyGas') : 0,
+    perAuthorization: active(7702) ? param('perEmptyAccountCost') : 0,
+    floorPerToken: active(7623) ? param('totalCostFloorPerToken') : undefined,
+  }
+}
+
+/** Data longer than this is searched for zeros with `indexOf` rather than walked byte by byte. */
+const WALK_LIMIT = 256
+
+/**
+ * The number of zero bytes in `data`. Long data (init code) is searched with the typed array's
+ * native `indexOf`: a loop over every byte runs in V8's interpreter in a fresh process (0.26–2 ms
+ * for the 3 KB Token deployment, with an on-stack-replacement compile; the search 0.026 ms).
+ * Short data (a call's arguments) is walked: a token transfer's 68 bytes hold ~40 zeros, and the
+ * walk measured ~2.7 µs a call over the first 500 against ~3.4 for the search.
+ */
+function zeros(data: Uint8Array): number {
+  let count = 0
+  if (data.length > WALK_LIMIT) {
+    for (let i = data.indexOf(0); i !== -1; i = data.indexOf(0, i + 1)) count++
+  } else {
+    for (let i = 0; i < data.length; i++) if (data[i] === 0) count++
+  }
+  return count
+}
+
+/** The library's own method, from the transaction's class (instances may carry a cached one). */
+function libraryIntrinsicGas(tx: TypedTransaction): bigint {
+  return (Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(tx)
+}
+
+/** Whether the library's `getIntrinsicGas` charges the creation cost (its `toCreationAddress`, which throws for types that cannot create). */
+function creates(tx: TypedTransaction): boolean {
+  try {
+    return tx.toCreationAddress()
+  } catch {
+    return false
+  }
+}
+
+/** The gas a transaction pays before any code runs: `tx.getIntrinsicGas()`, the same value. */
+export function intrinsicGas(tx: TypedTransaction): bigint {
+  const s = scheduleOf(tx.common)
+  if (s.library) return libraryIntrinsicGas(tx)
+  const data = tx.data
+  const zero = zeros(data)
+  let gas = s.txGas + zero * s.zeroByte + (data.length - zero) * s.nonZeroByte
+  if (s.initCodeWord !== 0 && (tx.to === undefined || tx.to === null)) gas += s.initCodeWord * Math.ceil(data.length / 32)
+  if (s.creation !== 0 && creates(tx)) gas += s.creation
+  if (tx.supports(Capability.EIP2930AccessLists)) {
+    const list = (tx as TypedTransaction & { accessList: [Uint8Array, Uint8Array[]][] }).accessList
+    let keys = 0
+    for (let i = 0; i < list.length; i++) keys += (list[i] as [Uint8Array, Uint8Array[]])[1].length
+    gas += list.length * s.accessListAddress + keys * s.accessListKey
+  }
+  if (tx.supports(Capability.EIP7702EOACode)) {
+    gas += (tx as TypedTransaction & { authorizationList: unknown[] }).authorizationList.length * s.perAuthorization
+  }
+  return BigInt(gas)
+}
+
+/**
+ * The lowest gas limit the transaction may carry: `tx.getMinimumGasLimit()`, the same value,
+ * with `intrinsic` its intrinsic gas (asked of the transaction, which may have it cached).
+ */
+export function minimumGasLimit(tx: TypedTransaction, intrinsic: bigint = tx.getIntrinsicGas()): bigint {
+  const s = scheduleOf(tx.common)
+  if (s.library) return (Object.getPrototypeOf(tx) as TypedTransaction).getMinimumGasLimit.call(tx)
+  if (s.floorPerToken === undefined) return intrinsic
+  const data = tx.data
+  const zero = zeros(data)
+  const floor = BigInt(s.txGas + s.floorPerToken * (zero + (data.length - zero) * 4))
+  return floor > intrinsic ? floor : intrinsic
+}
