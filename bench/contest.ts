@@ -106,6 +106,11 @@ export async function runContest(): Promise<boolean> {
   const skipped = (process.env.BENCH_SKIP ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '')
   for (const c of skipped) if (c === 'finality' || !(CONTESTANTS as readonly string[]).includes(c)) throw new Error(`bad BENCH_SKIP entry ${c}: edr or anvil`)
   const running = CONTESTANTS.filter((c) => !skipped.includes(c))
+  // A subset of the workload groups (and `vitest`), to repeat one row more often; the rest print `—`.
+  const groups = (process.env.BENCH_KINDS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '')
+  for (const k of groups) if (k !== 'vitest' && !(KINDS as readonly string[]).includes(k)) throw new Error(`bad BENCH_KINDS entry ${k}: ${KINDS.join(', ')} or vitest`)
+  const kinds = groups.length === 0 ? KINDS : KINDS.filter((k) => groups.includes(k))
+  const vitestRow = groups.length === 0 || groups.includes('vitest')
   if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:contest` builds)')
 
   const installed = ensureContestants(log)
@@ -145,12 +150,13 @@ export async function runContest(): Promise<boolean> {
     const build_ = describeBuild()
     log(`finality: ${build_}; EDR ${installed.edrVersion}, Anvil ${installed.anvilVersion}; ${reps} repetitions${quick ? ' (BENCH_QUICK)' : ''}${skipped.length > 0 ? `; left out: ${skipped.join(', ')}` : ''}`)
     for (let rep = 1; rep <= reps; rep++) {
-      for (const kind of KINDS) {
+      for (const kind of kinds) {
         for (const c of running) {
           log(`repetition ${rep}/${reps}: ${kind} on ${c}`)
           add(c, await runChild(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
         }
       }
+      if (!vitestRow) continue
       log(`repetition ${rep}/${reps}: vitest, ${vitestFiles} files each`)
       const empty = await runVitest(vitestDirs.get('empty')!)
       for (const c of running) add(c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!)) - empty) / vitestFiles, vitestEmptyMs: empty })
