@@ -8,10 +8,11 @@
 // `FINALITY_COMPILE_CACHE=0` or Node's `NODE_DISABLE_COMPILE_CACHE=1` turns it off), named by
 // the build, V8's version, the architecture and the process's flags, written by a process that
 // found none (or found one V8 refused) once its first `createNode()` has resolved, and again, with
-// what its transactions compiled since, once the first block after contract code ran is stored
-// (a deployment, usually) or, without contract code, when it closes a node; a later process that
-// ran more than the cache's writer had writes it once more. Written later, after hundreds more
-// transactions, the cache served the first deployment of the next processes worse. V8 checks a cache
+// what its transactions compiled since, once its first block is stored and once the first block
+// after contract code ran is stored (a deployment, usually), or when it closes a node before
+// either; a later process that ran more than the cache's writer had writes it once more. Written
+// later, after hundreds more transactions, the cache served the first deployment of the next
+// processes worse. V8 checks a cache
 // against the source and its flags before it uses it; anything that goes wrong with the file
 // (unwritable folder, a refused or unreadable cache) only costs the compile the cache saves; a
 // file another user owns is not read (its bytecode would run in this process).
@@ -22,7 +23,7 @@ const Module = require('node:module')
 
 const BUILD_ID = '__FINALITY_BUILD_ID__'
 const BUNDLE = path.join(__dirname, 'finality.cjs')
-/** The bundle calls this with 1 when a node has started, 2 when one has closed, 3 once a block after contract code is stored. */
+/** The bundle calls this with 1 when a node has started, 2 at its first block (or close), 3 once a block after contract code is stored. */
 const READY = Symbol.for('finality.compileCache.ready')
 
 /** A short hash of the flags that can change V8's code (V8 refuses a cache made under others). */
@@ -43,7 +44,7 @@ function cachePath() {
 
 /**
  * A cache file: this header (three bytes, then how much the writer had run: 1 a node started,
- * 2 a node closed, 3 a block stored after contract code ran), then V8's data.
+ * 2 a block stored or a node closed, 3 a block stored after contract code ran), then V8's data.
  */
 const MAGIC = Buffer.from('fcc')
 

@@ -2,15 +2,17 @@
  * The package's entry loads its bundle through V8's code cache (scripts/entry-loader.cjs,
  * docs/performance.md "Cold start") and, when it found none, leaves a function under this symbol
  * to write one. It is called when the first node has started, so the cache holds the bytecode of
- * what creating a node ran, not only of the bundle's top level; again once the first block after
- * contract code ran (a deployment, as a test file's first transaction usually is) is stored, with
- * what that compiled; and when a node closes without contract code having run. A process whose
- * cache was written by one that ran less writes it again at those points.
+ * what creating a node ran, not only of the bundle's top level; again once the first block is
+ * stored, with what that compiled; and once the first block after contract code ran (a
+ * deployment, as a test file's first transaction usually is) is stored. A node closed before
+ * any of that tells it too. A process whose cache was written by one that ran less writes it
+ * again at those points.
  *
- * The cache is written right after the first contract block, not when the node closes: a cache
- * written after hundreds more transactions made the first deployment of later processes slower
- * (5.6-6.4 ms against 2.9-3.9, same build; docs/performance.md, "The compile cache decides the
- * deployment row"), while the transfers after it ran the same with either.
+ * The cache is written right after those first blocks, never after hundreds of transactions: a
+ * cache written late (at close, after many transfers) made the first deployment of later
+ * processes slower (4.2-4.4 ms against 3.1-3.4, same build, the contest's order of processes;
+ * docs/performance.md, "The compile cache decides the deployment row"), and the transfers after
+ * it no faster.
  * Run from the sources (tsx, vitest) or from a build without the loader, there is nothing to call.
  */
 const READY = Symbol.for('finality.compileCache.ready')
@@ -19,6 +21,8 @@ const READY = Symbol.for('finality.compileCache.ready')
 let contractCodeRan = false
 /** Whether {@link blockStored} has told the cache of the first block after contract code ran. */
 let contractBlockTold = false
+/** Whether {@link blockStored} has told the cache of the first block. */
+let blockTold = false
 
 function tell(level: 1 | 2 | 3): void {
   const ready = (globalThis as Record<symbol, unknown>)[READY]
@@ -35,11 +39,16 @@ export function nodeClosed(): void {
   tell(contractCodeRan ? 3 : 2)
 }
 
-/** Tells the entry's compile cache that a block is stored (written once contract code has run). */
+/** Tells the entry's compile cache that a block is stored (it is written at the first, and at the first after contract code ran). */
 export function blockStored(): void {
-  if (contractCodeRan && !contractBlockTold) {
-    contractBlockTold = true
-    tell(3)
+  if (contractCodeRan) {
+    if (!contractBlockTold) {
+      contractBlockTold = true
+      tell(3)
+    }
+  } else if (!blockTold) {
+    blockTold = true
+    tell(2)
   }
 }
 
