@@ -62,8 +62,8 @@ export function fromHex(hex: string): Uint8Array {
 
 const HEX_DIGITS_ONLY = /^[0-9a-fA-F]*$/
 
-/** Each hex digit's value by character code, either case. */
-const NIBBLE = new Uint8Array(128)
+/** Each hex digit's value by character code (below 128), either case; 255 for any other character. */
+export const NIBBLE = new Uint8Array(128).fill(255)
 for (let i = 0; i < 16; i++) {
   NIBBLE[i.toString(16).charCodeAt(0)] = i
   NIBBLE[i.toString(16).toUpperCase().charCodeAt(0)] = i

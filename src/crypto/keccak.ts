@@ -6,7 +6,7 @@
  */
 import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js'
 import { createKeccak, type IHasher } from 'hash-wasm'
-import { fromHex } from '../hex.js'
+import { NIBBLE, fromHex } from '../hex.js'
 
 let wasm: IHasher | undefined
 let starting: Promise<void> | undefined
@@ -76,21 +76,14 @@ export function keccak256OfHex(hex: string, keep: boolean): Uint8Array {
   return keep ? kept(hash) : hash
 }
 
-/** Each hex digit's value by character code, 255 for anything else. */
-const DIGITS = new Uint8Array(128).fill(255)
-for (let i = 0; i < 16; i++) {
-  DIGITS[i.toString(16).charCodeAt(0)] = i
-  DIGITS[i.toString(16).toUpperCase().charCodeAt(0)] = i
-}
-
 /** Decodes `n` bytes of even-length hex into `smallInput`; false for anything that is not hex. */
 function decodeHex(hex: string, n: number): boolean {
   if (hex.length !== 2 * n) return false
   for (let i = 0; i < n; i++) {
     const hi = hex.charCodeAt(2 * i)
     const lo = hex.charCodeAt(2 * i + 1)
-    const h = hi < 128 ? (DIGITS[hi] as number) : 255
-    const l = lo < 128 ? (DIGITS[lo] as number) : 255
+    const h = hi < 128 ? (NIBBLE[hi] as number) : 255
+    const l = lo < 128 ? (NIBBLE[lo] as number) : 255
     if ((h | l) === 255) return false
     smallInput[i] = (h << 4) | l
   }
