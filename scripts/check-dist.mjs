@@ -21,7 +21,7 @@ collect(pkg.exports)
 collect([pkg.main, pkg.module, pkg.types])
 collect(pkg.bin)
 // The bundle the entries load (scripts/entry-loader.cjs), which package.json does not name.
-if (pkg.name === 'finality') targets.add('./dist/finality.cjs')
+if (pkg.name === 'finality-evm') targets.add('./dist/finality.cjs')
 
 const missing = []
 for (const target of targets) {
@@ -40,7 +40,7 @@ for (const bin of Object.values(pkg.bin ?? {})) {
 }
 // The entry runs the bundle as a vm.Script (the compile cache); an import() there would need
 // --experimental-vm-modules, so packages loaded late are required (src/lazy-module.ts).
-if (pkg.name === 'finality') {
+if (pkg.name === 'finality-evm') {
   try {
     const bundle = readFileSync(join(root, 'dist/finality.cjs'), 'utf8')
     const at = bundle.search(/(?<![\w$.])import\(/)

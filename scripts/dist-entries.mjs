@@ -44,7 +44,7 @@ export function writeDistEntries(dist = join(HERE, '..', 'dist')) {
   writeFileSync(join(dist, 'index.cjs'), loader)
   writeFileSync(
     join(dist, 'index.js'),
-    `// The package's ES module entry: the same module as require('finality') (dist/index.cjs).\n` +
+    `// The package's ES module entry: the same module as require('finality-evm') (dist/index.cjs).\n` +
       `import finality from './index.cjs'\n\n` +
       `export const {\n${names.map((n) => `  ${n},\n`).join('')}} = finality\n`,
   )

@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import { createNode } from 'finality'
+ * import { createNode } from 'finality-evm'
  * const node = await createNode()
  * await node.request({ method: 'eth_blockNumber' }) // '0x0'
  * await node.close()

@@ -127,7 +127,7 @@ describe('a user project with the tarball installed', () => {
   }, 240_000)
 
   it('has the packed version installed', () => {
-    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'finality', 'package.json'), 'utf8')) as { version: string }
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', 'finality-evm', 'package.json'), 'utf8')) as { version: string }
     expect(installed.version).toBe((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version)
   })
 
@@ -167,8 +167,8 @@ describe('a user project with the tarball installed', () => {
       `  if (process.env.NO_CLOSE === '1') process.exit(0)\n` +
       `  await n.close()\n` +
       `})\n`
-    writeFileSync(path.join(project, 'cache-probe.mjs'), body("import('finality')"))
-    writeFileSync(path.join(project, 'cache-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    writeFileSync(path.join(project, 'cache-probe.mjs'), body("import('finality-evm')"))
+    writeFileSync(path.join(project, 'cache-probe.cjs'), body("Promise.resolve(require('finality-evm'))"))
     const start = async (file: string, cache: string, more: NodeJS.ProcessEnv = {}) =>
       (await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: cache, ...more } })).stdout.trim()
     const files = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : [])
@@ -215,8 +215,8 @@ describe('a user project with the tarball installed', () => {
       `  console.log(signature.length, steps)\n` +
       `  await n.close()\n` +
       `})\n`
-    writeFileSync(path.join(project, 'late-probe.mjs'), body("import('finality')"))
-    writeFileSync(path.join(project, 'late-probe.cjs'), body("Promise.resolve(require('finality'))"))
+    writeFileSync(path.join(project, 'late-probe.mjs'), body("import('finality-evm')"))
+    writeFileSync(path.join(project, 'late-probe.cjs'), body("Promise.resolve(require('finality-evm'))"))
     for (const file of ['late-probe.mjs', 'late-probe.cjs']) {
       const { stdout, stderr } = await run(process.execPath, [file], { cwd: project, env: { ...env, FINALITY_COMPILE_CACHE: path.join(work, 'late-cache') } })
       expect(stdout.trim()).toBe('132 8')

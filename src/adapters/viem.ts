@@ -1,6 +1,6 @@
 /**
  * viem settings for a node in the same process (`finality/viem`). viem is an optional peer
- * dependency: only this entry imports it, so `import 'finality'` never loads viem.
+ * dependency: only this entry imports it, so `import 'finality-evm'` never loads viem.
  *
  * Why not plain `custom(node.provider)`: viem's `custom` transport recognises an error only by
  * its own error classes or a code from its list (-32700…-32006, 4001…4902, 57xx). A revert is
@@ -12,8 +12,8 @@
  *
  * @example
  * ```ts
- * import { createNode } from 'finality'
- * import { clientConfig } from 'finality/viem'
+ * import { createNode } from 'finality-evm'
+ * import { clientConfig } from 'finality-evm/viem'
  * import { createPublicClient, createWalletClient, createTestClient } from 'viem'
  *
  * const node = await createNode()

@@ -2,7 +2,7 @@
  * The browser dApp setup, as the README shows it: a node served by node.listen(), which answers
  * local pages by default, called as a browser calls it (a preflight, then a POST with Origin).
  */
-import { createNode, type FinalityNode } from 'finality'
+import { createNode, type FinalityNode } from 'finality-evm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const PAGE = 'http://localhost:5173'

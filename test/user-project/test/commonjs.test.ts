@@ -1,5 +1,5 @@
 /**
- * The CommonJS build, as the README describes it: require('finality') and require('finality/viem').
+ * The CommonJS build, as the README describes it: require('finality-evm') and require('finality-evm/viem').
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-describe('require("finality")', () => {
+describe('require("finality-evm")', () => {
   it('starts a node and builds viem settings from CommonJS', () => {
     const script = `
-      const { createNode } = require('finality')
-      const { clientConfig } = require('finality/viem')
+      const { createNode } = require('finality-evm')
+      const { clientConfig } = require('finality-evm/viem')
       createNode().then(async (node) => {
         const chainId = await node.request({ method: 'eth_chainId' })
         process.stdout.write(JSON.stringify({ chainId, viemChain: clientConfig(node).chain.id }))

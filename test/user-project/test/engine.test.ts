@@ -40,7 +40,7 @@ describe("the user's own @ethereumjs/evm", () => {
     const interpreter = await interpreterProto()
     const interpreterBefore = methods(interpreter)
 
-    const { createNode, engineStatus } = await import('finality')
+    const { createNode, engineStatus } = await import('finality-evm')
     const node = await createNode()
     try {
       const [from] = (await node.request({ method: 'eth_accounts' })) as string[]

@@ -5,7 +5,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
-import { createNode, type FinalityNode } from 'finality'
+import { createNode, type FinalityNode } from 'finality-evm'
 import {
   createPublicClient,
   createWalletClient,

@@ -2,7 +2,7 @@
  * The in-process setup with ethers, as the README shows it: a BrowserProvider over node.provider.
  */
 import { BrowserProvider, Contract, ContractFactory, parseEther, type CallExceptionError, type JsonRpcSigner } from 'ethers'
-import { createNode, type FinalityNode } from 'finality'
+import { createNode, type FinalityNode } from 'finality-evm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { myToken } from './artifact.js'
 

@@ -1,8 +1,8 @@
 /**
  * The in-process setup with viem, as the README shows it: clientConfig(node) from finality/viem.
  */
-import { createNode, loadFixture, type FinalityNode } from 'finality'
-import { clientConfig } from 'finality/viem'
+import { createNode, loadFixture, type FinalityNode } from 'finality-evm'
+import { clientConfig } from 'finality-evm/viem'
 import {
   BaseError,
   ContractFunctionRevertedError,
