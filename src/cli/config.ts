@@ -8,6 +8,7 @@ import { parse as parseToml } from 'smol-toml'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
+import { HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -110,17 +111,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   given: new Set<string>(),
 })
 
-/** The spec's public namespaces: what a node bound beyond loopback serves unless told otherwise. */
-export const PUBLIC_API: readonly string[] = Object.freeze(['eth', 'web3', 'net', 'rpc'])
-
-/** On loopback the test controls are on too, as on Hardhat's and Anvil's nodes. */
-export const LOOPBACK_API: readonly string[] = Object.freeze([...PUBLIC_API, 'evm', 'hardhat', 'anvil', 'txpool', 'finality'])
-
-/**
- * What `--hardhat` adds on loopback, as `npx hardhat node` answers them: hardhat-ethers'
- * signMessage (personal_sign) and debug_traceTransaction.
- */
-export const HARDHAT_EXTRA_API: readonly string[] = Object.freeze(['debug', 'personal'])
+export { PUBLIC_API, LOOPBACK_API, HARDHAT_EXTRA_API }
 
 /**
  * The namespaces a transport bound to `address` serves when `--json-rpc.api` is not given; beyond
@@ -128,7 +119,7 @@ export const HARDHAT_EXTRA_API: readonly string[] = Object.freeze(['debug', 'per
  */
 export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false): string[] {
   if (!isLoopback(parseAddress(address).host)) return [...PUBLIC_API]
-  return hardhat ? [...LOOPBACK_API, ...HARDHAT_EXTRA_API] : [...LOOPBACK_API]
+  return loopbackApi(hardhat)
 }
 
 const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)

@@ -1,0 +1,3 @@
+import { checkWorkerChains } from './worker-chains.js'
+
+checkWorkerChains('second')
