@@ -1,0 +1,72 @@
+/**
+ * Anvil's controls beyond the ones Hardhat shares (src/rpc/test/controls.ts): its names for
+ * snapshots, its readers of the genesis time and the mining interval, and the ERC-20 balance and
+ * allowance setters. Params and answers are Anvil 1.7.1's (test/foundry/anvil-methods.test.ts
+ * sends the same requests to Anvil and compares).
+ */
+import { findErc20Slot, allowanceCall, balanceOfCall } from '../../controls/erc20-slots.js'
+import { RpcError } from '../../errors.js'
+import { quantity, word } from '../../hex.js'
+import type { Services } from '../../services.js'
+import { address, CodecError, parseQuantity, type Codec } from '../codecs.js'
+import { method, type MethodTable } from '../method.js'
+import { numberOrQuantity } from './params.js'
+
+/** An amount as Anvil takes it: a JSON number, a decimal string or a QTY, of up to 256 bits. */
+const amount: Codec<bigint> = {
+  name: 'number|QTY',
+  optional: false,
+  decode(v) {
+    if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v) || v < 0) throw new CodecError(`invalid number ${v}`)
+      return BigInt(v)
+    }
+    if (typeof v === 'string' && /^[0-9]{1,78}$/.test(v)) {
+      const n = BigInt(v)
+      if (n >= 1n << 256n) throw new CodecError('number > 256 bits')
+      return n
+    }
+    return parseQuantity(v)
+  },
+}
+
+/** Writes `value` into the slot of `token` that `call` reads, found by {@link findErc20Slot}. */
+async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, value: bigint, what: string): Promise<null> {
+  const slot = await findErc20Slot(s.calls, s.chain.head, token, call, value)
+  // Anvil's words and code (its BlockchainError::Message is -32603).
+  if (slot === undefined) throw new RpcError(-32603, `Unable to set ERC20 ${what}, no slot found`)
+  await s.controls.setStorageAt(token, slot, word(value))
+  return null
+}
+
+export const anvilExtras: MethodTable = {
+  // Anvil's names of evm_snapshot and evm_revert: the same snapshots, the same ids.
+  anvil_snapshot: method({ params: [], run: (s) => quantity(s.controls.snapshot()) }),
+  anvil_revert: method({ params: [numberOrQuantity], run: (s, [id]) => s.controls.revert(id) }),
+  /** The genesis block's timestamp, a JSON number (Anvil's beacon genesis time). */
+  anvil_getGenesisTime: method({
+    params: [],
+    run: async (s) => Number((await s.chain.blockByNumber(s.chain.firstNumber))?.header.timestamp ?? 0n),
+  }),
+  /** Interval mining's period in whole seconds, or null in any other mode. */
+  anvil_getIntervalMining: method({
+    params: [],
+    run: (s) => {
+      const mode = s.producer.mode
+      return mode.mode === 'interval' ? Math.floor(mode.blockTime / 1000) : null
+    },
+  }),
+  anvil_dealERC20: method({
+    params: [address, address, amount],
+    run: (s, [holder, token, value]) => setErc20Slot(s, token, balanceOfCall(holder), value, 'balance'),
+  }),
+  // Anvil's alias of anvil_dealERC20.
+  anvil_setERC20Balance: method({
+    params: [address, address, amount],
+    run: (s, [holder, token, value]) => setErc20Slot(s, token, balanceOfCall(holder), value, 'balance'),
+  }),
+  anvil_setERC20Allowance: method({
+    params: [address, address, address, amount],
+    run: (s, [owner, spender, token, value]) => setErc20Slot(s, token, allowanceCall(owner, spender), value, 'allowance'),
+  }),
+}
