@@ -19,12 +19,13 @@ import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { concat, keyOf, toBigInt, unpadded } from '../hex.js'
+import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
+import { BlobStore } from './blob-store.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { feeMarketFromValues } from './fee-market-tx.js'
 import { intrinsicGas } from './intrinsic-gas.js'
@@ -336,8 +337,20 @@ export class Transactions {
     if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection) && !this.options.allowUnprotectedTxs) {
       throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC')
     }
-    return this.admit(tx)
+    if (envelope === undefined) return this.admit(tx)
+    // Kept before admission: in automine the send resolves once mined, and the blobs must be there then.
+    const hashes = (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes.map((h) => fromHex(h.slice(2)))
+    this.blobs.keep(tx.hash(), hashes, envelope.blobs)
+    try {
+      return await this.admit(tx)
+    } catch (error) {
+      if (error instanceof TxRejected) this.blobs.drop(tx.hash())
+      throw error
+    }
   }
+
+  /** The blobs of accepted blob transactions (Anvil's blob readers). */
+  readonly blobs = new BlobStore()
 
   /** Addresses the node sends for without a key (hardhat_impersonateAccount); set by the node. */
   impersonation: (address: string) => boolean = () => false

@@ -3,7 +3,8 @@
  * eth_getAccountInfo, anvil_snapshot / anvil_revert, anvil_getGenesisTime,
  * anvil_getIntervalMining, anvil_dealERC20 / anvil_setERC20Balance / anvil_setERC20Allowance (on a
  * compiled OpenZeppelin ERC-20), and their answers to bad input. anvil_reorg and anvil_rollback
- * have no meaning on a chain of final blocks: finality answers why.
+ * have no meaning on a chain of final blocks: finality answers why. (The blob readers:
+ * anvil-blobs.test.ts.)
  */
 import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -6,9 +6,9 @@
  */
 import { findErc20Slot, allowanceCall, balanceOfCall } from '../../controls/erc20-slots.js'
 import { RpcError } from '../../errors.js'
-import { quantity, word } from '../../hex.js'
+import { data, fromHex, quantity, word } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { address, CodecError, parseQuantity, type Codec } from '../codecs.js'
+import { address, CodecError, hash, parseQuantity, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import { numberOrQuantity } from './params.js'
 
@@ -39,7 +39,28 @@ async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, va
   return null
 }
 
+/** True when transaction `tx` (unprefixed hex) is in a block of the chain: Anvil answers only mined ones' blobs. */
+async function mined(s: Services, tx: Uint8Array): Promise<boolean> {
+  return (await s.chain.transaction(tx)) !== undefined
+}
+
 export const anvilExtras: MethodTable = {
+  /** The blob whose versioned hash is given, from a mined transaction sent with its sidecar; else null. */
+  anvil_getBlobByHash: method({
+    params: [hash],
+    run: async (s, [h]) => {
+      const kept = s.transactions.blobs.byVersionedHash(h)
+      return kept !== undefined && (await mined(s, fromHex(kept.tx))) ? data(kept.blob) : null
+    },
+  }),
+  /** The blobs of a mined blob transaction, in its order; else null. */
+  anvil_getBlobsByTransactionHash: method({
+    params: [hash],
+    run: async (s, [tx]) => {
+      const blobs = s.transactions.blobs.ofTransaction(tx)
+      return blobs !== undefined && (await mined(s, tx)) ? blobs.map(data) : null
+    },
+  }),
   // Anvil's names of evm_snapshot and evm_revert: the same snapshots, the same ids.
   anvil_snapshot: method({ params: [], run: (s) => quantity(s.controls.snapshot()) }),
   anvil_revert: method({ params: [numberOrQuantity], run: (s, [id]) => s.controls.revert(id) }),
