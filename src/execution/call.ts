@@ -12,6 +12,7 @@ import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
+import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
 import { Refused } from '../domain-errors.js'
@@ -82,6 +83,8 @@ export interface CallExecutorOptions {
    * failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
    */
   throwOnCallFailures?: boolean
+  /** The node's ecrecover overrides (anvil_impersonateSignature), for every VM it makes. */
+  ecrecover?: EcrecoverOverrides | undefined
 }
 
 /**
@@ -169,6 +172,11 @@ export class CallExecutor {
     private readonly options: CallExecutorOptions = {},
   ) {}
 
+  /** The node's ecrecover overrides, which the tracer's and block builders' VMs use too. */
+  get ecrecover(): EcrecoverOverrides | undefined {
+    return this.options.ecrecover
+  }
+
   /** The node's console.log listener, for runs whose messages someone asked for. */
   get onConsoleLog(): ((message: string) => void) | undefined {
     return this.options.onConsoleLog
@@ -212,11 +220,14 @@ export class CallExecutor {
   async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
     const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
-    const vm = await createEngineVM({
-      common,
-      stateManager: new JournaledState(this.chain.headState()),
-      blockchain: blockhashes ?? callBlockhashes(this.chain),
-    })
+    const vm = await createEngineVM(
+      {
+        common,
+        stateManager: new JournaledState(this.chain.headState()),
+        blockchain: blockhashes ?? callBlockhashes(this.chain),
+      },
+      this.options.ecrecover,
+    )
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
     const lease: Lease = { vm, guard, common, consoleLog: undefined }

@@ -163,3 +163,49 @@ describe('anvil_reorg and anvil_rollback', () => {
     }
   })
 })
+
+describe('anvil_impersonateSignature', () => {
+  const r = '11'.repeat(32)
+  const s = '22'.repeat(32)
+  const signature = `0x${r}${s}1b`
+  // ecrecover's input: hash, v (a word), r, s.
+  const input = `0x${'33'.repeat(32)}${'0'.repeat(62)}1b${r}${s}`
+  const holderWord = `0x${'0'.repeat(24)}${HOLDER.slice(2).toLowerCase()}`
+  // CALLDATACOPY(0, 0, 128); STATICCALL(gas, 0x01, 0, 128, 0, 32); SSTORE(0, MLOAD(0)); STOP
+  const RECOVERER = '0x60806000600037602060006080600060015afa50600051600055' + '00'
+  const recoverer = '0x00000000000000000000000000000000000ec0de'
+
+  it('default: ecrecover answers the registered address for that signature, in calls, traces and blocks', async () => {
+    const before = await both('eth_call', [{ to: '0x0000000000000000000000000000000000000001', data: input }, 'latest'])
+    expect(before[1]).toEqual(before[0])
+    // Anvil 1.7.1's form: the pair in one array (it refuses the two as separate params).
+    expect(await both('anvil_impersonateSignature', [[signature, HOLDER]])).toEqual([{ result: null }, { result: null }])
+    const [a, f] = await both('eth_call', [{ to: '0x0000000000000000000000000000000000000001', data: input }, 'latest'])
+    expect(f).toEqual(a)
+    expect(f).toEqual({ result: holderWord })
+    const traced = await both('debug_traceCall', [{ to: '0x0000000000000000000000000000000000000001', data: input }, 'latest', { tracer: 'callTracer' }])
+    expect((traced[1] as { result: { output: string } }).result.output).toBe(holderWord)
+    expect((traced[1] as { result: { output: string } }).result.output).toBe((traced[0] as { result: { output: string } }).result.output)
+    for (const side of sides) {
+      await resultOf(side, 'anvil_setCode', [recoverer, RECOVERER])
+      const hash = await resultOf<string>(side, 'eth_sendTransaction', [{ from: DEV, to: recoverer, data: input, gas: '0x30000' }])
+      expect((await receiptOf(side, hash)).status).toBe('0x1')
+    }
+    const stored = await both('eth_getStorageAt', [recoverer, '0x0', 'latest'])
+    expect(stored[1]).toEqual(stored[0])
+    expect(stored[1]).toEqual({ result: holderWord })
+  })
+
+  it('error: missing or bad params are -32602', async () => {
+    await badOnBoth('anvil_impersonateSignature', ['0x1234'], /^missing value for required argument 1$/)
+    await badOnBoth('anvil_impersonateSignature', [['0x123', HOLDER]], /^invalid argument 0: /)
+    await badOnBoth('anvil_impersonateSignature', [['0x1234']], /^invalid argument 0: want \[signature, address\]/)
+  })
+
+  it('params: finality also takes the signature and the address as two params', async () => {
+    const other = `0x${'44'.repeat(64)}1c`
+    expect(await sides[1].rpc('anvil_impersonateSignature', [other, SPENDER])).toEqual({ result: null })
+    const call = await sides[1].rpc('eth_call', [{ to: '0x0000000000000000000000000000000000000001', data: `0x${'33'.repeat(32)}${'0'.repeat(62)}1c${'44'.repeat(64)}` }, 'latest'])
+    expect(call).toEqual({ result: `0x${'0'.repeat(24)}${SPENDER.slice(2).toLowerCase()}` })
+  })
+})

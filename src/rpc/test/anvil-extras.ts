@@ -5,10 +5,10 @@
  * sends the same requests to Anvil and compares).
  */
 import { findErc20Slot, allowanceCall, balanceOfCall } from '../../controls/erc20-slots.js'
-import { RpcError } from '../../errors.js'
+import { InvalidParamsError, RpcError } from '../../errors.js'
 import { data, fromHex, quantity, word } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { address, CodecError, hash, parseQuantity, type Codec } from '../codecs.js'
+import { address, bytes, CodecError, hash, optional, parseQuantity, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import { numberOrQuantity } from './params.js'
 
@@ -30,6 +30,20 @@ const amount: Codec<bigint> = {
   },
 }
 
+/**
+ * anvil_impersonateSignature's params. Anvil 1.7.1 takes them as one array in the first param,
+ * `[[signature, address]]` (and refuses `[signature, address]`); both forms are taken here.
+ */
+const signaturePair: Codec<{ signature: Uint8Array; address?: Uint8Array }> = {
+  name: '[signature, address]|signature',
+  optional: false,
+  decode(v, index) {
+    if (!Array.isArray(v)) return { signature: bytes.decode(v, index) }
+    if (v.length !== 2) throw new CodecError(`want [signature, address], got ${v.length} element(s)`)
+    return { signature: bytes.decode(v[0], index), address: address.decode(v[1], index) }
+  },
+}
+
 /** Writes `value` into the slot of `token` that `call` reads, found by {@link findErc20Slot}. */
 async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, value: bigint, what: string): Promise<null> {
   const slot = await findErc20Slot(s.calls, s.chain.head, token, call, value)
@@ -45,6 +59,24 @@ async function mined(s: Services, tx: Uint8Array): Promise<boolean> {
 }
 
 export const anvilExtras: MethodTable = {
+  /**
+   * From now on ecrecover answers `address` for this 65-byte signature (`r ‖ s ‖ v`), in blocks,
+   * calls and traces, as Anvil's cheat does: a contract checking a signature by ecrecover accepts
+   * one nobody signed.
+   */
+  anvil_impersonateSignature: method({
+    params: [signaturePair, optional(address, undefined)],
+    run: (s, [pair, flat]) => {
+      let who: Uint8Array
+      if (pair.address !== undefined) {
+        if (flat !== undefined) throw new InvalidParamsError('too many arguments, want at most 1')
+        who = pair.address
+      } else if (flat !== undefined) who = flat
+      else throw new InvalidParamsError('missing value for required argument 1')
+      s.calls.ecrecover?.add(pair.signature, who)
+      return null
+    },
+  }),
   /** The blob whose versioned hash is given, from a mined transaction sent with its sidecar; else null. */
   anvil_getBlobByHash: method({
     params: [hash],
