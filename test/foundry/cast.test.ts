@@ -1,8 +1,8 @@
 /**
  * The real `cast` (npm `@foundry-rs/cast` 1.7.1) against the `finality` CLI on an ephemeral
  * port and against Anvil 1.7.1, the same commands on both, compared: EIP-7702 (`send`, `call`,
- * `estimate`, `access-list` with `--auth`, a compiled Counter as the delegate) and `cast rpc` of
- * Anvil's methods.
+ * `estimate`, `access-list` with `--auth`, a compiled Counter as the delegate), `cast rpc` of
+ * Anvil's methods, and `cast run` (Foundry's fork backend reading the node).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadArtifacts } from '../fixtures/compile.js'
@@ -101,5 +101,23 @@ describe('cast rpc of Anvil\'s methods', () => {
     ])
     expect(reverted[1]).toEqual(reverted[0])
     expect(reverted[1].stdout).toBe('true')
+  })
+})
+
+describe('cast run: Foundry\'s fork backend on the node', () => {
+  it('replays a mined transaction locally, reading each account with one eth_getAccountInfo', async () => {
+    const hashes: string[] = []
+    for (const url of Object.values(urls)) {
+      const sent = await runTool(cast, ['send', '0x0000000000000000000000000000000000000abc', '--value', '1', '--private-key', DEPLOYER_KEY, '--json', '--rpc-url', url])
+      hashes.push((JSON.parse(sent.stdout) as { transactionHash: string }).transactionHash)
+    }
+    const logged = cli.out().length
+    const [a, f] = await Promise.all([runTool(cast, ['run', hashes[0]!, '--rpc-url', urls.anvil]), runTool(cast, ['run', hashes[1]!, '--rpc-url', urls.finality])])
+    expect(f.code, f.stderr).toBe(0)
+    const tail = (out: string) => out.split('\n').slice(-2).join('\n')
+    expect(tail(f.stdout)).toBe(tail(a.stdout))
+    expect(tail(f.stdout)).toBe('Transaction successfully executed.\nGas used: 21000')
+    // The CLI's request log: the backend found eth_getAccountInfo served and used it.
+    expect(cli.out().slice(logged)).toMatch(/ eth_getAccountInfo /)
   })
 })
