@@ -100,3 +100,16 @@ describe('EIP-7702 authorizations in simulations, as Anvil answers them', () => 
     expect(countF).toEqual({ result: `0x${'0'.repeat(63)}1` })
   })
 })
+
+describe('EIP-7702 authorizations in filled and signed requests', () => {
+  it('eth_fillTransaction keeps the list and types the transaction 0x4, as Anvil', async () => {
+    const req = { from: sponsor.address, to: eoa.address, data: count, authorizationList: [authorization], gas: '0x30000' }
+    const [a, f] = await both('eth_fillTransaction', [req])
+    const pick = (x: unknown) => {
+      const tx = (x as { result: { tx: Record<string, unknown> } }).result.tx
+      return { type: tx.type, to: tx.to, authorizationList: tx.authorizationList }
+    }
+    expect(pick(f)).toEqual(pick(a))
+    expect(pick(f).type).toBe('0x4')
+  })
+})
