@@ -1,8 +1,9 @@
 /**
  * Anvil's controls beyond the ones Hardhat shares (src/rpc/test/controls.ts): its names for
- * snapshots, its readers of the genesis time and the mining interval, and the ERC-20 balance and
- * allowance setters. Params and answers are Anvil 1.7.1's (test/foundry/anvil-methods.test.ts
- * sends the same requests to Anvil and compares).
+ * snapshots, its readers of the genesis time and the mining interval, the ERC-20 balance and
+ * allowance setters, its blob readers and its signature impersonation. Params and answers are
+ * Anvil 1.7.1's (test/foundry/anvil-methods.test.ts and anvil-blobs.test.ts send the same
+ * requests to Anvil and compare).
  */
 import { findErc20Slot, allowanceCall, balanceOfCall } from '../../controls/erc20-slots.js'
 import { InvalidParamsError, RpcError } from '../../errors.js'
@@ -53,7 +54,7 @@ async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, va
   return null
 }
 
-/** True when transaction `tx` (unprefixed hex) is in a block of the chain: Anvil answers only mined ones' blobs. */
+/** True when transaction `tx` is in a block of the chain: Anvil answers only mined ones' blobs. */
 async function mined(s: Services, tx: Uint8Array): Promise<boolean> {
   return (await s.chain.transaction(tx)) !== undefined
 }
