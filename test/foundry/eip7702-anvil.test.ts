@@ -1,6 +1,7 @@
 /**
  * EIP-7702 in every path that runs a request (eth_call, eth_estimateGas, eth_createAccessList,
- * debug_traceCall, a gas-less eth_sendTransaction), against Anvil's answers to the same requests:
+ * debug_traceCall, a gas-less eth_sendTransaction, eth_simulateV1, eth_fillTransaction), against
+ * Anvil's answers to the same requests:
  * an EOA's authorization delegates it to a compiled Counter for the run.
  */
 import { encodeFunctionData, toHex, type Hex } from 'viem'
@@ -98,6 +99,22 @@ describe('EIP-7702 authorizations in simulations, as Anvil answers them', () => 
     const [countA, countF] = await both('eth_call', [{ to: eoa.address, data: count }, 'latest'])
     expect(countF).toEqual(countA)
     expect(countF).toEqual({ result: `0x${'0'.repeat(63)}1` })
+  })
+})
+
+describe('EIP-7702 authorizations in eth_simulateV1', () => {
+  it('a simulated call delegates as a sent one: the same return data, gas and status', async () => {
+    const fresh = privateKeyToAccount('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba')
+    const signed = await fresh.signAuthorization({ chainId: 31337, address: counter, nonce: 0 })
+    const auth = { chainId: toHex(signed.chainId), address: signed.address, nonce: toHex(signed.nonce), yParity: toHex(signed.yParity ?? 0), r: toHex(BigInt(signed.r)), s: toHex(BigInt(signed.s)) }
+    const calls = [
+      { from: sponsor.address, to: fresh.address, data: increment, authorizationList: [auth] },
+      { from: sponsor.address, to: fresh.address, data: count },
+    ]
+    const [a, f] = await both('eth_simulateV1', [{ blockStateCalls: [{ calls }] }, 'latest'])
+    const pick = (x: unknown) => (x as { result: { calls: Record<string, unknown>[] }[] }).result[0]!.calls.map((c) => ({ status: c.status, gasUsed: c.gasUsed, returnData: c.returnData }))
+    expect(pick(f)).toEqual(pick(a))
+    expect(pick(f)[1]!.returnData).toBe(`0x${'0'.repeat(63)}1`)
   })
 })
 
