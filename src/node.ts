@@ -34,6 +34,7 @@ import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
 import { InvalidParamsError, NodeClosedError, RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
+import { EcrecoverOverrides } from './execution/ecrecover-overrides.js'
 import { CallExecutor } from './execution/call.js'
 import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
@@ -315,7 +316,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     head: () => chain.height,
   })
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
-  const builder = await BlockBuilder.create(chain, common)
+  // anvil_impersonateSignature's pairs: one registry for the VMs of blocks, calls and traces.
+  const ecrecover = new EcrecoverOverrides()
+  const builder = await BlockBuilder.create(chain, common, ecrecover)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const userConsoleLog = options.onConsoleLog
@@ -332,7 +335,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,

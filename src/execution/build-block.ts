@@ -13,6 +13,7 @@ import type { Common } from '@ethereumjs/common'
 import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import type { WithdrawalData } from '@ethereumjs/util'
 import { buildBlock } from '@ethereumjs/vm'
+import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
@@ -84,7 +85,7 @@ function refusal(error: unknown, from: Uint8Array): TxRejected {
 }
 
 /** Builds the block; throws geth's error when a given transaction cannot be included. */
-export async function buildTestingBlock(chain: Chain, pool: TxPool, request: BuildRequest): Promise<BuiltPayload> {
+export async function buildTestingBlock(chain: Chain, pool: TxPool, request: BuildRequest, ecrecover?: EcrecoverOverrides): Promise<BuiltPayload> {
   const parent = chain.head
   if (!equalBytes(parent.hash(), request.parentHash)) throw new Refused('parentHash is not current head')
   const { attributes } = request
@@ -97,7 +98,7 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
   const parentRoot = chain.stateRoot
   try {
     const state = new JournaledState(view, (diff) => chain.rootOf(parentRoot, diff, view))
-    const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) })
+    const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) }, ecrecover)
     const builder = await buildBlock(vm, {
       parentBlock: parent,
       headerData: {

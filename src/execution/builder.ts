@@ -13,6 +13,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
@@ -169,12 +170,15 @@ export class BlockBuilder {
     readonly vm: VM,
   ) {}
 
-  static async create(chain: Chain, common: Common): Promise<BlockBuilder> {
-    const vm = await createEngineVM({
-      common,
-      stateManager: new JournaledState(chain.headState()),
-      blockchain: chainBlockhashes(chain),
-    })
+  static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides): Promise<BlockBuilder> {
+    const vm = await createEngineVM(
+      {
+        common,
+        stateManager: new JournaledState(chain.headState()),
+        blockchain: chainBlockhashes(chain),
+      },
+      ecrecover,
+    )
     return new BlockBuilder(chain, vm)
   }
 

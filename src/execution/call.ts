@@ -8,10 +8,11 @@
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
-import { createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { createEngineVM } from './engine/vm.js'
+import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
 import { Refused } from '../domain-errors.js'
@@ -32,7 +33,7 @@ import {
 } from './overrides.js'
 import { revertError } from './revert.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
-import { txFields } from './tx-fields.js'
+import { requestTransaction, type Fees } from './request-tx.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
@@ -82,6 +83,8 @@ export interface CallExecutorOptions {
    * failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
    */
   throwOnCallFailures?: boolean
+  /** The node's ecrecover overrides (anvil_impersonateSignature), for every VM it makes. */
+  ecrecover?: EcrecoverOverrides | undefined
 }
 
 /**
@@ -116,27 +119,30 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
   return source
 }
 
+/**
+ * The type of the transaction a call runs as: EIP-7702 with an authorization list (its
+ * delegations apply and each authorization costs its intrinsic gas), EIP-4844 with blob hashes
+ * (BLOBHASH reads them), EIP-1559 with a fee cap or tip, EIP-2930 with an access list, else legacy.
+ */
+export function callType(req: CallRequest): TransactionType {
+  if (req.authorizationList !== undefined) return TransactionType.EOACodeEIP7702
+  if (req.blobVersionedHashes !== undefined) return TransactionType.BlobEIP4844
+  if (req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined) return TransactionType.FeeMarketEIP1559
+  return req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
+}
+
 /** The (unsigned) transaction a call request describes, sent by `req.from`. */
 export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
-  const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
-  // Fields added with Object.assign: properties an object literal adds after a spread take V8's
-  // slow path (~1 µs here).
-  const tx = dynamic
-    ? createTx(
-        Object.assign(txFields(req, nonce, gasLimit), {
-          type: TransactionType.FeeMarketEIP1559,
-          maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n),
-          maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
-        }),
-        { common, freeze: false },
-      )
-    : createTx(
-        Object.assign(txFields(req, nonce, gasLimit), {
-          type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
-          gasPrice: req.gasPrice ?? 0n,
-        }),
-        { common, freeze: false },
-      )
+  const type = callType(req)
+  let fees: Fees
+  if (req.gasPrice !== undefined || type === TransactionType.Legacy || type === TransactionType.AccessListEIP2930) fees = { gasPrice: req.gasPrice ?? 0n }
+  else {
+    const tip = req.maxPriorityFeePerGas ?? 0n
+    fees = { maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + tip, maxPriorityFeePerGas: tip }
+  }
+  // An unpriced call with blob hashes pays the block's blob price (it is not charged: no balance check).
+  const blobFee = type === TransactionType.BlobEIP4844 && req.maxFeePerBlobGas === undefined && block.header.excessBlobGas !== undefined ? { maxFeePerBlobGas: block.header.getBlobGasPrice() } : undefined
+  const tx = requestTransaction(blobFee === undefined ? req : { ...req, ...blobFee }, type, nonce, gasLimit, fees, { common, freeze: false })
   const sender = new Address(req.from ?? ZERO_ADDRESS)
   ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
   return tx
@@ -165,6 +171,11 @@ export class CallExecutor {
     private readonly clock: Clock,
     private readonly options: CallExecutorOptions = {},
   ) {}
+
+  /** The node's ecrecover overrides, which the tracer's and block builders' VMs use too. */
+  get ecrecover(): EcrecoverOverrides | undefined {
+    return this.options.ecrecover
+  }
 
   /** The node's console.log listener, for runs whose messages someone asked for. */
   get onConsoleLog(): ((message: string) => void) | undefined {
@@ -209,11 +220,14 @@ export class CallExecutor {
   async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
     const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
-    const vm = await createEngineVM({
-      common,
-      stateManager: new JournaledState(this.chain.headState()),
-      blockchain: blockhashes ?? callBlockhashes(this.chain),
-    })
+    const vm = await createEngineVM(
+      {
+        common,
+        stateManager: new JournaledState(this.chain.headState()),
+        blockchain: blockhashes ?? callBlockhashes(this.chain),
+      },
+      this.options.ecrecover,
+    )
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
     const lease: Lease = { vm, guard, common, consoleLog: undefined }

@@ -3,7 +3,7 @@
  * defaults), the outcome of running it, and geth's codes for a call that is no valid transaction.
  */
 import type { Common } from '@ethereumjs/common'
-import { Blob4844Tx, createTx, paramsTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { paramsTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -13,7 +13,7 @@ import type { CallRequest } from './call-request.js'
 import { readRefusal } from './geth-wording.js'
 import { revertReason } from './revert.js'
 import type { IndexedLog } from './transfer-tracer.js'
-import { txFields } from './tx-fields.js'
+import { requestTransaction, type Fees } from './request-tx.js'
 
 /** geth's error codes of eth_simulateV1. */
 export const SIMULATE_ERRORS = {
@@ -47,26 +47,6 @@ export interface SimCallResult {
   error?: { code: number; message: string; data?: string }
 }
 
-/** A typed transaction's fields beyond the common ones (geth's `ToTransaction`). */
-function typed(req: CallRequest, type: TransactionType): Record<string, unknown> {
-  const fees = { maxFeePerGas: req.maxFeePerGas ?? 0n, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n }
-  if (type === TransactionType.EOACodeEIP7702) {
-    const authorizationList = (req.authorizationList ?? []).map((a) => ({
-      chainId: `0x${a.chainId.toString(16)}`,
-      address: data(a.address),
-      nonce: `0x${a.nonce.toString(16)}`,
-      yParity: `0x${a.yParity.toString(16)}`,
-      r: `0x${a.r.toString(16)}`,
-      s: `0x${a.s.toString(16)}`,
-    }))
-    return { ...fees, authorizationList }
-  }
-  if (type === TransactionType.BlobEIP4844) {
-    return { ...fees, maxFeePerBlobGas: req.maxFeePerBlobGas ?? 0n, blobVersionedHashes: req.blobVersionedHashes ?? [] }
-  }
-  return fees
-}
-
 /** A call as a transaction: the one the block holds, and the one that runs. */
 export interface SimulatedTransaction {
   tx: TypedTransaction
@@ -91,25 +71,14 @@ export interface SimulatedTransaction {
  */
 export function simulatedTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, common: Common): SimulatedTransaction {
   const max = txGasCap(common)
-  const base = {
-    ...txFields(req, nonce >= MAX_NONCE ? 0n : nonce, max !== undefined && gasLimit > max ? max : gasLimit),
-    chainId: common.chainId(),
-  }
+  const made = { nonce: nonce >= MAX_NONCE ? 0n : nonce, gasLimit: max !== undefined && gasLimit > max ? max : gasLimit }
   const opts = { common, freeze: false }
-  const make = (type: TransactionType): TypedTransaction => {
-    switch (type) {
-      case TransactionType.Legacy:
-        return createTx({ ...base, type, accessList: undefined, gasPrice: req.gasPrice ?? 0n }, opts)
-      case TransactionType.AccessListEIP2930:
-        return createTx({ ...base, type, gasPrice: req.gasPrice ?? 0n }, opts)
-      case TransactionType.BlobEIP4844:
-        // Made directly: @ethereumjs/tx's factory wants a KZG setup for any blob transaction,
-        // and one without blobs needs none.
-        return new Blob4844Tx({ ...base, ...typed(req, type) } as never, opts)
-      default:
-        return createTx({ ...base, type, ...typed(req, type) } as never, opts)
-    }
-  }
+  // geth's defaults: a gas price of 0, or a fee cap and tip of 0.
+  const fees: Fees =
+    req.gasPrice !== undefined || !common.isActivatedEIP(1559)
+      ? { gasPrice: req.gasPrice ?? 0n }
+      : { maxFeePerGas: req.maxFeePerGas ?? 0n, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n }
+  const make = (type: TransactionType): TypedTransaction => requestTransaction(req, type, made.nonce, made.gasLimit, fees, opts)
   const berlin = common.isActivatedEIP(2930)
   let type: TransactionType
   if (req.gasPrice !== undefined || !common.isActivatedEIP(1559)) {

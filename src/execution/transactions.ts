@@ -10,9 +10,7 @@ import { RLP } from '@ethereumjs/rlp'
 import {
   Capability,
   TransactionType,
-  createFeeMarket1559Tx,
   createFeeMarket1559TxFromRLP,
-  createTx,
   createTxFromRLP,
   type TypedTransaction,
 } from '@ethereumjs/tx'
@@ -21,16 +19,18 @@ import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { concat, keyOf, toBigInt, unpadded } from '../hex.js'
+import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import type { TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
+import { BlobStore } from './blob-store.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
-import { feeMarketFromValues, unsignedFeeMarket } from './fee-market-tx.js'
+import { feeMarketFromValues } from './fee-market-tx.js'
 import { intrinsicGas } from './intrinsic-gas.js'
-import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
+import { checkInitcodeSize, initcodeTooLarge } from './tx-fields.js'
+import { requestTransaction } from './request-tx.js'
 import { transactionFailedError } from './transaction-failure.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
@@ -337,8 +337,20 @@ export class Transactions {
     if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection) && !this.options.allowUnprotectedTxs) {
       throw new TxRejected('only replay-protected (EIP-155) transactions allowed over RPC')
     }
-    return this.admit(tx)
+    if (envelope === undefined) return this.admit(tx)
+    // Kept before admission: in automine the send resolves once mined, and the blobs must be there then.
+    const hashes = (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes.map((h) => fromHex(h.slice(2)))
+    this.blobs.keep(tx.hash(), hashes, envelope.blobs)
+    try {
+      return await this.admit(tx)
+    } catch (error) {
+      if (error instanceof TxRejected) this.blobs.drop(tx.hash())
+      throw error
+    }
   }
+
+  /** The blobs of accepted blob transactions (Anvil's blob readers). */
+  readonly blobs = new BlobStore()
 
   /** Addresses the node sends for without a key (hardhat_impersonateAccount); set by the node. */
   impersonation: (address: string) => boolean = () => false
@@ -389,32 +401,23 @@ export class Transactions {
     checkInitcodeSize(req, this.common)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
-    const base = txFields(req, nonce, gasLimit)
+    const opts = { common: this.common, freeze }
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + suggestedTip(this.pool)
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
-      return createTx(Object.assign(base, { type, gasPrice }), { common: this.common, freeze })
+      return requestTransaction(req, type, nonce, gasLimit, { gasPrice }, opts)
     }
     const tip = req.maxPriorityFeePerGas ?? suggestedTip(this.pool)
     const maxFeePerGas = req.maxFeePerGas ?? head.header.calcNextBaseFee() * 2n + tip
     const fees = { maxFeePerGas, maxPriorityFeePerGas: tip < maxFeePerGas ? tip : maxFeePerGas }
     if (req.authorizationList !== undefined || req.type === 4n) {
       if (req.to === undefined) throw new TxRejected('EIP-7702 transactions cannot create contracts')
-      const authorizationList = (req.authorizationList ?? []).map((a) => ({
-        chainId: `0x${a.chainId.toString(16)}`,
-        address: `0x${Buffer.from(a.address).toString('hex')}`,
-        nonce: `0x${a.nonce.toString(16)}`,
-        yParity: `0x${a.yParity.toString(16)}`,
-        r: `0x${a.r.toString(16)}`,
-        s: `0x${a.s.toString(16)}`,
-      }))
-      return createTx({ ...base, ...fees, type: TransactionType.EOACodeEIP7702, authorizationList } as never, { common: this.common, freeze })
+      return requestTransaction(req, TransactionType.EOACodeEIP7702, nonce, gasLimit, fees, opts)
     }
-    // Object.assign: an object literal's second spread takes V8's slow path (~1.5 µs here).
-    // A send's transaction (not frozen: it is signed next) by the constructor's fast path; others
-    // by the factory's own choice for this type, without its checks of the type field.
-    if (!freeze) return unsignedFeeMarket(Object.assign(base, fees), { common: this.common, freeze: false })
-    return createFeeMarket1559Tx(Object.assign(base, fees, { type: TransactionType.FeeMarketEIP1559 }), { common: this.common, freeze })
+    // A blob transaction carries its blobs, which only a raw transaction brings (geth's
+    // eth_sendTransaction takes no sidecar either).
+    if (req.blobVersionedHashes !== undefined) throw new TxRejected('blob transactions must be sent with their blobs: use eth_sendRawTransaction')
+    return requestTransaction(req, TransactionType.FeeMarketEIP1559, nonce, gasLimit, fees, opts)
   }
 
   /**

@@ -1,19 +1,7 @@
-/** The fields every transaction built from a request shares (calls, sends, simulations). */
+/** The EIP-3860 initcode limit of a request, as geth words its refusal for sends and for calls. */
 import type { Common } from '@ethereumjs/common'
 import { TxRejected } from '../domain-errors.js'
 import type { CallRequest } from './call-request.js'
-
-/** Nonce, gas, recipient, value, input and access list of a request, as `createTx` takes them. */
-export function txFields(req: CallRequest, nonce: bigint, gasLimit: bigint) {
-  return {
-    nonce,
-    gasLimit,
-    to: req.to,
-    value: req.value ?? 0n,
-    data: req.data ?? new Uint8Array(),
-    accessList: req.accessList?.map((e) => [e.address, e.storageKeys]) as never,
-  }
-}
 
 /** ethereumjs' refusal of a creation's initcode past the limit, with the size and the limit. */
 const INITCODE_TOO_LARGE = /the initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/

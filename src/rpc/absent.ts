@@ -34,6 +34,8 @@ const BY_NAME: Readonly<Record<string, string>> = {
   personal_deriveAccount: NO_HW_WALLET,
   personal_signAndSendTransaction: 'the former name of personal_sendTransaction: call personal_sendTransaction',
   debug_backtraceAt: "Go's log backtraces have no Node.js analogue: debug_verbosity sets the node's log level",
+  anvil_reorg: 'a committed block is final here (BFT consensus): the chain cannot be reorganised; evm_snapshot / evm_revert (test controls) go back',
+  anvil_rollback: 'a committed block is final here (BFT consensus): the chain cannot be rolled back; evm_snapshot / evm_revert (test controls) go back',
   debug_setHead: 'committed blocks are final here and cannot be rewound: evm_snapshot / evm_revert (test controls) go back',
   debug_chaindbProperty: "LevelDB's internal statistics have no counterpart in this node's store",
   debug_chaindbCompact: "LevelDB's compaction has no counterpart in this node's store",

@@ -95,17 +95,7 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, at?: O
     out.maxFeePerBlobGas = quantity(t.maxFeePerBlobGas)
     out.blobVersionedHashes = (tx.toJSON() as Json).blobVersionedHashes
   }
-  if (tx.type === TransactionType.EOACodeEIP7702) {
-    const list = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
-    out.authorizationList = list.map(([chainId, address, nonce, yParity, r, s]) => ({
-      chainId: quantity(toBigInt(chainId!)),
-      address: data(address!),
-      nonce: quantity(toBigInt(nonce!)),
-      yParity: quantity(toBigInt(yParity!)),
-      r: quantity(toBigInt(r!)),
-      s: quantity(toBigInt(s!)),
-    }))
-  }
+  if (tx.type === TransactionType.EOACodeEIP7702) out.authorizationList = authorizationListJson(tx)
   out.v = quantity(tx.v ?? 0n)
   out.r = quantity(tx.r ?? 0n)
   out.s = quantity(tx.s ?? 0n)
@@ -218,4 +208,17 @@ export const eventFormat: EventFormat = {
   block: (block, receipts) => formatBlock(block, true, receipts),
   transaction: (tx, sender) => formatTransaction(tx, sender),
   logs: formatLogs,
+}
+
+/** An EIP-7702 transaction's authorization list as geth's JSON writes it. */
+export function authorizationListJson(tx: TypedTransaction): Record<string, Hex>[] {
+  const list = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
+  return list.map(([chainId, address, nonce, yParity, r, s]) => ({
+    chainId: quantity(toBigInt(chainId!)),
+    address: data(address!),
+    nonce: quantity(toBigInt(nonce!)),
+    yParity: quantity(toBigInt(yParity!)),
+    r: quantity(toBigInt(r!)),
+    s: quantity(toBigInt(s!)),
+  }))
 }

@@ -109,7 +109,7 @@ export const testing: MethodTable = {
         transactions,
         extraData,
         gasCeiling: s.producer.blockGasLimit,
-      })
+      }, s.calls.ecrecover)
       return {
         executionPayload: executionPayload(block),
         blockValue: quantity(value),

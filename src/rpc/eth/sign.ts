@@ -12,6 +12,7 @@ import { data, keyOf, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest } from '../objects.js'
+import { authorizationListJson } from '../format.js'
 
 /** A transaction as geth's `types.Transaction` JSON (the `tx` of a sign / fill result). */
 export function transactionJson(tx: TypedTransaction): Record<string, unknown> {
@@ -29,6 +30,7 @@ export function transactionJson(tx: TypedTransaction): Record<string, unknown> {
   out.value = quantity(tx.value)
   out.input = data(tx.data)
   if (tx.type !== TransactionType.Legacy) out.accessList = (tx.toJSON() as { accessList?: unknown }).accessList ?? []
+  if (tx.type === TransactionType.EOACodeEIP7702) out.authorizationList = authorizationListJson(tx)
   out.v = quantity(tx.v ?? 0n)
   out.r = quantity(tx.r ?? 0n)
   out.s = quantity(tx.s ?? 0n)

@@ -35,6 +35,19 @@ export const state: MethodTable = {
     params: [address, optional(blockSelector, LATEST)],
     run: (s, [addr, at]) => read(s, at, async (st) => data(await st.getCode(keyOf(addr)))),
   }),
+  /**
+   * Anvil's (and reth's) account in one request: balance, nonce and code. Foundry's fork backend
+   * asks it first and, where it is missing, falls back to three requests per account.
+   */
+  eth_getAccountInfo: method({
+    params: [address, optional(blockSelector, LATEST)],
+    run: (s, [addr, at]) =>
+      read(s, at, async (st) => {
+        const key = keyOf(addr)
+        const account = await st.getAccount(key)
+        return { balance: quantity(account?.balance ?? 0n), nonce: quantity(account?.nonce ?? 0n), code: data(await st.getCode(key)) }
+      }),
+  }),
   eth_getStorageAt: method({
     params: [address, storageSlot, optional(blockSelector, LATEST)],
     run: (s, [addr, slot, at]) =>
