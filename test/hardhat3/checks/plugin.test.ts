@@ -92,7 +92,7 @@ describe("a finality network", () => {
     const { viem } = await connect("plain");
     const client = await viem.getPublicClient();
     const [wallet] = await viem.getWalletClients();
-    const hash = await wallet.sendTransaction({ to: ADDRESS, value: 1n });
+    const hash = await wallet!.sendTransaction({ to: ADDRESS, value: 1n });
     const receipt = await client.waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, "success");
     assert.equal(await client.getBalance({ address: ADDRESS }), 10n ** 22n + 1n);
@@ -115,12 +115,52 @@ describe("a finality network", () => {
     assert.deepEqual(notifications, [messages[0]?.data]);
   });
 
+  it("forks the network's forking URL (here another finality node, over HTTP on loopback)", async () => {
+    const { createNode } = await import("../../../src/index.ts");
+    const holder = "0x000000000000000000000000000000000000f0c5";
+    const remote = await createNode({ alloc: { [holder]: { balance: 123_456n } } });
+    const served = await remote.listen({ address: "127.0.0.1:0" });
+    try {
+      const forked = await createHardhatRuntimeEnvironment({
+        plugins: [finality],
+        networks: { forked: { type: "edr-simulated", finality: true, forking: { url: served.http! } } },
+      });
+      const connection = await forked.network.create("forked");
+      try {
+        assert.equal(await connection.provider.request({ method: "eth_getBalance", params: [holder, "latest"] }), "0x1e240");
+        // Hardhat's own simulated network behind the connection is not given the fork.
+        assert.equal((connection.networkConfig as { forking?: unknown }).forking, undefined);
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await served.close();
+      await remote.close();
+    }
+  });
+
   it("refuses a setting it cannot honour, naming it", async () => {
     await assert.rejects(hre.network.create("badMining"), /mining\.interval/);
   });
 
   it("refuses an unknown createNode option, naming it", async () => {
     await assert.rejects(hre.network.create("badOption"), /validatorz/);
+  });
+});
+
+describe("the plugin's place", () => {
+  it("serves hardhat-viem listed after it, and Hardhat's default network made a finality network", async () => {
+    const first = await createHardhatRuntimeEnvironment({
+      plugins: [finality, hardhatViem],
+      networks: { default: { type: "edr-simulated", finality: true } },
+    });
+    const connection = await first.network.create();
+    open.push(connection);
+    const client = await connection.viem.getPublicClient();
+    assert.match(await client.request({ method: "web3_clientVersion" }), /^HardhatNetwork\/finality\//);
+    const [wallet] = await connection.viem.getWalletClients();
+    const hash = await wallet!.sendTransaction({ to: ADDRESS, value: 1n });
+    assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
   });
 });
 
