@@ -155,6 +155,35 @@ describe('a Hardhat 3 project against finality', () => {
     }, 300_000)
   })
 
+  describe('hardhat node on the plugin\'s network (--network finality): the suite over HTTP against it', () => {
+    let server: ReturnType<typeof spawn> | undefined
+    afterAll(async () => {
+      if (server !== undefined && server.exitCode === null) {
+        const exited = new Promise((resolve) => server?.once('exit', resolve))
+        server.kill('SIGINT')
+        await exited
+      }
+    })
+
+    it('node:test and mocha: every test passes, none skipped', async () => {
+      // Hardhat binds 0.0.0.0 inside a container unless told otherwise: loopback only here.
+      server = spawn(NODE22, [HARDHAT, 'node', '--network', 'finality', '--hostname', '127.0.0.1', '--port', '0'], { cwd: PROJECT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      const url = await new Promise<string>((resolve, reject) => {
+        server?.stdout?.on('data', (d) => {
+          out += d
+          const found = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+          if (found !== null) resolve(found[1] as string)
+        })
+        server?.stderr?.on('data', (d) => (out += d))
+        server?.once('exit', (code) => reject(new Error(`hardhat node exited (${code}):\n${out}`)))
+      })
+      const env = { FINALITY_URL: url, EXPECT_CLIENT_VERSION: '^HardhatNetwork/finality/' }
+      await nodeTestRun('finalityHttp', env)
+      await mochaRun('finalityHttp', env)
+    }, 300_000)
+  })
+
   it("docs/hardhat.md shows the project's plugin setup verbatim", () => {
     const config = readFileSync(path.join(PROJECT, 'hardhat.config.ts'), 'utf8')
     const page = readFileSync(path.join(ROOT, 'docs', 'hardhat.md'), 'utf8')
