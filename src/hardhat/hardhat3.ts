@@ -17,6 +17,10 @@
  * the same settings, and a `finality` field: `true`, or the createNode options Hardhat's config
  * has no field for (`{ validators: 4 }`). docs/hardhat.md, "Hardhat 3".
  */
+// The plugin is typed as Hardhat 3's own plugin type in a user's project, where Hardhat 3 is
+// installed; this repository builds against Hardhat 2, which has no such module (any here).
+// @ts-ignore
+import type { HardhatPlugin } from 'hardhat/types/plugins'
 import { resolveUserConfig, validateUserConfig } from './hardhat3-config.js'
 import { networkHooks } from './hardhat3-network.js'
 import type { FinalityNetworkConfig, FinalityNetworkUserConfig } from './hardhat3-types.js'
@@ -38,18 +42,8 @@ declare module 'hardhat/types/config' {
   }
 }
 
-/** Hardhat 3's plugin object (its `HardhatPlugin` type, written out: see hardhat3-types.ts). */
-export interface FinalityHardhatPlugin {
-  id: string
-  npmPackage: string
-  hookHandlers: {
-    config: () => Promise<{ default: () => Promise<{ validateUserConfig: typeof validateUserConfig; resolveUserConfig: typeof resolveUserConfig }> }>
-    network: () => Promise<{ default: () => Promise<ReturnType<typeof networkHooks>> }>
-  }
-}
-
 /** The plugin: `plugins: [finality]` in a Hardhat 3 config. */
-const finality: FinalityHardhatPlugin = {
+const finality: HardhatPlugin = {
   id: 'finality',
   npmPackage: 'finality',
   hookHandlers: {
