@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build as esbuild } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 // @ts-expect-error: a plain JavaScript build script, without types
 import { writeDistEntries } from './scripts/dist-entries.mjs'
@@ -129,10 +130,50 @@ const startUpPatches: Plugin = {
   },
 }
 
+/**
+ * The Hardhat 3 plugin (`import finality from 'finality/hardhat'`), dist/hardhat.js: an ES module
+ * only (Hardhat 3 loads its config and plugins as ES modules), built after the bundle by esbuild
+ * alone; its types come from tsup's declaration build (the `dts` entries below). It loads the
+ * package's main entry (dist/index.js, the engine bundle through its code cache) when a finality
+ * network is first connected to instead of bundling a second copy: the sources' `import('../index.js')`
+ * is mapped to './index.js'. Hardhat is the project's own and is never imported at run time.
+ */
+export async function buildHardhat3Plugin(): Promise<void> {
+  await esbuild({
+    entryPoints: ['src/hardhat/hardhat3.ts'],
+    outfile: 'dist/hardhat.js',
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'main-entry',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => {
+            if (!/[\\/]src[\\/]hardhat$/.test(args.resolveDir)) return undefined
+            return { path: './index.js', external: true }
+          })
+          // Nothing of the node may be bundled into the plugin: only its own files and the mapping.
+          build.onResolve({ filter: /^\.\.?\// }, (args) => {
+            if (args.kind === 'entry-point' || /^\.\/(hardhat3-[a-z]+|network-options)\.js$/.test(args.path) || args.path === './index.js') return undefined
+            return { errors: [{ text: `the Hardhat 3 plugin imports ${args.path}: load it through the main entry (import('../index.js'))` }] }
+          })
+        },
+      },
+    ],
+  })
+}
+
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
-  dts: true,
+  // The Hardhat 3 plugin's types too (its code is built by buildHardhat3Plugin).
+  dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
   target: 'node20',
   platform: 'node',
   sourcemap: true,
@@ -159,5 +200,6 @@ export default defineConfig({
   // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
   async onSuccess() {
     writeDistEntries()
+    await buildHardhat3Plugin()
   },
 })

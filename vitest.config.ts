@@ -5,7 +5,7 @@ export default defineConfig({
     globalSetup: ['test/setup/global.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // separate packages with their own vitest; test/package.test.ts installs and runs them
-    exclude: [...configDefaults.exclude, 'test/user-project/**', 'test/prool-project/**'],
+    exclude: [...configDefaults.exclude, 'test/user-project/**', 'test/prool-project/**', 'test/hardhat3/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
