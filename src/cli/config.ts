@@ -54,6 +54,8 @@ export interface CliConfig {
   forkWalkFetches: number | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
+  /** Anvil's defaults: on loopback also {@link ANVIL_EXTRA_API} unless `api` is given; 10 accounts unless `accounts` is. */
+  anvil: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
   throwOnTransactionFailures: boolean | undefined
   throwOnCallFailures: boolean | undefined
@@ -99,6 +101,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkHistoryEntries: undefined,
   forkWalkFetches: undefined,
   hardhat: false,
+  anvil: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
   allowUnlimitedContractSize: false,
@@ -123,12 +126,19 @@ export const LOOPBACK_API: readonly string[] = Object.freeze([...PUBLIC_API, 'ev
 export const HARDHAT_EXTRA_API: readonly string[] = Object.freeze(['debug', 'personal'])
 
 /**
- * The namespaces a transport bound to `address` serves when `--json-rpc.api` is not given; beyond
- * loopback the public set only, `--hardhat` or not (private namespaces there need a token).
+ * What `--anvil` adds on loopback, as `anvil` serves them: debug_* and trace_* (`cast run`,
+ * `cast trace`) and personal_sign.
  */
-export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false): string[] {
+export const ANVIL_EXTRA_API: readonly string[] = Object.freeze(['debug', 'trace', 'personal'])
+
+/**
+ * The namespaces a transport bound to `address` serves when `--json-rpc.api` is not given; beyond
+ * loopback the public set only, `--hardhat` / `--anvil` or not (private namespaces there need a token).
+ */
+export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false, anvil = false): string[] {
   if (!isLoopback(parseAddress(address).host)) return [...PUBLIC_API]
-  return hardhat ? [...LOOPBACK_API, ...HARDHAT_EXTRA_API] : [...LOOPBACK_API]
+  const extra = new Set([...(hardhat ? HARDHAT_EXTRA_API : []), ...(anvil ? ANVIL_EXTRA_API : [])])
+  return [...LOOPBACK_API, ...extra]
 }
 
 const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
@@ -170,6 +180,7 @@ export const FLAGS = {
   'fork-history-entries': ['string', '<n>  most answers of the remote\'s history kept in memory (default 1000; 0 keeps none)'],
   'fork-walk-fetches': ['string', '<n>  most remote trie nodes one debug_accountRange / debug_dumpBlock may fetch (default 1000)'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
+  anvil: ['boolean', 'Anvil\'s defaults: debug, trace and personal served on loopback too (cast run, cast trace), 10 accounts unless --accounts'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   'allow-unlimited-contract-size': ['boolean', 'deploy contracts of any size: no EIP-170 code or EIP-3860 initcode limit'],
@@ -314,6 +325,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         }
         break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
+      case 'anvil': c.anvil = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
       case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
       case 'allow-unlimited-contract-size':
@@ -363,6 +375,7 @@ export function parseCli(argv: string[]): CliConfig {
   if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
   apply(c, values as Raw, 'flag')
   const { host, port, ...config } = c
+  if (config.anvil && !config.given.has('accounts')) config.accounts = 10
   if (host !== undefined || port !== undefined) {
     // Anvil's shorthands: one host and port for HTTP and WebSocket (one server when the port is not 0).
     if (c.given.has('json-rpc.address')) throw new Error('give either --host / --port or --json-rpc.address, not both')
