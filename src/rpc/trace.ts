@@ -11,7 +11,7 @@ import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import { data } from '../hex.js'
 import { ParityTracer, type ParityTrace } from '../execution/tracers/parity-tracer.js'
-import { ReplayTracer, TRACE_TYPES, checkTraceTypes, type TraceResults, type TraceType } from '../execution/tracers/parity-results.js'
+import { ReplayTracer, TRACE_TYPES, type TraceResults, type TraceType } from '../execution/tracers/parity-results.js'
 import type { CallRequest } from '../execution/call-request.js'
 import type { BlockOverrides, StateOverrides } from '../execution/overrides.js'
 import type { TraceCallOptions } from '../execution/tracers/replay.js'
@@ -108,7 +108,6 @@ async function traceCalls(
   at: BlockSelector,
   options: TraceCallOptions = {},
 ): Promise<TraceResults[]> {
-  for (const run of runs) checkTraceTypes(run.types)
   const block = await callBlock(s, at)
   const tracers = runs.map((run) => new ReplayTracer(run.types))
   await s.tracing.traceCallsWith(runs.map((run, i) => ({ call: run.call, tracer: tracers[i] as ReplayTracer })), block, options)
@@ -171,7 +170,6 @@ export const trace: MethodTable = {
   trace_replayTransaction: method({
     params: [hash, traceTypes],
     run: async (s, [h, types]) => {
-      checkTraceTypes(types)
       const found = await s.chain.transaction(h)
       if (found === undefined) throw new ServerError('transaction not found')
       const tracer = new ReplayTracer(types)
@@ -182,7 +180,6 @@ export const trace: MethodTable = {
   trace_replayBlockTransactions: method({
     params: [blockTag, traceTypes],
     run: async (s, [tag, types]) => {
-      checkTraceTypes(types)
       const block = await blockByTag(s, tag)
       if (block === undefined || block.transactions.length === 0) return []
       const tracers = block.transactions.map(() => new ReplayTracer(types))

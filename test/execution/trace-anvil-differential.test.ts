@@ -186,6 +186,10 @@ describe('trace_* against Anvil', () => {
     }
   })
 
+  it('trace_replayBlockTransactions: vmTrace of every block', async () => {
+    for (const { block } of theirs.sent.values()) await same('trace_replayBlockTransactions', [block, ['vmTrace']])
+  })
+
   it('trace_replayBlockTransactions: only the trace types asked for', async () => {
     const { block } = theirs.sent.get('nested') as { block: Hex }
     await same('trace_replayBlockTransactions', [block, ['trace']])

@@ -66,6 +66,17 @@ describe('trace_replayTransaction', () => {
     expect(Object.keys(diffOnly.stateDiff ?? {})).toContain(target.toLowerCase())
   })
 
+  it('vmTrace: one op per opcode with the frames of the calls as subs; the same through trace_call', async () => {
+    const { vmTrace } = await request<{ vmTrace: { code: Hex; ops: Array<{ op: string; pc: number; sub: { ops: unknown[] } | null }> } }>('trace_replayTransaction', [nestedTx, ['vmTrace']])
+    expect(vmTrace.code).toBe(await request('eth_getCode', [matrix, 'latest']))
+    expect(vmTrace.ops[0]).toMatchObject({ op: 'PUSH1', pc: 0, sub: null, ex: { push: ['0x80'], mem: { off: 0, data: '0x' }, store: null } })
+    const calls = vmTrace.ops.filter((o) => ['CALL', 'STATICCALL', 'DELEGATECALL'].includes(o.op))
+    expect(calls.map((o) => o.op)).toEqual(['CALL', 'STATICCALL', 'DELEGATECALL'])
+    for (const call of calls) expect(call.sub?.ops.length).toBeGreaterThan(0)
+    const viaCall = await request<{ vmTrace: { ops: Array<{ op: string }> } }>('trace_call', [{ from: sender(node), to: matrix, gas: '0x200000', data: matrixCall('nested', [target, 7n]) }, ['vmTrace'], 'latest'])
+    expect(viaCall.vmTrace.ops.map((o) => o.op)).toEqual(vmTrace.ops.map((o) => o.op))
+  })
+
   it('precompile calls: kept by trace_transaction (Anvil), left out of replays (reth)', async () => {
     expect((await request<Trace[]>('trace_transaction', [precompilesTx])).map((t) => t.action.to)).toEqual([
       matrix.toLowerCase(),
@@ -78,9 +89,8 @@ describe('trace_replayTransaction', () => {
     expect(replay.trace[0]?.subtraces).toBe(0)
   })
 
-  it('refusals: an unknown transaction, vmTrace, a trace type that does not exist', async () => {
+  it('refusals: an unknown transaction, a trace type that does not exist', async () => {
     expect(await rpcError(node, 'trace_replayTransaction', [`0x${'ab'.repeat(32)}`, ['trace']])).toMatchObject({ code: -32000, message: 'transaction not found' })
-    expect(await rpcError(node, 'trace_replayTransaction', [nestedTx, ['vmTrace']])).toMatchObject({ code: -32000, message: expect.stringMatching(/^vmTrace is not supported: debug_traceTransaction/) })
     expect(await rpcError(node, 'trace_replayTransaction', [nestedTx, ['foo']])).toMatchObject({
       code: -32602,
       message: 'invalid argument 1: unknown variant `foo`, expected one of `trace`, `vmTrace`, `stateDiff`',

@@ -15,7 +15,7 @@ import { Address, KECCAK256_NULL, type Account } from '@ethereumjs/util'
 import { data, equalBytes, fromHex, keyOf, quantity, toBigInt } from '../../hex.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
-import type { FrameEnd, Tracer, TxEnd, TxStart } from './types.js'
+import type { FrameEnd, Tracer, TxEnd } from './types.js'
 
 /** A field's change, in OpenEthereum's notation. */
 export type Delta = '=' | { '+': string } | { '*': { from: string; to: string } }
@@ -33,6 +33,54 @@ interface Snapshot {
   storage: Map<string, Map<string, Uint8Array>>
   cleared: Set<string>
   code: Map<string, Uint8Array>
+}
+
+/**
+ * The state a transaction started on, read after it ran: a copy of what the replay's overlay had
+ * written before the transaction, over the state under the overlay.
+ */
+export class TxStartState {
+  private snapshot: Snapshot | undefined
+  private base: StateReader | undefined
+
+  /** Copies the overlay's writes so far (at the transaction's start). */
+  capture(state: unknown): void {
+    if (!(state instanceof JournaledState)) throw new Error('the state a transaction started on needs the journaled overlay')
+    const now = state.diff()
+    this.base = state.underlying()
+    this.snapshot = {
+      accounts: new Map(now.accounts),
+      storage: new Map([...now.storage].map(([a, slots]) => [a, new Map(slots)])),
+      cleared: new Set(now.cleared),
+      code: new Map(now.code),
+    }
+  }
+
+  private get at(): { snapshot: Snapshot; base: StateReader } {
+    if (this.snapshot === undefined || this.base === undefined) throw new Error('no transaction started')
+    return { snapshot: this.snapshot, base: this.base }
+  }
+
+  async account(key: string): Promise<Account | undefined> {
+    const { snapshot, base } = this.at
+    return snapshot.accounts.has(key) ? (snapshot.accounts.get(key) ?? undefined) : base.getAccount(key)
+  }
+
+  async storage(key: string, slot: string): Promise<Uint8Array> {
+    const { snapshot, base } = this.at
+    const own = snapshot.storage.get(key)?.get(slot)
+    if (own !== undefined) return own
+    if (snapshot.cleared.has(key) || snapshot.accounts.get(key) === null) return EMPTY
+    return base.getStorage(key, slot)
+  }
+
+  async code(key: string): Promise<Uint8Array> {
+    const { snapshot, base } = this.at
+    const own = snapshot.code.get(key)
+    if (own !== undefined) return own
+    if (snapshot.accounts.get(key) === null) return EMPTY
+    return base.getCode(key)
+  }
 }
 
 interface AccountValues {
@@ -61,23 +109,11 @@ function delta(from: string, to: string): Delta {
 /** Records the state diff of one transaction. */
 export class StateDiffTracer implements Tracer {
   readonly wantsSteps = false
-  private snapshot: Snapshot | undefined
-  private base: StateReader | undefined
   private readonly created = new Set<string>()
   private diff: Record<string, AccountDiff> = {}
 
-  onTxStart(tx: TxStart): void {
-    const state = tx.state
-    if (!(state instanceof JournaledState)) throw new Error('a state diff needs the journaled overlay')
-    const now = state.diff()
-    this.base = state.underlying()
-    this.snapshot = {
-      accounts: new Map(now.accounts),
-      storage: new Map([...now.storage].map(([a, slots]) => [a, new Map(slots)])),
-      cleared: new Set(now.cleared),
-      code: new Map(now.code),
-    }
-  }
+  /** `before` is captured at the transaction's start by whoever runs this tracer. */
+  constructor(private readonly before: TxStartState) {}
 
   onExit(end: FrameEnd): void {
     if (end.created !== undefined) this.created.add(keyOf(end.created))
@@ -85,14 +121,12 @@ export class StateDiffTracer implements Tracer {
 
   async onTxEnd(end: TxEnd): Promise<void> {
     const state = end.state
-    const snapshot = this.snapshot
-    const base = this.base
-    if (!(state instanceof JournaledState) || snapshot === undefined || base === undefined) return
+    if (!(state instanceof JournaledState)) return
     const now = state.diff()
     const addresses = new Set<string>([...now.accounts.keys(), ...now.storage.keys(), ...now.code.keys(), ...now.cleared])
     const out: Record<string, AccountDiff> = {}
     for (const key of [...addresses].sort()) {
-      const entry = await this.accountDiff(key, state, snapshot, base)
+      const entry = await this.accountDiff(key, state)
       if (entry !== undefined) out[`0x${key}`] = entry
     }
     this.diff = out
@@ -102,9 +136,9 @@ export class StateDiffTracer implements Tracer {
     return this.diff
   }
 
-  private async accountDiff(key: string, state: JournaledState, snapshot: Snapshot, base: StateReader): Promise<AccountDiff | undefined> {
+  private async accountDiff(key: string, state: JournaledState): Promise<AccountDiff | undefined> {
     const address = new Address(fromHex(key))
-    const before = valuesOf(snapshot.accounts.has(key) ? snapshot.accounts.get(key) : await base.getAccount(key))
+    const before = valuesOf(await this.before.account(key))
     const after = valuesOf(await state.getAccount(address))
     const created = this.created.has(key)
     // Created and destroyed in this transaction, or a creation an outer frame undid: nothing is left.
@@ -113,7 +147,7 @@ export class StateDiffTracer implements Tracer {
     const slots = now(state, key)
     const added = created && before.balance === 0n
     for (const slot of [...slots].sort()) {
-      const from = slotWord(await this.slotBefore(key, slot, snapshot, base))
+      const from = slotWord(await this.before.storage(key, slot))
       const to = slotWord(await state.getStorage(address, fromHex(slot)))
       if (from === to) continue
       storage[`0x${slot}`] = added ? { '+': to } : { '*': { from, to } }
@@ -130,24 +164,10 @@ export class StateDiffTracer implements Tracer {
     if (same && Object.keys(storage).length === 0) return undefined
     return {
       balance: delta(quantity(before.balance), quantity(after.balance)),
-      code: created ? delta(data(await this.codeBefore(key, snapshot, base)), data(await state.getCode(address))) : '=',
+      code: created ? delta(data(await this.before.code(key)), data(await state.getCode(address))) : '=',
       nonce: delta(quantity(before.nonce), quantity(after.nonce)),
       storage,
     }
-  }
-
-  private async slotBefore(key: string, slot: string, snapshot: Snapshot, base: StateReader): Promise<Uint8Array> {
-    const own = snapshot.storage.get(key)?.get(slot)
-    if (own !== undefined) return own
-    if (snapshot.cleared.has(key) || snapshot.accounts.get(key) === null) return EMPTY
-    return base.getStorage(key, slot)
-  }
-
-  private async codeBefore(key: string, snapshot: Snapshot, base: StateReader): Promise<Uint8Array> {
-    const own = snapshot.code.get(key)
-    if (own !== undefined) return own
-    if (snapshot.accounts.get(key) === null) return EMPTY
-    return base.getCode(key)
   }
 }
 
