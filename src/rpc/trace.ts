@@ -15,6 +15,8 @@ import { ReplayTracer, TRACE_TYPES, type TraceResults, type TraceType } from '..
 import type { CallRequest } from '../execution/call-request.js'
 import type { BlockOverrides, StateOverrides } from '../execution/overrides.js'
 import type { TraceCallOptions } from '../execution/tracers/replay.js'
+import type { StoredReceipt } from '../chain/receipts.js'
+import type { BlockTag } from '../chain/block-tag.js'
 import type { Services } from '../services.js'
 import { blockByTag } from './blocks.js'
 import { CodecError, blockSelector, blockTag, bytes, hash, optional, parseQuantity, type BlockSelector, type Codec } from './codecs.js'
@@ -36,26 +38,47 @@ function localized(t: ParityTrace, block: Block, txHash: Uint8Array, position: n
   return out
 }
 
-/** The flat traces of transaction `index` of `block` (Anvil keeps precompile calls here). */
-async function transactionTraces(s: Services, block: Block, index: number): Promise<ParityTrace[]> {
+/** Transaction `index` of `block`'s flat traces, localized (Anvil keeps precompile calls here). */
+export async function transactionTraces(s: Services, block: Block, receipts: StoredReceipt[], index: number): Promise<Record<string, unknown>[]> {
   const tracer = new ParityTracer()
-  await s.tracing.replayWith(block, await s.chain.receipts(block.hash()), index + 1, (i) => (i === index ? tracer : undefined))
-  return tracer.result()
+  await s.tracing.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined))
+  const hash = (block.transactions[index] as TypedTransaction).hash()
+  return tracer.result().map((t) => localized(t, block, hash, index))
 }
 
 /** Every transaction's flat traces of `block`, localized. */
-async function blockTraces(s: Services, block: Block): Promise<Record<string, unknown>[]> {
+export async function blockTraces(s: Services, block: Block, receipts: StoredReceipt[]): Promise<Record<string, unknown>[]> {
   const txs = block.transactions
   if (txs.length === 0) return []
   const tracers = txs.map(() => new ParityTracer())
-  await s.tracing.replayWith(block, await s.chain.receipts(block.hash()), txs.length, (i) => tracers[i])
+  await s.tracing.replayWith(block, receipts, txs.length, (i) => tracers[i])
   return tracers.flatMap((tracer, i) => tracer.result().map((t) => localized(t, block, (txs[i] as TypedTransaction).hash(), i)))
+}
+
+/** Transaction `index` of `block` replayed with `types` (trace_replayTransaction). */
+export async function replayTransaction(s: Services, block: Block, receipts: StoredReceipt[], index: number, types: Set<TraceType>): Promise<TraceResults> {
+  const tracer = new ReplayTracer(types)
+  await s.tracing.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined))
+  return tracer.result()
+}
+
+/** Every transaction of `block` replayed with `types` (trace_replayBlockTransactions). */
+export async function replayBlock(s: Services, block: Block, receipts: StoredReceipt[], types: Set<TraceType>): Promise<Array<TraceResults & { transactionHash: string }>> {
+  if (block.transactions.length === 0) return []
+  const tracers = block.transactions.map(() => new ReplayTracer(types))
+  await s.tracing.replayWith(block, receipts, tracers.length, (i) => tracers[i])
+  return tracers.map((t, i) => ({ ...t.result(), transactionHash: data((block.transactions[i] as TypedTransaction).hash()) }))
 }
 
 async function tracesOfTransaction(s: Services, h: Uint8Array): Promise<Record<string, unknown>[] | undefined> {
   const found = await s.chain.transaction(h)
   if (found === undefined) return undefined
-  return (await transactionTraces(s, found.block, found.index)).map((t) => localized(t, found.block, h, found.index))
+  return transactionTraces(s, found.block, found.receipts, found.index)
+}
+
+/** The block trace_block and trace_replayBlockTransactions name; none past the head or for `pending` (Anvil's `[]`). */
+async function minedBlock(s: Services, tag: BlockTag): Promise<Block | undefined> {
+  return tag.kind === 'tag' && tag.tag === 'pending' ? undefined : blockByTag(s, tag)
 }
 
 /** The trace types param: a list of `trace`, `vmTrace`, `stateDiff` (serde's words for others). */
@@ -136,7 +159,7 @@ async function filterTraces(s: Services, f: TraceFilter): Promise<Record<string,
   for (let n = start; n <= end && n <= s.chain.height; n++) {
     const block = await s.chain.blockByNumber(n)
     if (block === undefined) continue
-    for (const t of await blockTraces(s, block)) if (matches(f, t)) out.push(t)
+    for (const t of await blockTraces(s, block, await s.chain.receipts(block.hash()))) if (matches(f, t)) out.push(t)
   }
   const after = Number(f.after ?? 0n)
   return f.count === undefined ? out.slice(after) : out.slice(after, after + Number(f.count))
@@ -159,8 +182,8 @@ export const trace: MethodTable = {
   trace_block: method({
     params: [blockTag],
     run: async (s, [tag]) => {
-      const block = await blockByTag(s, tag)
-      return block === undefined ? [] : blockTraces(s, block)
+      const block = await minedBlock(s, tag)
+      return block === undefined ? [] : blockTraces(s, block, await s.chain.receipts(block.hash()))
     },
   }),
   trace_filter: method({
@@ -172,19 +195,14 @@ export const trace: MethodTable = {
     run: async (s, [h, types]) => {
       const found = await s.chain.transaction(h)
       if (found === undefined) throw new ServerError('transaction not found')
-      const tracer = new ReplayTracer(types)
-      await s.tracing.replayWith(found.block, found.receipts, found.index + 1, (i) => (i === found.index ? tracer : undefined))
-      return tracer.result()
+      return replayTransaction(s, found.block, found.receipts, found.index, types)
     },
   }),
   trace_replayBlockTransactions: method({
     params: [blockTag, traceTypes],
     run: async (s, [tag, types]) => {
-      const block = await blockByTag(s, tag)
-      if (block === undefined || block.transactions.length === 0) return []
-      const tracers = block.transactions.map(() => new ReplayTracer(types))
-      await s.tracing.replayWith(block, await s.chain.receipts(block.hash()), tracers.length, (i) => tracers[i])
-      return tracers.map((t, i) => ({ ...t.result(), transactionHash: data((block.transactions[i] as TypedTransaction).hash()) }))
+      const block = await minedBlock(s, tag)
+      return block === undefined ? [] : replayBlock(s, block, await s.chain.receipts(block.hash()), types)
     },
   }),
   trace_call: method({
