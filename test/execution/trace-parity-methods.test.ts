@@ -140,6 +140,21 @@ describe('trace_call, trace_callMany, trace_rawTransaction', () => {
   })
 })
 
+describe('blocks and params', () => {
+  it('trace_block and trace_replayBlockTransactions of pending: [] (nothing is mined there, as Anvil answers)', async () => {
+    expect(await request('trace_block', ['pending'])).toEqual([])
+    expect(await request('trace_replayBlockTransactions', ['pending', ['trace']])).toEqual([])
+  })
+
+  it('bad params: -32602 naming the argument', async () => {
+    expect(await rpcError(node, 'trace_get', [nestedTx, '0x0'])).toMatchObject({ code: -32602, message: 'invalid argument 1: invalid type: expected a sequence of indices' })
+    expect(await rpcError(node, 'trace_callMany', [[{ to: matrix }]])).toMatchObject({ code: -32602, message: 'invalid argument 0: invalid type: expected [call, trace types]' })
+    expect(await rpcError(node, 'trace_call', [{ to: matrix }, 'trace'])).toMatchObject({ code: -32602, message: 'invalid argument 1: invalid type: expected a sequence of trace types' })
+    expect(await rpcError(node, 'trace_transaction', ['0x12'])).toMatchObject({ code: -32602 })
+    expect(await rpcError(node, 'trace_call', [{ to: matrix }, ['trace'], 'pending'])).toMatchObject({ code: -32000, message: 'tracing on top of pending is not supported' })
+  })
+})
+
 describe('trace_filter', () => {
   it('limits.traceFilterBlocks: N blocks past fromBlock served, N + 1 refused', async () => {
     expect(await request<Trace[]>('trace_filter', [{ fromBlock: '0x1', toBlock: '0x3' }])).not.toHaveLength(0)

@@ -4,6 +4,9 @@
  * accounts), checked on the parsed settings and on the CLI as a process, over HTTP with the
  * requests cast sends.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
@@ -25,6 +28,9 @@ describe('--anvil', () => {
     expect(defaultApi('0.0.0.0:8545', isLoopback, false, true)).toEqual(['eth', 'web3', 'net', 'rpc'])
     expect(parseCli(['--anvil', '--json-rpc.api', 'eth']).api).toEqual(['eth'])
     expect(() => parseCli(['--anvil=maybe'])).toThrow()
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-anvil-'))
+    writeFileSync(path.join(dir, 'node.toml'), 'anvil = true\n')
+    expect(parseCli(['--config', path.join(dir, 'node.toml')])).toMatchObject({ anvil: true, accounts: 10 })
     expect(helpText()).toMatch(/--anvil +Anvil's defaults: debug, trace and personal/)
   })
 
