@@ -98,6 +98,20 @@ const traceTypes: Codec<Set<TraceType>> = {
   },
 }
 
+/**
+ * trace_rawTransaction's bytes: hex, or an array of byte values, which reth and Anvil also take
+ * (alloy's `Bytes`) and which `cast trace --raw` sends.
+ */
+const rawTransactionBytes: Codec<Uint8Array> = {
+  name: 'DATA',
+  optional: false,
+  decode(v, index) {
+    if (!Array.isArray(v)) return bytes.decode(v, index)
+    if (!v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) throw new CodecError('invalid type: expected hex or an array of bytes (integers 0 to 255)')
+    return Uint8Array.from(v as number[])
+  },
+}
+
 /** trace_callMany's list of `[call, traceTypes]` pairs. */
 const callList: Codec<Array<{ call: CallRequest; types: Set<TraceType> }>> = {
   name: 'call list',
@@ -217,7 +231,7 @@ export const trace: MethodTable = {
     run: (s, [calls, at]) => traceCalls(s, calls, at),
   }),
   trace_rawTransaction: method({
-    params: [bytes, traceTypes, optional(blockSelector, LATEST)],
+    params: [rawTransactionBytes, traceTypes, optional(blockSelector, LATEST)],
     run: async (s, [raw, types, at]) => {
       const tx = signedTransaction(raw, await callBlock(s, at))
       const [result] = await traceCalls(s, [{ call: tx, types }], at)

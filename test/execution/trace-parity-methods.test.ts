@@ -135,6 +135,9 @@ describe('trace_call, trace_callMany, trace_rawTransaction', () => {
     expect(out.trace[0]).toMatchObject({ type: 'call', action: { from: account.address.toLowerCase(), to: target.toLowerCase(), callType: 'call' } })
     expect(out.stateDiff?.[account.address.toLowerCase()]?.nonce).toEqual({ '*': { from: nonce, to: `0x${(BigInt(nonce) + 1n).toString(16)}` } })
     expect(await request('eth_getTransactionCount', [account.address, 'latest'])).toBe(nonce)
+    // As an array of byte values (alloy's Bytes, what `cast trace --raw` sends): the same answer.
+    expect(await request('trace_rawTransaction', [[...Buffer.from(raw.slice(2), 'hex')], ['trace', 'stateDiff']])).toEqual(out)
+    expect(await rpcError(node, 'trace_rawTransaction', [[1, 256], ['trace']])).toMatchObject({ code: -32602, message: 'invalid argument 0: invalid type: expected hex or an array of bytes (integers 0 to 255)' })
     expect(await rpcError(node, 'trace_rawTransaction', ['0x', ['trace']])).toMatchObject({ code: -32602, message: 'empty transaction data' })
     expect(await rpcError(node, 'trace_rawTransaction', ['0x0102', ['trace']])).toMatchObject({ code: -32602, message: 'failed to decode signed transaction' })
   })
