@@ -27,6 +27,7 @@ import { traceFilter, matches, type TraceFilter } from './trace-filter.js'
 
 /** A trace with its block and transaction, fields in the order reth and Anvil write them. */
 function localized(t: ParityTrace, block: Block, txHash: Uint8Array, position: number): Record<string, unknown> {
+  // reth and Anvil write the block number and position as JSON numbers, not hex.
   const out: Record<string, unknown> = { action: t.action, blockHash: data(block.hash()), blockNumber: Number(block.header.number) }
   if (t.error !== undefined) out.error = t.error
   out.result = t.result
