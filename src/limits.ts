@@ -18,6 +18,8 @@ export interface Limits {
   traceBytes: number
   /** Blocks one `eth_getLogs` may span. */
   logsBlockRange: number
+  /** Blocks past `fromBlock` one `trace_filter` may span (Anvil's 300; past it -32602). */
+  traceFilterBlocks: number
   /** Logs one `eth_getLogs` may return. */
   logsResults: number
   /** Addresses in one log filter. */
@@ -99,6 +101,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   blobTransactionBytes: 1024 * 1024,
   traceBytes: 128 * 1024 * 1024,
   logsBlockRange: 10_000,
+  traceFilterBlocks: 300,
   logsResults: 10_000,
   filterAddresses: 1000,
   filterTopicAlternatives: 1000,

@@ -168,9 +168,8 @@ describe('What the service does', () => {
     expect(await ok('eth_getUncleByBlockNumberAndIndex', [block.number, '0x0'])).toBeNull()
   })
 
-  it('consensus: the engine API and the trace namespace are absent, and say why', async () => {
+  it('consensus: the engine API is absent, and says why', async () => {
     await absentWithReason('engine_newPayloadV3')
-    await absentWithReason('trace_transaction')
   })
 })
 
@@ -557,11 +556,19 @@ describe('Methods listed as not implemented', () => {
     checks += 6
     for (const m of ['miner_setRecommitInterval', 'miner_getHashrate']) await absentWithReason(m)
   })
-  it('engine and trace: absent, with the reason', async () => {
+  it('trace: absent in the spec; served here in process, and off over HTTP and WebSocket unless the api setting lists it', async () => {
+    const names = ['trace_callMany', 'trace_call', 'trace_rawTransaction', 'trace_replayBlockTransactions', 'trace_replayTransaction', 'trace_block', 'trace_filter', 'trace_get', 'trace_transaction']
+    expect(await node.request({ method: 'trace_block', params: ['latest'] })).toEqual(expect.any(Array))
+    for (const m of names) {
+      checks++
+      const answer = (await rpc(served.http!, m, [])) as { error?: { code: number; message: string } }
+      expect(answer.error).toEqual({ code: -32601, message: `the method ${m} does not exist/is not available: the trace namespace is off here; enable it with the api option (CLI: --json-rpc.api)` })
+    }
+  })
+  it('engine: absent, with the reason', async () => {
     for (const m of ['engine_newPayloadV1', 'engine_newPayloadV2', 'engine_newPayloadV3', 'engine_forkchoiceUpdatedV1', 'engine_forkchoiceUpdatedV2', 'engine_forkchoiceUpdatedV3', 'engine_getPayloadV1', 'engine_getPayloadV2', 'engine_getPayloadV3', 'engine_exchangeCapabilities', 'engine_exchangeTransitionConfigurationV1', 'engine_getPayloadBodiesByHashV1', 'engine_getPayloadBodiesByRangeV1', 'engine_getBlobsV1']) {
       await absentWithReason(m)
     }
-    for (const m of ['trace_callMany', 'trace_call', 'trace_rawTransaction', 'trace_replayBlockTransactions', 'trace_replayTransaction', 'trace_block', 'trace_filter', 'trace_get', 'trace_transaction']) await absentWithReason(m)
   })
 })
 

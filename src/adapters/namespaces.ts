@@ -16,7 +16,13 @@ export const LOOPBACK_API: readonly string[] = Object.freeze([...PUBLIC_API, 'ev
  */
 export const HARDHAT_EXTRA_API: readonly string[] = Object.freeze(['debug', 'personal'])
 
-/** The namespaces of a server on loopback: the test controls, and Hardhat's extras when asked. */
-export function loopbackApi(hardhat = false): string[] {
-  return hardhat ? [...LOOPBACK_API, ...HARDHAT_EXTRA_API] : [...LOOPBACK_API]
+/**
+ * What Anvil compatibility (the CLI's `--anvil`) adds on loopback, as `anvil` serves them: debug_*
+ * and trace_* (`cast run`, `cast trace`) and personal_sign.
+ */
+export const ANVIL_EXTRA_API: readonly string[] = Object.freeze(['debug', 'trace', 'personal'])
+
+/** The namespaces of a server on loopback: the test controls, and Hardhat's or Anvil's extras when asked. */
+export function loopbackApi(hardhat = false, anvil = false): string[] {
+  return [...LOOPBACK_API, ...new Set([...(hardhat ? HARDHAT_EXTRA_API : []), ...(anvil ? ANVIL_EXTRA_API : [])])]
 }

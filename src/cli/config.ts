@@ -8,7 +8,7 @@ import { parse as parseToml } from 'smol-toml'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
-import { HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
+import { ANVIL_EXTRA_API, HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -55,6 +55,8 @@ export interface CliConfig {
   forkWalkFetches: number | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
+  /** Anvil's defaults: on loopback also {@link ANVIL_EXTRA_API} unless `api` is given; 10 accounts unless `accounts` is. */
+  anvil: boolean
   /** Hardhat's answers to failing sends and calls; undefined = the node's default. */
   throwOnTransactionFailures: boolean | undefined
   throwOnCallFailures: boolean | undefined
@@ -100,6 +102,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkHistoryEntries: undefined,
   forkWalkFetches: undefined,
   hardhat: false,
+  anvil: false,
   throwOnTransactionFailures: undefined,
   throwOnCallFailures: undefined,
   allowUnlimitedContractSize: false,
@@ -111,15 +114,15 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   given: new Set<string>(),
 })
 
-export { PUBLIC_API, LOOPBACK_API, HARDHAT_EXTRA_API }
+export { PUBLIC_API, LOOPBACK_API, HARDHAT_EXTRA_API, ANVIL_EXTRA_API }
 
 /**
  * The namespaces a transport bound to `address` serves when `--json-rpc.api` is not given; beyond
- * loopback the public set only, `--hardhat` or not (private namespaces there need a token).
+ * loopback the public set only, `--hardhat` / `--anvil` or not (private namespaces there need a token).
  */
-export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false): string[] {
+export function defaultApi(address: string, isLoopback: (host: string) => boolean, hardhat = false, anvil = false): string[] {
   if (!isLoopback(parseAddress(address).host)) return [...PUBLIC_API]
-  return loopbackApi(hardhat)
+  return loopbackApi(hardhat, anvil)
 }
 
 const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
@@ -161,6 +164,7 @@ export const FLAGS = {
   'fork-history-entries': ['string', '<n>  most answers of the remote\'s history kept in memory (default 1000; 0 keeps none)'],
   'fork-walk-fetches': ['string', '<n>  most remote trie nodes one debug_accountRange / debug_dumpBlock may fetch (default 1000)'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
+  anvil: ['boolean', 'Anvil\'s defaults: debug, trace and personal served on loopback too (cast run, cast trace), 10 accounts unless --accounts'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
   'throw-on-call-failures': ['string', '<bool>  false: eth_call of a failing call answers its return data, as Hardhat can (default true)'],
   'allow-unlimited-contract-size': ['boolean', 'deploy contracts of any size: no EIP-170 code or EIP-3860 initcode limit'],
@@ -305,6 +309,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         }
         break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
+      case 'anvil': c.anvil = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
       case 'throw-on-call-failures': c.throwOnCallFailures = bool(v, at(k)); break
       case 'allow-unlimited-contract-size':
@@ -354,6 +359,7 @@ export function parseCli(argv: string[]): CliConfig {
   if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
   apply(c, values as Raw, 'flag')
   const { host, port, ...config } = c
+  if (config.anvil && !config.given.has('accounts')) config.accounts = 10
   if (host !== undefined || port !== undefined) {
     // Anvil's shorthands: one host and port for HTTP and WebSocket (one server when the port is not 0).
     if (c.given.has('json-rpc.address')) throw new Error('give either --host / --port or --json-rpc.address, not both')

@@ -38,6 +38,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
     `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
     ...(c.hardhat ? ['Hardhat:  compatible (--hardhat)'] : []),
+    ...(c.anvil ? ['Anvil:    defaults (--anvil)'] : []),
     ...(shown.fork === undefined ? [] : [`Fork:     ${shown.fork.remote} at block ${shown.fork.blockNumber} (${shown.fork.blockHash}), remote chain id ${shown.fork.chainId}`]),
     `Validators: ${node.validators.length}`,
   ]
@@ -132,7 +133,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     onConsoleLog: (message) => process.stdout.write(`console.log: ${message}\n`),
   })
   let served: Listening | undefined
-  const api = { http: c.api ?? defaultApi(c.address, isLoopback, c.hardhat), ws: c.api ?? defaultApi(c.wsAddress, isLoopback, c.hardhat) }
+  const api = { http: c.api ?? defaultApi(c.address, isLoopback, c.hardhat, c.anvil), ws: c.api ?? defaultApi(c.wsAddress, isLoopback, c.hardhat, c.anvil) }
   try {
     if (c.enable) {
       served = await node.listen({

@@ -49,7 +49,6 @@ const BY_NAMESPACE: Readonly<Record<string, string>> = {
   clique: 'consensus is BFT, not clique: finality_getValidators and finality_getCommitCertificate describe the validators',
   les: 'there are no light clients (LES) here',
   engine: 'there is no beacon chain driving this node: the post-merge engine API is absent (blocks come from the BFT producer)',
-  trace: 'the trace namespace (OpenEthereum) is absent: debug_traceTransaction / debug_traceBlockByNumber with callTracer give call traces',
 }
 
 /** Why `name` is absent here, when it is a method other nodes serve that has no meaning on this chain. */

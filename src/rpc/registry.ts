@@ -37,13 +37,14 @@ import { debugState } from './debug/state.js'
 import { debugRuntime } from './debug/runtime.js'
 import { debugTraceToFile } from './debug/trace-to-file.js'
 import { debugDump } from './debug/dump.js'
+import { trace } from './trace.js'
 import { method, type Method, type MethodTable } from './method.js'
 import { openRpcDocument } from './discover.js'
 import { net, web3 } from './web3.js'
 import { withForkHistory } from './eth/fork-history.js'
 
 /** Every namespace this node serves. */
-export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'admin', 'miner', 'debug', 'testing', 'evm', 'hardhat', 'anvil'] as const
+export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'admin', 'miner', 'debug', 'trace', 'testing', 'evm', 'hardhat', 'anvil'] as const
 
 /** The namespaces open to a caller unless configured otherwise (in-process callers get all). */
 export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
@@ -51,7 +52,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, testing, evm, hardhat, anvil, anvilExtras]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, trace, testing, evm, hardhat, anvil, anvilExtras]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   withForkHistory(methods)

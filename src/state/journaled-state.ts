@@ -271,6 +271,11 @@ export class JournaledState implements StateManagerInterface {
     return { accounts: this.accounts, storage: this.storage, cleared: this.cleared, code: this.code }
   }
 
+  /** The state under the overlay (the trace_* state diffs read what a key held before the overlay wrote it). */
+  underlying(): StateReader {
+    return this.base
+  }
+
   async getStateRoot(): Promise<Uint8Array> {
     if (this.computeRoot === undefined) return KECCAK256_RLP
     return this.computeRoot(this.diff())

@@ -49,6 +49,11 @@ export function opName(op: number): string {
   return NAMES.get(op) ?? `opcode 0x${op.toString(16)} not defined`
 }
 
+/** How many words an opcode takes from the stack and how many it leaves (DUPn and SWAPn counting the words they copy or move). */
+export function stackEffect(op: number): readonly [pops: number, pushes: number] {
+  return STACK.get(op) ?? [0, 0]
+}
+
 /** The stack limit of the EVM (geth's `params.StackLimit`). */
 const STACK_LIMIT = 1024
 

@@ -129,6 +129,11 @@ function authorities(tx: TypedTransaction): Uint8Array[] {
   return out
 }
 
+/** True for a call object, false for a signed transaction. */
+function isRequest(call: CallRequest | TypedTransaction): call is CallRequest {
+  return typeof (call as { hash?: unknown }).hash !== 'function'
+}
+
 /** Reads a journaled overlay as a `StateReader`, so overrides can be laid over a replayed state. */
 function readerOf(state: JournaledState): StateReader {
   return {
@@ -170,14 +175,31 @@ export class Tracing {
   async traceInBlock(block: Block, receipts: StoredReceipt[] | undefined, index: number, config: TraceConfig): Promise<unknown> {
     if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
+    const tracer = createTracer(config, this.budget(), this.jsLimits())
     try {
-      await this.replay(block, receipts, index + 1, (i) => (i === index ? traced : undefined))
+      await this.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined), traceTimeout(config))
     } catch (error) {
-      traced.tracer.dispose?.()
+      tracer.dispose?.()
       throw error
     }
-    return traced.tracer.result()
+    return tracer.result()
+  }
+
+  /**
+   * The first `count` transactions of `block` replayed, those `make` gives a tracer for traced
+   * (the trace_* methods bring their own tracers), each under `timeoutMs`.
+   */
+  async replayWith(
+    block: Block,
+    receipts: StoredReceipt[] | undefined,
+    count: number,
+    make: (index: number) => Tracer | undefined,
+    timeoutMs = traceTimeout({}),
+  ): Promise<void> {
+    await this.replay(block, receipts, count, (i) => {
+      const tracer = make(i)
+      return tracer === undefined ? undefined : { tracer, timeoutMs }
+    })
   }
 
   /**
@@ -244,15 +266,32 @@ export class Tracing {
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
+    const tracer = createTracer(config, this.budget(), this.jsLimits())
+    try {
+      await this.traceCallsWith([{ call: req, tracer }], block, options, traceTimeout(config))
+    } catch (error) {
+      tracer.dispose?.()
+      throw error
+    }
+    return tracer.result()
+  }
+
+  /**
+   * Calls (or signed transactions) run one after another on one overlay of the state after
+   * `block` (trace_call, trace_callMany, trace_rawTransaction), each with its tracer, as eth_call
+   * runs a call: no nonce check, no block gas limit, and without a price no fee.
+   */
+  async traceCallsWith(
+    runs: ReadonlyArray<{ call: CallRequest | TypedTransaction; tracer: Tracer }>,
+    block: Block,
+    options: TraceCallOptions,
+    timeoutMs = traceTimeout({}),
+  ): Promise<void> {
     // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
     const common = block.common
-    const gas = this.calls.gasCap(req.gas, overriddenBlock(block, options.block, common))
-    // geth's NoBaseFee: a call without a price pays nothing and BASEFEE reads 0.
-    const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
     const { reader, close } = await this.callState(block, options)
     const overlay = new JournaledState(reader)
-    const from = req.from ?? ZERO_ADDRESS
+    let from: Uint8Array = ZERO_ADDRESS
     let vm: TracingVm | undefined
     let reusable = true
     let restore = () => {}
@@ -260,24 +299,36 @@ export class Tracing {
       vm = await this.lease(common)
       bindState(vm.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(vm.vm.evm, options.state)
-      const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
-      const tx = callTransaction(req, nonce, gas, context, common)
-      // geth lets a call come from an account with code (SkipFromEOACheck).
-      await this.runTraced(vm, overlay, tx, context, traced, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true, {
-        blockHash: block.hash(),
-        txHash: undefined,
-        txIndex: undefined,
-      })
+      for (const { call, tracer } of runs) {
+        let tx: TypedTransaction
+        let context: Block
+        if (isRequest(call)) {
+          from = call.from ?? ZERO_ADDRESS
+          const gas = this.calls.gasCap(call.gas, overriddenBlock(block, options.block, common))
+          // geth's NoBaseFee: a call without a price pays nothing and BASEFEE reads 0.
+          context = overriddenBlock(block, isPriced(call) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
+          const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
+          tx = callTransaction(call, nonce, gas, context, common)
+        } else {
+          from = signer(call)
+          context = overriddenBlock(block, options.block, common)
+          tx = call
+        }
+        // geth lets a call come from an account with code (SkipFromEOACheck).
+        await this.runTraced(vm, overlay, tx, context, { tracer, timeoutMs }, 0, { skipNonce: true, skipBlockGasLimitValidation: true }, true, {
+          blockHash: block.hash(),
+          txHash: undefined,
+          txIndex: undefined,
+        })
+      }
     } catch (error) {
       if (error instanceof EvmTimeout) reusable = false
-      traced.tracer.dispose?.()
       throw this.failure(error, from)
     } finally {
       restore()
       close()
       if (vm !== undefined) this.release(vm, reusable)
     }
-    return traced.tracer.result()
   }
 
   /** The state a traced call reads: after `block`, or before its transaction `txIndex`; overrides over it. */

@@ -17,6 +17,8 @@ import { data, equalBytes, fromHex, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import type { BlockSelector, BlockTag } from '../codecs.js'
 import type { Method } from '../method.js'
+import type { TraceType } from '../../execution/tracers/parity-results.js'
+import { blockTraces, replayBlock, replayTransaction, transactionTraces } from '../trace.js'
 
 type Fork = NonNullable<Services['fork']>
 
@@ -111,6 +113,16 @@ const FORWARD: Record<string, (local: Run) => Run> = {
   },
   debug_traceTransaction: remoteTransaction((s, remote, index, params) => traced(s, remote, () => s.tracing.traceInBlock(remote.block, remote.receipts, index, params[1] as TraceConfig))),
   debug_getRawTransaction: remoteTransaction(async (_s, remote, index) => data(remote.block.transactions[index]!.serialize())),
+  // trace_*: the remote's blocks replayed here, as Anvil answers them for a fork's history.
+  trace_transaction: remoteTransaction((s, remote, index) => traced(s, remote, () => transactionTraces(s, remote.block, remote.receipts, index))),
+  trace_get: remoteTransaction(async (s, remote, index, params) => {
+    const at = params[1] as bigint[]
+    if (at.length !== 1) return null
+    return (await traced(s, remote, () => transactionTraces(s, remote.block, remote.receipts, index)))[Number(at[0])] ?? null
+  }),
+  trace_replayTransaction: remoteTransaction((s, remote, index, params) => traced(s, remote, () => replayTransaction(s, remote.block, remote.receipts, index, params[1] as Set<TraceType>))),
+  trace_block: historicBlock(false, (s, remote) => traced(s, remote, () => blockTraces(s, remote.block, remote.receipts))),
+  trace_replayBlockTransactions: historicBlock(false, (s, remote, params) => traced(s, remote, () => replayBlock(s, remote.block, remote.receipts, params[1] as Set<TraceType>))),
 }
 
 /**
