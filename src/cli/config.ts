@@ -243,6 +243,9 @@ export const FLAGS = {
   'no-mine': ['boolean', 'the same as --no-mining'],
   order: ['string', '<fees|fifo>  order of pool transactions in a block: best tip first or arrival (default fees)'],
   'auto-impersonate': ['boolean', 'accept eth_sendTransaction from any address, without its key (Anvil\'s --auto-impersonate)'],
+  'auto-unlock': ['boolean', 'the same as --auto-impersonate (Anvil\'s alias)'],
+  init: ['string', '<file>  the same as --genesis (Anvil\'s name)'],
+  'rpc-url': ['string', '<url>  the same as --fork-url (Anvil\'s alias)'],
   'disable-console-log': ['boolean', 'do not print Solidity console.log lines (Anvil\'s; also --no-console-log)'],
   'no-console-log': ['boolean', 'the same as --disable-console-log'],
   state: ['string', '<path>  load the state from this file if it exists, write it there at exit (Anvil\'s --state; a directory: <dir>/state.json)'],
@@ -403,9 +406,15 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         if (!HARDFORKS.has(String(v))) throw new Error(`${at(k)}: unknown hardfork ${String(v)}`)
         c.hardfork = String(v) as HardforkName
         break
-      case 'genesis': c.genesis = String(v); break
+      case 'genesis':
+      case 'init':
+        c.genesis = String(v)
+        break
       case 'db': c.db = String(v); break
-      case 'fork-url': c.forkUrl = String(v); break
+      case 'fork-url':
+      case 'rpc-url':
+        c.forkUrl = String(v)
+        break
       case 'fork-cache-dir': c.forkCacheDir = String(v); break
       case 'fork-history-entries': c.forkHistoryEntries = int(v, at(k)); break
       case 'fork-walk-fetches': c.forkWalkFetches = int(v, at(k)); break
@@ -460,7 +469,10 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         if (v !== 'fees' && v !== 'fifo') throw new Error(`${at(k)}: want fees or fifo, got ${String(v)}`)
         c.order = v
         break
-      case 'auto-impersonate': c.autoImpersonate = bool(v, at(k)); break
+      case 'auto-impersonate':
+      case 'auto-unlock':
+        c.autoImpersonate = bool(v, at(k))
+        break
       case 'disable-console-log':
       case 'no-console-log':
         c.disableConsoleLog = bool(v, at(k))
@@ -501,7 +513,7 @@ function checkCombinations(c: CliConfig): void {
   for (const mining of ['no-mining', 'no-mine']) if (c.noMining) both(mining, 'block-time', 'one mines on request only, the other every N seconds')
   both('initial-date', 'timestamp', 'both say when the clock starts')
   for (const other of ['load-state', 'dump-state']) both('state', other, '--state is both of them')
-  const aliases = [['block-gas-limit', 'gas-limit'], ['initial-base-fee-per-gas', 'block-base-fee-per-gas'], ['initial-base-fee-per-gas', 'base-fee'], ['block-base-fee-per-gas', 'base-fee']]
+  const aliases = [['genesis', 'init'], ['fork-url', 'rpc-url'], ['block-gas-limit', 'gas-limit'], ['initial-base-fee-per-gas', 'block-base-fee-per-gas'], ['initial-base-fee-per-gas', 'base-fee'], ['block-base-fee-per-gas', 'base-fee']]
   for (const [a, b] of aliases) both(a as string, b as string, 'they are the same setting')
 }
 
