@@ -52,8 +52,10 @@ export interface NodeOptions {
   /** Extra genesis accounts by address (balance, nonce, code, storage). */
   alloc?: Record<`0x${string}`, GenesisAccount>
   /**
-   * Genesis state from a dump (`node.dumpState()` or `anvil_dumpState`'s hex): its accounts are
-   * added to the genesis allocation, over the derived accounts and `alloc`.
+   * Genesis state from a dump: `node.dumpState()`, `anvil_dumpState`'s hex, or Anvil's own dump
+   * (its `anvil_dumpState` hex or `--dump-state` file, parsed). Its accounts are added to the
+   * genesis allocation, over the derived accounts and `alloc`; an Anvil dump's blocks are not
+   * taken (docs/controls.md, "State dumps").
    */
   state?: unknown
   /**
