@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it, test } from 'vitest'
-import { parseCli } from '../../src/cli/config.js'
+import { FLAGS, helpText, parseCli, SHORT_FLAGS } from '../../src/cli/config.js'
 import { VERSION } from '../../src/version.js'
 import { startAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
@@ -77,6 +77,12 @@ describe('parseCli: each flag at its value', () => {
     // A flag wins over the file.
     expect(parseCli(['--config', file, '--gas-price', '5']).gasPrice).toBe(5n)
   })
+})
+
+test('--help lists every flag, with its one-letter form', () => {
+  const help = helpText()
+  for (const name of Object.keys(FLAGS)) expect(help).toContain(`--${name}`)
+  for (const [name, short] of Object.entries(SHORT_FLAGS)) expect(help).toContain(`-${short}, --${name}`)
 })
 
 describe('parseCli: a bad value fails at once, naming the flag', () => {
