@@ -103,10 +103,13 @@ export interface FinalityNode {
   changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
   commitCertificate(number: bigint): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
-  /** The head state as a versioned JSON dump (the format of docs/controls.md). */
+  /** The head state as a versioned JSON dump (the format of docs/controls.md, which Anvil loads too). */
   dumpState(): StateDump
-  /** Replaces accounts with a dump's (`anvil_loadState`). */
-  loadState(dump: StateDump | Hex): Promise<void>
+  /**
+   * Replaces accounts with a dump's (`anvil_loadState`): ours (object or RPC hex), or Anvil's
+   * (its `anvil_dumpState` hex, or its `--dump-state` file parsed).
+   */
+  loadState(dump: StateDump | Hex | Record<string, unknown>): Promise<void>
   /** Remembers the chain, pool and time (`evm_snapshot`); returns the id for {@link revert}. */
   snapshot(): Promise<Hex>
   /** Back to a snapshot (`evm_revert`); false for an unknown or used-up id. */
