@@ -95,6 +95,9 @@ describe('Anvil → finality', () => {
     expect(Object.keys(written)).toEqual(expect.arrayContaining(['block', 'accounts', 'best_block_number', 'blocks', 'transactions']))
     const fromFile = await newNode({ state: written })
     await expectHolds((method, params) => fromFile.request({ method, params }), written)
+    const viaApi = await newNode()
+    await viaApi.loadState(written)
+    await expectHolds((method, params) => viaApi.request({ method, params }), written)
   }, 60_000)
 })
 
