@@ -8,6 +8,7 @@ import { parse as parseToml } from 'smol-toml'
 import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
+import { checkCombinations, date, path, wei } from './values.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -298,30 +299,6 @@ function big(v: unknown, what: string): bigint {
   return BigInt(s)
 }
 
-/** A whole amount (wei, gas, seconds), decimal or 0x-hex, at least `min`. */
-function wei(v: unknown, what: string, min = 0n): bigint {
-  const s = String(v).trim()
-  if (!/^(0x[0-9a-fA-F]{1,64}|\d{1,78})$/.test(s)) throw new Error(`${what}: want a whole number (decimal or 0x-hex), got ${s}`)
-  const n = BigInt(s)
-  if (n < min) throw new Error(`${what}: want at least ${min}, got ${s}`)
-  if (n >= 2n ** 256n) throw new Error(`${what}: want a number below 2^256, got ${s}`)
-  return n
-}
-
-/** A date `new Date()` reads (ISO 8601 such as 2020-01-01T00:00:00Z), not before 1970. */
-function date(v: unknown, what: string): string {
-  const s = String(v).trim()
-  const ms = new Date(s).getTime()
-  if (s === '' || Number.isNaN(ms) || ms < 0) throw new Error(`${what}: want a date such as 2020-01-01T00:00:00Z, got ${JSON.stringify(s)}`)
-  return s
-}
-
-function path(v: unknown, what: string): string {
-  const s = String(v)
-  if (s.trim() === '' || typeof v === 'boolean') throw new Error(`${what}: want a file path`)
-  return s
-}
-
 /** `10s`, `500ms`, `1m`, or a number of seconds → milliseconds. */
 export function parseDuration(v: unknown, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(v).trim())
@@ -504,18 +481,6 @@ export function readConfigFile(path: string): Raw {
 }
 
 const BOOL_SETTINGS = new Set(['--json-rpc.enable', '--throw-on-transaction-failures', '--throw-on-call-failures'])
-
-/** Settings that cannot go together, refused as Anvil refuses them (or where the meaning would be unclear). */
-function checkCombinations(c: CliConfig): void {
-  const both = (a: string, b: string, why: string) => {
-    if (c.given.has(a) && c.given.has(b)) throw new Error(`give either --${a} or --${b}, not both: ${why}`)
-  }
-  for (const mining of ['no-mining', 'no-mine']) if (c.noMining) both(mining, 'block-time', 'one mines on request only, the other every N seconds')
-  both('initial-date', 'timestamp', 'both say when the clock starts')
-  for (const other of ['load-state', 'dump-state']) both('state', other, '--state is both of them')
-  const aliases = [['genesis', 'init'], ['fork-url', 'rpc-url'], ['block-gas-limit', 'gas-limit'], ['initial-base-fee-per-gas', 'block-base-fee-per-gas'], ['initial-base-fee-per-gas', 'base-fee'], ['block-base-fee-per-gas', 'base-fee']]
-  for (const [a, b] of aliases) both(a as string, b as string, 'they are the same setting')
-}
 
 /** Parses argv (without `node script`) into a config: defaults, then the file, then flags. */
 export function parseCli(argv: string[]): CliConfig {
