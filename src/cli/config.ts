@@ -96,6 +96,8 @@ export interface CliConfig {
   loadState: string | undefined
   /** A state file written at exit (Anvil's --dump-state). */
   dumpState: string | undefined
+  /** Seconds between writes of the state file while running (Anvil's --state-interval); undefined = at exit only. */
+  stateInterval: number | undefined
   /** Idle time of an HTTP keep-alive connection (ms); undefined = the limit's default (120 s). */
   httpKeepAliveMs: number | undefined
   /** Print the version and exit. */
@@ -155,6 +157,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   state: undefined,
   loadState: undefined,
   dumpState: undefined,
+  stateInterval: undefined,
   httpKeepAliveMs: undefined,
   version: false,
   quiet: false,
@@ -252,6 +255,7 @@ export const FLAGS = {
   state: ['string', '<path>  load the state from this file if it exists, write it there at exit (Anvil\'s --state; a directory: <dir>/state.json)'],
   'load-state': ['string', '<path>  start from the state in this file: ours or Anvil\'s (--dump-state, anvil_dumpState)'],
   'dump-state': ['string', '<path>  write the state to this file at exit, in a form Anvil loads too (a directory: <dir>/state.json)'],
+  'state-interval': ['string', '<seconds>  also write the state file every N seconds while running (Anvil\'s; with --state or --dump-state)'],
   'json-rpc.http-keep-alive': ['string', '<duration>  how long an idle HTTP keep-alive connection stays open (default 120s; 0 = until the client closes it)'],
   version: ['boolean', 'print the version and exit'],
   quiet: ['boolean', 'do not log requests'],
@@ -264,6 +268,7 @@ export const SHORT_FLAGS: Readonly<Record<string, string>> = Object.freeze({
   accounts: 'a',
   mnemonic: 'm',
   'block-time': 'b',
+  'state-interval': 's',
   'fork-url': 'f',
   version: 'V',
   quiet: 'q',
@@ -457,6 +462,13 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'state': c.state = path(v, at(k)); break
       case 'load-state': c.loadState = path(v, at(k)); break
       case 'dump-state': c.dumpState = path(v, at(k)); break
+      case 'state-interval': {
+        // A timer holds at most 2^31 - 1 ms (24 days); longer would fire at once.
+        const n = wei(v, at(k), 1n)
+        if (n > 2_000_000n) throw new Error(`${at(k)}: want at most 2000000 seconds, got ${n}`)
+        c.stateInterval = Number(n)
+        break
+      }
       case 'json-rpc.http-keep-alive': c.httpKeepAliveMs = parseDuration(v, at(k)); break
       case 'version': c.version = bool(v, at(k)); break
       case 'quiet': c.quiet = bool(v, at(k)); break

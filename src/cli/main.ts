@@ -3,7 +3,7 @@
  * (127.0.0.1:8546), prints the chain id, the endpoints and the prefunded accounts with their keys,
  * logs each request compactly, and closes cleanly on Ctrl-C.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { isLoopback } from '../adapters/auth.js'
@@ -209,13 +209,30 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
   const status = (await node.request({ method: 'finality_forkStatus' })) as { remote: string; forkBlockNumber: string; forkBlockHash: string; chainId: string } | null
   const fork = status === null ? undefined : { remote: status.remote, blockNumber: BigInt(status.forkBlockNumber), blockHash: status.forkBlockHash, chainId: BigInt(status.chainId) }
   process.stdout.write(banner(node, c, served, { balances, resumedAt, api, fork, stateFrom: loaded?.from, stateTo: dumpTo === undefined ? undefined : stateFile(dumpTo) }))
+  // Written beside and renamed over: a reader (or a crash) never sees half a file.
+  const writeState = () => {
+    if (dumpTo === undefined) return
+    const file = stateFile(dumpTo)
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(node.dumpState())}\n`)
+    renameSync(`${file}.tmp`, file)
+  }
+  // Anvil's --state-interval: the file kept current while running, not only at exit.
+  const timer = c.stateInterval === undefined ? undefined : setInterval(() => {
+    try {
+      writeState()
+    } catch (error) {
+      process.stderr.write(`cannot write the state file: ${(error as Error).message}\n`)
+    }
+  }, c.stateInterval * 1000)
+  timer?.unref()
   let stopping: Promise<void> | undefined
   return () =>
     (stopping ??= (async () => {
+      clearInterval(timer)
       await served?.close()
       try {
         // Anvil's --dump-state / --state: the state at exit, in the form both load.
-        if (dumpTo !== undefined) writeFileSync(stateFile(dumpTo), `${JSON.stringify(node.dumpState())}\n`)
+        writeState()
       } finally {
         await node.close()
       }

@@ -34,6 +34,9 @@ export function checkCombinations(c: { given: ReadonlySet<string>; noMining: boo
   for (const mining of ['no-mining', 'no-mine']) if (c.noMining) both(mining, 'block-time', 'one mines on request only, the other every N seconds')
   both('initial-date', 'timestamp', 'both say when the clock starts')
   for (const other of ['load-state', 'dump-state']) both('state', other, '--state is both of them')
+  if (c.given.has('state-interval') && !c.given.has('state') && !c.given.has('dump-state')) {
+    throw new Error('--state-interval needs --state or --dump-state: the file it writes')
+  }
   const aliases = [['genesis', 'init'], ['fork-url', 'rpc-url'], ['block-gas-limit', 'gas-limit'], ['initial-base-fee-per-gas', 'block-base-fee-per-gas'], ['initial-base-fee-per-gas', 'base-fee'], ['block-base-fee-per-gas', 'base-fee']]
   for (const [a, b] of aliases) both(a as string, b as string, 'they are the same setting')
 }

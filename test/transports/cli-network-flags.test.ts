@@ -61,6 +61,7 @@ describe('parseCli: each flag at its value', () => {
     expect(parseCli(['-h']).help).toBe(true)
     expect(parseCli(['--state', 'a.json'])).toMatchObject({ state: 'a.json' })
     expect(parseCli(['--load-state', 'a.json', '--dump-state', 'b.json'])).toMatchObject({ loadState: 'a.json', dumpState: 'b.json' })
+    expect(parseCli(['--state', 'a.json', '-s', '5'])).toMatchObject({ state: 'a.json', stateInterval: 5 })
   })
 
   test('TOML keys: the flags\' names at the top level, http-keep-alive in [json-rpc]', () => {
@@ -100,6 +101,9 @@ describe('parseCli: a bad value fails at once, naming the flag', () => {
     [['--coinbase', '0x1234'], /^flag coinbase: want a 0x-prefixed 20-byte hex address, got 0x1234$/],
     [['--min-gas-price=-1'], /flag min-gas-price: want a whole number/],
     [['--order', 'random'], /^flag order: want fees or fifo, got random$/],
+    [['--dump-state', 'a', '--state-interval', '0'], /^flag state-interval: want at least 1, got 0$/],
+    [['--dump-state', 'a', '--state-interval', '9999999'], /want at most 2000000 seconds/],
+    [['--state-interval', '5'], /^--state-interval needs --state or --dump-state/],
     [['--json-rpc.http-keep-alive', 'forever'], /flag json-rpc.http-keep-alive: want a duration/],
     [['--no-mining', '--block-time', '2'], /give either --no-mining or --block-time, not both/],
     [['--initial-date', '2020-01-01', '--timestamp', '5'], /give either --initial-date or --timestamp, not both/],
@@ -148,7 +152,7 @@ describe('the process', () => {
 })
 
 describe('state files', () => {
-  it('--state: absent at the first start, written at exit; the second start goes on from it (a directory means <dir>/state.json)', async () => {
+  it('--state: absent at the first start, written at exit; the second start goes on from it (a directory means <dir>/state.json); --state-interval writes it while running', async () => {
     const stateDir = path.join(dir, 'state-dir')
     mkdirSync(stateDir)
     const first = await startCli([...EPHEMERAL, '--quiet', '--state', stateDir])
@@ -156,11 +160,16 @@ describe('state files', () => {
     await rpc(first.http, 'eth_sendTransaction', [{ from: FROM, to: TO, value: '0x1234' }])
     expect(await first.stop()).toBe(0)
     expect(existsSync(path.join(stateDir, 'state.json'))).toBe(true)
-    const second = await startCli([...EPHEMERAL, '--quiet', '--state', stateDir])
+    const second = await startCli([...EPHEMERAL, '--quiet', '--state', stateDir, '--state-interval', '1'])
     try {
       expect(second.out()).toContain(`State:    loaded from ${path.join(stateDir, 'state.json')}`)
       expect((await rpc(second.http, 'eth_getBalance', [TO, 'latest'])).result).toBe('0x1234')
       expect((await rpc(second.http, 'eth_getTransactionCount', [FROM, 'latest'])).result).toBe('0x1')
+      // --state-interval 1: the file follows the chain while it runs.
+      await rpc(second.http, 'eth_sendTransaction', [{ from: FROM, to: TO, value: '0x1' }])
+      const written = () => (JSON.parse(readFileSync(path.join(stateDir, 'state.json'), 'utf8')) as { accounts: Record<string, { balance: string }> }).accounts[TO]?.balance
+      for (let i = 0; i < 50 && written() !== '0x1235'; i++) await new Promise((r) => setTimeout(r, 100))
+      expect(written()).toBe('0x1235')
     } finally {
       expect(await second.stop()).toBe(0)
     }
