@@ -118,7 +118,13 @@ describe('finality → Anvil', () => {
     const started = await anvil(['--accounts', '1', '--load-state', file])
     await expectHolds(started.call, node.dumpState())
     // Anvil goes on from the loaded state: the sender's next transaction takes the next nonce.
-    await started.call('eth_sendTransaction', [{ from: SENDER, to: RICH, value: '0x1' }])
+    const hash = await started.call('eth_sendTransaction', [{ from: SENDER, to: RICH, value: '0x1' }])
+    let receipt: unknown = null
+    for (let i = 0; i < 100 && receipt === null; i++) {
+      receipt = await started.call('eth_getTransactionReceipt', [hash])
+      if (receipt === null) await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(receipt).toMatchObject({ status: '0x1' })
     expect(await started.call('eth_getTransactionCount', [SENDER, 'latest'])).toBe('0x2')
   }, 60_000)
 
