@@ -179,7 +179,7 @@ describe('state files', () => {
     const fromAnvil = path.join(dir, 'anvil.json')
     const anvil = await startAnvil(['--accounts', '1', '--dump-state', fromAnvil])
     const call = async (method: string, params: unknown[]) => (await rpc(anvil.http, method, params)).result
-    // Anvil answers a send before its automined block is in: wait for the receipt.
+    // The receipt is in before Anvil stops (its state file is written at exit).
     const sent = await call('eth_sendTransaction', [{ from: FROM, to: TO, value: '0x77' }])
     for (let i = 0; i < 100 && (await call('eth_getTransactionReceipt', [sent])) === null; i++) await new Promise((r) => setTimeout(r, 20))
     await call('anvil_setCode', [TO, '0x60005460005260206000f3'])
