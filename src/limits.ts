@@ -58,6 +58,14 @@ export interface Limits {
   /** Simultaneous connections of a transport; 0 = unlimited (the spec's `max-open-connections`). */
   maxOpenConnections: number
   /**
+   * Milliseconds an idle keep-alive connection of `listen()`'s HTTP server stays open (Node's
+   * `keepAliveTimeout`, 5 s by default; geth's idle time-out is 120 s). Longer than the clients'
+   * own idle time-outs (undici / Node's fetch 4 s, less the server's hint), so a client never
+   * reuses a connection the server is closing at that moment (`other side closed`). 0 = the
+   * server never closes an idle connection.
+   */
+  httpKeepAliveMs: number
+  /**
    * Messages written to one WebSocket but not yet flushed. At the limit the socket's requests wait
    * (backpressure); a notification that would take it past twice the limit closes it with 1008.
    */
@@ -119,6 +127,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   liveFilters: 1000,
   wsSubscriptions: 1024,
   maxOpenConnections: 0,
+  httpKeepAliveMs: 120_000,
   wsBacklogMessages: 10_000,
   wsBacklogBytes: 16 * 1024 * 1024,
   wsRequestsInFlight: 64,

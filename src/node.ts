@@ -40,7 +40,7 @@ import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
-import { DEFAULTS, codeSizeLimitOf, type NodeOptions } from './options.js'
+import { DEFAULTS, codeSizeLimitOf, startTimeOf, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
@@ -104,10 +104,13 @@ export interface FinalityNode {
   changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
   commitCertificate(number: bigint): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
-  /** The head state as a versioned JSON dump (the format of docs/controls.md). */
+  /** The head state as a versioned JSON dump (the format of docs/controls.md, which Anvil loads too). */
   dumpState(): StateDump
-  /** Replaces accounts with a dump's (`anvil_loadState`). */
-  loadState(dump: StateDump | Hex): Promise<void>
+  /**
+   * Replaces accounts with a dump's (`anvil_loadState`): ours (object or RPC hex), or Anvil's
+   * (its `anvil_dumpState` hex, or its `--dump-state` file parsed).
+   */
+  loadState(dump: StateDump | Hex | Record<string, unknown>): Promise<void>
   /** Remembers the chain, pool and time (`evm_snapshot`); returns the id for {@link revert}. */
   snapshot(): Promise<Hex>
   /** Back to a snapshot (`evm_revert`); false for an unknown or used-up id. */
@@ -187,6 +190,7 @@ function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balan
  */
 export async function createNode(options: NodeOptions = {}): Promise<FinalityNode> {
   checkNodeOptions(options)
+  const startTime = startTimeOf(options)
   await initKeccak()
   await installEngine()
   const genesisFile = options.genesis === undefined ? undefined : parseGethGenesis(options.genesis)
@@ -300,7 +304,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   } else {
     await chain.initGenesis(genesisDiff(options, balances, common.isActivatedEIP(4788)), {
       gasLimit: blockGasLimit,
-      timestamp: options.genesisTimestamp ?? BigInt(Math.floor(clock.now() / 1000)),
+      timestamp: startTime ?? BigInt(Math.floor(clock.now() / 1000)),
       baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,
     })
     await chain.recordChainId(chainId)
@@ -315,7 +319,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     seed: options.consensus?.seed,
     head: () => chain.height,
   })
-  const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool })
+  const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool }, options.minGasPrice ?? 0n)
   // anvil_impersonateSignature's pairs: one registry for the VMs of blocks, calls and traces.
   const ecrecover = new EcrecoverOverrides()
   const builder = await BlockBuilder.create(chain, common, ecrecover)
@@ -330,7 +334,11 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     }
   }
   if (onConsoleLog !== undefined) builder.collectConsoleLog()
-  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
+  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog, () => ({
+    coinbase: options.coinbase?.toLowerCase(),
+    // The clock starts at the given time when the node is made, and again at each hardhat_reset.
+    timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
+  }))
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
@@ -339,6 +347,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
+    defaultGasPrice: options.sendTransactionGasPrice,
     // Hardhat compatibility turns on what Hardhat Network does by default.
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })

@@ -12,6 +12,7 @@ import {
   bigint,
   boolean,
   checkOptions,
+  describe,
   func,
   hexBytes,
   integer,
@@ -115,6 +116,14 @@ const accounts: Rule = (v, fail, path) => {
 
 const any: Rule = () => {}
 
+/** A valid Date at or after 1970, or a string `new Date()` reads as one. */
+const initialDate: Rule = (v, fail) => {
+  const date = v instanceof Date ? v : typeof v === 'string' && v.trim() !== '' ? new Date(v) : undefined
+  if (date === undefined) return fail(`must be a Date or a date string such as 2020-01-01T00:00:00Z, got ${describe(v)}`)
+  if (Number.isNaN(date.getTime())) return fail(`is not a valid date: ${v instanceof Date ? 'Invalid Date' : JSON.stringify(v)}`)
+  if (date.getTime() < 0) fail(`must not be before 1970-01-01, got ${date.toISOString()}`)
+}
+
 const profilingDir: Rule = (v, fail) => {
   string(v, fail, '')
   let isDir = false
@@ -145,6 +154,10 @@ export const NODE_OPTION_RULES = {
   state: any,
   genesis: any,
   genesisTimestamp: bigint(0n),
+  initialDate,
+  coinbase: hexBytes(20),
+  minGasPrice: bigint(0n),
+  sendTransactionGasPrice: bigint(0n),
   db,
   mining,
   api: arrayOf(oneOf(NAMESPACES)),

@@ -52,8 +52,10 @@ export interface NodeOptions {
   /** Extra genesis accounts by address (balance, nonce, code, storage). */
   alloc?: Record<`0x${string}`, GenesisAccount>
   /**
-   * Genesis state from a dump (`node.dumpState()` or `anvil_dumpState`'s hex): its accounts are
-   * added to the genesis allocation, over the derived accounts and `alloc`.
+   * Genesis state from a dump: `node.dumpState()`, `anvil_dumpState`'s hex, or Anvil's own dump
+   * (its `anvil_dumpState` hex or `--dump-state` file, parsed). Its accounts are added to the
+   * genesis allocation, over the derived accounts and `alloc`; an Anvil dump's blocks are not
+   * taken (docs/controls.md, "State dumps").
    */
   state?: unknown
   /**
@@ -63,8 +65,40 @@ export interface NodeOptions {
    * after genesis are not supported yet.
    */
   genesis?: unknown
-  /** Genesis timestamp in seconds. Default: now. */
+  /**
+   * When the chain's clock starts, in seconds: the genesis block's timestamp, and later blocks'
+   * time runs on from it (a block made a minute after `createNode` is a minute later), as Anvil's
+   * `--timestamp`; hardhat_reset starts it there again. The same as `initialDate` in seconds: give
+   * one of them. Default: now.
+   */
   genesisTimestamp?: bigint
+  /**
+   * When the chain's clock starts, as a date (a `Date`, or a string `new Date()` reads, such as
+   * `2020-01-01T00:00:00Z`): Hardhat's `initialDate`. The genesis block has this time, later blocks
+   * run on from it at the wall clock's pace, and hardhat_reset starts it there again. The same as
+   * `genesisTimestamp` (fractions of a second dropped): give one of them. Default: now.
+   */
+  initialDate?: Date | string
+  /**
+   * The fee recipient (`miner`) of the blocks the node makes, which `eth_coinbase` answers
+   * (Hardhat's `coinbase`). hardhat_setCoinbase / miner_setEtherbase change it until the next
+   * hardhat_reset, which comes back to this one. Default: the proposing validator's address.
+   */
+  coinbase?: `0x${string}`
+  /**
+   * The least gas price a transaction may offer; one below is refused when it is sent, with
+   * Hardhat's `Transaction gas price is X, which is below the minimum of Y` (Hardhat's
+   * `minGasPrice`). A fee-market transaction (EIP-1559 and later) is judged by its max fee per
+   * gas: `Transaction max fee per gas is X, …`. Hardhat takes this setting only before London;
+   * here it applies under every hardfork. Default 0 (none).
+   */
+  minGasPrice?: bigint
+  /**
+   * The gas price of an eth_sendTransaction that names no fee (no `gasPrice`, `maxFeePerGas` or
+   * `maxPriorityFeePerGas`): it is sent as a legacy transaction at this price, as Hardhat's network
+   * `gasPrice` does (the CLI's `--gas-price`). Default: none, the node fills fee-market fees.
+   */
+  sendTransactionGasPrice?: bigint
   /**
    * Any abstract-level database (memory-level, classic-level…) to keep the chain in; one that
    * already holds a chain is resumed. Default: none, the chain lives in the node's memory only.
@@ -168,6 +202,20 @@ export const DEFAULTS = {
   balance: 10_000n * 10n ** 18n,
   validators: 1,
 } as const
+
+/**
+ * When the chain's clock starts, in seconds, from `genesisTimestamp` or `initialDate` (one of them:
+ * both at once is refused, even when they agree, so a configuration says it once); undefined = now.
+ */
+export function startTimeOf(options: Pick<NodeOptions, 'genesisTimestamp' | 'initialDate'>): bigint | undefined {
+  const { genesisTimestamp, initialDate } = options
+  if (genesisTimestamp !== undefined && initialDate !== undefined) {
+    throw new InvalidOptionError('createNode', 'initialDate', 'cannot be set together with genesisTimestamp: both say when the clock starts (initialDate is genesisTimestamp as a date)')
+  }
+  if (initialDate === undefined) return genesisTimestamp
+  const ms = (typeof initialDate === 'string' ? new Date(initialDate) : initialDate).getTime()
+  return BigInt(Math.floor(ms / 1000))
+}
 
 /**
  * The code size limit the options ask for: undefined for EIP-170's own. Runs after

@@ -103,6 +103,18 @@ function shut(server: Server): Promise<void> {
   })
 }
 
+/**
+ * Idle connections are kept `ms` (the `httpKeepAliveMs` limit). Node checks a request's headers
+ * against `headersTimeout` from the connection's last activity, so it must outlast the idle time,
+ * and `requestTimeout` must not be below it.
+ */
+function keepAlive(server: Server, ms: number): void {
+  server.keepAliveTimeout = ms
+  if (ms === 0) return
+  server.headersTimeout = Math.max(server.headersTimeout, ms + 1000)
+  if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout)
+}
+
 /** Starts the servers; `transport(lockPrivate)` resolves the per-transport settings. */
 export async function listen(
   host: RpcHost,
@@ -135,6 +147,7 @@ export async function listen(
   const make = () => {
     const server = nodeHttp().createServer()
     if (limit > 0) server.maxConnections = limit
+    keepAlive(server, host.limits.httpKeepAliveMs)
     servers.push(server)
     return server
   }

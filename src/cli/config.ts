@@ -9,6 +9,7 @@ import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../cha
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
 import { ANVIL_EXTRA_API, HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
+import { checkCombinations, date, path, wei } from './values.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -68,6 +69,42 @@ export interface CliConfig {
   enableProfiling: boolean
   /** Where profiling methods write; undefined = the working directory. */
   profilingDir: string | undefined
+  /** Gas limit of every block (--block-gas-limit, Anvil's --gas-limit); undefined = 30,000,000. */
+  blockGasLimit: bigint | undefined
+  /** Gas of a send without `gas` (Hardhat's `gas`); undefined = estimated. */
+  sendTransactionGas: bigint | undefined
+  /** Gas price of a send that names no fee (Hardhat's `gasPrice`); undefined = fee-market fees. */
+  gasPrice: bigint | undefined
+  /** Genesis base fee (Hardhat's initialBaseFeePerGas, Anvil's --base-fee); undefined = 1 gwei. */
+  initialBaseFee: bigint | undefined
+  /** When the clock starts: Hardhat's initialDate (a date string). */
+  initialDate: string | undefined
+  /** When the clock starts, in seconds (Anvil's --timestamp). */
+  genesisTimestamp: bigint | undefined
+  /** Fee recipient of the blocks. */
+  coinbase: `0x${string}` | undefined
+  /** Least gas price a transaction may offer (wei). */
+  minGasPrice: bigint | undefined
+  /** Mine only on request (Anvil's --no-mining). */
+  noMining: boolean
+  /** Pool order of transactions in a block (Anvil's --order). */
+  order: 'fees' | 'fifo' | undefined
+  /** Every sender may send without its key (Anvil's --auto-impersonate). */
+  autoImpersonate: boolean
+  /** Do not print Solidity console.log lines (Anvil's --disable-console-log). */
+  disableConsoleLog: boolean
+  /** A state file loaded at start when present and written at exit (Anvil's --state). */
+  state: string | undefined
+  /** A state file loaded at start (Anvil's --load-state). */
+  loadState: string | undefined
+  /** A state file written at exit (Anvil's --dump-state). */
+  dumpState: string | undefined
+  /** Seconds between writes of the state file while running (Anvil's --state-interval); undefined = at exit only. */
+  stateInterval: number | undefined
+  /** Idle time of an HTTP keep-alive connection (ms); undefined = the limit's default (120 s). */
+  httpKeepAliveMs: number | undefined
+  /** Print the version and exit. */
+  version: boolean
   quiet: boolean
   help: boolean
   /** The settings given by a flag or the file (the others are defaults). */
@@ -109,6 +146,24 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   codeSizeLimit: undefined,
   enableProfiling: false,
   profilingDir: undefined,
+  blockGasLimit: undefined,
+  sendTransactionGas: undefined,
+  gasPrice: undefined,
+  initialBaseFee: undefined,
+  initialDate: undefined,
+  genesisTimestamp: undefined,
+  coinbase: undefined,
+  minGasPrice: undefined,
+  noMining: false,
+  order: undefined,
+  autoImpersonate: false,
+  disableConsoleLog: false,
+  state: undefined,
+  loadState: undefined,
+  dumpState: undefined,
+  stateInterval: undefined,
+  httpKeepAliveMs: undefined,
+  version: false,
   quiet: false,
   help: false,
   given: new Set<string>(),
@@ -172,15 +227,55 @@ export const FLAGS = {
   'code-size-limit': ['string', '<bytes>  largest contract code a creation may deploy; initcode twice it (default 24576)'],
   'enable-profiling': ['boolean', 'serve the debug runtime and profiling methods (debug_memStats, debug_cpuProfile, debug_verbosity, …)'],
   'profiling-dir': ['string', '<dir>  directory profiling methods write files into; nothing outside it (default: the working directory)'],
+  'block-gas-limit': ['string', '<gas>  gas limit of every block (Hardhat\'s blockGasLimit; default 30000000)'],
+  'gas-limit': ['string', '<gas>  the same as --block-gas-limit (Anvil\'s name)'],
+  gas: ['string', '<gas|auto>  gas of an eth_sendTransaction without gas (Hardhat\'s gas; default auto: estimated)'],
+  'gas-price': ['string', '<wei|auto>  gas price of an eth_sendTransaction that names no fee: a legacy transaction at it (Hardhat\'s gasPrice; default: EIP-1559 fees)'],
+  'initial-base-fee-per-gas': ['string', '<wei>  base fee of the genesis block; later blocks follow EIP-1559 (default 1000000000)'],
+  'block-base-fee-per-gas': ['string', '<wei>  the same as --initial-base-fee-per-gas (Anvil\'s name; also --base-fee)'],
+  'base-fee': ['string', '<wei>  the same as --initial-base-fee-per-gas'],
+  'initial-date': ['string', '<date>  the chain\'s clock starts at this date, e.g. 2020-01-01T00:00:00Z (Hardhat\'s initialDate; default now)'],
+  timestamp: ['string', '<seconds>  the chain\'s clock starts at this Unix time: the genesis timestamp, later blocks run on (Anvil\'s --timestamp)'],
+  coinbase: ['string', '<address>  fee recipient of the blocks, eth_coinbase (default: the proposing validator\'s address)'],
+  'min-gas-price': ['string', '<wei>  refuse transactions offering a lower gas price / max fee per gas (default 0)'],
+  'no-mining': ['boolean', 'mine only on request (evm_mine, anvil_mine…), no automine (Anvil\'s --no-mining, also --no-mine)'],
+  'no-mine': ['boolean', 'the same as --no-mining'],
+  order: ['string', '<fees|fifo>  order of pool transactions in a block: best tip first or arrival (default fees)'],
+  'auto-impersonate': ['boolean', 'accept eth_sendTransaction from any address, without its key (Anvil\'s --auto-impersonate)'],
+  'auto-unlock': ['boolean', 'the same as --auto-impersonate (Anvil\'s alias)'],
+  init: ['string', '<file>  the same as --genesis (Anvil\'s name)'],
+  'rpc-url': ['string', '<url>  the same as --fork-url (Anvil\'s alias)'],
+  'disable-console-log': ['boolean', 'do not print Solidity console.log lines (Anvil\'s; also --no-console-log)'],
+  'no-console-log': ['boolean', 'the same as --disable-console-log'],
+  state: ['string', '<path>  load the state from this file if it exists, write it there at exit (Anvil\'s --state; a directory: <dir>/state.json)'],
+  'load-state': ['string', '<path>  start from the state in this file: ours or Anvil\'s (--dump-state, anvil_dumpState)'],
+  'dump-state': ['string', '<path>  write the state to this file at exit, in a form Anvil loads too (a directory: <dir>/state.json)'],
+  'state-interval': ['string', '<seconds>  also write the state file every N seconds while running (Anvil\'s; with --state or --dump-state)'],
+  'json-rpc.http-keep-alive': ['string', '<duration>  how long an idle HTTP keep-alive connection stays open (default 120s; 0 = until the client closes it)'],
+  version: ['boolean', 'print the version and exit'],
   quiet: ['boolean', 'do not log requests'],
   help: ['boolean', 'print this help'],
 } as const
+
+/** One-letter flags, as Anvil's (`-p 8545`, `-a 5`, `-m "…"`, `-b 2`, `-f <url>`, `-V`, `-q`, `-h`). */
+export const SHORT_FLAGS: Readonly<Record<string, string>> = Object.freeze({
+  port: 'p',
+  accounts: 'a',
+  mnemonic: 'm',
+  'block-time': 'b',
+  'state-interval': 's',
+  'fork-url': 'f',
+  version: 'V',
+  quiet: 'q',
+  help: 'h',
+})
 
 /** The `--help` text. */
 export function helpText(): string {
   const rows = Object.entries(FLAGS).map(([name, [, help]]) => {
     const [arg, ...rest] = help.startsWith('<') ? help.split('  ') : ['', help]
-    return `  --${name}${arg === '' ? '' : ` ${arg}`}`.padEnd(48) + rest.join('  ')
+    const short = SHORT_FLAGS[name]
+    return `  ${short === undefined ? '' : `-${short}, `}--${name}${arg === '' ? '' : ` ${arg}`}`.padEnd(48) + rest.join('  ')
   })
   return ['Usage: finality [flags]', '', 'Starts an in-process EVM chain and serves it over HTTP and WebSocket.', '', 'Flags:', ...rows, ''].join('\n')
 }
@@ -288,9 +383,15 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         if (!HARDFORKS.has(String(v))) throw new Error(`${at(k)}: unknown hardfork ${String(v)}`)
         c.hardfork = String(v) as HardforkName
         break
-      case 'genesis': c.genesis = String(v); break
+      case 'genesis':
+      case 'init':
+        c.genesis = String(v)
+        break
       case 'db': c.db = String(v); break
-      case 'fork-url': c.forkUrl = String(v); break
+      case 'fork-url':
+      case 'rpc-url':
+        c.forkUrl = String(v)
+        break
       case 'fork-cache-dir': c.forkCacheDir = String(v); break
       case 'fork-history-entries': c.forkHistoryEntries = int(v, at(k)); break
       case 'fork-walk-fetches': c.forkWalkFetches = int(v, at(k)); break
@@ -319,6 +420,53 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'code-size-limit': c.codeSizeLimit = int(v, at(k), 1); break
       case 'enable-profiling': c.enableProfiling = bool(v, at(k)); break
       case 'profiling-dir': c.profilingDir = String(v); break
+      case 'block-gas-limit':
+      case 'gas-limit':
+        c.blockGasLimit = wei(v, at(k), 21_000n)
+        break
+      // Hardhat's `auto`: the node's own choice (estimated gas, fee-market fees).
+      case 'gas': c.sendTransactionGas = v === 'auto' ? undefined : wei(v, at(k), 21_000n); break
+      case 'gas-price': c.gasPrice = v === 'auto' ? undefined : wei(v, at(k)); break
+      case 'initial-base-fee-per-gas':
+      case 'block-base-fee-per-gas':
+      case 'base-fee':
+        c.initialBaseFee = wei(v, at(k))
+        break
+      case 'initial-date': c.initialDate = date(v, at(k)); break
+      case 'timestamp': c.genesisTimestamp = wei(v, at(k)); break
+      case 'coinbase':
+        if (!/^0x[0-9a-fA-F]{40}$/.test(String(v))) throw new Error(`${at(k)}: want a 0x-prefixed 20-byte hex address, got ${String(v)}`)
+        c.coinbase = String(v) as `0x${string}`
+        break
+      case 'min-gas-price': c.minGasPrice = wei(v, at(k)); break
+      case 'no-mining':
+      case 'no-mine':
+        c.noMining = bool(v, at(k))
+        break
+      case 'order':
+        if (v !== 'fees' && v !== 'fifo') throw new Error(`${at(k)}: want fees or fifo, got ${String(v)}`)
+        c.order = v
+        break
+      case 'auto-impersonate':
+      case 'auto-unlock':
+        c.autoImpersonate = bool(v, at(k))
+        break
+      case 'disable-console-log':
+      case 'no-console-log':
+        c.disableConsoleLog = bool(v, at(k))
+        break
+      case 'state': c.state = path(v, at(k)); break
+      case 'load-state': c.loadState = path(v, at(k)); break
+      case 'dump-state': c.dumpState = path(v, at(k)); break
+      case 'state-interval': {
+        // A timer holds at most 2^31 - 1 ms (24 days); longer would fire at once.
+        const n = wei(v, at(k), 1n)
+        if (n > 2_000_000n) throw new Error(`${at(k)}: want at most 2000000 seconds, got ${n}`)
+        c.stateInterval = Number(n)
+        break
+      }
+      case 'json-rpc.http-keep-alive': c.httpKeepAliveMs = parseDuration(v, at(k)); break
+      case 'version': c.version = bool(v, at(k)); break
       case 'quiet': c.quiet = bool(v, at(k)); break
       case 'help': c.help = bool(v, at(k)); break
       case 'config': break
@@ -353,11 +501,14 @@ export function parseCli(argv: string[]): CliConfig {
     else joined.push(a)
   }
   const args = joined.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(joined[i + 1] ?? '') ? [`${a}=true`] : [a]))
-  const options = Object.fromEntries(Object.entries(FLAGS).map(([name, [type]]) => [name, name === 'fork-header' ? { type, multiple: true } : { type }])) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>
+  const options = Object.fromEntries(
+    Object.entries(FLAGS).map(([name, [type]]) => [name, { type, ...(name === 'fork-header' ? { multiple: true } : {}), ...(SHORT_FLAGS[name] === undefined ? {} : { short: SHORT_FLAGS[name] }) }]),
+  ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: Parsing = { ...DEFAULT_CONFIG, given: new Set() }
   if (typeof values.config === 'string') apply(c, readConfigFile(values.config), values.config)
   apply(c, values as Raw, 'flag')
+  checkCombinations(c)
   const { host, port, ...config } = c
   if (config.anvil && !config.given.has('accounts')) config.accounts = 10
   if (host !== undefined || port !== undefined) {

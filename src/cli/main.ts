@@ -3,7 +3,7 @@
  * (127.0.0.1:8546), prints the chain id, the endpoints and the prefunded accounts with their keys,
  * logs each request compactly, and closes cleanly on Ctrl-C.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { isLoopback } from '../adapters/auth.js'
@@ -27,6 +27,9 @@ interface Shown {
   /** Block number of a resumed database, undefined for a new chain. */
   resumedAt: bigint | undefined
   api: { http: string[]; ws: string[] }
+  /** The state file the chain started from, and the one written at exit, if any. */
+  stateFrom: string | undefined
+  stateTo: string | undefined
   /** What the node forked (finality_forkStatus), if anything. */
   fork: { remote: string; blockNumber: bigint; blockHash: string; chainId: bigint } | undefined
 }
@@ -36,9 +39,11 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
     `finality v${VERSION}`,
     '',
     `Chain id: ${node.chainId} (0x${node.chainId.toString(16)})`,
-    `Mining:   ${c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
+    `Mining:   ${c.noMining ? 'on request (--no-mining)' : c.blockTime > 0 ? `every ${c.blockTime}s` : 'automine'}`,
     ...(c.hardhat ? ['Hardhat:  compatible (--hardhat)'] : []),
     ...(c.anvil ? ['Anvil:    defaults (--anvil)'] : []),
+    ...(shown.stateFrom === undefined ? [] : [`State:    loaded from ${shown.stateFrom}`]),
+    ...(shown.stateTo === undefined ? [] : [`State:    written to ${shown.stateTo} at exit`]),
     ...(shown.fork === undefined ? [] : [`Fork:     ${shown.fork.remote} at block ${shown.fork.blockNumber} (${shown.fork.blockHash}), remote chain id ${shown.fork.chainId}`]),
     `Validators: ${node.validators.length}`,
   ]
@@ -97,6 +102,29 @@ async function openDatabase(dir: string): Promise<ClassicLevel<string, Uint8Arra
   }
 }
 
+/** Anvil's rule for a state path: a directory means `<dir>/state.json`. */
+function stateFile(path: string): string {
+  return existsSync(path) && statSync(path).isDirectory() ? join(path, 'state.json') : path
+}
+
+/** The state to start from: `--load-state` (must exist) or `--state` (when it exists). */
+function initialState(c: CliConfig): { from: string; state: unknown } | undefined {
+  const file = c.loadState ?? (c.state !== undefined && existsSync(stateFile(c.state)) ? c.state : undefined)
+  if (file === undefined) return undefined
+  const from = stateFile(file)
+  let text: string
+  try {
+    text = readFileSync(from, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read the state file ${from} (--${c.loadState === undefined ? 'state' : 'load-state'}): ${(error as Error).message}`)
+  }
+  try {
+    return { from, state: JSON.parse(text) as unknown }
+  } catch {
+    throw new Error(`the state file ${from} is not JSON: want a dump written by --dump-state, node.dumpState() or Anvil's --dump-state`)
+  }
+}
+
 /** Runs the command line; resolves to a function that stops it. */
 export async function main(argv: string[]): Promise<() => Promise<void>> {
   const c = parseCli(argv)
@@ -104,6 +132,12 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     process.stdout.write(helpText())
     return async () => {}
   }
+  if (c.version) {
+    process.stdout.write(`finality ${VERSION}\n`)
+    return async () => {}
+  }
+  const loaded = initialState(c)
+  const dumpTo = c.dumpState ?? c.state
   const resuming = c.db !== undefined && existsSync(join(c.db, 'CURRENT'))
   const db = c.db === undefined ? undefined : await openDatabase(c.db)
   const node = await createNode({
@@ -127,11 +161,22 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.codeSizeLimit === undefined ? {} : { codeSizeLimit: c.codeSizeLimit }),
     ...(c.enableProfiling ? { enableProfiling: true } : {}),
     ...(c.profilingDir === undefined ? {} : { profilingDir: c.profilingDir }),
-    mining: c.blockTime > 0 ? { mode: 'interval', blockTime: Math.round(c.blockTime * 1000) } : { mode: 'auto' },
-    limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs },
+    mining: c.noMining ? { mode: 'manual' } : c.blockTime > 0 ? { mode: 'interval', blockTime: Math.round(c.blockTime * 1000) } : { mode: 'auto' },
+    limits: { rpcGasCap: c.rpcGasCap, maxOpenConnections: c.maxOpenConnections, rpcEvmTimeoutMs: c.rpcEvmTimeoutMs, ...(c.httpKeepAliveMs === undefined ? {} : { httpKeepAliveMs: c.httpKeepAliveMs }) },
+    ...(c.blockGasLimit === undefined ? {} : { blockGasLimit: c.blockGasLimit }),
+    ...(c.sendTransactionGas === undefined ? {} : { sendTransactionGas: c.sendTransactionGas }),
+    ...(c.gasPrice === undefined ? {} : { sendTransactionGasPrice: c.gasPrice }),
+    ...(c.initialBaseFee === undefined ? {} : { initialBaseFee: c.initialBaseFee }),
+    ...(c.initialDate === undefined ? {} : { initialDate: c.initialDate }),
+    ...(c.genesisTimestamp === undefined ? {} : { genesisTimestamp: c.genesisTimestamp }),
+    ...(c.coinbase === undefined ? {} : { coinbase: c.coinbase }),
+    ...(c.minGasPrice === undefined ? {} : { minGasPrice: c.minGasPrice }),
+    ...(c.order === undefined ? {} : { txpool: { order: c.order } }),
+    ...(loaded === undefined ? {} : { state: loaded.state }),
     // Solidity console.log lines, as Hardhat prints them.
-    onConsoleLog: (message) => process.stdout.write(`console.log: ${message}\n`),
+    ...(c.disableConsoleLog ? {} : { onConsoleLog: (message: string) => process.stdout.write(`console.log: ${message}\n`) }),
   })
+  if (c.autoImpersonate) await node.request({ method: 'anvil_autoImpersonateAccount', params: [true] })
   let served: Listening | undefined
   const api = { http: c.api ?? defaultApi(c.address, isLoopback, c.hardhat, c.anvil), ws: c.api ?? defaultApi(c.wsAddress, isLoopback, c.hardhat, c.anvil) }
   try {
@@ -164,11 +209,33 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
   const resumedAt = resuming ? BigInt((await node.request({ method: 'eth_blockNumber' })) as string) : undefined
   const status = (await node.request({ method: 'finality_forkStatus' })) as { remote: string; forkBlockNumber: string; forkBlockHash: string; chainId: string } | null
   const fork = status === null ? undefined : { remote: status.remote, blockNumber: BigInt(status.forkBlockNumber), blockHash: status.forkBlockHash, chainId: BigInt(status.chainId) }
-  process.stdout.write(banner(node, c, served, { balances, resumedAt, api, fork }))
+  process.stdout.write(banner(node, c, served, { balances, resumedAt, api, fork, stateFrom: loaded?.from, stateTo: dumpTo === undefined ? undefined : stateFile(dumpTo) }))
+  // Written beside and renamed over: a reader (or a crash) never sees half a file.
+  const writeState = () => {
+    if (dumpTo === undefined) return
+    const file = stateFile(dumpTo)
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(node.dumpState())}\n`)
+    renameSync(`${file}.tmp`, file)
+  }
+  // Anvil's --state-interval: the file kept current while running, not only at exit.
+  const timer = c.stateInterval === undefined ? undefined : setInterval(() => {
+    try {
+      writeState()
+    } catch (error) {
+      process.stderr.write(`cannot write the state file: ${(error as Error).message}\n`)
+    }
+  }, c.stateInterval * 1000)
+  timer?.unref()
   let stopping: Promise<void> | undefined
   return () =>
     (stopping ??= (async () => {
+      clearInterval(timer)
       await served?.close()
-      await node.close()
+      try {
+        // Anvil's --dump-state / --state: the state at exit, in the form both load.
+        writeState()
+      } finally {
+        await node.close()
+      }
     })())
 }

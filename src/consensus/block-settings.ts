@@ -39,10 +39,17 @@ export interface BlockSettingValues extends TimeSettings {
   extraData: Uint8Array | undefined
 }
 
-const defaults = (): BlockSettingValues => ({
-  timeOffset: 0n,
+/**
+ * What the node's options make the defaults: the fee recipient (createNode's `coinbase`) and the
+ * clock offset of a chain whose clock starts at a given date (`initialDate`), read again at each
+ * hardhat_reset so the clock restarts there, as Hardhat's does.
+ */
+export type SettingBase = () => Partial<Pick<BlockSettingValues, 'coinbase' | 'timeOffset'>>
+
+const defaults = (base: ReturnType<SettingBase>): BlockSettingValues => ({
+  timeOffset: base.timeOffset ?? 0n,
   nextBlockTimestamp: undefined,
-  coinbase: undefined,
+  coinbase: base.coinbase,
   prevRandao: undefined,
   nextBaseFee: undefined,
   gasLimit: undefined,
@@ -51,7 +58,11 @@ const defaults = (): BlockSettingValues => ({
 })
 
 export class BlockSettings {
-  private values = defaults()
+  private values: BlockSettingValues
+
+  constructor(private readonly base: SettingBase = () => ({})) {
+    this.values = defaults(base())
+  }
 
   /** The settings now, to read; they change only through the setters below. */
   get current(): Readonly<BlockSettingValues> {
@@ -130,6 +141,6 @@ export class BlockSettings {
 
   /** Every setting back to its default (hardhat_reset). */
   reset(): void {
-    this.values = defaults()
+    this.values = defaults(this.base())
   }
 }

@@ -12,7 +12,7 @@ import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
-import { BlockSettings } from './block-settings.js'
+import { BlockSettings, type SettingBase } from './block-settings.js'
 import type { BftEngine } from './bft.js'
 import { NodeClosedError, Refused, TxRejected } from '../domain-errors.js'
 
@@ -42,7 +42,7 @@ export class Producer {
   /** True while no round could gather a quorum (validators offline). */
   private stalled = false
   /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
-  readonly settings = new BlockSettings()
+  readonly settings: BlockSettings
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
@@ -56,7 +56,10 @@ export class Producer {
     private readonly gasLimit: () => bigint,
     /** Receives the console.log messages of committed blocks' transactions, once each. */
     private readonly onConsoleLog?: (message: string) => void,
+    /** The defaults of the block settings the node's options give (fee recipient, clock start). */
+    settingBase?: SettingBase,
   ) {
+    this.settings = new BlockSettings(settingBase)
     this.schedule()
     pool.on('pending', this.onPending)
   }

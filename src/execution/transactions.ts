@@ -263,10 +263,22 @@ function ether(wei: bigint): string {
   return (Number(wei) / 1e18).toFixed(2)
 }
 
+/** A request that names no fee and no type that must pay by the fee market (Hardhat's rule for its fixed gas price). */
+function namesNoFee(req: CallRequest): boolean {
+  return req.gasPrice === undefined && req.maxFeePerGas === undefined && req.maxPriorityFeePerGas === undefined &&
+    (req.type === undefined || req.type <= 1n) && req.authorizationList === undefined && req.blobVersionedHashes === undefined
+}
+
 export interface TransactionsOptions {
   allowUnprotectedTxs: boolean
   /** Gas for eth_sendTransaction without `gas`; undefined = estimate, as geth does. */
   defaultGas: bigint | undefined
+  /**
+   * Gas price of an eth_sendTransaction that names no fee (no gasPrice, maxFeePerGas or
+   * maxPriorityFeePerGas): it goes as a legacy transaction at this price, as Hardhat's network
+   * `gasPrice` makes it; undefined = the node's fee-market fees.
+   */
+  defaultGasPrice?: bigint | undefined
   /**
    * Answer a send whose transaction failed in the block automine made for it with Hardhat's
    * error (the transaction stays mined); false: the hash, as geth answers.
@@ -401,6 +413,7 @@ export class Transactions {
     checkInitcodeSize(req, this.common)
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
+    if (send && this.options.defaultGasPrice !== undefined && namesNoFee(req)) req = { ...req, gasPrice: this.options.defaultGasPrice }
     const opts = { common: this.common, freeze }
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + suggestedTip(this.pool)

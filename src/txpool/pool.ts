@@ -81,7 +81,11 @@ export class TxPool extends EventEmitter<PoolEvents> {
   private arrivals = 0
   private tipFloor = 0n
 
-  constructor(readonly options: Readonly<PoolOptions> = DEFAULT_POOL_OPTIONS) {
+  constructor(
+    readonly options: Readonly<PoolOptions> = DEFAULT_POOL_OPTIONS,
+    /** The least gas price (a fee-market transaction: fee cap) a transaction may offer; createNode's `minGasPrice`. */
+    private readonly minGasPrice = 0n,
+  ) {
     super()
   }
 
@@ -127,6 +131,11 @@ export class TxPool extends EventEmitter<PoolEvents> {
     }
     if (tipCap(tx) < this.tipFloor) {
       throw new TxRejected(`transaction gas price below minimum: gas tip cap ${tipCap(tx)}, minimum needed ${this.tipFloor}`)
+    }
+    if (feeCap(tx) < this.minGasPrice) {
+      // Hardhat's words for a gas price; a fee cap is named as such.
+      const what = tx.supports(Capability.EIP1559FeeMarket) ? 'max fee per gas' : 'gas price'
+      throw new TxRejected(`Transaction ${what} is ${feeCap(tx)}, which is below the minimum of ${this.minGasPrice}`)
     }
     if (feeCap(tx) < ctx.baseFee) {
       throw new TxRejected(
