@@ -62,7 +62,9 @@ function minGasPrice(prefix: 'hardhat' | 'anvil'): Method {
   return method({
     params: [qty],
     run: () => {
-      throw new InvalidParamsError(`${prefix}_setMinGasPrice is not supported when EIP-1559 is active`)
+      const message = `${prefix}_setMinGasPrice is not supported when EIP-1559 is active`
+      // Hardhat refuses with -32000.
+      throw prefix === 'hardhat' ? new ServerError(message) : new InvalidParamsError(message)
     },
   })
 }
@@ -76,14 +78,22 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
   return {
     [`${prefix}_mine`]: method({
       params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, undefined)],
-      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => s.controls.mine(count, { interval: s.controls.mineInterval(prefix, interval) })),
+      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => s.controls.mine(count, { interval: s.controls.mineInterval(prefix, interval), hardhat: prefix === 'hardhat' })),
     }),
     [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
     [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
-    [`${prefix}_stopImpersonatingAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.stopImpersonating(a)) }),
+    // Hardhat answers whether the account was impersonated; Anvil answers null.
+    [`${prefix}_stopImpersonatingAccount`]: method({
+      params: [address],
+      run: (s, [a]: readonly [Uint8Array]) => {
+        const was = s.controls.stopImpersonating(a)
+        return ok === null ? null : was
+      },
+    }),
     [`${prefix}_setBalance`]: method({ params: [address, qty], run: t((s, [a, v]: readonly [Uint8Array, bigint]) => s.controls.setBalance(a, v)) }),
     [`${prefix}_setCode`]: method({ params: [address, bytes], run: t((s, [a, c]: readonly [Uint8Array, Uint8Array]) => s.controls.setCode(a, c)) }),
-    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n)) }),
+    // hardhat_setNonce never lowers a nonce (Hardhat's refusal); anvil_setNonce takes any.
+    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n, prefix === 'hardhat')) }),
     [`${prefix}_setStorageAt`]: method({
       params: [address, storageSlot, bytes],
       run: t((s, [a, k, v]: readonly [Uint8Array, bigint, Uint8Array]) => s.controls.setStorageAt(a, k, v)),
@@ -137,7 +147,8 @@ export const evm: MethodTable = {
     params: [mineParam],
     run: async (s, [p]) => {
       await s.controls.mine(p?.blocks ?? 1n, { interval: 1n, first: p?.timestamp })
-      return '0x0'
+      // Ganache's answer; Hardhat's is the decimal "0".
+      return s.hardhatCompat ? '0' : '0x0'
     },
   }),
   evm_mine_detailed: method({ params: [mineParam], run: (s, [p]) => mineDetailed(s, p) }),

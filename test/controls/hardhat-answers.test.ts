@@ -1,0 +1,95 @@
+/**
+ * Answers given as Hardhat Network 2.29.1 gives them, each found by the differential run against
+ * Hardhat's own provider (test/differential): hardhat_mine's base fees over a long range, evm_mine's
+ * result, hardhat_stopImpersonatingAccount's, hardhat_setNonce's refusal to lower a nonce and
+ * hardhat_setMinGasPrice's code.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { createNode, type FinalityNode } from '../../src/index.js'
+
+const A0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const STRANGER = '0x1234567890123456789012345678901234567890'
+/** Hardhat 2.29's default block gas limit, which the base fees below were measured with. */
+const HARDHAT_GAS_LIMIT = 60_000_000n
+
+let node: FinalityNode | undefined
+afterEach(async () => {
+  await node?.close()
+  node = undefined
+})
+
+async function baseFees(n: FinalityNode, from: number, to: number): Promise<bigint[]> {
+  const out: bigint[] = []
+  for (let i = from; i <= to; i++) {
+    const block = (await n.request({ method: 'eth_getBlockByNumber', params: [`0x${i.toString(16)}`, false] })) as { baseFeePerGas: string }
+    out.push(BigInt(block.baseFeePerGas))
+  }
+  return out
+}
+
+describe('hardhat_mine base fees', () => {
+  test('hardhat mode: from 8 blocks on, the third to the one before the last repeat the second\'s base fee; the last follows from it', async () => {
+    node = await createNode({ hardhatCompat: true, blockGasLimit: HARDHAT_GAS_LIMIT })
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1' }] })
+    await node.request({ method: 'hardhat_mine', params: ['0x8'] })
+    const fees = await baseFees(node, 1, 9)
+    // Hardhat 2.29.1's blocks 1–9 here: 875000000 765701563 669988868 ×6 586240260.
+    expect(fees).toEqual([875000000n, 765701563n, ...Array(6).fill(669988868n), 586240260n])
+  })
+
+  test('hardhat mode: 7 blocks are all built, each base fee from its parent', async () => {
+    node = await createNode({ hardhatCompat: true, blockGasLimit: HARDHAT_GAS_LIMIT })
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1' }] })
+    await node.request({ method: 'hardhat_mine', params: ['0x7'] })
+    expect(await baseFees(node, 1, 8)).toEqual([875000000n, 765701563n, 669988868n, 586240260n, 512960228n, 448840200n, 392735175n, 343643279n])
+  })
+
+  test('without Hardhat mode, and for anvil_mine, every block\'s base fee follows from its parent', async () => {
+    for (const [hardhatCompat, method] of [[false, 'hardhat_mine'], [true, 'anvil_mine']] as const) {
+      const n = await createNode({ hardhatCompat })
+      await n.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1' }] })
+      await n.request({ method, params: ['0x8'] })
+      const fees = await baseFees(n, 2, 9)
+      for (let i = 1; i < fees.length; i++) expect(fees[i]).toBe(fees[i - 1]! - fees[i - 1]! / 8n)
+      await n.close()
+    }
+  })
+})
+
+describe("Hardhat's answers", () => {
+  test('evm_mine answers "0" in Hardhat mode, Ganache\'s "0x0" otherwise', async () => {
+    node = await createNode({ hardhatCompat: true })
+    expect(await node.request({ method: 'evm_mine' })).toBe('0')
+    const plain = await createNode()
+    expect(await plain.request({ method: 'evm_mine' })).toBe('0x0')
+    await plain.close()
+  })
+
+  test('hardhat_stopImpersonatingAccount answers whether the account was impersonated; anvil_ answers null', async () => {
+    node = await createNode()
+    expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(false)
+    await node.request({ method: 'hardhat_impersonateAccount', params: [STRANGER] })
+    expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(true)
+    expect(await node.request({ method: 'anvil_stopImpersonatingAccount', params: [STRANGER] })).toBe(null)
+  })
+
+  test('error: hardhat_setNonce never lowers a nonce (-32000); anvil_setNonce does', async () => {
+    node = await createNode()
+    await node.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x5'] })
+    await expect(node.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x1'] })).rejects.toMatchObject({
+      code: -32000,
+      message: 'New nonce (1) must not be smaller than the existing nonce (5)',
+    })
+    expect(await node.request({ method: 'eth_getTransactionCount', params: [STRANGER, 'latest'] })).toBe('0x5')
+    await node.request({ method: 'anvil_setNonce', params: [STRANGER, '0x1'] })
+    expect(await node.request({ method: 'eth_getTransactionCount', params: [STRANGER, 'latest'] })).toBe('0x1')
+  })
+
+  test('error: hardhat_setMinGasPrice is refused with -32000, as Hardhat refuses it', async () => {
+    node = await createNode()
+    await expect(node.request({ method: 'hardhat_setMinGasPrice', params: ['0x1'] })).rejects.toMatchObject({
+      code: -32000,
+      message: 'hardhat_setMinGasPrice is not supported when EIP-1559 is active',
+    })
+  })
+})
