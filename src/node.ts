@@ -339,7 +339,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     // Hardhat compatibility turns on what Hardhat Network does by default.
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
   })
-  const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatMineBaseFee: options.hardhatCompat ?? false })
+  const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: options.hardhatCompat ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
   // hardhat_reset / anvil_reset with `forking`: a URL forks that remote; without one a fork goes
   // back to its remote at the block asked (its fork block when none), and a node that is no fork

@@ -36,12 +36,13 @@ export interface ControlsOptions {
    */
   reusableSnapshots: boolean
   /**
-   * Hardhat mode: a hardhat_mine of {@link HARDHAT_RESERVED_FROM} blocks or more gives the blocks
-   * from its third to the one before its last the second's base fee, as Hardhat Network does (it
-   * builds the first and the last block and reserves those between, which repeat the base fee
-   * the reservation started with); the last block's follows from that.
+   * Hardhat mode (`hardhatCompat`): a hardhat_mine of {@link HARDHAT_RESERVED_FROM} blocks or more
+   * gives the blocks from its third to the one before its last the second's base fee, as Hardhat
+   * Network does (it builds the first and the last block and reserves those between, which repeat
+   * the base fee the reservation started with; the last block's follows from that); a next
+   * timestamp not after the head is refused with Hardhat's code and words.
    */
-  hardhatMineBaseFee: boolean
+  hardhatCompat: boolean
 }
 
 /**
@@ -212,7 +213,7 @@ export class Controls {
     if (count > 1_000_000n) throw new InvalidInput('invalid argument 0: at most 1,000,000 blocks at once')
     const { interval, first, keep = false } = options
     const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
-    const reserve = options.hardhat === true && this.options.hardhatMineBaseFee && count >= HARDHAT_RESERVED_FROM
+    const reserve = options.hardhat === true && this.options.hardhatCompat && count >= HARDHAT_RESERVED_FROM
     let made = 0
     let reservedBaseFee: bigint | undefined
     const { mined, blocks } = await this.producer.mineSeries(
@@ -252,7 +253,7 @@ export class Controls {
    * mined (Hardhat's rule), so later blocks and evm_increaseTime continue from its time.
    */
   setNextBlockTimestamp(timestamp: bigint): void {
-    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp)
+    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp, this.options.hardhatCompat)
   }
 
   /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */

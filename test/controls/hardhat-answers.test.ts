@@ -1,8 +1,9 @@
 /**
- * Answers given as Hardhat Network 2.29.1 gives them, each found by the differential run against
- * Hardhat's own provider (test/differential): hardhat_mine's base fees over a long range, evm_mine's
- * result, hardhat_stopImpersonatingAccount's, hardhat_setNonce's refusal to lower a nonce and
- * hardhat_setMinGasPrice's code.
+ * Hardhat mode's answers given as Hardhat Network 2.29.1 gives them, each found by the
+ * differential run against Hardhat's own provider (test/differential): hardhat_mine's base fees
+ * over a long range, evm_mine's result, hardhat_stopImpersonatingAccount's, hardhat_setNonce's
+ * refusal to lower a nonce, hardhat_setMinGasPrice's code and evm_setNextBlockTimestamp's
+ * refusals. Without Hardhat mode the answers stay as they were.
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
@@ -65,16 +66,19 @@ describe("Hardhat's answers", () => {
     await plain.close()
   })
 
-  test('hardhat_stopImpersonatingAccount answers whether the account was impersonated; anvil_ answers null', async () => {
-    node = await createNode()
+  test('hardhat_stopImpersonatingAccount answers whether the account was impersonated in Hardhat mode; true otherwise; anvil_ answers null', async () => {
+    node = await createNode({ hardhatCompat: true })
     expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(false)
     await node.request({ method: 'hardhat_impersonateAccount', params: [STRANGER] })
     expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(true)
     expect(await node.request({ method: 'anvil_stopImpersonatingAccount', params: [STRANGER] })).toBe(null)
+    const plain = await createNode()
+    expect(await plain.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(true)
+    await plain.close()
   })
 
-  test('error: hardhat_setNonce never lowers a nonce (-32000); anvil_setNonce does', async () => {
-    node = await createNode()
+  test('error: in Hardhat mode hardhat_setNonce never lowers a nonce (-32000); anvil_setNonce does, and so does hardhat_setNonce otherwise', async () => {
+    node = await createNode({ hardhatCompat: true })
     await node.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x5'] })
     await expect(node.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x1'] })).rejects.toMatchObject({
       code: -32000,
@@ -83,13 +87,32 @@ describe("Hardhat's answers", () => {
     expect(await node.request({ method: 'eth_getTransactionCount', params: [STRANGER, 'latest'] })).toBe('0x5')
     await node.request({ method: 'anvil_setNonce', params: [STRANGER, '0x1'] })
     expect(await node.request({ method: 'eth_getTransactionCount', params: [STRANGER, 'latest'] })).toBe('0x1')
+    const plain = await createNode()
+    await plain.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x5'] })
+    await plain.request({ method: 'hardhat_setNonce', params: [STRANGER, '0x1'] })
+    expect(await plain.request({ method: 'eth_getTransactionCount', params: [STRANGER, 'latest'] })).toBe('0x1')
+    await plain.close()
   })
 
-  test('error: hardhat_setMinGasPrice is refused with -32000, as Hardhat refuses it', async () => {
-    node = await createNode()
-    await expect(node.request({ method: 'hardhat_setMinGasPrice', params: ['0x1'] })).rejects.toMatchObject({
+  test('error: in Hardhat mode hardhat_setMinGasPrice is refused with -32000, as Hardhat refuses it; -32602 otherwise', async () => {
+    node = await createNode({ hardhatCompat: true })
+    const message = 'hardhat_setMinGasPrice is not supported when EIP-1559 is active'
+    await expect(node.request({ method: 'hardhat_setMinGasPrice', params: ['0x1'] })).rejects.toMatchObject({ code: -32000, message })
+    const plain = await createNode()
+    await expect(plain.request({ method: 'hardhat_setMinGasPrice', params: ['0x1'] })).rejects.toMatchObject({ code: -32602, message })
+    await plain.close()
+  })
+
+  test("error: in Hardhat mode a next timestamp not after the head is refused with Hardhat 2.29's code and words", async () => {
+    node = await createNode({ hardhatCompat: true })
+    const head = BigInt(((await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp: string }).timestamp)
+    await expect(node.request({ method: 'evm_setNextBlockTimestamp', params: [Number(head)] })).rejects.toMatchObject({
       code: -32000,
-      message: 'hardhat_setMinGasPrice is not supported when EIP-1559 is active',
+      message: `Timestamp ${head} is equal to the previous block's timestamp`,
+    })
+    await expect(node.request({ method: 'evm_setNextBlockTimestamp', params: [Number(head) - 1] })).rejects.toMatchObject({
+      code: -32000,
+      message: `Timestamp ${head - 1n} is lower than the previous block's timestamp ${head}`,
     })
   })
 })

@@ -61,10 +61,10 @@ async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigin
 function minGasPrice(prefix: 'hardhat' | 'anvil'): Method {
   return method({
     params: [qty],
-    run: () => {
+    run: (s) => {
       const message = `${prefix}_setMinGasPrice is not supported when EIP-1559 is active`
       // Hardhat refuses with -32000.
-      throw prefix === 'hardhat' ? new ServerError(message) : new InvalidParamsError(message)
+      throw prefix === 'hardhat' && s.hardhatCompat ? new ServerError(message) : new InvalidParamsError(message)
     },
   })
 }
@@ -82,18 +82,18 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
     }),
     [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
     [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
-    // Hardhat answers whether the account was impersonated; Anvil answers null.
+    // Hardhat mode answers whether the account was impersonated, as Hardhat does; Anvil answers null.
     [`${prefix}_stopImpersonatingAccount`]: method({
       params: [address],
       run: (s, [a]: readonly [Uint8Array]) => {
         const was = s.controls.stopImpersonating(a)
-        return ok === null ? null : was
+        return ok === null ? null : s.hardhatCompat ? was : ok
       },
     }),
     [`${prefix}_setBalance`]: method({ params: [address, qty], run: t((s, [a, v]: readonly [Uint8Array, bigint]) => s.controls.setBalance(a, v)) }),
     [`${prefix}_setCode`]: method({ params: [address, bytes], run: t((s, [a, c]: readonly [Uint8Array, Uint8Array]) => s.controls.setCode(a, c)) }),
-    // hardhat_setNonce never lowers a nonce (Hardhat's refusal); anvil_setNonce takes any.
-    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n, prefix === 'hardhat')) }),
+    // In Hardhat mode hardhat_setNonce never lowers a nonce (Hardhat's refusal); anvil_setNonce takes any.
+    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n, prefix === 'hardhat' && s.hardhatCompat)) }),
     [`${prefix}_setStorageAt`]: method({
       params: [address, storageSlot, bytes],
       run: t((s, [a, k, v]: readonly [Uint8Array, bigint, Uint8Array]) => s.controls.setStorageAt(a, k, v)),
