@@ -387,6 +387,10 @@ export class Transactions {
     const stateNonce = this.chain.nonce(sender)
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
     checkInitcodeSize(req, this.common)
+    // Refused in the pool's (geth's) words before the estimate or the transaction library words it its own way.
+    if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined && req.maxPriorityFeePerGas > req.maxFeePerGas) {
+      throw new TxRejected(`max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${req.maxPriorityFeePerGas}, maxFeePerGas: ${req.maxFeePerGas}`)
+    }
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
     const base = txFields(req, nonce, gasLimit)
