@@ -26,6 +26,8 @@ export interface Known {
   owner?: 'hardhat mode'
   /** Met only by a full run (DIFF_FULL=1: the recorded suite's 8,197-block hardhat_mine). */
   fullOnly?: true
+  /** Met only when the in-process providers are compared (DIFF_MODE=provider). */
+  providerOnly?: true
   covers(d: Found): boolean
 }
 
@@ -37,6 +39,15 @@ const FAILURE = /^(Error: )?(VM Exception while processing transaction|Transacti
 const CALLS = new Set(['eth_call', 'eth_estimateGas', 'debug_traceCall'])
 
 export const KNOWN: readonly Known[] = [
+  {
+    id: 'in-process provider errors',
+    reason: "finality's provider throws what its server answers (a numeric code, as EIP-1193 wants; for a failed send Hardhat's server form: -32603, `Error: VM Exception …`, data { message, txHash, data }); Hardhat's in-process provider throws its own error (a failed send's without a code, data = the revert data, a transactionHash field; others with data null; an out-of-gas call's data { reason, data, transactionHash }); the chai matchers read both",
+    providerOnly: true,
+    covers: (d) =>
+      (hhError(d) !== undefined && fiError(d)?.code === -32603 && hhError(d)?.code === undefined) ||
+      (d.path === '$.error.data' && d.hardhat === null && d.finality === undefined) ||
+      (d.path.startsWith('$.error.data.') && fiError(d) !== undefined && /reason|txHash|transactionHash|message/.test(leaf(d))),
+  },
   {
     id: 'fee recipient',
     reason: "finality's blocks are proposed by its validator, whose address is the fee recipient; Hardhat's default coinbase is 0xc014ba5e…",
@@ -64,9 +75,10 @@ export const KNOWN: readonly Known[] = [
   },
   {
     id: "Hardhat's reserved blocks",
-    reason: "Hardhat leaves most blocks of a long hardhat_mine unbuilt: such a block has gas limit 1,000,000 and a zero parent hash; finality builds every block",
+    reason: "Hardhat leaves most blocks of a long hardhat_mine unbuilt: such a block has gas limit 1,000,000, a zero parent hash and a zero miner; finality builds every block",
     fullOnly: true,
-    covers: (d) => (leaf(d) === 'gasLimit' && d.hardhat === '0xf4240') || (leaf(d) === 'parentHash' && d.hardhat === '<zero hash>'),
+    covers: (d) =>
+      (leaf(d) === 'gasLimit' && d.hardhat === '0xf4240') || (leaf(d) === 'parentHash' && d.hardhat === '<zero hash>') || (leaf(d) === 'miner' && d.hardhat === `0x${'0'.repeat(40)}`),
   },
   {
     id: 'fields that follow from another',

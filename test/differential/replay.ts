@@ -54,6 +54,7 @@ function sentHash(answer: Answer | { result?: unknown; error?: unknown }): strin
     }
     const data = answer.error.data
     if (isObject(data) && typeof data.txHash === 'string') return data.txHash
+    if (isObject(data) && typeof data.transactionHash === 'string') return data.transactionHash
   }
   return undefined
 }

@@ -22,7 +22,7 @@ export interface AnswerError {
 }
 
 /** Fields of a thrown error that are the thrower's own business, not the answer. */
-const NOT_ANSWER = new Set(['stack', 'name', '_isProviderError', 'parent', 'cause'])
+const NOT_ANSWER = new Set(['stack', '_stack', 'name', '_isProviderError', 'parent', 'cause'])
 
 /** One side of the comparison. */
 export interface Side {
