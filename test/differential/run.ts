@@ -2,9 +2,10 @@
  * The corpora and one run of them: each corpus on a fresh pair of sides, its differences as
  * {@link Found} leaves, each with the known difference that covers it (if one does).
  *
- * DIFF_FULL=1 runs every step; by default a hardhat_mine of more than 1,000 blocks is left out of
- * both sides (the recorded suite mines 8,197 blocks past the history ring, seconds on finality
- * run from its sources), which keeps the run within the test's time.
+ * DIFF_FULL=1 runs every corpus and every step; by default the in-process recording is left out
+ * and so is a hardhat_mine of more than 1,000 blocks, on both sides (the recorded suite mines 8,197
+ * blocks past the history ring, seconds on finality run from its sources), which keeps the run
+ * within the test's time.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -43,13 +44,22 @@ function longMine(step: Step): boolean {
   }
 }
 
-/** The corpora: the generated one and the recorded Hardhat project's requests. */
+/**
+ * The corpora: the generated one, and the recorded Hardhat project's requests twice: as it sends
+ * them to Hardhat Network (`--network hardhat`) and as it sends them to a node in-process through
+ * Hardhat's HTTP-network wrappers (`--network inprocess`: estimates on `pending` and fees filled in
+ * before each send; DIFF_FULL=1 only).
+ */
 export async function corpora(full = process.env.DIFF_FULL === '1'): Promise<Corpus[]> {
-  const suite = readJsonLines('hardhat-suite.jsonl')
+  const recorded = (file: string) => {
+    const steps = readJsonLines(file)
+    return full ? steps : steps.filter((s) => !longMine(s))
+  }
   return [
     { name: 'generated', steps: await generatedSteps(), allowUnlimitedContractSize: false },
     // The project deploys a contract past EIP-170, as its in-process network allows.
-    { name: 'hardhat-suite', steps: full ? suite : suite.filter((s) => !longMine(s)), allowUnlimitedContractSize: true },
+    { name: 'hardhat-suite', steps: recorded('hardhat-suite.jsonl'), allowUnlimitedContractSize: true },
+    ...(full ? [{ name: 'inprocess-suite', steps: recorded('inprocess-suite.jsonl'), allowUnlimitedContractSize: true }] : []),
   ]
 }
 
