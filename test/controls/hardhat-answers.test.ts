@@ -1,7 +1,8 @@
 /**
  * Hardhat mode's answers given as Hardhat Network 2.29.1 gives them, each found by the
  * differential run against Hardhat's own provider (test/differential): hardhat_mine's base fees
- * over a long range, evm_mine's result, hardhat_stopImpersonatingAccount's, hardhat_setNonce's
+ * over a long range, evm_mine's result, evm_setIntervalMining(0) with automine on,
+ * hardhat_stopImpersonatingAccount's, hardhat_setNonce's
  * refusal to lower a nonce, hardhat_setMinGasPrice's code and evm_setNextBlockTimestamp's
  * refusals. Without Hardhat mode the answers stay as they were.
  */
@@ -63,6 +64,18 @@ describe("Hardhat's answers", () => {
     expect(await node.request({ method: 'evm_mine' })).toBe('0')
     const plain = await createNode()
     expect(await plain.request({ method: 'evm_mine' })).toBe('0x0')
+    await plain.close()
+  })
+
+  test('evm_setIntervalMining(0) leaves automine on in Hardhat mode (Hardhat keeps the two apart); otherwise it stops block production', async () => {
+    node = await createNode({ hardhatCompat: true })
+    expect(await node.request({ method: 'evm_setIntervalMining', params: [0] })).toBe(true)
+    expect(await node.request({ method: 'hardhat_getAutomine' })).toBe(true)
+    const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1' }] })
+    expect(await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })).not.toBeNull()
+    const plain = await createNode()
+    await plain.request({ method: 'evm_setIntervalMining', params: [0] })
+    expect(await plain.request({ method: 'hardhat_getAutomine' })).toBe(false)
     await plain.close()
   })
 

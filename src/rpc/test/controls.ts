@@ -172,6 +172,9 @@ export const evm: MethodTable = {
   evm_setIntervalMining: method({
     params: [numberOrQuantity],
     run: (s, [ms]) => {
+      // Hardhat's automine is separate from interval mining: in Hardhat mode, turning interval
+      // mining off leaves automine on when it is.
+      if (ms === 0n && s.hardhatCompat && s.producer.mode.mode === 'auto') return true
       s.producer.setMode(ms === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(ms) })
       return true
     },
