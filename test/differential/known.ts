@@ -14,6 +14,8 @@ export interface Found extends LeafDiff {
   index: number
   method: string
   params: unknown[]
+  /** What the step checks, when the corpus says. */
+  note?: string
   /** Both normalised answers, whole. */
   answers: { hardhat: Answer; finality: Answer }
 }
@@ -31,6 +33,8 @@ export interface Known {
   covers(d: Found): boolean
 }
 
+/** The `type` of a transaction answered. */
+const typeOf = (a: Answer): unknown => ('result' in a && typeof a.result === 'object' && a.result !== null ? (a.result as { type?: unknown }).type : undefined)
 const leaf = (d: Found): string => d.path.replace(/^.*[.[]/, '').replace(/]$/, '')
 const errorOf = (a: Answer): { code?: unknown; message?: string; data?: unknown } | undefined => ('error' in a ? a.error : undefined)
 const hhError = (d: Found) => errorOf(d.answers.hardhat)
@@ -217,6 +221,36 @@ export const KNOWN: readonly Known[] = [
     id: 'chainId of legacy transactions',
     reason: "finality lists the chainId of an EIP-155 legacy transaction, as geth does; Hardhat leaves it out",
     covers: (d) => leaf(d) === 'chainId' && d.hardhat === undefined && d.method.startsWith('eth_getTransactionBy'),
+  },
+  {
+    id: 'transaction type of a send',
+    reason: "finality builds the type an eth_sendTransaction asks for (`type`), as geth does; Hardhat picks the type from the fee fields alone (gasPrice: legacy, else EIP-1559)",
+    covers: (d) => d.method.startsWith('eth_getTransactionBy') && ['type', 'accessList', 'maxFeePerGas', 'maxPriorityFeePerGas', 'gasPrice'].includes(leaf(d)) && typeOf(d.answers.hardhat) !== typeOf(d.answers.finality),
+  },
+  {
+    id: 'data and input alike',
+    reason: "finality takes a request with both `data` and `input` when they are equal, as geth does; Hardhat's decoder refuses any duplicate (-32602)",
+    covers: (d) => hhError(d)?.code === -32602 && /duplicate field `data`/.test(String(hhError(d)?.message)) && !('error' in d.answers.finality),
+  },
+  {
+    id: 'block filters',
+    reason: "Hardhat's first poll of a block filter also answers the block that was the head when the filter was made; finality's answers only the blocks after it, as geth's",
+    covers: (d) => d.method === 'eth_getFilterChanges' && d.path === '$.result.length' && d.hardhat === (d.finality as number) + 1,
+  },
+  {
+    id: 'proofs',
+    reason: "account proofs walk the state trie, which differs with the fee recipient's balance; a key of an empty storage trie is proved by [] here (geth) and by [0x80] on Hardhat",
+    covers: (d) => d.method === 'eth_getProof' && (/\.accountProof/.test(d.path) || (/storageProof\[\d+]\.proof\.length$/.test(d.path) && d.hardhat === 1 && d.finality === 0)),
+  },
+  {
+    id: 'hardhat_mine with interval 0',
+    reason: "Hardhat's reserved blocks of a hardhat_mine with interval 0 share the first block's timestamp; finality's block times strictly increase (1 s apart)",
+    covers: (d) => d.note === 'after hardhat_mine with interval 0' && leaf(d) === 'timestamp',
+  },
+  {
+    id: 'eth_subscribe without notifications',
+    reason: "Hardhat's server answers eth_subscribe on any transport (over HTTP its notifications go nowhere); finality refuses it where it cannot notify (-32601 `notifications not supported`, geth's answer over HTTP) and serves it over WebSocket and the provider",
+    covers: (d) => d.method === 'eth_subscribe' && fiError(d)?.code === -32601,
   },
   {
     id: "evm_increaseTime's total",

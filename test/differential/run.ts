@@ -76,7 +76,7 @@ export async function runCorpus(corpus: Corpus, mode: Mode = 'wire'): Promise<Cl
     const steps = await replay(corpus.name, corpus.steps, hardhat, finality)
     return steps.flatMap((s) =>
       s.diffs.map((d) => {
-        const found: Found = { ...d, corpus: s.corpus, index: s.index, method: s.method, params: s.params, answers: s.answers }
+        const found: Found = { ...d, corpus: s.corpus, index: s.index, method: s.method, params: s.params, ...(s.note === undefined ? {} : { note: s.note }), answers: s.answers }
         return { ...found, known: knownFor(found) }
       }),
     )
