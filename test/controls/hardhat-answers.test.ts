@@ -79,6 +79,23 @@ describe("Hardhat's answers", () => {
     await plain.close()
   })
 
+  test('eth_getLogs in Hardhat mode: a range past the head ends at the head, a reversed or later one has no logs; geth\'s refusals otherwise', async () => {
+    node = await createNode({ hardhatCompat: true })
+    // A contract whose call logs LOG0 with no data.
+    const init = '0x6006600c60003960066000f360006000a000'
+    const deploy = (await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, data: init }] })) as string
+    const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: string }
+    await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: contractAddress }] })
+    const logs = (filter: object) => node!.request({ method: 'eth_getLogs', params: [filter] }) as Promise<unknown[]>
+    expect(await logs({ fromBlock: '0x0', toBlock: '0x99' })).toHaveLength(1)
+    expect(await logs({ fromBlock: '0x5', toBlock: '0x99' })).toEqual([])
+    expect(await logs({ fromBlock: '0x2', toBlock: '0x1' })).toEqual([])
+    const plain = await createNode()
+    await expect(plain.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: '0x99' }] })).rejects.toMatchObject({ code: -32602, message: 'block range extends beyond current head block' })
+    await expect(plain.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: '0x0' }] })).resolves.toEqual([])
+    await plain.close()
+  })
+
   test('hardhat_stopImpersonatingAccount answers whether the account was impersonated in Hardhat mode; true otherwise; anvil_ answers null', async () => {
     node = await createNode({ hardhatCompat: true })
     expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(false)

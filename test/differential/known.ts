@@ -188,11 +188,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => SENDS.has(d.method) && /Nonce too high/.test(String(hhError(d)?.message)),
   },
   {
-    id: 'eth_getLogs ranges',
-    reason: "finality refuses a range whose start is after its end or past the head (-32602, geth's words); Hardhat answers what it has",
-    covers: (d) => d.method === 'eth_getLogs' && fiError(d)?.code === -32602 && /block range/.test(String(fiError(d)?.message)),
-  },
-  {
     id: 'unknown filters',
     reason: "finality answers an unknown or removed filter id with -32000 `filter not found` (geth); Hardhat with an empty answer or null",
     covers: (d) => d.method.startsWith('eth_') && /filter not found/.test(String(fiError(d)?.message)),
