@@ -128,6 +128,18 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => d.method === 'evm_setBlockGasLimit',
   },
   {
+    id: 'transaction fee cap',
+    reason: "finality refuses a send whose fee exceeds 1 ether (geth's RPC fee cap, -32000 `tx fee (…) exceeds the configured cap (…)`); Hardhat has no cap",
+    owner: 'hardhat mode',
+    covers: (d) => SENDS.has(d.method) && (/exceeds the configured cap/.test(String(fiError(d)?.message)) || (d.path === '$.result' && d.finality === undefined && /exceeds the configured cap/.test(JSON.stringify(d.answers.finality)))),
+  },
+  {
+    id: 'unprotected transactions',
+    reason: "finality refuses a legacy transaction without EIP-155 replay protection over RPC (geth's default, `allowUnprotectedTxs` to take them); Hardhat takes it",
+    owner: 'hardhat mode',
+    covers: (d) => d.method === 'eth_sendRawTransaction' && /only replay-protected/.test(JSON.stringify(d.answers.finality)),
+  },
+  {
     id: 'tracers',
     reason: "Hardhat serves only the struct logger; finality serves geth's tracers (callTracer, prestateTracer, …) too",
     covers: (d) => d.method.startsWith('debug_trace') && hhError(d)?.code === -32602 && /only supports the default tracer/.test(String(hhError(d)?.message)),

@@ -45,6 +45,7 @@ async function rawTransactions(): Promise<Step[]> {
   const gap = await account.signTransaction({ ...base, chainId: 31337, nonce: 5 })
   const lowFee = await account.signTransaction({ ...base, chainId: 31337, nonce: 1, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n })
   const lowGas = await account.signTransaction({ ...base, chainId: 31337, nonce: 1, gas: 20_000n })
+  const unprotected = await account.signTransaction({ to: A2, value: 1n, gas: 21_000n, gasPrice: 100_000_000_000n, nonce: 1, type: 'legacy' })
   return [
     s('eth_sendRawTransaction', [ok], 'a signed EIP-1559 transfer'),
     s('eth_getTransactionByHash', ['$tx:-1']),
@@ -55,6 +56,9 @@ async function rawTransactions(): Promise<Step[]> {
     s('evm_revert', ['$snap:-1']),
     s('eth_sendRawTransaction', [lowFee], 'max fee below the base fee'),
     s('eth_sendRawTransaction', [lowGas], 'gas below the intrinsic gas'),
+    s('evm_snapshot'),
+    s('eth_sendRawTransaction', [unprotected], 'legacy without EIP-155 replay protection'),
+    s('evm_revert', ['$snap:-1']),
     s('eth_sendRawTransaction', ['0x02c0'], 'not a transaction'),
     s('eth_sendRawTransaction', ['0x'], 'empty'),
     s('eth_sendRawTransaction', [], 'missing'),
@@ -178,6 +182,9 @@ export async function generatedSteps(): Promise<Step[]> {
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1' }], 'max fee below the base fee'),
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }], 'tip above max fee'),
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', gas: '0x5207' }], 'gas below 21000'),
+    s('evm_snapshot'),
+    s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', gas: '0xf4240', gasPrice: '0x1d1a94a2000' }], 'a fee of 2 ether'),
+    s('evm_revert', ['$snap:-1']),
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', nonce: '0x0' }], 'nonce too low'),
     s('evm_snapshot'),
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', nonce: '0x99' }], 'nonce too high'),
