@@ -338,6 +338,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     defaultGas: options.sendTransactionGas,
     // Hardhat compatibility turns on what Hardhat Network does by default.
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
+    ...(options.hardhatCompat === true ? { refuseNonceGaps: () => producer.mode.mode === 'auto' } : {}),
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: options.hardhatCompat ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)

@@ -272,6 +272,11 @@ export interface TransactionsOptions {
    * error (the transaction stays mined); false: the hash, as geth answers.
    */
   throwOnTransactionFailures: boolean
+  /**
+   * True while a transaction ahead of its sender's next nonce must be refused instead of queued:
+   * Hardhat mode under automine, as Hardhat cannot queue while automining.
+   */
+  refuseNonceGaps?: () => boolean
 }
 
 export class Transactions {
@@ -457,6 +462,12 @@ export class Transactions {
     if (loading !== undefined) await loading
     const account = this.chain.account(sender)
     const head = this.chain.head
+    if (this.options.refuseNonceGaps?.() === true) {
+      const expected = this.pool.pendingNonce(sender, account?.nonce ?? 0n)
+      if (tx.nonce > expected) {
+        throw new TxRejected(`Nonce too high. Expected nonce to be ${expected} but got ${tx.nonce}. Note that transactions can't be queued when automining.`)
+      }
+    }
     const hash = tx.hash()
     const hashKey = keyOf(hash)
     // Registered before the pool files it: the settlement may come while it is filed.

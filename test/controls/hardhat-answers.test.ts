@@ -96,6 +96,19 @@ describe("Hardhat's answers", () => {
     await plain.close()
   })
 
+  test('error: in Hardhat mode under automine a nonce gap is refused (Hardhat cannot queue while automining); queued otherwise', async () => {
+    node = await createNode({ hardhatCompat: true })
+    await expect(node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1', nonce: '0x5' }] })).rejects.toMatchObject({
+      code: -32000,
+      message: "Nonce too high. Expected nonce to be 0 but got 5. Note that transactions can't be queued when automining.",
+    })
+    await node.request({ method: 'evm_setAutomine', params: [false] })
+    await expect(node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1', nonce: '0x5' }] })).resolves.toMatch(/^0x/)
+    const plain = await createNode()
+    await expect(plain.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: STRANGER, value: '0x1', nonce: '0x5' }] })).resolves.toMatch(/^0x/)
+    await plain.close()
+  })
+
   test('hardhat_stopImpersonatingAccount answers whether the account was impersonated in Hardhat mode; true otherwise; anvil_ answers null', async () => {
     node = await createNode({ hardhatCompat: true })
     expect(await node.request({ method: 'hardhat_stopImpersonatingAccount', params: [STRANGER] })).toBe(false)

@@ -195,11 +195,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => d.method === 'hardhat_getStackTraceFailuresCount' || d.method === 'hardhat_addCompilationResult' || leaf(d) === 'stackTrace',
   },
   {
-    id: 'a nonce gap under automine',
-    reason: "Hardhat refuses a transaction whose nonce is ahead of the sender's while automining (`Nonce too high`); finality queues it until the gap is filled, as geth and Anvil",
-    covers: (d) => SENDS.has(d.method) && /Nonce too high/.test(String(hhError(d)?.message)),
-  },
-  {
     id: 'unknown filters',
     reason: "finality answers an unknown or removed filter id with -32000 `filter not found` (geth); Hardhat with an empty answer or null",
     covers: (d) => d.method.startsWith('eth_') && /filter not found/.test(String(fiError(d)?.message)),
