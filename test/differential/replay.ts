@@ -78,11 +78,11 @@ interface SideRun {
   blocks: BlockNames
   txs: TxNames
   sent: string[]
-  /** Ids a method handed out (`snap`: evm_snapshot, `filter`: eth_new*Filter), in order. */
+  /** Ids a method handed out (`snap`: evm_snapshot, `filter`: eth_new*Filter, `sub`: eth_subscribe), in order. */
   ids: Record<IdKind, string[]>
 }
 
-type IdKind = 'snap' | 'filter'
+type IdKind = 'snap' | 'filter' | 'sub'
 
 /** Methods whose result is an id later steps name (`$snap:i`, `$filter:i`); each node numbers its own. */
 const ID_METHODS: Record<string, IdKind> = {
@@ -90,6 +90,7 @@ const ID_METHODS: Record<string, IdKind> = {
   eth_newFilter: 'filter',
   eth_newBlockFilter: 'filter',
   eth_newPendingTransactionFilter: 'filter',
+  eth_subscribe: 'sub',
 }
 
 async function head(side: Side): Promise<bigint> {
@@ -106,12 +107,12 @@ async function blockHash(side: Side, tag: string): Promise<string> {
 
 /** Runs `steps` on both sides (in this order: Hardhat, then finality); the steps that differ. */
 export async function replay(corpus: string, steps: Step[], hardhat: Side, finality: Side): Promise<StepDiff[]> {
-  const run = (side: Side): SideRun => ({ side, blocks: new BlockNames(side), txs: new TxNames(), sent: [], ids: { snap: [], filter: [] } })
+  const run = (side: Side): SideRun => ({ side, blocks: new BlockNames(side), txs: new TxNames(), sent: [], ids: { snap: [], filter: [], sub: [] } })
   const runs: [SideRun, SideRun] = [run(hardhat), run(finality)]
   const recordedNumbers = recordedBlocks(steps)
   const recordedSent = new Map<string, number>()
   const recordedIds = new Map<string, number>()
-  const idCount: Record<IdKind, number> = { snap: 0, filter: 0 }
+  const idCount: Record<IdKind, number> = { snap: 0, filter: 0, sub: 0 }
   let sends = 0
 
   /** evm_revert's recorded snapshot id, as this side numbered the same snapshot. */
@@ -129,7 +130,7 @@ export async function replay(corpus: string, steps: Step[], hardhat: Side, final
       return out
     }
     if (typeof value !== 'string') return value
-    const id = /^\$(snap|filter):(-?\d+)$/.exec(value)
+    const id = /^\$(snap|filter|sub):(-?\d+)$/.exec(value)
     if (id !== null) return run.ids[id[1] as IdKind].at(Number(id[2])) ?? '0xffff'
     const tx = /^\$tx:(-?\d+)$/.exec(value)
     if (tx !== null) {
