@@ -350,8 +350,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     defaultGasPrice: options.sendTransactionGasPrice,
     // Hardhat compatibility turns on what Hardhat Network does by default.
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
+    ...(options.hardhatCompat === true ? { refuseNonceGaps: () => producer.mode.mode === 'auto' } : {}),
   })
-  const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
+  const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: options.hardhatCompat ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
   // hardhat_reset / anvil_reset with `forking`: a URL forks that remote; without one a fork goes
   // back to its remote at the block asked (its fork block when none), and a node that is no fork
@@ -391,6 +392,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     clientVersion: clientVersion(options.hardhatCompat ?? false),
+    hardhatCompat: options.hardhatCompat ?? false,
     // The transports are made with the services; admin methods reach them only when called.
     get servers() {
       return transports.servers

@@ -26,7 +26,7 @@ describe('domain errors', () => {
     expect(new SimulationRefused(-38010, 'a').name).toBe('RpcError')
   })
 
-  it('over node.request: a pool refusal, an unknown filter and a bad storage value answer as before', async () => {
+  it('over node.request: a pool refusal, a tip above the fee cap, an unknown filter and a bad storage value answer as before', async () => {
     const node = await createNode()
     try {
       const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
@@ -37,6 +37,13 @@ describe('domain errors', () => {
         code: -32000,
         message: 'intrinsic gas too low: gas 1, minimum needed 21000',
       })
+      // A send whose tip is above its fee cap: the pool's (geth's) words, not the transaction library's.
+      expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }] }))).toEqual({
+        code: -32000,
+        message: `max priority fee per gas higher than max fee per gas: address ${from?.toLowerCase()}, maxPriorityFeePerGas: 2, maxFeePerGas: 1`,
+      })
+      // A fee cap alone, below the suggested tip, takes the cap as its tip.
+      expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, maxFeePerGas: '0x77359400' }] }))).toBeUndefined()
       expect(await err(node.request({ method: 'hardhat_setStorageAt', params: [from, '0x0', '0x01'] }))).toEqual({
         code: -32602,
         message: 'invalid argument 2: storage value must be 32 bytes',

@@ -75,8 +75,14 @@ export class BlockSettings {
     return this.values.timeOffset
   }
 
-  /** The next block's exact timestamp, once; it must be after `parentTimestamp` (Hardhat's message). */
-  setNextBlockTimestamp(timestamp: bigint, parentTimestamp: bigint): void {
+  /**
+   * The next block's exact timestamp, once; it must be after `parentTimestamp`. `hardhat`: refused
+   * with Hardhat 2.29's code and words (-32000), otherwise -32602.
+   */
+  setNextBlockTimestamp(timestamp: bigint, parentTimestamp: bigint, hardhat = false): void {
+    if (hardhat && timestamp < parentTimestamp) throw new Refused(`Timestamp ${timestamp} is lower than the previous block's timestamp ${parentTimestamp}`)
+    // Hardhat's allowBlocksWithSameTimestamp has no counterpart: a block's time is after its parent's.
+    if (hardhat && timestamp === parentTimestamp) throw new Refused(`Timestamp ${timestamp} is equal to the previous block's timestamp`)
     if (timestamp <= parentTimestamp) {
       throw new InvalidInput(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${parentTimestamp}`)
     }

@@ -26,6 +26,8 @@ export type MiningMode =
 export interface MineOptions {
   /** Timestamp of the block in seconds; must be after the parent's. */
   timestamp?: bigint
+  /** Base fee of the block instead of the parent's next one (Hardhat's long hardhat_mine ranges). */
+  baseFeePerGas?: bigint
 }
 
 const noop = (): void => {}
@@ -181,12 +183,13 @@ export class Producer {
     const parent = this.chain.head
     const nonceOf = (sender: string) => this.chain.nonce(sender)
     // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
-    const baseFee = this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee()
+    const baseFee = options.baseFeePerGas ?? (this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee())
     const entries = baseFee === undefined ? NO_ENTRIES : this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n
     const header = this.headerChoices()
+    if (options.baseFeePerGas !== undefined) header.baseFeePerGas = options.baseFeePerGas
     // The parent's next base fee, worked out once: the builder would compute the same again.
     if (header.baseFeePerGas === undefined && baseFee !== undefined) header.baseFeePerGas = baseFee
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.

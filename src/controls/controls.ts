@@ -9,7 +9,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
 import type { TimeSettings } from '../consensus/block-settings.js'
-import { InvalidInput } from '../domain-errors.js'
+import { InvalidInput, Refused } from '../domain-errors.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
@@ -35,7 +35,21 @@ export interface ControlsOptions {
    * Hardhat's evm_revert delete it; tests that revert to one fixture many times want this).
    */
   reusableSnapshots: boolean
+  /**
+   * Hardhat mode (`hardhatCompat`): a hardhat_mine of {@link HARDHAT_RESERVED_FROM} blocks or more
+   * gives the blocks from its third to the one before its last the second's base fee, as Hardhat
+   * Network does (it builds the first and the last block and reserves those between, which repeat
+   * the base fee the reservation started with; the last block's follows from that); a next
+   * timestamp not after the head is refused with Hardhat's code and words.
+   */
+  hardhatCompat: boolean
 }
+
+/**
+ * The smallest hardhat_mine count Hardhat Network (EDR 0.3.8) reserves instead of building block by
+ * block: measured against Hardhat 2.29.1 (7 blocks are all built, 8 are one built and 7 reserved).
+ */
+export const HARDHAT_RESERVED_FROM = 8n
 
 function unpad(value: Uint8Array): Uint8Array {
   let i = 0
@@ -163,8 +177,15 @@ export class Controls {
     return this.write(address, (a) => (a.balance += amount))
   }
 
-  setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
-    return this.write(address, (a) => (a.nonce = nonce))
+  /**
+   * Sets an account's nonce. `noLower` refuses a nonce below the account's, as Hardhat's
+   * hardhat_setNonce does (Anvil's and Ganache's setters take any).
+   */
+  setNonce(address: Uint8Array, nonce: bigint, noLower = false): Promise<void> {
+    return this.write(address, (a) => {
+      if (noLower && nonce < a.nonce) throw new Refused(`New nonce (${nonce}) must not be smaller than the existing nonce (${a.nonce})`)
+      a.nonce = nonce
+    })
   }
 
   setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
@@ -188,15 +209,23 @@ export class Controls {
    * given. Without an interval the producer times each block (a block timestamp interval, or the
    * clock). Answers the blocks with `keep` (evm_mine_detailed), else none.
    */
-  async mine(count: bigint, options: { interval?: bigint | undefined; first?: bigint | undefined; keep?: boolean } = {}): Promise<Block[]> {
+  async mine(count: bigint, options: { interval?: bigint | undefined; first?: bigint | undefined; keep?: boolean; hardhat?: boolean } = {}): Promise<Block[]> {
     if (count > 1_000_000n) throw new InvalidInput('invalid argument 0: at most 1,000,000 blocks at once')
     const { interval, first, keep = false } = options
     const step = interval === undefined ? undefined : interval > 0n ? interval : 1n
+    const reserve = options.hardhat === true && this.options.hardhatCompat && count >= HARDHAT_RESERVED_FROM
+    let made = 0
+    let reservedBaseFee: bigint | undefined
     const { mined, blocks } = await this.producer.mineSeries(
       count,
       (previous) => {
+        made++
         if (previous === undefined) return first === undefined ? {} : { timestamp: first }
-        return step === undefined ? {} : { timestamp: previous.header.timestamp + step }
+        // Hardhat builds the first and the last block and reserves those between: the third to the
+        // one before the last repeat the second's base fee, and the last follows from its parent.
+        if (reserve && made === 3) reservedBaseFee = previous.header.baseFeePerGas
+        const fee = reservedBaseFee === undefined || BigInt(made) === count ? {} : { baseFeePerGas: reservedBaseFee }
+        return step === undefined ? fee : { ...fee, timestamp: previous.header.timestamp + step }
       },
       keep,
     )
@@ -224,7 +253,7 @@ export class Controls {
    * mined (Hardhat's rule), so later blocks and evm_increaseTime continue from its time.
    */
   setNextBlockTimestamp(timestamp: bigint): void {
-    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp)
+    this.producer.settings.setNextBlockTimestamp(timestamp, this.chain.head.header.timestamp, this.options.hardhatCompat)
   }
 
   /** evm_setTime / anvil_setTime: the clock of later blocks reads `seconds` now. */

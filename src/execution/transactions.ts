@@ -284,6 +284,11 @@ export interface TransactionsOptions {
    * error (the transaction stays mined); false: the hash, as geth answers.
    */
   throwOnTransactionFailures: boolean
+  /**
+   * True while a transaction ahead of its sender's next nonce must be refused instead of queued:
+   * Hardhat mode under automine, as Hardhat cannot queue while automining.
+   */
+  refuseNonceGaps?: () => boolean
 }
 
 export class Transactions {
@@ -411,6 +416,10 @@ export class Transactions {
     const stateNonce = this.chain.nonce(sender)
     const nonce = req.nonce ?? this.pool.pendingNonce(sender, stateNonce)
     checkInitcodeSize(req, this.common)
+    // Refused in the pool's (geth's) words before the estimate or the transaction library words it its own way.
+    if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined && req.maxPriorityFeePerGas > req.maxFeePerGas) {
+      throw new TxRejected(`max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${req.maxPriorityFeePerGas}, maxFeePerGas: ${req.maxFeePerGas}`)
+    }
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)
     if (send && this.options.defaultGasPrice !== undefined && namesNoFee(req)) req = { ...req, gasPrice: this.options.defaultGasPrice }
@@ -469,6 +478,12 @@ export class Transactions {
     if (loading !== undefined) await loading
     const account = this.chain.account(sender)
     const head = this.chain.head
+    if (this.options.refuseNonceGaps?.() === true) {
+      const expected = this.pool.pendingNonce(sender, account?.nonce ?? 0n)
+      if (tx.nonce > expected) {
+        throw new TxRejected(`Nonce too high. Expected nonce to be ${expected} but got ${tx.nonce}. Note that transactions can't be queued when automining.`)
+      }
+    }
     const hash = tx.hash()
     const hashKey = keyOf(hash)
     // Registered before the pool files it: the settlement may come while it is filed.

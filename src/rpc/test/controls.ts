@@ -61,8 +61,10 @@ async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigin
 function minGasPrice(prefix: 'hardhat' | 'anvil'): Method {
   return method({
     params: [qty],
-    run: () => {
-      throw new InvalidParamsError(`${prefix}_setMinGasPrice is not supported when EIP-1559 is active`)
+    run: (s) => {
+      const message = `${prefix}_setMinGasPrice is not supported when EIP-1559 is active`
+      // Hardhat refuses with -32000.
+      throw prefix === 'hardhat' && s.hardhatCompat ? new ServerError(message) : new InvalidParamsError(message)
     },
   })
 }
@@ -76,14 +78,22 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
   return {
     [`${prefix}_mine`]: method({
       params: [optional(numberOrQuantity, 1n), optional(numberOrQuantity, undefined)],
-      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => s.controls.mine(count, { interval: s.controls.mineInterval(prefix, interval) })),
+      run: t((s, [count, interval]: readonly [bigint, bigint | undefined]) => s.controls.mine(count, { interval: s.controls.mineInterval(prefix, interval), hardhat: prefix === 'hardhat' })),
     }),
     [`${prefix}_getAutomine`]: method({ params: [], run: (s) => s.producer.mode.mode === 'auto' }),
     [`${prefix}_impersonateAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.impersonate(a)) }),
-    [`${prefix}_stopImpersonatingAccount`]: method({ params: [address], run: t((s, [a]: readonly [Uint8Array]) => s.controls.stopImpersonating(a)) }),
+    // Hardhat mode answers whether the account was impersonated, as Hardhat does; Anvil answers null.
+    [`${prefix}_stopImpersonatingAccount`]: method({
+      params: [address],
+      run: (s, [a]: readonly [Uint8Array]) => {
+        const was = s.controls.stopImpersonating(a)
+        return ok === null ? null : s.hardhatCompat ? was : ok
+      },
+    }),
     [`${prefix}_setBalance`]: method({ params: [address, qty], run: t((s, [a, v]: readonly [Uint8Array, bigint]) => s.controls.setBalance(a, v)) }),
     [`${prefix}_setCode`]: method({ params: [address, bytes], run: t((s, [a, c]: readonly [Uint8Array, Uint8Array]) => s.controls.setCode(a, c)) }),
-    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n)) }),
+    // In Hardhat mode hardhat_setNonce never lowers a nonce (Hardhat's refusal); anvil_setNonce takes any.
+    [`${prefix}_setNonce`]: method({ params: [address, qty], run: t((s, [a, n]: readonly [Uint8Array, bigint]) => s.controls.setNonce(a, n, prefix === 'hardhat' && s.hardhatCompat)) }),
     [`${prefix}_setStorageAt`]: method({
       params: [address, storageSlot, bytes],
       run: t((s, [a, k, v]: readonly [Uint8Array, bigint, Uint8Array]) => s.controls.setStorageAt(a, k, v)),
@@ -137,7 +147,8 @@ export const evm: MethodTable = {
     params: [mineParam],
     run: async (s, [p]) => {
       await s.controls.mine(p?.blocks ?? 1n, { interval: 1n, first: p?.timestamp })
-      return '0x0'
+      // Ganache's answer; Hardhat's is the decimal "0".
+      return s.hardhatCompat ? '0' : '0x0'
     },
   }),
   evm_mine_detailed: method({ params: [mineParam], run: (s, [p]) => mineDetailed(s, p) }),
@@ -161,6 +172,9 @@ export const evm: MethodTable = {
   evm_setIntervalMining: method({
     params: [numberOrQuantity],
     run: (s, [ms]) => {
+      // Hardhat's automine is separate from interval mining: in Hardhat mode, turning interval
+      // mining off leaves automine on when it is.
+      if (ms === 0n && s.hardhatCompat && s.producer.mode.mode === 'auto') return true
       s.producer.setMode(ms === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(ms) })
       return true
     },
