@@ -318,7 +318,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const builder = await BlockBuilder.create(chain, common)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
-  const userConsoleLog = options.onConsoleLog
+  // Printed by default, one line per call, as Hardhat's in-process network prints them; `false` is
+  // silence. console.log is looked up at each call, so a later spy or a replaced console sees them.
+  const userConsoleLog = options.onConsoleLog === false ? undefined : (options.onConsoleLog ?? ((message: string) => console.log(message)))
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
     try {
       if (controls.logging && profiling.log.enabled('console')) userConsoleLog(message)

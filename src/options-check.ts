@@ -12,7 +12,7 @@ import {
   bigint,
   boolean,
   checkOptions,
-  func,
+  describe,
   hexBytes,
   integer,
   integerOrBigint,
@@ -166,7 +166,9 @@ export const NODE_OPTION_RULES = {
   txpool,
   limits,
   clock,
-  onConsoleLog: func,
+  onConsoleLog: (v, fail) => {
+    if (v !== false && typeof v !== 'function') fail(`must be a function (receives each message) or false (silences them), got ${describe(v)}`)
+  },
   throwOnTransactionFailures: boolean,
   throwOnCallFailures: boolean,
   hardhatCompat: boolean,
