@@ -9,7 +9,7 @@ import { Keyring } from './accounts/keyring.js'
 import { EvmApplication } from './app/application.js'
 import { Chain } from './chain/chain.js'
 import { storedChainId as chainIdOf } from './chain/store.js'
-import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, checkChainId, createChainCommon, setCodeSizeLimit } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
 import { Forks } from './chain/forks.js'
 import { importBlocks } from './chain/import.js'
@@ -217,8 +217,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db
   await db?.open()
   const storedChainId = db === undefined ? undefined : await chainIdOf(db)
-  const chainId = fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
-  if (chainId <= 0n) throw new Error('chainId must be positive')
+  const chainId = checkChainId(
+    fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId),
+    fork !== undefined ? "the fork's chain id" : genesisFile !== undefined ? "the genesis file's config.chainId" : options.chainId === undefined && storedChainId !== undefined ? "the database's chain id" : 'chainId',
+  )
   const hardfork = options.hardfork ?? (fork?.hardfork as typeof options.hardfork) ?? DEFAULT_HARDFORK
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
     throw new Error(`hardfork ${String(hardfork)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)

@@ -11,6 +11,7 @@ import {
   arrayOf,
   bigint,
   boolean,
+  chainIdRule,
   checkOptions,
   describe,
   hexBytes,
@@ -131,7 +132,7 @@ const profilingDir: Rule = (v, fail) => {
  * checked by it; the names of options other parts of the node read are here too.
  */
 export const NODE_OPTION_RULES = {
-  chainId: integerOrBigint(1n),
+  chainId: chainIdRule,
   hardfork: (v, fail) => {
     if (typeof v !== 'string' || !(SUPPORTED_HARDFORKS as readonly string[]).includes(v)) fail(`${String(v)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   },

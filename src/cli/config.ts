@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
-import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, checkChainId, type HardforkName } from '../chain/common.js'
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
 
@@ -148,7 +148,7 @@ export const FLAGS = {
   'json-rpc.rpc-gas-cap': ['string', '<gas>  gas cap of eth_call / eth_estimateGas, 0 = none (default 0)'],
   'json-rpc.rpc-evm-timeout': ['string', '<duration>  time-out of eth_call, e.g. 10s, 500ms (default 10s)'],
   'json-rpc.jwt-secret': ['string', '<hex|file>  JWT secret: private methods need Authorization: Bearer <JWT>'],
-  'chain-id': ['string', '<id>  chain id (default 31337; with --db, the chain id stored there)'],
+  'chain-id': ['string', '<id>  chain id, 1 to 2^64 - 1 (default 31337; with --db, the chain id stored there)'],
   accounts: ['string', '<n>  prefunded accounts (default 20)'],
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
@@ -284,7 +284,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
       case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
       case 'json-rpc.jwt-secret': c.jwtSecret = jwt(v); break
-      case 'chain-id': c.chainId = big(v, at(k)); break
+      case 'chain-id': c.chainId = checkChainId(big(v, at(k)), at(k)); break
       case 'accounts': c.accounts = int(v, at(k)); break
       case 'balance': c.balance = ether(v, at(k)); break
       case 'mnemonic': c.mnemonic = String(v); break
