@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { InvalidOptionError } from '../../src/index.js'
 import { MAX_CHAIN_ID, MAX_LEGACY_CHAIN_ID } from '../../src/chain/common.js'
 import { parseCli } from '../../src/cli/config.js'
+import { finalityChain } from '../../src/adapters/viem.js'
 import { startCli, EPHEMERAL } from '../helpers/cli.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { rpc } from '../transports/helpers.js'
@@ -28,6 +29,8 @@ describe('chain ids past 2^53', () => {
       const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as { chainId: string }
       expect(BigInt(tx.chainId)).toBe(id)
       expect((await node.request({ method: 'eth_getTransactionReceipt', params: [hash] }))?.status).toBe('0x1')
+      // viem's Chain.id is a number: refused rather than rounded to another chain's id.
+      expect(() => finalityChain(node)).toThrow("finalityChain: viem's Chain.id is a number, exact up to 2^53 - 1")
     }
   })
 
