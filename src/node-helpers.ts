@@ -131,7 +131,7 @@ export function nodeHelpers(deps: HelperDeps) {
       named('setValidatorOnline', ['address', 'online'], () => {
         const a = data(decode(addressCodec, address, 0))
         const on = decode(booleanCodec, online, 1)
-        if (!deps.setValidatorOnline(a, on)) throw InvalidParamsError.argument(0, `${address} is not a validator`)
+        if (!deps.setValidatorOnline(a, on)) throw InvalidParamsError.argument(0, `unknown validator ${address}`)
       }),
     /** `number`: a block number (bigint, integer or hex) or a tag (`latest`, …), as finality_getCommitCertificate takes it. */
     commitCertificate: (number: Quantity | 'latest' | 'earliest' | 'safe' | 'finalized') =>

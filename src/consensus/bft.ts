@@ -172,6 +172,17 @@ export class BftEngine {
     return this.history.proposer(height, round)
   }
 
+  /**
+   * Why `height` cannot be decided with the faults as they are, known before any round runs
+   * (offline or nil-voting validators leave no quorum, or no quorum group has a proposer), or
+   * undefined when rounds may decide it.
+   */
+  haltReason(height: bigint): string | undefined {
+    if (this.faults.calm) return undefined
+    const set = this.setAt(height)
+    return this.faults.haltReason(set.validators, (p) => set.isQuorum(p))
+  }
+
   /** Whether a validator proposes and votes (is not offline). */
   isOnline(address: string): boolean {
     return this.faults.get(address as Hex).offline !== true

@@ -9,7 +9,7 @@ import { keccak256 } from '../crypto/keccak.js'
 import type { Chain } from '../chain/chain.js'
 import type { Producer } from '../consensus/producer.js'
 import type { TimeSettings } from '../consensus/block-settings.js'
-import { InvalidInput } from '../domain-errors.js'
+import { InvalidInput, Refused } from '../domain-errors.js'
 import { data, keyOf, type Hex } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
@@ -200,7 +200,8 @@ export class Controls {
       },
       keep,
     )
-    if (mined < count) throw new InvalidInput('the chain is halted: not enough validators online')
+    // A server-side refusal (the chain's state), not a bad parameter; the reason names the faults.
+    if (mined < count) throw new Refused(`the chain is halted: ${this.producer.haltReason ?? 'not enough validators online'}${mined > 0n ? ` (${mined} of ${count} blocks mined)` : ''}`)
     return blocks
   }
 
