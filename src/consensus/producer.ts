@@ -155,7 +155,10 @@ export class Producer {
     })
   }
 
-  /** Automine: one block per executable transaction until none is left. */
+  /**
+   * Automine: one block per executable transaction until none is left. Its heights are waited on
+   * (by their senders, or by close(), which lets queued heights finish).
+   */
   private drain(): Promise<unknown> {
     return this.serial(async () => {
       // An empty pool ends the turn here, without a call to produce for nothing.
@@ -179,7 +182,8 @@ export class Producer {
     return run
   }
 
-  private async produce(options: MineOptions, maxTxs: number): Promise<Block | undefined> {
+  /** `waited`: a caller waits on this block (a send, a mine), not interval mining's own tick. */
+  private async produce(options: MineOptions, maxTxs: number, waited = true): Promise<Block | undefined> {
     // Automine asks once more after each block; an empty pool has nothing to select.
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
@@ -211,6 +215,8 @@ export class Producer {
           return proposal
         },
         (candidate) => this.app.processProposal(candidate, height),
+        undefined,
+        waited,
       )
     } catch (error) {
       // A block that cannot be built must not leave senders waiting: their transactions are
@@ -416,8 +422,10 @@ export class Producer {
     const { blockTime } = this.mining
     const tick = () => {
       if (this.closing || this.mining.mode !== 'interval') return
+      // Nobody waits on an interval block: neither this timer nor its rounds keep the process alive.
       this.cancelTimer = this.clock.setTimer(() => {
-        void this.mine().finally(tick)
+        if (this.closing) return
+        void this.serial(() => this.produce({}, Infinity, false)).finally(tick)
       }, blockTime)
     }
     tick()
