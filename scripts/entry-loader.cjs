@@ -6,7 +6,9 @@
 // every module of a process; Node 20 has no such cache, so the package keeps one for its bundle.
 // The cache is a file in `<tmpdir>/finality-compile-cache-<uid>` (`FINALITY_COMPILE_CACHE=<dir>`;
 // `FINALITY_COMPILE_CACHE=0` or Node's `NODE_DISABLE_COMPILE_CACHE=1` turns it off), named by
-// the build, V8's version, the architecture and the process's flags, written by a process that
+// the build, the bundle's path (each install its own: V8 keeps the file name a cache was made
+// under, and stack traces would name the writer's install), V8's version, the architecture and
+// the process's flags, written by a process that
 // found none (or found one V8 refused) once its first `createNode()` has resolved, and again, with
 // what its transactions compiled since, once its first block is stored and once the first block
 // after contract code ran is stored (a deployment, usually), or when it closes a node before
@@ -26,12 +28,16 @@ const BUNDLE = path.join(__dirname, 'finality.cjs')
 /** The bundle calls this with 1 when a node has started, 2 at its first block (or close), 3 once a block after contract code is stored. */
 const READY = Symbol.for('finality.compileCache.ready')
 
-/** A short hash of the flags that can change V8's code (V8 refuses a cache made under others). */
-function flagsKey() {
-  const text = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`
+/** A short hash (FNV-1a, 32 bits) for a file name. */
+function shortHash(text) {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
   return h.toString(16)
+}
+
+/** A short hash of the flags that can change V8's code (V8 refuses a cache made under others). */
+function flagsKey() {
+  return shortHash(`${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`)
 }
 
 function cachePath() {
@@ -39,7 +45,10 @@ function cachePath() {
   if (setting === '0' || setting === 'false' || (process.env.NODE_DISABLE_COMPILE_CACHE ?? '') !== '') return undefined
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
   const dir = setting !== undefined && setting !== '' ? path.resolve(setting) : path.join(require('node:os').tmpdir(), `finality-compile-cache${uid === undefined ? '' : `-${uid}`}`)
-  return path.join(dir, `${BUILD_ID}-${process.versions.v8}-${process.arch}-${flagsKey()}.bin`)
+  // Keyed by this install's bundle path too: V8 keeps the script name a cache was made under, so
+  // another install of the same build (or a deleted temporary one) would name its own path in
+  // this install's stack traces.
+  return path.join(dir, `${BUILD_ID}-${shortHash(BUNDLE)}-${process.versions.v8}-${process.arch}-${flagsKey()}.bin`)
 }
 
 /**

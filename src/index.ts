@@ -10,6 +10,7 @@
  * ```
  */
 export { createNode, type FinalityNode } from './node.js'
+export type { Quantity } from './node-helpers.js'
 export type { NodeOptions, GenesisAccount, AccountOption } from './options.js'
 export type { ForkOptions } from './fork/options.js'
 export { ForkRemoteError } from './domain-errors.js'

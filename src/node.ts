@@ -9,7 +9,7 @@ import { Keyring } from './accounts/keyring.js'
 import { EvmApplication } from './app/application.js'
 import { Chain } from './chain/chain.js'
 import { storedChainId as chainIdOf } from './chain/store.js'
-import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, createChainCommon, setCodeSizeLimit } from './chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, checkChainId, createChainCommon, setCodeSizeLimit } from './chain/common.js'
 import { parseGethGenesis } from './chain/geth-genesis.js'
 import { Forks } from './chain/forks.js'
 import { importBlocks } from './chain/import.js'
@@ -17,10 +17,10 @@ import { SYSTEM_CONTRACTS } from './chain/system-contracts.js'
 import { systemClock } from './clock.js'
 import { BftEngine, verifyCertificate } from './consensus/bft.js'
 import { DEFAULT_TIMEOUTS } from './consensus/tendermint/timeouts.js'
-import { checkFault, type Fault } from './consensus/tendermint/faults.js'
+import type { Fault } from './consensus/tendermint/faults.js'
 import { ConsensusControls } from './consensus/consensus-controls.js'
 import { certificateWithSetToJson, type CertificateWithSetJson } from './consensus/certificate.js'
-import { Producer, type MineOptions, type MiningMode } from './consensus/producer.js'
+import { Producer, type MiningMode } from './consensus/producer.js'
 import { createValidator, validatorSeed, type ValidatorStatus } from './consensus/validator.js'
 import { Eip1193Provider } from './adapters/eip1193.js'
 import type { HttpHandler, HttpOptions } from './adapters/http.js'
@@ -32,7 +32,7 @@ import { eventFormat } from './rpc/format.js'
 import type { Server } from 'node:http'
 import type { RpcMethodTypes, TypedMethod, TypedRequest } from './rpc-types.js'
 import { resolve } from 'node:path'
-import { InvalidParamsError, NodeClosedError, RpcError } from './errors.js'
+import { InvalidRequestError, NodeClosedError, type RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
 import { EcrecoverOverrides } from './execution/ecrecover-overrides.js'
 import { CallExecutor } from './execution/call.js'
@@ -61,6 +61,7 @@ import { ForkHistory } from './fork/history.js'
 import { fetchRemoteBlock } from './fork/remote-block.js'
 import { RemoteForks } from './fork/remote-forks.js'
 import { recording, replaying } from './fork/recorded.js'
+import { nodeHelpers, type Quantity } from './node-helpers.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -79,8 +80,8 @@ export interface FinalityNode {
   request(args: { method: string; params?: unknown }): Promise<unknown>
   /** Answers a whole JSON-RPC payload (one request or a batch), as transports do. */
   handle(payload: unknown): Promise<RpcResponse | RpcResponse[] | undefined>
-  /** Produces one block now with the pending transactions (any mining mode). */
-  mine(options?: MineOptions): Promise<{ number: bigint; hash: Hex } | undefined>
+  /** Produces one block now with the pending transactions (any mining mode); `timestamp` after the parent's. */
+  mine(options?: { timestamp?: Quantity }): Promise<{ number: bigint; hash: Hex } | undefined>
   /** Changes the mining mode. */
   setMining(mode: MiningMode): void
   /** The validators and their status. */
@@ -102,8 +103,11 @@ export interface FinalityNode {
    * index of the mnemonic); they take effect two heights after the head. Answers that height.
    */
   changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
-  /** The commit certificate of block `number` (undefined for genesis), and whether it verifies. */
-  commitCertificate(number: bigint): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
+  /**
+   * The commit certificate of block `number` (a quantity, or a tag such as `latest`; undefined for
+   * genesis or a block not yet made), and whether it verifies.
+   */
+  commitCertificate(number: Quantity | 'latest' | 'earliest' | 'safe' | 'finalized'): Promise<(CertificateWithSetJson & { valid: boolean }) | undefined>
   /** The head state as a versioned JSON dump (the format of docs/controls.md, which Anvil loads too). */
   dumpState(): StateDump
   /**
@@ -114,20 +118,24 @@ export interface FinalityNode {
   /** Remembers the chain, pool and time (`evm_snapshot`); returns the id for {@link revert}. */
   snapshot(): Promise<Hex>
   /** Back to a snapshot (`evm_revert`); false for an unknown or used-up id. */
-  revert(id: Hex): Promise<boolean>
+  revert(id: Quantity): Promise<boolean>
   /** Mines `count` blocks, `interval` seconds apart (`hardhat_mine`). */
-  mineBlocks(count: number | bigint, interval?: number | bigint): Promise<void>
+  mineBlocks(count: Quantity, interval?: Quantity): Promise<void>
   /** Moves the clock of later blocks forward (`evm_increaseTime`); returns the total offset. */
-  increaseTime(seconds: number | bigint): Promise<bigint>
+  increaseTime(seconds: Quantity): Promise<bigint>
   /** The exact timestamp of the next block (`evm_setNextBlockTimestamp`). */
-  setNextBlockTimestamp(timestamp: number | bigint): Promise<void>
+  setNextBlockTimestamp(timestamp: Quantity): Promise<void>
   /** Automine on or off (`evm_setAutomine`). */
   setAutomine(on: boolean): Promise<void>
-  /** State writes without a block (`hardhat_setBalance`, `setCode`, `setNonce`, `setStorageAt`). */
-  setBalance(address: Hex, wei: bigint): Promise<void>
+  /**
+   * State writes without a block (`hardhat_setBalance`, `setCode`, `setNonce`, `setStorageAt`).
+   * Every helper takes what its RPC method takes (a quantity also as a bigint or a safe integer)
+   * and refuses the rest with -32602 naming the helper and the argument.
+   */
+  setBalance(address: Hex, wei: Quantity): Promise<void>
   setCode(address: Hex, code: Hex): Promise<void>
-  setNonce(address: Hex, nonce: bigint): Promise<void>
-  setStorageAt(address: Hex, slot: bigint, value: Hex): Promise<void>
+  setNonce(address: Hex, nonce: Quantity): Promise<void>
+  setStorageAt(address: Hex, slot: Quantity, value: Hex): Promise<void>
   /** Sends for an address without its key (`hardhat_impersonateAccount`), and stops. */
   impersonate(address: Hex): Promise<void>
   stopImpersonating(address: Hex): Promise<void>
@@ -214,8 +222,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const db = options.db
   await db?.open()
   const storedChainId = db === undefined ? undefined : await chainIdOf(db)
-  const chainId = fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId)
-  if (chainId <= 0n) throw new Error('chainId must be positive')
+  const chainId = checkChainId(
+    fork?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId),
+    fork !== undefined ? "the fork's chain id" : genesisFile !== undefined ? "the genesis file's config.chainId" : options.chainId === undefined && storedChainId !== undefined ? "the database's chain id" : 'chainId',
+  )
   const hardfork = options.hardfork ?? (fork?.hardfork as typeof options.hardfork) ?? DEFAULT_HARDFORK
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
     throw new Error(`hardfork ${String(hardfork)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
@@ -325,7 +335,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const builder = await BlockBuilder.create(chain, common, ecrecover)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output goes out while logging is on (hardhat_/anvil_setLoggingEnabled).
-  const userConsoleLog = options.onConsoleLog
+  // Printed by default, one line per call, as Hardhat's in-process network prints them; `false` is
+  // silence. console.log is looked up at each call, so a later spy or a replaced console sees them.
+  const userConsoleLog = options.onConsoleLog === false ? undefined : (options.onConsoleLog ?? ((message: string) => console.log(message)))
   const onConsoleLog = userConsoleLog === undefined ? undefined : (message: string) => {
     try {
       if (controls.logging && profiling.log.enabled('console')) userConsoleLog(message)
@@ -454,6 +466,25 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     return { ...o, onRequest: (info: { methods: string[]; ms: number }) => controls.logging && profiling.log.enabled('rpc') && onRequest(info) }
   }
 
+  // Every node.* helper decodes its arguments with its RPC method's codecs (node-helpers.ts).
+  const helpers = nodeHelpers({
+    services,
+    methods,
+    scope: { namespaces: new Set(NAMESPACES), methods },
+    hexLimit: limits.hexParamLength,
+    setValidatorOnline: (address, online) => producer.setValidatorOnline(address, online),
+    certificate: async (block) => {
+      const cert = await chain.certificate(block.hash())
+      if (cert === undefined) return undefined
+      return { ...certificateWithSetToJson(cert, bft.setAt(cert.height).validators), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
+    },
+    mine: async (mineOptions) => {
+      const block = await producer.mine(mineOptions)
+      return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
+    },
+    importBlocks: (bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) })),
+  })
+
   nodeStarted()
   return {
     get chainId() {
@@ -473,6 +504,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     request: ((args: { method: string; params?: unknown }) => {
       try {
         live()
+        // As the provider: a call is an object with a method name (not a string, not null).
+        if (typeof args !== 'object' || args === null || typeof args.method !== 'string') throw new InvalidRequestError('invalid request: node.request takes { method: string, params?: unknown[] }')
         return dispatch(args)
       } catch (error) {
         return Promise.reject(error)
@@ -488,10 +521,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return transports.ws(server, withLogSwitch(wsOptions))
     },
     listen: alive((listenOptions) => transports.listen(withLogSwitch(listenOptions))),
-    mine: alive(async (mineOptions) => {
-      const block = await producer.mine(mineOptions)
-      return block === undefined ? undefined : { number: block.header.number, hash: data(block.hash()) }
-    }),
+    mine: alive(helpers.mine),
     setMining(mode) {
       live()
       checkMiningMode(mode)
@@ -499,52 +529,44 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     setValidatorOnline(address, online) {
       live()
-      if (!producer.setValidatorOnline(address.toLowerCase(), online)) throw new RpcError(-32602, `unknown validator ${address}`)
+      helpers.setValidatorOnline(address, online)
     },
     setValidatorFault(address, fault) {
       live()
-      consensus.setFault(address, checkFault(fault, limits.faultDelayMs))
+      helpers.setValidatorFault(address, fault)
     },
     healValidators(address) {
       live()
-      consensus.heal(address)
+      helpers.healValidators(address)
     },
     partitionValidators(groups) {
       live()
-      consensus.partition(groups)
+      helpers.partitionValidators(groups)
     },
     changeValidators(changes) {
       live()
-      return consensus.changeValidators(changes.map((c) => ({ ...c, power: BigInt(c.power) })))
+      return helpers.changeValidators(changes)
     },
     dumpState() {
       live()
       return dumpState(chain, common.chainId())
     },
-    loadState: alive((dump) => controls.loadState(parseDump(dump))),
-    snapshot: alive(async () => quantity(controls.snapshot())),
-    revert: alive((id) => controls.revert(BigInt(id))),
-    mineBlocks: alive(async (count, interval = 1n) => {
-      await controls.mine(uint64(count, 0), { interval: uint64(interval, 1) })
-    }),
-    increaseTime: alive(async (seconds) => controls.increaseTime(BigInt(seconds))),
-    setNextBlockTimestamp: alive(async (timestamp) => controls.setNextBlockTimestamp(BigInt(timestamp))),
-    setAutomine: alive(async (on) => producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' })),
-    setBalance: alive((address, wei) => controls.setBalance(fromHex(address), wei)),
-    setCode: alive((address, code) => controls.setCode(fromHex(address), fromHex(code))),
-    setNonce: alive((address, nonce) => controls.setNonce(fromHex(address), nonce)),
-    setStorageAt: alive((address, slot, value) => controls.setStorageAt(fromHex(address), slot, fromHex(value))),
-    impersonate: alive(async (address) => controls.impersonate(fromHex(address))),
-    stopImpersonating: alive(async (address) => void controls.stopImpersonating(fromHex(address))),
-    reset: alive(() => controls.reset()),
-    importBlocks: alive((bytes) => producer.exclusive(async () => ({ imported: await importBlocks(chain, bytes) }))),
-    commitCertificate: alive(async (number) => {
-      const block = await chain.blockByNumber(number)
-      if (block === undefined) return undefined
-      const cert = await chain.certificate(block.hash())
-      if (cert === undefined) return undefined
-      return { ...certificateWithSetToJson(cert, bft.setAt(cert.height).validators), valid: verifyCertificate(cert, bft.setAt(cert.height), chainId, block.hash()) }
-    }),
+    loadState: alive(helpers.loadState),
+    snapshot: alive(helpers.snapshot),
+    revert: alive(helpers.revert),
+    mineBlocks: alive(helpers.mineBlocks),
+    increaseTime: alive(helpers.increaseTime),
+    setNextBlockTimestamp: alive(helpers.setNextBlockTimestamp),
+    setAutomine: alive(helpers.setAutomine),
+    setBalance: alive(helpers.setBalance),
+    setCode: alive(helpers.setCode),
+    setNonce: alive(helpers.setNonce),
+    setStorageAt: alive(helpers.setStorageAt),
+    impersonate: alive(helpers.impersonate),
+    stopImpersonating: alive(helpers.stopImpersonating),
+    reset: alive(helpers.reset),
+    importBlocks: alive(helpers.importBlocks),
+    commitCertificate: alive(helpers.commitCertificate),
     close: () =>
       (closing ??= (async () => {
         // Queued heights finish first (in-flight sends get receipts), then the servers go.
@@ -558,12 +580,4 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
         nodeClosed()
       })()),
   }
-}
-
-/** A count or a number of seconds given to a node method: an integer in [0, 2^64), as hardhat_mine takes it. */
-function uint64(value: number | bigint, index: number): bigint {
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw InvalidParamsError.argument(index, `invalid number ${value}`)
-  const n = BigInt(value)
-  if (n < 0n || n >= 1n << 64n) throw InvalidParamsError.argument(index, `${n} is not an integer in [0, 2^64)`)
-  return n
 }

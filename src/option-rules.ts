@@ -4,6 +4,7 @@
  * suggestion. `createNode`, `http()`, `ws()` and `listen()` each check their options with one
  * table (src/options-check.ts, src/adapters/transport-options.ts).
  */
+import { MAX_CHAIN_ID } from './chain/common.js'
 
 /** Thrown for a bad option: `option` is its path (`mining.blockTime`, `alloc.0x12…`). */
 export class InvalidOptionError extends TypeError {
@@ -144,6 +145,12 @@ export function integerOrBigint(min: bigint): Rule {
     if (typeof v === 'number' ? !Number.isSafeInteger(v) : typeof v !== 'bigint') fail(`must be an integer (number or bigint), got ${describe(v)}`)
     if (BigInt(v as number | bigint) < min) fail(`must be at least ${min}, got ${String(v)}`)
   }
+}
+
+/** A chain id: an integer (a number or a bigint) from 1 to 2^64 - 1, the uint64 of EDR and Anvil. */
+export const chainIdRule: Rule = (v, fail, path) => {
+  integerOrBigint(1n)(v, fail, path)
+  if (BigInt(v as number | bigint) > MAX_CHAIN_ID) fail(`must be at most 2^64 - 1 (${MAX_CHAIN_ID}), a uint64 as in EDR and Anvil, got ${String(v)}`)
 }
 
 /** One of the listed strings. */

@@ -11,9 +11,9 @@ import {
   arrayOf,
   bigint,
   boolean,
+  chainIdRule,
   checkOptions,
   describe,
-  func,
   hexBytes,
   integer,
   integerOrBigint,
@@ -140,7 +140,7 @@ const profilingDir: Rule = (v, fail) => {
  * checked by it; the names of options other parts of the node read are here too.
  */
 export const NODE_OPTION_RULES = {
-  chainId: integerOrBigint(1n),
+  chainId: chainIdRule,
   hardfork: (v, fail) => {
     if (typeof v !== 'string' || !(SUPPORTED_HARDFORKS as readonly string[]).includes(v)) fail(`${String(v)} is not supported; supported: ${SUPPORTED_HARDFORKS.join(', ')}`)
   },
@@ -179,7 +179,9 @@ export const NODE_OPTION_RULES = {
   txpool,
   limits,
   clock,
-  onConsoleLog: func,
+  onConsoleLog: (v, fail) => {
+    if (v !== false && typeof v !== 'function') fail(`must be a function (receives each message) or false (silences them), got ${describe(v)}`)
+  },
   throwOnTransactionFailures: boolean,
   throwOnCallFailures: boolean,
   hardhatCompat: boolean,

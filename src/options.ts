@@ -179,9 +179,11 @@ export interface NodeOptions {
    * eth_simulateV1's and eth_createAccessList's (its first run); eth_estimateGas's only when the
    * estimate fails (the failing run's), as Hardhat prints them. The node's own runs (the gas
    * search, the estimate of a send without `gas` that succeeds, the `pending` block, traces)
-   * deliver nothing. Default: none (then nothing listens and execution pays nothing for it).
+   * deliver nothing. Default: each message printed with `console.log`, one line per call, as
+   * Hardhat's in-process network prints them; a function receives them instead (routes them);
+   * `false` silences them (then nothing listens and execution pays nothing for it).
    */
-  onConsoleLog?: (message: string) => void
+  onConsoleLog?: ((message: string) => void) | false
   /**
    * Serve the profiling and runtime methods (debug_memStats, debug_cpuProfile, debug_verbosity, …;
    * docs/debug.md). Off by default: they answer an error naming this setting.

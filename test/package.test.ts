@@ -203,6 +203,29 @@ describe('a user project with the tarball installed', () => {
     expect(existsSync(off)).toBe(false)
   }, 120_000)
 
+  it('keys the compile cache by the install: a second install of the same build names its own bundle in stack traces, not the first\'s', async () => {
+    const cache = path.join(work, 'install-cache')
+    // A second install of the same tarball: its own folder and package scope, the first's dependencies above it.
+    const second = path.join(project, 'second')
+    mkdirSync(path.join(second, 'node_modules'), { recursive: true })
+    writeFileSync(path.join(second, 'package.json'), '{ "name": "second", "private": true }\n')
+    cpSync(path.join(project, 'node_modules', 'finality'), path.join(second, 'node_modules', 'finality'), { recursive: true })
+    const probe =
+      `require('finality').createNode().then(async (n) => {\n` +
+      `  const e = await n.request({ method: 'eth_getBalance', params: ['0xzz', 'latest'] }).catch((e) => e)\n` +
+      `  console.log(e.stack.split('\\n').find((l) => l.includes('finality.cjs')))\n` +
+      `  await n.close()\n` +
+      `})\n`
+    const frameOf = async (dir: string) => {
+      writeFileSync(path.join(dir, 'stack-probe.cjs'), probe)
+      return (await run(process.execPath, ['stack-probe.cjs'], { cwd: dir, env: { ...env, FINALITY_COMPILE_CACHE: cache } })).stdout
+    }
+    const bundleOf = (dir: string) => path.join(dir, 'node_modules', 'finality', 'dist', 'finality.cjs')
+    // The first install writes its cache, then reads it; the second comes after, with the same build id.
+    for (const dir of [project, project, second, second]) expect(await frameOf(dir)).toContain(`(${bundleOf(dir)}:`)
+    expect(readdirSync(cache).filter((f) => f.endsWith('.bin'))).toHaveLength(2)
+  }, 120_000)
+
   it('loads its late packages (typed-data signing, the JavaScript tracer sandbox) without a word on stderr, from import and require', async () => {
     const body = (load: string) =>
       `${load}.then(async ({ createNode }) => {\n` +

@@ -24,8 +24,9 @@ export interface ListenOptions extends HttpOptions {
   /** HTTP bind address `<host>:<port>`. Default `127.0.0.1:8545`; `false` = no HTTP server. Not with `port`/`host`. */
   address?: string | false
   /**
-   * WebSocket bind address. Default `127.0.0.1:8546`, or with `port`/`host` the HTTP server
-   * itself; the same as `address` = one server for both; `false` = none.
+   * WebSocket bind address. Default `127.0.0.1:8546`; with `port`/`host`, or an `address` of port 0,
+   * the HTTP server itself (never a fixed port beside an ephemeral one). The same as `address` (a
+   * fixed port) = one server for both; `<host>:0` = a server of its own on a free port; `false` = none.
    */
   wsAddress?: string | false
   /** WebSocket upgrade path. Default: any. */
@@ -127,8 +128,10 @@ export async function listen(
     : short
       ? { host: options.host ?? '127.0.0.1', port: options.port ?? 8545 }
       : parseAddress(options.address ?? '127.0.0.1:8545')
-  // With port/host, WebSocket upgrades are served by the HTTP server unless wsAddress says otherwise.
-  const shared = short && options.wsAddress === undefined
+  // With port/host, WebSocket upgrades are served by the HTTP server unless wsAddress says otherwise;
+  // so with an HTTP port of 0, so that an ephemeral server never hides a fixed WebSocket port
+  // (two nodes, or a test beside a running node, would collide on 8546).
+  const shared = options.wsAddress === undefined && (short || httpAddress?.port === 0)
   const wsAddress = shared ? httpAddress : options.wsAddress === false ? undefined : parseAddress(options.wsAddress ?? '127.0.0.1:8546')
   const hasSecret = options.jwtSecret !== undefined
   if (httpAddress !== undefined) assertSafeExposure(httpAddress.host, options.api ?? [], hasSecret)

@@ -18,7 +18,11 @@ export function serverControl(own: () => Iterable<OwnListening>, open: (options:
     const o = last()
     const address = which === 'http' ? o?.address : o?.wsAddress
     if (typeof address === 'string') return parseAddress(address)
-    if (o?.port !== undefined || o?.host !== undefined) return { host: o.host ?? '127.0.0.1', port: o.port ?? 8545 }
+    const short = o?.port !== undefined || o?.host !== undefined
+    if (short) return { host: o?.host ?? '127.0.0.1', port: o?.port ?? 8545 }
+    // listen()'s rule: WebSocket on an HTTP server of port 0, never a fixed port beside it.
+    const http = typeof o?.address === 'string' ? parseAddress(o.address) : undefined
+    if (which === 'ws' && o?.wsAddress === undefined && http?.port === 0) return http
     return { host: '127.0.0.1', port: which === 'http' ? 8545 : 8546 }
   }
   const start = async (which: 'http' | 'ws', host: string | undefined, port: number | undefined, extra: ListenOptions): Promise<boolean> => {

@@ -56,6 +56,8 @@ export function finalityTransport(node: ViemNodeLike, config: CustomTransportCon
  * the process). The id is read when this is called: after `anvil_setChainId`, call it again.
  */
 export function finalityChain(node: ViemNodeLike): Chain {
+  // viem's Chain.id is a number: past 2^53 - 1 it would name another chain and sign for it.
+  if (node.chainId > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`finalityChain: viem's Chain.id is a number, exact up to 2^53 - 1; this chain's id ${node.chainId} is larger`)
   return {
     id: Number(node.chainId),
     name: 'finality',

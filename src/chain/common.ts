@@ -132,6 +132,29 @@ export function setCodeSizeLimit(common: Common, limit: CodeSizeLimit): void {
  * London's block 12,965,000) and refuses such blocks of a chain that ran `hardfork` from its
  * genesis on. The DAO fork is never scheduled: it was an irregular state change of mainnet only.
  */
+/**
+ * The largest chain id: a uint64, the chain id field of EDR (Hardhat's node), Anvil (alloy's
+ * `ChainId = u64`) and of the transactions they sign. EIP-2294's "max range" is lower,
+ * floor(MAX_UINT64 / 2) - 36, so that an EIP-155 `v` (2 * id + 36) fits a uint64 too; finality
+ * computes `v` as a bigint, so ids between the two work here but may not in tools that do not.
+ */
+export const MAX_CHAIN_ID = 2n ** 64n - 1n
+
+/**
+ * The largest chain id of a legacy (EIP-155) transaction here: @ethereumjs/tx reads its `v`
+ * (2 * id + 35 or 36) as a JavaScript number, exact up to 2^53 - 1. Typed transactions carry the
+ * chain id as such and work up to {@link MAX_CHAIN_ID}.
+ */
+export const MAX_LEGACY_CHAIN_ID = (2n ** 53n - 1n - 36n) / 2n
+
+/** Refuses a chain id outside [1, {@link MAX_CHAIN_ID}], naming where it came from. */
+export function checkChainId(chainId: bigint, what: string): bigint {
+  if (chainId < 1n || chainId > MAX_CHAIN_ID) {
+    throw new RangeError(`${what} ${chainId} is out of range: a chain id is an integer from 1 to 2^64 - 1 (${MAX_CHAIN_ID}), a uint64 as in EDR and Anvil`)
+  }
+  return chainId
+}
+
 export function localChainConfig(chainId: bigint, hardfork: string): ChainConfig {
   const last = Mainnet.hardforks.findIndex((h) => h.name === hardfork)
   if (last === -1) throw new Error(`hardfork ${hardfork} is not one @ethereumjs/common knows`)
@@ -139,7 +162,8 @@ export function localChainConfig(chainId: bigint, hardfork: string): ChainConfig
     if (i > last || h.name === Hardfork.Dao || (h.block === null && (h.timestamp === undefined || h.timestamp === null))) return { name: h.name, block: null }
     return h.timestamp === undefined || h.timestamp === null ? { name: h.name, block: 0 } : { name: h.name, block: null, timestamp: 0 }
   })
-  return { ...Mainnet, chainId: Number(chainId), name: 'finality', hardforks }
+  // A decimal string, which Common reads with BigInt: a number would lose digits past 2^53.
+  return { ...Mainnet, chainId: chainId.toString(), name: 'finality', hardforks }
 }
 
 /**
@@ -150,7 +174,7 @@ export function localChainConfig(chainId: bigint, hardfork: string): ChainConfig
  */
 export function createChainCommon(chainId: bigint, hardfork: string, chain?: ChainConfig, codeSizeLimit?: CodeSizeLimit): Common {
   const common = new SharedCommon({
-    chain: chain === undefined ? localChainConfig(chainId, hardfork) : { ...chain, chainId: Number(chainId) },
+    chain: chain === undefined ? localChainConfig(chainId, hardfork) : { ...chain, chainId: chainId.toString() },
     hardfork,
     customCrypto: customCrypto(),
   })

@@ -11,7 +11,7 @@ import { NodeStore } from '../state/node-store.js'
 import { StateTrie } from '../state/state-trie.js'
 import { FlatState } from '../state/flat-state.js'
 import { emptyDiff, type StateDiff } from '../state/types.js'
-import { createChainCommon } from './common.js'
+import { checkChainId, createChainCommon } from './common.js'
 
 /** What a genesis file describes, ready for a node. */
 export interface GenesisSpec {
@@ -71,7 +71,7 @@ export function parseGethGenesis(json: unknown): GenesisSpec {
   if (typeof json !== 'object' || json === null) throw new Error('genesis: not an object')
   const g = json as GethGenesis & Record<string, unknown>
   if (typeof g.config !== 'object' || g.config === null) throw new Error('genesis: no config')
-  const chainId = quantity((g.config as { chainId?: unknown }).chainId, 'config.chainId')
+  const chainId = checkChainId(quantity((g.config as { chainId?: unknown }).chainId, 'config.chainId'), 'genesis: config.chainId')
   const timestamp = quantity(g.timestamp ?? '0x0', 'timestamp')
   const schedule = createCommonFromGethGenesis(g, { chain: 'genesis' })
   const hardfork = schedule.getHardforkBy({ blockNumber: 0n, timestamp })

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
-import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, type HardforkName } from '../chain/common.js'
+import { DEFAULT_HARDFORK, SUPPORTED_HARDFORKS, checkChainId, type HardforkName } from '../chain/common.js'
 import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
 import { ANVIL_EXTRA_API, HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
@@ -186,18 +186,18 @@ const HARDFORKS = new Set<string>(SUPPORTED_HARDFORKS)
 export const FLAGS = {
   config: ['string', '<file.toml>  read settings from a TOML file ([json-rpc] section; flags win)'],
   'json-rpc.enable': ['string', '<bool>  serve JSON-RPC (default true)'],
-  'json-rpc.address': ['string', '<host:port>  HTTP address (default 127.0.0.1:8545; port 0 = any free port)'],
-  'json-rpc.ws-address': ['string', '<host:port>  WebSocket address (default 127.0.0.1:8546)'],
+  'json-rpc.address': ['string', '<host:port>  HTTP address (default 127.0.0.1:8545; port 0 = any free port, WebSocket on the same server)'],
+  'json-rpc.ws-address': ['string', '<host:port>  WebSocket address (default 127.0.0.1:8546, or the HTTP server\'s with --port or an HTTP port 0; port 0 = a free port of its own)'],
   'json-rpc.api': ['string', '<list>  namespaces served over HTTP and WebSocket (default on loopback eth,web3,net,rpc,evm,hardhat,anvil,txpool,finality; elsewhere eth,web3,net,rpc)'],
   'json-rpc.cors': ['string', '<origins>  browser origins allowed, CORS and WebSocket (default http://localhost,http://127.0.0.1,http://[::1], any port; * = any)'],
   'json-rpc.hosts': ['string', '<names>  Host names allowed, against DNS rebinding; IP addresses always pass (default localhost; * = any)'],
   host: ['string', '<host>  bind address of HTTP and WebSocket (Anvil\'s --host; default 127.0.0.1)'],
-  port: ['string', '<port>  one port for HTTP and WebSocket (Anvil\'s --port)'],
+  port: ['string', '<port>  one server, one port for HTTP and WebSocket (Anvil\'s --port; 0 = any free port)'],
   'json-rpc.max-open-connections': ['string', '<n>  simultaneous connections per server, 0 = unlimited (default 0)'],
   'json-rpc.rpc-gas-cap': ['string', '<gas>  gas cap of eth_call / eth_estimateGas, 0 = none (default 0)'],
   'json-rpc.rpc-evm-timeout': ['string', '<duration>  time-out of eth_call, e.g. 10s, 500ms (default 10s)'],
   'json-rpc.jwt-secret': ['string', '<hex|file>  JWT secret: private methods need Authorization: Bearer <JWT>'],
-  'chain-id': ['string', '<id>  chain id (default 31337; with --db, the chain id stored there)'],
+  'chain-id': ['string', '<id>  chain id, 1 to 2^64 - 1 (default 31337; with --db, the chain id stored there)'],
   accounts: ['string', '<n>  prefunded accounts (default 20)'],
   balance: ['string', '<ether>  balance of each account in ETH (default 10000)'],
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
@@ -374,7 +374,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
       case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
       case 'json-rpc.jwt-secret': c.jwtSecret = jwt(v); break
-      case 'chain-id': c.chainId = big(v, at(k)); break
+      case 'chain-id': c.chainId = checkChainId(big(v, at(k)), at(k)); break
       case 'accounts': c.accounts = int(v, at(k)); break
       case 'balance': c.balance = ether(v, at(k)); break
       case 'mnemonic': c.mnemonic = String(v); break
@@ -512,12 +512,14 @@ export function parseCli(argv: string[]): CliConfig {
   const { host, port, ...config } = c
   if (config.anvil && !config.given.has('accounts')) config.accounts = 10
   if (host !== undefined || port !== undefined) {
-    // Anvil's shorthands: one host and port for HTTP and WebSocket (one server when the port is not 0).
+    // Anvil's shorthands: one host and port for HTTP and WebSocket, one server (port 0 too).
     if (c.given.has('json-rpc.address')) throw new Error('give either --host / --port or --json-rpc.address, not both')
     const http = parseAddress(c.address)
     const h = host ?? http.host
     config.address = `${h.includes(':') ? `[${h}]` : h}:${port ?? http.port}`
     if (!c.given.has('json-rpc.ws-address')) config.wsAddress = config.address
   }
+  // An ephemeral HTTP port never leaves the WebSocket on the fixed 8546: it shares the HTTP server.
+  if (!c.given.has('json-rpc.ws-address') && parseAddress(config.address).port === 0) config.wsAddress = config.address
   return config
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { isLoopback } from '../adapters/auth.js'
 import { createNode, type FinalityNode } from '../node.js'
-import type { Listening } from '../adapters/listen.js'
+import { parseAddress, type Listening } from '../adapters/listen.js'
 import { DEFAULT_MNEMONIC } from '../accounts/accounts.js'
 import { VERSION } from '../version.js'
 import { defaultApi, helpText, parseCli, type CliConfig } from './config.js'
@@ -181,9 +181,11 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
   const api = { http: c.api ?? defaultApi(c.address, isLoopback, c.hardhat, c.anvil), ws: c.api ?? defaultApi(c.wsAddress, isLoopback, c.hardhat, c.anvil) }
   try {
     if (c.enable) {
+      // One server for both when the WebSocket follows the HTTP address (--port / --host, or an
+      // HTTP port of 0 without --json-rpc.ws-address): listen()'s port/host form.
+      const one = c.wsAddress === c.address && !c.given.has('json-rpc.ws-address') ? parseAddress(c.address) : undefined
       served = await node.listen({
-        address: c.address,
-        wsAddress: c.wsAddress,
+        ...(one === undefined ? { address: c.address, wsAddress: c.wsAddress } : { host: one.host, port: one.port }),
         api: api.http,
         wsApi: api.ws,
         ...(c.cors === undefined ? {} : { cors: c.cors, origins: c.cors }),

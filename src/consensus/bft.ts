@@ -10,7 +10,7 @@
  * thousands of blocks at once signs none it is not asked for). {@link verifyCertificate} checks
  * any certificate independently against the set of its height.
  */
-import { systemClock, type Clock } from '../clock.js'
+import { keepingAlive, systemClock, type Clock } from '../clock.js'
 import { equalBytes, type Hex } from '../hex.js'
 import { EvidenceStore } from './evidence.js'
 import type { ConsensusEvent } from './tendermint/events.js'
@@ -172,6 +172,17 @@ export class BftEngine {
     return this.history.proposer(height, round)
   }
 
+  /**
+   * Why `height` cannot be decided with the faults as they are, known before any round runs
+   * (offline or nil-voting validators leave no quorum, or no quorum group has a proposer), or
+   * undefined when rounds may decide it.
+   */
+  haltReason(height: bigint): string | undefined {
+    if (this.faults.calm) return undefined
+    const set = this.setAt(height)
+    return this.faults.haltReason(set.validators, (p) => set.isQuorum(p))
+  }
+
   /** Whether a validator proposes and votes (is not offline). */
   isOnline(address: string): boolean {
     return this.faults.get(address as Hex).offline !== true
@@ -207,12 +218,14 @@ export class BftEngine {
    * height is given up (the chain halts). `propose` is the application's PrepareProposal for a
    * round's proposer; `check` is its ProcessProposal, which validators run before they prevote
    * (a rejected proposal gets nil prevotes and the round moves on); `onRound` hears each new round.
+   * `waited`: a caller waits on the decision, so the rounds' timers keep the process alive.
    */
   async decide<C extends Candidate>(
     height: bigint,
     propose: ProposeFn<C>,
     check: (candidate: C) => boolean | Promise<boolean> = () => true,
     onRound?: (round: number) => void,
+    waited = false,
   ): Promise<Decision<C> | undefined> {
     const set = this.setAt(height)
     if (set.validators.length === 1 && this.faults.calm) {
@@ -224,7 +237,7 @@ export class BftEngine {
       const precommits: CommitCertificate['precommits'] = [new Precommit(proposer, this.chainId, height, 0, candidate.hash)]
       return new Decided(candidate, { height, round: 0, blockHash: candidate.hash, proposer: proposer.address, precommits }, proposer, this.chainId)
     }
-    return this.decideByRounds(height, set, propose, async (candidate) => check(candidate), onRound)
+    return this.decideByRounds(height, set, propose, async (candidate) => check(candidate), onRound, waited)
   }
 
   private async decideByRounds<C extends Candidate>(
@@ -233,6 +246,7 @@ export class BftEngine {
     propose: ProposeFn<C>,
     check: (candidate: C) => Promise<boolean>,
     onRound?: (round: number) => void,
+    waited = false,
   ): Promise<Decision<C> | undefined> {
     let highest = 0
     const run = new HeightRun<C>({
@@ -240,7 +254,9 @@ export class BftEngine {
       set: new HeightSet(set.validators, this.history.prioritiesAt(height)),
       chainId: this.chainId,
       timeouts: this.timeouts,
-      clock: this.clock,
+      // A caller waits on this height (a send, a mine): its round time-outs and message delays
+      // keep the process alive until it is decided or given up.
+      clock: waited ? keepingAlive(this.clock) : this.clock,
       plan: this.faults,
       seed: (this.seed + Number(height % 0x7fffffffn)) >>> 0,
       maxRounds: this.maxRounds,

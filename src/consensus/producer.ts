@@ -43,6 +43,8 @@ export class Producer {
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
   private stalled = false
+  /** Why the chain is halted, while it is. */
+  private haltedBecause: string | undefined
   /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
   readonly settings: BlockSettings
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
@@ -78,6 +80,11 @@ export class Producer {
   /** True while no round could gather a quorum (validators offline). */
   get halted(): boolean {
     return this.stalled
+  }
+
+  /** Why the chain is halted (which validators are offline, the power missing), while it is. */
+  get haltReason(): string | undefined {
+    return this.stalled ? this.haltedBecause : undefined
   }
 
   setMode(mode: MiningMode): void {
@@ -153,7 +160,10 @@ export class Producer {
     })
   }
 
-  /** Automine: one block per executable transaction until none is left. */
+  /**
+   * Automine: one block per executable transaction until none is left. Its heights are waited on
+   * (by their senders, or by close(), which lets queued heights finish).
+   */
   private drain(): Promise<unknown> {
     return this.serial(async () => {
       // An empty pool ends the turn here, without a call to produce for nothing.
@@ -177,7 +187,8 @@ export class Producer {
     return run
   }
 
-  private async produce(options: MineOptions, maxTxs: number): Promise<Block | undefined> {
+  /** `waited`: a caller waits on this block (a send, a mine), not interval mining's own tick. */
+  private async produce(options: MineOptions, maxTxs: number, waited = true): Promise<Block | undefined> {
     // Automine asks once more after each block; an empty pool has nothing to select.
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
@@ -192,6 +203,10 @@ export class Producer {
     if (options.baseFeePerGas !== undefined) header.baseFeePerGas = options.baseFeePerGas
     // The parent's next base fee, worked out once: the builder would compute the same again.
     if (header.baseFeePerGas === undefined && baseFee !== undefined) header.baseFeePerGas = baseFee
+    // Faults that leave no quorum are known before any round: the halt is answered at once
+    // instead of after round 0's time-outs.
+    const halt = this.bft.haltReason(height)
+    if (halt !== undefined) return this.halt(entries, halt)
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -206,6 +221,8 @@ export class Producer {
           return proposal
         },
         (candidate) => this.app.processProposal(candidate, height),
+        undefined,
+        waited,
       )
     } catch (error) {
       // A block that cannot be built must not leave senders waiting: their transactions are
@@ -219,16 +236,9 @@ export class Producer {
       throw reason
     }
     for (const p of proposals) if (p !== decision?.candidate) this.app.discardProposal(p)
-    if (decision === undefined) {
-      this.stalled = true
-      // The transactions stay pending; their senders get the hash now instead of waiting on a
-      // halted chain (all of them: automine selected one, later ones wait behind it). They are
-      // mined when the faults are healed.
-      for (const e of entries) this.settleWaiter(e.hash)
-      if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
-      return undefined
-    }
+    if (decision === undefined) return this.halt(entries, `no round of height ${height} gathered precommits of more than 2/3 of the voting power`)
     this.stalled = false
+    this.haltedBecause = undefined
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)
@@ -263,6 +273,19 @@ export class Producer {
       // Every other listener has heard of the block (Chain.announce).
     }
     return block
+  }
+
+  /**
+   * The height could not be decided: the transactions stay pending and their senders get the hash
+   * now instead of waiting on a halted chain (all of them: automine selected one, later ones wait
+   * behind it). They are mined when the faults are healed.
+   */
+  private halt(entries: readonly PoolEntry[], reason: string): undefined {
+    this.stalled = true
+    this.haltedBecause = reason
+    for (const e of entries) this.settleWaiter(e.hash)
+    if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
+    return undefined
   }
 
   private pendingCache: { key: string; block: Block; receipts: StoredReceipt[]; release: () => void } | undefined
@@ -405,8 +428,10 @@ export class Producer {
     const { blockTime } = this.mining
     const tick = () => {
       if (this.closing || this.mining.mode !== 'interval') return
+      // Nobody waits on an interval block: neither this timer nor its rounds keep the process alive.
       this.cancelTimer = this.clock.setTimer(() => {
-        void this.mine().finally(tick)
+        if (this.closing) return
+        void this.serial(() => this.produce({}, Infinity, false)).finally(tick)
       }, blockTime)
     }
     tick()

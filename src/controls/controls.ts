@@ -229,7 +229,8 @@ export class Controls {
       },
       keep,
     )
-    if (mined < count) throw new InvalidInput('the chain is halted: not enough validators online')
+    // A server-side refusal (the chain's state), not a bad parameter; the reason names the faults.
+    if (mined < count) throw new Refused(`the chain is halted: ${this.producer.haltReason ?? 'not enough validators online'}${mined > 0n ? ` (${mined} of ${count} blocks mined)` : ''}`)
     return blocks
   }
 

@@ -17,6 +17,7 @@ import {
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
+import { MAX_LEGACY_CHAIN_ID } from '../chain/common.js'
 import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
@@ -330,6 +331,8 @@ export class Transactions {
     const envelope = blobForm ? splitBlobEnvelope(raw) : undefined
     const canonical = envelope?.canonical ?? raw
     if (canonical.length > this.limits.rawTransactionBytes) throw new TxRejected('oversized data')
+    // A legacy transaction's RLP list starts at 0xc0; typed ones with their type byte.
+    if (canonical[0] !== undefined && canonical[0] >= 0xc0) checkLegacyChainId(this.common.chainId())
     let tx: TypedTransaction
     try {
       // Blob transactions are built from their fields: @ethereumjs/tx wants a KZG setup for any.
@@ -427,6 +430,7 @@ export class Transactions {
     if (req.gasPrice !== undefined || req.type === 0n || req.type === 1n) {
       const gasPrice = req.gasPrice ?? head.header.calcNextBaseFee() + suggestedTip(this.pool)
       const type = req.accessList !== undefined || req.type === 1n ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
+      if (type === TransactionType.Legacy) checkLegacyChainId(this.common.chainId())
       return requestTransaction(req, type, nonce, gasLimit, { gasPrice }, opts)
     }
     const tip = req.maxPriorityFeePerGas ?? suggestedTip(this.pool)
@@ -513,5 +517,12 @@ export class Transactions {
     const outcome = await inclusion.settled
     if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash)
     return hash
+  }
+}
+
+/** Refuses a legacy transaction on a chain whose id its EIP-155 `v` cannot carry here. */
+function checkLegacyChainId(chainId: bigint): void {
+  if (chainId > MAX_LEGACY_CHAIN_ID) {
+    throw new TxRejected(`legacy transactions need a chain id up to ${MAX_LEGACY_CHAIN_ID} (their EIP-155 v = 2 * chain id + 35 is read as a JavaScript number); this chain's is ${chainId}: send a typed transaction (EIP-1559, the default without gasPrice)`)
   }
 }

@@ -3,7 +3,7 @@
  * the remote. The remote's own settings (time-outs, retries, rate cap, batching) are the remote
  * client's (src/fork/remote/).
  */
-import { describe, integerOrBigint, string, type Rule } from '../option-rules.js'
+import { chainIdRule, describe, string, type Rule } from '../option-rules.js'
 import { remoteRule, type RemoteOptions } from './remote/index.js'
 
 /** `createNode({ fork })`: fork a live chain, its state read on demand. The remote's settings are {@link RemoteOptions}. */
@@ -52,4 +52,4 @@ const blockNumber: Rule = (v, fail) => {
 }
 
 /** The rule of the `fork` option: the remote's fields (src/fork/remote) and the fork's own. */
-export const forkRule: Rule = remoteRule({ blockNumber, chainId: integerOrBigint(1n), cacheDir: string, historyEntries, walkFetches })
+export const forkRule: Rule = remoteRule({ blockNumber, chainId: chainIdRule, cacheDir: string, historyEntries, walkFetches })

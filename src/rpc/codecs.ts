@@ -78,12 +78,23 @@ export function decodeParams(codecs: readonly Codec<unknown>[], args: readonly u
 }
 
 function hexString(value: unknown, what: string): string {
-  if (typeof value !== 'string') fail(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${what}`)
+  if (typeof value !== 'string') fail(unmarshal(value, what))
   if (value.length > maxHexLength) fail('hex string too long')
   if (!value.startsWith('0x') && !value.startsWith('0X')) fail('hex string without 0x prefix')
   const body = value.slice(2)
   if (!HEX_BODY.test(body)) fail('invalid hex string')
   return body
+}
+
+/**
+ * Go's `json: cannot unmarshal <kind> into Go value of type <type>`. A bigint reaches a codec only
+ * in-process (JSON has none; Hardhat's in-process provider refuses it too, failing to serialize
+ * it): the message says what to pass instead.
+ */
+function unmarshal(value: unknown, type: string): string {
+  const text = `json: cannot unmarshal ${jsonKind(value)} into Go value of type ${type}`
+  if (typeof value !== 'bigint') return text
+  return `${text} (a bigint is not JSON: pass the hex string ${value >= 0n ? `"0x${value.toString(16)}"` : 'of the quantity'}, as over HTTP)`
 }
 
 function jsonKind(value: unknown): string {
@@ -135,9 +146,9 @@ export const bytes = codec('DATA', (v) => parseData(v))
 export const address = codec('ADDR', (v) => fixed(v, 20, 'common.Address'))
 export const hash = codec('HASH', (v) => fixed(v, 32, 'common.Hash'))
 /** A JSON string (passphrases, file paths, miner_setExtra's text). */
-export const text = codec('string', (v) => (typeof v === 'string' ? v : fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`)))
+export const text = codec('string', (v) => (typeof v === 'string' ? v : fail(unmarshal(v, 'string'))))
 export const boolean = codec('boolean', (v) => {
-  if (typeof v !== 'boolean') fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type bool`)
+  if (typeof v !== 'boolean') fail(unmarshal(v, 'bool'))
   return v
 })
 
@@ -148,7 +159,7 @@ export const boolean = codec('boolean', (v) => {
  */
 function jsonInteger(type: string, min: bigint, max: bigint): Codec<bigint> {
   return codec(type, (v) => {
-    if (typeof v !== 'number') fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${type}`)
+    if (typeof v !== 'number') fail(unmarshal(v, type))
     if (!Number.isInteger(v) || BigInt(v) < min || BigInt(v) > max) fail(`json: cannot unmarshal number ${v} into Go value of type ${type}`)
     return BigInt(v)
   })
@@ -189,7 +200,7 @@ function decodeTag(v: unknown, jsonNumbers: boolean): BlockTag {
     if (!Number.isSafeInteger(v) || v < 0) fail(`block number ${v} is not a non-negative integer`)
     return { kind: 'number', number: BigInt(v) }
   }
-  fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type rpc.BlockNumber`)
+  fail(unmarshal(v, 'rpc.BlockNumber'))
 }
 
 /**
@@ -222,7 +233,7 @@ export const blockSelector = codec('BLK|EIP-1898', (v): BlockSelector => {
 /** Reads an object param's own fields, never its prototype (`__proto__` is just a key). */
 export function objectParam(v: unknown, what: string): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    fail(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${what}`)
+    fail(unmarshal(v, what))
   }
   return v as Record<string, unknown>
 }

@@ -20,7 +20,7 @@ const groups: Codec<Hex[][]> = {
   optional: false,
   decode: (v) => {
     if (!Array.isArray(v) || v.some((g) => !Array.isArray(g))) throw new InvalidParamsError('a partition is an array of groups, each an array of validator addresses')
-    return (v as unknown[][]).map((g) => g.map((a) => addr(a, 1)))
+    return (v as unknown[][]).map((g) => g.map((a) => addr(a, 0)))
   },
 }
 
@@ -36,14 +36,15 @@ const changes: Codec<Array<{ address?: Hex; index?: number; power: bigint }>> = 
       if (o.power === undefined) throw new InvalidParamsError('a change needs power (0 removes the validator)')
       let power: bigint
       try {
-        power = typeof o.power === 'number' && Number.isSafeInteger(o.power) ? BigInt(o.power) : parseQuantity(o.power, 64)
+        if (typeof o.power === 'number' && !(Number.isSafeInteger(o.power) && o.power >= 0)) throw new Error(`${o.power} is not an integer >= 0 (0 removes the validator)`)
+        power = typeof o.power === 'number' ? BigInt(o.power) : parseQuantity(o.power, 64)
       } catch (e) {
         throw new InvalidParamsError(`power: ${(e as Error).message}`)
       }
       if (o.index !== undefined && (typeof o.index !== 'number' || !Number.isSafeInteger(o.index) || o.index < 0)) {
         throw new InvalidParamsError(`index must be a non-negative integer, got ${JSON.stringify(o.index)}`)
       }
-      return { address: o.address === undefined ? undefined : addr(o.address, 1), index: o.index as number | undefined, power }
+      return { address: o.address === undefined ? undefined : addr(o.address, 0), index: o.index as number | undefined, power }
     })
   },
 }

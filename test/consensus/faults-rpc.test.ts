@@ -83,19 +83,16 @@ describe('faults on demand', () => {
     for (const tag of ['safe', 'finalized']) expect((await s.rpc('eth_getBlockByNumber', tag, false)).hash).toBe(block.hash)
   })
 
-  it('more than 1/3 voting nil: round 0 is waited out, then the height is given up (no quorum can vote for a block)', async () => {
+  it('more than 1/3 voting nil: no quorum can vote for a block, so the height is given up before any round runs', async () => {
     const s = await setup()
     await s.rpc('finality_setFault', s.addresses[0], { nil: true })
     await s.rpc('finality_setFault', s.addresses[3], { nil: true })
     const start = s.clock.now()
     const hash = await send(s)
     expect(await s.rpc('eth_getTransactionReceipt', hash)).toBeNull()
-    // Round 0 had a proposal; its prevote and precommit time-outs (1000 ms each) ran out.
-    expect(s.clock.now() - start).toBe(1000 + 1000)
-    const state = await s.rpc('finality_getConsensusState')
-    expect(state.running).toBe(false)
-    const prevotes = state.validators[1].votes[0].prevotes
-    expect(prevotes.find((t: { blockHash: Hex | null }) => t.blockHash === null)).toMatchObject({ votingPower: '0x14', votes: '0x2' })
+    // Known from the faults alone: no time-out is waited out.
+    expect(s.clock.now() - start).toBe(0)
+    expect(await s.rpc('finality_getConsensusState')).toMatchObject({ running: false })
     await s.rpc('finality_heal')
     for (let i = 0; i < 50 && (await s.rpc('eth_blockNumber')) === '0x0'; i++) await s.clock.next()
     expect((await s.rpc('eth_getTransactionReceipt', hash)).blockNumber).toBe('0x1')

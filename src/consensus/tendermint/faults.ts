@@ -85,16 +85,39 @@ export class FaultPlan {
 
   /**
    * Whether validators able to vote for a block (neither offline nor nil voters), all in one group
-   * of the partition, can hold more than 2/3 of the power: if not, no round can decide until the
-   * faults change.
+   * of the partition with one of them that proposes (not silent), can hold more than 2/3 of the
+   * power: if not, no round can decide until the faults change.
    */
   canDecide(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): boolean {
+    return this.haltReason(validators, isQuorum) === undefined
+  }
+
+  /**
+   * Why no round can decide with these faults, known from the plan alone (before any round runs),
+   * or undefined when a round may decide: which validators are offline, vote nil or stay silent,
+   * the power able to vote for a block, and the power a quorum needs.
+   */
+  haltReason(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): string | undefined {
+    if (this.calm) return undefined
     const able = validators.filter((v) => {
       const f = this.get(v.address)
       return f.offline !== true && f.nil !== true
     })
     const groups = this.partition === undefined ? [able] : this.partition.map((g) => able.filter((v) => g.includes(v.address)))
-    return groups.some((g) => isQuorum(g.reduce((sum, v) => sum + v.power, 0n)))
+    const power = (g: ReadonlyArray<{ power: bigint }>) => g.reduce((sum, v) => sum + v.power, 0n)
+    const proposes = (g: ReadonlyArray<{ address: Hex }>) => g.some((v) => this.get(v.address).silent !== true)
+    if (groups.some((g) => isQuorum(power(g)) && proposes(g))) return undefined
+    const total = power(validators)
+    const named = (kind: 'offline' | 'nil' | 'silent') => validators.filter((v) => this.get(v.address)[kind] === true).map((v) => v.address)
+    const parts: string[] = []
+    for (const [kind, label] of [['offline', 'offline'], ['nil', 'voting nil'], ['silent', 'silent (never proposing)']] as const) {
+      const list = named(kind)
+      if (list.length > 0) parts.push(`${label}: ${list.join(', ')}`)
+    }
+    const best = groups.reduce((max, g) => (power(g) > max ? power(g) : max), 0n)
+    const where = this.partition === undefined ? 'validators able to vote for a block hold' : `the largest group of the partition (${this.partition.length} groups) able to vote for a block holds`
+    const quorum = isQuorum(best) ? 'but none of them proposes' : 'and a block needs more than 2/3 of it'
+    return `${where} ${best} of ${total} voting power, ${quorum}${parts.length === 0 ? '' : `; ${parts.join('; ')}`}`
   }
 
   conditions(): BusConditions {
