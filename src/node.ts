@@ -39,7 +39,7 @@ import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
-import { DEFAULTS, codeSizeLimitOf, type NodeOptions } from './options.js'
+import { DEFAULTS, HARDHAT_DEFAULTS, codeSizeLimitOf, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
@@ -227,7 +227,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const forks = genesisFile === undefined || genesisFile.laterForks.length === 0
     ? new Forks(common)
     : new Forks(common, { common: genesisFile.schedule, chainId, config: genesisFile.config, codeSizeLimit })
-  const limits = resolveLimits(options.limits)
+  const hardhat = options.hardhatCompat ?? false
+  // Hardhat caps no transaction fee; a txFeeCap given still wins.
+  const limits = resolveLimits(hardhat ? { txFeeCap: HARDHAT_DEFAULTS.txFeeCap, ...options.limits } : options.limits)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
   const local: LocalAccount[] = options.accounts !== undefined
@@ -243,7 +245,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const keyring = new Keyring(local, clock)
 
   const chain = new Chain(common, db, forks)
-  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? DEFAULTS.blockGasLimit
+  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? (hardhat ? HARDHAT_DEFAULTS.blockGasLimit : DEFAULTS.blockGasLimit)
   // Checked before the stored blocks are read: decoded under another chain id they fail obscurely.
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
@@ -328,16 +330,19 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   if (onConsoleLog !== undefined) builder.collectConsoleLog()
   const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
+  if (hardhat) producer.settings.setDefaultCoinbase(HARDHAT_DEFAULTS.coinbase)
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
   const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
-    allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
+    allowUnprotectedTxs: options.allowUnprotectedTxs ?? (hardhat && HARDHAT_DEFAULTS.allowUnprotectedTxs),
     defaultGas: options.sendTransactionGas,
     // Hardhat compatibility turns on what Hardhat Network does by default.
-    throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? hardhat,
+    nextBlockGasLimit: () => producer.blockGasLimit,
+    hardhat,
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
@@ -378,7 +383,8 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return closing !== undefined
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
-    clientVersion: clientVersion(options.hardhatCompat ?? false),
+    clientVersion: clientVersion(hardhat),
+    hardhat,
     // The transports are made with the services; admin methods reach them only when called.
     get servers() {
       return transports.servers

@@ -37,7 +37,7 @@ export interface NodeOptions {
   fork?: ForkOptions
   /** Hardfork from genesis on. Default `prague`, the newest the engine supports fully. */
   hardfork?: HardforkName
-  /** Gas limit of every block. Default 30,000,000. */
+  /** Gas limit of every block. Default 30,000,000 (60,000,000 with `hardhatCompat`, Hardhat 2.29's). */
   blockGasLimit?: bigint
   /** Base fee of the genesis block in wei; later blocks move as EIP-1559 says. Default 1 gwei. */
   initialBaseFee?: bigint
@@ -98,7 +98,11 @@ export interface NodeOptions {
    * Not together with `allowUnlimitedContractSize: true`.
    */
   codeSizeLimit?: number | bigint
-  /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
+  /**
+   * Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC); true
+   * with `hardhatCompat` (Hardhat Network takes them: the keyless deployments of the CREATE2
+   * factory or ERC-1820).
+   */
   allowUnprotectedTxs?: boolean
   /**
    * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth and Anvil do
@@ -126,11 +130,14 @@ export interface NodeOptions {
    */
   reusableSnapshots?: boolean
   /**
-   * Hardhat compatibility (the CLI's `--hardhat`): web3_clientVersion answers
+   * Hardhat compatibility (the CLI's `--hardhat`): the node answers as Hardhat Network does where
+   * Hardhat and geth differ. web3_clientVersion answers
    * `HardhatNetwork/finality/<version>/<os>/<runtime>`, which Hardhat's network helpers and
-   * plugins accept, and `throwOnTransactionFailures` defaults to true, as on Hardhat Network.
-   * Default false: the spec's `finality/<version>/<os>/<runtime>` and geth's answers
-   * (docs/hardhat.md).
+   * plugins accept; the defaults are Hardhat's ({@link HARDHAT_DEFAULTS}: block gas limit,
+   * coinbase, no fee cap on sends, unprotected transactions accepted, `throwOnTransactionFailures`);
+   * eth_estimateGas runs on `pending` with a gas price; failed calls, estimates and traces answer
+   * in Hardhat's form. Explicit options win over these defaults. Default false: the spec's
+   * `finality/<version>/<os>/<runtime>` and geth's answers (docs/hardhat.md).
    */
   hardhatCompat?: boolean
   /** Transaction pool settings: `priceBump` (%), `slotsPerSender`, `slots`, `order` ('fees' | 'fifo'). */
@@ -167,6 +174,21 @@ export const DEFAULTS = {
   accountCount: 20,
   balance: 10_000n * 10n ** 18n,
   validators: 1,
+} as const
+
+/**
+ * The defaults `hardhatCompat` changes, Hardhat Network's (Hardhat 2.29, EDR): measured from its
+ * provider, the same values `test/hardhat-defaults.test.ts` compares.
+ */
+export const HARDHAT_DEFAULTS = {
+  /** Hardhat 2.29's `blockGasLimit` (older Hardhat had 30,000,000). */
+  blockGasLimit: 60_000_000n,
+  /** Hardhat's DEFAULT_COINBASE, the fee recipient of its blocks. */
+  coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
+  /** Hardhat caps no transaction fee (geth's RPCTxFeeCap is 1 ether). */
+  txFeeCap: 0n,
+  /** Hardhat accepts transactions without EIP-155 replay protection. */
+  allowUnprotectedTxs: true,
 } as const
 
 /**

@@ -52,6 +52,17 @@ const defaults = (): BlockSettingValues => ({
 
 export class BlockSettings {
   private values = defaults()
+  /** The coinbase when none was set, kept across {@link reset}; undefined: the proposer's fee recipient. */
+  private baseCoinbase: string | undefined
+
+  /**
+   * The coinbase of every block while none is set (Hardhat mode's, as Hardhat Network's default
+   * coinbase); hardhat_reset comes back to it.
+   */
+  setDefaultCoinbase(address: string): void {
+    if (this.values.coinbase === this.baseCoinbase) this.values.coinbase = address
+    this.baseCoinbase = address
+  }
 
   /** The settings now, to read; they change only through the setters below. */
   get current(): Readonly<BlockSettingValues> {
@@ -131,5 +142,6 @@ export class BlockSettings {
   /** Every setting back to its default (hardhat_reset). */
   reset(): void {
     this.values = defaults()
+    this.values.coinbase = this.baseCoinbase
   }
 }

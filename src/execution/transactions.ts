@@ -36,8 +36,13 @@ import { transactionFailedError } from './transaction-failure.js'
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
 
-function gasLimitTooHigh(gasLimit: bigint): TxRejected {
-  return new TxRejected(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`)
+/** A transaction over EIP-7825's cap: geth's words, or Hardhat's (EDR) in Hardhat mode. */
+function gasLimitTooHigh(gasLimit: bigint, hardhat: boolean): TxRejected {
+  return new TxRejected(
+    hardhat
+      ? `Transaction gas limit is ${gasLimit} and exceeds transaction gas cap of ${MAX_TX_GAS}`
+      : `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`,
+  )
 }
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
@@ -272,6 +277,14 @@ export interface TransactionsOptions {
    * error (the transaction stays mined); false: the hash, as geth answers.
    */
   throwOnTransactionFailures: boolean
+  /**
+   * The gas limit of the block the producer makes next: a transaction is admitted against it, so
+   * evm_setBlockGasLimit / anvil_setBlockGasLimit apply to the next send at once, as on Hardhat
+   * and Anvil (one above it is refused, never left waiting for a block that cannot hold it).
+   */
+  nextBlockGasLimit: () => bigint
+  /** Hardhat Network's wording of the refusals it words its own way (`hardhatCompat`). */
+  hardhat: boolean
 }
 
 export class Transactions {
@@ -326,7 +339,7 @@ export class Transactions {
       const message = error instanceof Error ? error.message : String(error)
       if (/chain ID|EIP155|chainId/i.test(message)) throw new TxRejected('invalid chain id for signer')
       const capped = /^Transaction gas limit (\d+) exceeds the maximum allowed by EIP-7825/.exec(message)
-      if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string))
+      if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string), this.options.hardhat)
       throw initcodeTooLarge(message, true) ?? new TxRejected(`invalid transaction: ${message.split(' (')[0]}`)
     }
     if (tx.type === TransactionType.BlobEIP4844) {
@@ -362,7 +375,7 @@ export class Transactions {
   /** EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas; geth's wording. */
   private checkGasCap(gasLimit: bigint): void {
     if (!this.common.isActivatedEIP(7825)) return
-    if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit)
+    if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit, this.options.hardhat)
   }
 
   /**
@@ -453,6 +466,10 @@ export class Transactions {
     if (loading !== undefined) await loading
     const account = this.chain.account(sender)
     const head = this.chain.head
+    const blockGasLimit = this.options.nextBlockGasLimit()
+    if (this.options.hardhat && tx.gasLimit > blockGasLimit) {
+      throw new TxRejected(`Transaction gas limit is ${tx.gasLimit} and exceeds block gas limit of ${blockGasLimit}`)
+    }
     const hash = tx.hash()
     const hashKey = keyOf(hash)
     // Registered before the pool files it: the settlement may come while it is filed.
@@ -466,7 +483,7 @@ export class Transactions {
           stateNonce: account?.nonce ?? 0n,
           balance: account?.balance ?? 0n,
           baseFee: head.header.calcNextBaseFee(),
-          blockGasLimit: head.header.gasLimit,
+          blockGasLimit,
         },
         impersonated,
         hashKey,
