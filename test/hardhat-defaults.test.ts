@@ -44,8 +44,8 @@ describe('Hardhat mode: the same answers as Hardhat Network', () => {
       for (const field of ['gasLimit', 'baseFeePerGas', 'gasUsed']) expect(f?.[field], `${tag} ${field}`).toBe(h?.[field])
     }
     const [, pendingOfFinality] = (await both(providers, 'eth_getBlockByNumber', ['pending', false])) as Array<Record<string, unknown>>
-    expect(pendingOfFinality.miner).toBe(HARDHAT_DEFAULTS.coinbase)
-    expect(pendingOfFinality.gasLimit).toBe('0x3938700')
+    expect(pendingOfFinality?.miner).toBe(HARDHAT_DEFAULTS.coinbase)
+    expect(pendingOfFinality?.gasLimit).toBe('0x3938700')
   })
 
   it('the coinbase: hardhat_setCoinbase changes it, hardhat_reset brings back the default; mined blocks carry it', async () => {
