@@ -335,10 +335,10 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, hardhat })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? (hardhat && HARDHAT_DEFAULTS.allowUnprotectedTxs),
-    defaultGas: options.sendTransactionGas,
+    defaultGas: options.sendTransactionGas ?? (hardhat ? (blockGasLimit < HARDHAT_DEFAULTS.sendTransactionGasCap ? blockGasLimit : HARDHAT_DEFAULTS.sendTransactionGasCap) : undefined),
     // Hardhat compatibility turns on what Hardhat Network does by default.
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? hardhat,
     nextBlockGasLimit: () => producer.blockGasLimit,

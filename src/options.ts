@@ -107,6 +107,7 @@ export interface NodeOptions {
   /**
    * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth and Anvil do
    * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
+   * With `hardhatCompat`: min(2^24, `blockGasLimit`), Hardhat's network `gas`.
    */
   sendTransactionGas?: bigint
   /**
@@ -189,6 +190,11 @@ export const HARDHAT_DEFAULTS = {
   txFeeCap: 0n,
   /** Hardhat accepts transactions without EIP-155 replay protection. */
   allowUnprotectedTxs: true,
+  /**
+   * The gas of an eth_sendTransaction without `gas`: Hardhat's network `gas` setting, which its
+   * provider fills in (no estimate): min(2^24, the block gas limit).
+   */
+  sendTransactionGasCap: 16_777_216n,
 } as const
 
 /**

@@ -30,6 +30,8 @@ import {
   type BlockOverrides,
   type StateOverrides,
 } from './overrides.js'
+import { hardhatEstimate } from './hardhat-estimate.js'
+import { intrinsicGas } from './intrinsic-gas.js'
 import { revertError } from './revert.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 import { txFields } from './tx-fields.js'
@@ -61,6 +63,8 @@ export interface RunOptions extends CallOptions {
   deadline?: number | undefined
   /** Where this run's Solidity console.log messages go; none = nowhere. */
   consoleLog?: ((message: string) => void) | undefined
+  /** The tip when the request names no price (Hardhat's estimates); default 0. */
+  tip?: bigint
 }
 
 /** A call VM with its timeout guard, leased for one run at a time. */
@@ -82,7 +86,18 @@ export interface CallExecutorOptions {
    * failures) instead of an error, as Hardhat's `throwOnCallFailures: false`. Default true.
    */
   throwOnCallFailures?: boolean
+  /**
+   * Hardhat Network's rules (`hardhatCompat`, measured on EDR): the block's base fee reads 0 and
+   * the sender's balance is never checked, whatever price the request names; eth_estimateGas runs
+   * with a tip of {@link HARDHAT_ESTIMATE_TIP} when the request names no gas price (so code that
+   * pays out only when `tx.gasprice > 0` is estimated as it will run); failures answer Hardhat's
+   * errors (`hardhat-errors.ts`).
+   */
+  hardhat?: boolean
 }
+
+/** The tip (the gas price, base fee being 0) of Hardhat's eth_estimateGas when none is given: 1 gwei. */
+export const HARDHAT_ESTIMATE_TIP = 1_000_000_000n
 
 /**
  * Geth's words for a creation over the code or initcode size limit (vm.ErrMaxCodeSizeExceeded,
@@ -116,27 +131,31 @@ export function callBlockhashes(chain: Chain, extra?: Map<bigint, Uint8Array>): 
   return source
 }
 
-/** The (unsigned) transaction a call request describes, sent by `req.from`. */
-export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
+/**
+ * The (unsigned) transaction a call request describes, sent by `req.from`. `tip`: the priority fee
+ * (or the gas price of a request with neither) when the request names none; 0 as in geth.
+ */
+export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common, tip = 0n): TypedTransaction {
   const dynamic = req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
   // Fields added with Object.assign: properties an object literal adds after a spread take V8's
   // slow path (~1 µs here).
-  const tx = dynamic
-    ? createTx(
-        Object.assign(txFields(req, nonce, gasLimit), {
-          type: TransactionType.FeeMarketEIP1559,
-          maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? 0n),
-          maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? 0n,
-        }),
-        { common, freeze: false },
-      )
-    : createTx(
-        Object.assign(txFields(req, nonce, gasLimit), {
-          type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
-          gasPrice: req.gasPrice ?? 0n,
-        }),
-        { common, freeze: false },
-      )
+  let tx: TypedTransaction
+  if (dynamic) {
+    const maxFeePerGas = req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? tip)
+    const priority = req.maxPriorityFeePerGas ?? (tip < maxFeePerGas ? tip : maxFeePerGas)
+    tx = createTx(
+      Object.assign(txFields(req, nonce, gasLimit), { type: TransactionType.FeeMarketEIP1559, maxFeePerGas, maxPriorityFeePerGas: priority }),
+      { common, freeze: false },
+    )
+  } else {
+    tx = createTx(
+      Object.assign(txFields(req, nonce, gasLimit), {
+        type: req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
+        gasPrice: req.gasPrice ?? tip,
+      }),
+      { common, freeze: false },
+    )
+  }
   const sender = new Address(req.from ?? ZERO_ADDRESS)
   ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
   return tx
@@ -260,8 +279,10 @@ export class CallExecutor {
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
-      const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
-      const tx = callTransaction(req, nonce, gas, context, common)
+      // Unpriced (and on Hardhat, always) the base fee reads 0 and the balance is not checked.
+      const free = this.options.hardhat === true || !isPriced(req)
+      const context = overriddenBlock(block, free ? { ...options.block, baseFeePerGas: 0n } : options.block, common)
+      const tx = callTransaction(req, nonce, gas, context, common, options.tip)
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
@@ -270,7 +291,7 @@ export class CallExecutor {
         block: context,
         skipNonce: true,
         // Hardhat runs an unpriced call whatever the sender's balance (its calls skip the check).
-        skipBalance: !isPriced(req),
+        skipBalance: free,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
         reportAccessList: options.reportAccessList === true,
@@ -308,8 +329,10 @@ export class CallExecutor {
   async estimate(req: CallRequest, block: Block, options: EstimateOptions = {}): Promise<bigint> {
     const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
+    const hardhat = this.options.hardhat === true
     const price = req.gasPrice ?? req.maxFeePerGas
-    if (price !== undefined && price > 0n) {
+    // Hardhat bounds no estimate by the sender's balance.
+    if (!hardhat && price !== undefined && price > 0n) {
       const { reader, close } = this.readState(block, options.state)
       let balance: bigint
       try {
@@ -323,6 +346,7 @@ export class CallExecutor {
       if (allowance < hi) hi = allowance
     }
     const run: RunOptions = { state: options.state, block: options.block, deadline: this.deadline() }
+    if (hardhat && req.gasPrice === undefined) run.tip = HARDHAT_ESTIMATE_TIP
     const sink = options.consoleLogOnFailure === true ? this.onConsoleLog : undefined
     const messages: string[] = []
     let first: RunTxResult
@@ -341,6 +365,10 @@ export class CallExecutor {
       const size = SIZE_ERRORS.get(failure.error)
       if (size !== undefined) throw new Refused(size)
       throw new Refused(`gas required exceeds allowance (${hi})`)
+    }
+    if (hardhat) {
+      const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
+      return hardhatEstimate(first.totalGasSpent, intrinsic, hi, (gas) => this.succeeds(req, block, gas, run))
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
     // from there on succeeds the same way. No second run is needed.
