@@ -33,6 +33,7 @@ import {
 import { hardhatEstimate } from './hardhat-estimate.js'
 import { intrinsicGas } from './intrinsic-gas.js'
 import { revertError } from './revert.js'
+import { hardhatFailure } from './transaction-failure.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 import { txFields } from './tx-fields.js'
 
@@ -319,6 +320,7 @@ export class CallExecutor {
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
+      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue)
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
@@ -360,6 +362,8 @@ export class CallExecutor {
     const failure = first.execResult.exceptionError
     if (failure !== undefined) {
       if (sink !== undefined) for (const m of messages) sink(m)
+      // Hardhat answers an estimate that fails as the call would, whatever more gas would do.
+      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue)
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)

@@ -19,7 +19,7 @@ import {
 import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
-import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
+import { ExecutionRevertedError, Refused, TransactionFailed, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
@@ -441,7 +441,8 @@ export class Transactions {
     try {
       return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
     } catch (error) {
-      const fails = error instanceof ExecutionRevertedError || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
+      const fails =
+        error instanceof ExecutionRevertedError || error instanceof TransactionFailed || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
       if (!minesFailures || !fails) throw error
       return this.calls.gasCap(undefined, head)
     }
