@@ -376,7 +376,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return common.chainId()
     },
     common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
-    tracing: new Tracing(chain, calls, clock, limits),
+    tracing: new Tracing(chain, calls, clock, limits, hardhat),
     profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {

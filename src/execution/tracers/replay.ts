@@ -147,7 +147,14 @@ export class Tracing {
     private readonly calls: CallExecutor,
     private readonly clock: Clock,
     private readonly limits: Readonly<Limits>,
+    /** Hardhat mode: the default tracer answers Hardhat's struct-log form. */
+    private readonly hardhat = false,
   ) {}
+
+  /** The tracer of one transaction. */
+  private tracer(config: TraceConfig, budget: TraceBudget): Tracer {
+    return createTracer(config, budget, this.jsLimits(), this.hardhat)
+  }
 
   /** The sandbox limits of a JavaScript tracer (`limits.jsTracer*`). */
   private jsLimits(): JsTracerLimits {
@@ -170,7 +177,7 @@ export class Tracing {
   async traceInBlock(block: Block, receipts: StoredReceipt[] | undefined, index: number, config: TraceConfig): Promise<unknown> {
     if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: this.tracer(config, this.budget()), timeoutMs: traceTimeout(config) }
     try {
       await this.replay(block, receipts, index + 1, (i) => (i === index ? traced : undefined))
     } catch (error) {
@@ -192,7 +199,7 @@ export class Tracing {
     if (isJavaScript(config.tracer) || typeof config.tracer === 'object') return this.traceBlockEach(block, receipts, config)
     const timeoutMs = traceTimeout(config)
     const budget = this.budget()
-    const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget, this.jsLimits()), timeoutMs }))
+    const traced = txs.map((): Traced => ({ tracer: this.tracer(config, budget), timeoutMs }))
     await this.replay(block, receipts, txs.length, (i) => traced[i])
     return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
   }
@@ -214,7 +221,7 @@ export class Tracing {
     const made = (i: number): Traced | undefined => {
       index = i
       try {
-        current = createTracer(config, budget, this.jsLimits())
+        current = this.tracer(config, budget)
       } catch (error) {
         if (!isDomainError(error)) throw error
         entries[i] = { txHash: hashOf(i), error: error.message }
@@ -244,7 +251,7 @@ export class Tracing {
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
     await prepareTracer(config)
-    const traced: Traced = { tracer: createTracer(config, this.budget(), this.jsLimits()), timeoutMs: traceTimeout(config) }
+    const traced: Traced = { tracer: this.tracer(config, this.budget()), timeoutMs: traceTimeout(config) }
     // The block's own fork, as eth_call: an old block's rules on a chain with a schedule.
     const common = block.common
     const gas = this.calls.gasCap(req.gas, overriddenBlock(block, options.block, common))
