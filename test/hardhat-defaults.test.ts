@@ -98,6 +98,20 @@ describe('Hardhat mode: the same answers as Hardhat Network', () => {
     }
   })
 
+  it('the pending block: no number, mixHash or nonce, its transactions in no block yet', async () => {
+    const providers = await pair()
+    for (const p of providers) {
+      await p.request({ method: 'evm_setAutomine', params: [false] })
+      await p.request({ method: 'eth_sendTransaction', params: [{ from: A, to: B, value: '0x1' }] })
+    }
+    const [h, f] = (await both(providers, 'eth_getBlockByNumber', ['pending', true])) as Array<Record<string, unknown> & { transactions: Array<Record<string, unknown>> }>
+    for (const field of ['number', 'mixHash', 'nonce', 'miner', 'gasUsed', 'gasLimit', 'baseFeePerGas', 'transactionsRoot', 'receiptsRoot']) expect(f?.[field], field).toEqual(h?.[field])
+    for (const field of ['hash', 'blockHash', 'blockNumber', 'transactionIndex', 'gas', 'maxFeePerGas']) expect(f?.transactions[0]?.[field], field).toEqual(h?.transactions[0]?.[field])
+    // geth's form without Hardhat mode: the next number.
+    const node = await newNode({ mining: { mode: 'manual' } })
+    expect(((await node.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })) as { number: string }).number).toBe('0x1')
+  })
+
   it('without Hardhat mode: geth\'s defaults (30M block gas limit, the proposer\'s coinbase)', async () => {
     const node = await newNode()
     const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { gasLimit: string }
