@@ -343,6 +343,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     throwOnTransactionFailures: options.throwOnTransactionFailures ?? hardhat,
     nextBlockGasLimit: () => producer.blockGasLimit,
     hardhat,
+    automine: () => producer.mode.mode === 'auto',
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)

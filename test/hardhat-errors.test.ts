@@ -81,4 +81,25 @@ describe('Hardhat mode: failed executions answer Hardhat\'s errors', () => {
     })
     expect(await answer(node, 'eth_call', [{ from: A, to: '0x00000000000000000000000000000000000000a1' }])).toEqual({ error: { code: 3, message: 'execution reverted', data: '0x' } })
   })
+
+  it('refused sends: Hardhat\'s words, and a nonce gap refused in automine', async () => {
+    const providers = await pair()
+    const B = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+    const poor = '0x00000000000000000000000000000000000000e9'
+    for (const p of providers) await p.request({ method: 'hardhat_impersonateAccount', params: [poor] })
+    for (const tx of [
+      { from: poor, to: B, value: '0x1', gas: '0x5208' },
+      { from: A, to: B, value: '0x1', nonce: '0x5', gas: '0x5208' },
+      { from: A, to: B, value: '0x1', gas: '0x5208' },
+      { from: A, to: B, value: '0x1', nonce: '0x0', gas: '0x5208' },
+      { from: A, to: B, gas: '0x5207' },
+      { from: A, to: B, maxFeePerGas: '0x1', gas: '0x5208' },
+      { from: '0x80997970c51812dc3a010c7d01b50e0d17dc79c8', to: B, gas: '0x5208' },
+    ]) {
+      const h = (await answer(providers[0], 'eth_sendTransaction', [tx])) as { error?: { code: number; message: string } } | string
+      const f = await answer(providers[1], 'eth_sendTransaction', [tx])
+      // Hardhat's handler adds `data: { message }` to every error; the code and message are compared.
+      expect(f, JSON.stringify(tx)).toEqual(typeof h === 'string' ? h : { error: { code: h.error?.code, message: h.error?.message } })
+    }
+  })
 })

@@ -32,6 +32,8 @@ import { feeMarketFromValues, unsignedFeeMarket } from './fee-market-tx.js'
 import { intrinsicGas } from './intrinsic-gas.js'
 import { checkInitcodeSize, initcodeTooLarge, txFields } from './tx-fields.js'
 import { transactionFailedError } from './transaction-failure.js'
+import { hardhatRefusal, nonceTooHigh } from './hardhat-refusals.js'
+import { checksumAddress } from '../crypto/checksum.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
@@ -283,8 +285,13 @@ export interface TransactionsOptions {
    * and Anvil (one above it is refused, never left waiting for a block that cannot hold it).
    */
   nextBlockGasLimit: () => bigint
-  /** Hardhat Network's wording of the refusals it words its own way (`hardhatCompat`). */
+  /**
+   * Hardhat Network's refusals (`hardhatCompat`): its wording, and a nonce gap refused in automine
+   * instead of queued.
+   */
   hardhat: boolean
+  /** True while blocks are automined (Hardhat refuses a nonce gap then). */
+  automine: () => boolean
 }
 
 export class Transactions {
@@ -369,6 +376,7 @@ export class Transactions {
     const from = req.from
     if (key !== undefined) return this.inTurn(sender, async () => this.admit(signWith(await this.fill(req, false, true), key, from)))
     if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
+    if (!this.keyring.has(sender) && this.options.hardhat) throw new TxRejected(`Unknown account ${checksumAddress(`0x${sender}`)}`)
     throw new TxRejected(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
@@ -477,6 +485,10 @@ export class Transactions {
     const inclusion = this.pool.inclusions.wait(hashKey)
     let admission
     try {
+      if (this.options.hardhat && this.options.automine()) {
+        const expected = this.pool.pendingNonce(sender, account?.nonce ?? 0n)
+        if (tx.nonce > expected) throw nonceTooHigh(expected, tx.nonce)
+      }
       admission = this.pool.add(
         tx,
         sender,
@@ -491,7 +503,7 @@ export class Transactions {
       )
     } catch (error) {
       inclusion.cancel()
-      throw error
+      throw this.options.hardhat ? hardhatRefusal(error, this.options.automine()) : error
     }
     if (admission !== 'pending') {
       inclusion.cancel()
