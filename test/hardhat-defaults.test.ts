@@ -98,6 +98,14 @@ describe('Hardhat mode: the same answers as Hardhat Network', () => {
     }
   })
 
+  it('blocks have every field Hardhat writes (totalDifficulty 0x0 included)', async () => {
+    const providers = await pair()
+    await both(providers, 'eth_sendTransaction', [{ from: A, to: B, value: '0x1' }])
+    const [h, f] = (await both(providers, 'eth_getBlockByNumber', ['latest', false])) as Array<Record<string, unknown>>
+    expect(Object.keys(f ?? {}).sort()).toEqual(Object.keys(h ?? {}).sort())
+    expect(f?.totalDifficulty).toBe(h?.totalDifficulty)
+  })
+
   it('the pending block: no number, mixHash or nonce, its transactions in no block yet', async () => {
     const providers = await pair()
     for (const p of providers) {

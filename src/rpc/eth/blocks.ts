@@ -9,7 +9,10 @@ import { method, type MethodTable } from '../method.js'
 
 async function full(services: Services, block: Block | undefined, txs: boolean) {
   if (block === undefined) return null
-  return formatBlock(block, txs, txs ? await receiptsOf(services, block) : [])
+  const json = formatBlock(block, txs, txs ? await receiptsOf(services, block) : [])
+  // Hardhat still writes the pre-merge total difficulty (0 on its post-merge chains); geth dropped it.
+  if (services.hardhat) (json as Record<string, unknown>).totalDifficulty = '0x0'
+  return json
 }
 
 /**
