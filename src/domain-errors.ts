@@ -71,9 +71,12 @@ export class SimulationRefused extends RpcError {
   }
 }
 
-/** A mined transaction failed (Hardhat's automine answer): its code, message and `{ message, txHash, data }`. */
+/**
+ * An execution failed, answered as Hardhat does: a mined transaction (its automine answer, with
+ * `txHash`) or, in Hardhat mode, a call or estimate; its code, message and `{ message, txHash, data }`.
+ */
 export class TransactionFailed extends RpcError {
-  constructor(code: number, message: string, data: { message: string; txHash: string; data: string }) {
+  constructor(code: number, message: string, data: { message: string; txHash?: string | null; data: string }) {
     super(code, message, data)
   }
 }

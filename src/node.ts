@@ -40,7 +40,7 @@ import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
 import { fromHex, keyOf, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
-import { DEFAULTS, codeSizeLimitOf, startTimeOf, type NodeOptions } from './options.js'
+import { DEFAULTS, HARDHAT_DEFAULTS, codeSizeLimitOf, startTimeOf, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
 import { Dispatcher, type RpcResponse } from './rpc/dispatcher.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
@@ -242,7 +242,9 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const forks = genesisFile === undefined || genesisFile.laterForks.length === 0
     ? new Forks(common)
     : new Forks(common, { common: genesisFile.schedule, chainId, config: genesisFile.config, codeSizeLimit })
-  const limits = resolveLimits(options.limits)
+  const hardhat = options.hardhatCompat ?? false
+  // Hardhat caps no transaction fee; a txFeeCap given still wins.
+  const limits = resolveLimits(hardhat ? { txFeeCap: HARDHAT_DEFAULTS.txFeeCap, ...options.limits } : options.limits)
   const clock = options.clock ?? systemClock
   const seed = seedOf(options.mnemonic ?? DEFAULT_MNEMONIC)
   const local: LocalAccount[] = options.accounts !== undefined
@@ -258,7 +260,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const keyring = new Keyring(local, clock)
 
   const chain = new Chain(common, db, forks)
-  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? DEFAULTS.blockGasLimit
+  const blockGasLimit = options.blockGasLimit ?? (genesisFile?.header.gasLimit as bigint | undefined) ?? (fork === undefined ? undefined : BigInt(fork.header.gasLimit as string)) ?? (hardhat ? HARDHAT_DEFAULTS.blockGasLimit : DEFAULTS.blockGasLimit)
   // Checked before the stored blocks are read: decoded under another chain id they fail obscurely.
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
@@ -347,7 +349,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   }
   if (onConsoleLog !== undefined) builder.collectConsoleLog()
   const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog, () => ({
-    coinbase: options.coinbase?.toLowerCase(),
+    coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
     // The clock starts at the given time when the node is made, and again at each hardhat_reset.
     timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
   }))
@@ -355,14 +357,16 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
-    allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
-    defaultGas: options.sendTransactionGas,
+    allowUnprotectedTxs: options.allowUnprotectedTxs ?? (hardhat && HARDHAT_DEFAULTS.allowUnprotectedTxs),
+    defaultGas: options.sendTransactionGas ?? (hardhat ? (blockGasLimit < HARDHAT_DEFAULTS.sendTransactionGasCap ? blockGasLimit : HARDHAT_DEFAULTS.sendTransactionGasCap) : undefined),
     defaultGasPrice: options.sendTransactionGasPrice,
     // Hardhat compatibility turns on what Hardhat Network does by default.
-    throwOnTransactionFailures: options.throwOnTransactionFailures ?? options.hardhatCompat ?? false,
-    ...(options.hardhatCompat === true ? { refuseNonceGaps: () => producer.mode.mode === 'auto' } : {}),
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? hardhat,
+    nextBlockGasLimit: () => producer.blockGasLimit,
+    hardhat,
+    automine: () => producer.mode.mode === 'auto',
   })
   const controls = new Controls(chain, pool, producer, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: options.hardhatCompat ?? false })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
@@ -396,15 +400,15 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       return common.chainId()
     },
     common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
-    tracing: new Tracing(chain, calls, clock, limits),
+    tracing: new Tracing(chain, calls, clock, limits, hardhat),
     profiling,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {
       return closing !== undefined
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
-    clientVersion: clientVersion(options.hardhatCompat ?? false),
-    hardhatCompat: options.hardhatCompat ?? false,
+    clientVersion: clientVersion(hardhat),
+    hardhatCompat: hardhat,
     // The transports are made with the services; admin methods reach them only when called.
     get servers() {
       return transports.servers

@@ -37,7 +37,7 @@ export interface NodeOptions {
   fork?: ForkOptions
   /** Hardfork from genesis on. Default `prague`, the newest the engine supports fully. */
   hardfork?: HardforkName
-  /** Gas limit of every block. Default 30,000,000. */
+  /** Gas limit of every block. Default 30,000,000 (60,000,000 with `hardhatCompat`, Hardhat 2.29's). */
   blockGasLimit?: bigint
   /** Base fee of the genesis block in wei; later blocks move as EIP-1559 says. Default 1 gwei. */
   initialBaseFee?: bigint
@@ -132,11 +132,16 @@ export interface NodeOptions {
    * Not together with `allowUnlimitedContractSize: true`.
    */
   codeSizeLimit?: number | bigint
-  /** Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC). */
+  /**
+   * Accept legacy transactions without EIP-155 replay protection. Default false (geth's RPC); true
+   * with `hardhatCompat` (Hardhat Network takes them: the keyless deployments of the CREATE2
+   * factory or ERC-1820).
+   */
   allowUnprotectedTxs?: boolean
   /**
    * Gas of an eth_sendTransaction without `gas`. Default: estimated, as geth and Anvil do
    * (viem sends JSON-RPC-account transactions without gas); set `90000n` for the spec's fixed value.
+   * With `hardhatCompat`: min(2^24, `blockGasLimit`), Hardhat's network `gas`.
    */
   sendTransactionGas?: bigint
   /**
@@ -160,11 +165,14 @@ export interface NodeOptions {
    */
   reusableSnapshots?: boolean
   /**
-   * Hardhat compatibility (the CLI's `--hardhat`): web3_clientVersion answers
+   * Hardhat compatibility (the CLI's `--hardhat`): the node answers as Hardhat Network does where
+   * Hardhat and geth differ. web3_clientVersion answers
    * `HardhatNetwork/finality/<version>/<os>/<runtime>`, which Hardhat's network helpers and
-   * plugins accept, and `throwOnTransactionFailures` defaults to true, as on Hardhat Network.
-   * Default false: the spec's `finality/<version>/<os>/<runtime>` and geth's answers
-   * (docs/hardhat.md).
+   * plugins accept; the defaults are Hardhat's ({@link HARDHAT_DEFAULTS}: block gas limit,
+   * coinbase, no fee cap on sends, unprotected transactions accepted, `throwOnTransactionFailures`);
+   * eth_estimateGas runs on `pending` with a gas price; failed calls, estimates and traces answer
+   * in Hardhat's form. Explicit options win over these defaults. Default false: the spec's
+   * `finality/<version>/<os>/<runtime>` and geth's answers (docs/hardhat.md).
    */
   hardhatCompat?: boolean
   /** Transaction pool settings: `priceBump` (%), `slotsPerSender`, `slots`, `order` ('fees' | 'fifo'). */
@@ -218,6 +226,26 @@ export function startTimeOf(options: Pick<NodeOptions, 'genesisTimestamp' | 'ini
   const ms = (typeof initialDate === 'string' ? new Date(initialDate) : initialDate).getTime()
   return BigInt(Math.floor(ms / 1000))
 }
+
+/**
+ * The defaults `hardhatCompat` changes, Hardhat Network's (Hardhat 2.29, EDR): measured from its
+ * provider, the same values `test/hardhat-defaults.test.ts` compares.
+ */
+export const HARDHAT_DEFAULTS = {
+  /** Hardhat 2.29's `blockGasLimit` (older Hardhat had 30,000,000). */
+  blockGasLimit: 60_000_000n,
+  /** Hardhat's DEFAULT_COINBASE, the fee recipient of its blocks. */
+  coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
+  /** Hardhat caps no transaction fee (geth's RPCTxFeeCap is 1 ether). */
+  txFeeCap: 0n,
+  /** Hardhat accepts transactions without EIP-155 replay protection. */
+  allowUnprotectedTxs: true,
+  /**
+   * The gas of an eth_sendTransaction without `gas`: Hardhat's network `gas` setting, which its
+   * provider fills in (no estimate): min(2^24, the block gas limit).
+   */
+  sendTransactionGasCap: 16_777_216n,
+} as const
 
 /**
  * The code size limit the options ask for: undefined for EIP-170's own. Runs after

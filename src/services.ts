@@ -49,7 +49,10 @@ export interface Services {
   readonly dataDir: string | undefined
   /** What web3_clientVersion answers (hardhat_metadata, anvil_metadata and admin_nodeInfo repeat it). */
   readonly clientVersion: string
-  /** Hardhat compatibility (`createNode({ hardhatCompat })`): the few answers given in Hardhat's form. */
+  /**
+   * Hardhat compatibility (`hardhatCompat`): where Hardhat Network and geth answer differently,
+   * Hardhat's answer (docs/hardhat.md).
+   */
   readonly hardhatCompat: boolean
   /** True once `node.close()` began: every call is refused with NodeClosedError. */
   readonly closed: boolean

@@ -31,7 +31,10 @@ import {
   type BlockOverrides,
   type StateOverrides,
 } from './overrides.js'
+import { hardhatEstimate } from './hardhat-estimate.js'
+import { intrinsicGas } from './intrinsic-gas.js'
 import { revertError } from './revert.js'
+import { hardhatFailure } from './transaction-failure.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 import { requestTransaction, type Fees } from './request-tx.js'
 
@@ -62,6 +65,8 @@ export interface RunOptions extends CallOptions {
   deadline?: number | undefined
   /** Where this run's Solidity console.log messages go; none = nowhere. */
   consoleLog?: ((message: string) => void) | undefined
+  /** The tip when the request names no price (Hardhat's estimates); default 0. */
+  tip?: bigint
 }
 
 /** A call VM with its timeout guard, leased for one run at a time. */
@@ -85,7 +90,18 @@ export interface CallExecutorOptions {
   throwOnCallFailures?: boolean
   /** The node's ecrecover overrides (anvil_impersonateSignature), for every VM it makes. */
   ecrecover?: EcrecoverOverrides | undefined
+  /**
+   * Hardhat Network's rules (`hardhatCompat`, measured on EDR): the block's base fee reads 0 and
+   * the sender's balance is never checked, whatever price the request names; eth_estimateGas runs
+   * with a tip of {@link HARDHAT_ESTIMATE_TIP} when the request names no gas price (so code that
+   * pays out only when `tx.gasprice > 0` is estimated as it will run); failures answer Hardhat's
+   * errors (`hardhat-errors.ts`).
+   */
+  hardhat?: boolean
 }
+
+/** The tip (the gas price, base fee being 0) of Hardhat's eth_estimateGas when none is given: 1 gwei. */
+export const HARDHAT_ESTIMATE_TIP = 1_000_000_000n
 
 /**
  * Geth's words for a creation over the code or initcode size limit (vm.ErrMaxCodeSizeExceeded,
@@ -131,14 +147,17 @@ export function callType(req: CallRequest): TransactionType {
   return req.accessList !== undefined ? TransactionType.AccessListEIP2930 : TransactionType.Legacy
 }
 
-/** The (unsigned) transaction a call request describes, sent by `req.from`. */
-export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common): TypedTransaction {
+/**
+ * The (unsigned) transaction a call request describes, sent by `req.from`. `tip`: the priority fee
+ * (or the gas price of a request with neither) when the request names none; 0 as in geth.
+ */
+export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigint, block: Block, common: Common, tip = 0n): TypedTransaction {
   const type = callType(req)
   let fees: Fees
-  if (req.gasPrice !== undefined || type === TransactionType.Legacy || type === TransactionType.AccessListEIP2930) fees = { gasPrice: req.gasPrice ?? 0n }
+  if (req.gasPrice !== undefined || type === TransactionType.Legacy || type === TransactionType.AccessListEIP2930) fees = { gasPrice: req.gasPrice ?? tip }
   else {
-    const tip = req.maxPriorityFeePerGas ?? 0n
-    fees = { maxFeePerGas: req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + tip, maxPriorityFeePerGas: tip }
+    const maxFeePerGas = req.maxFeePerGas ?? (block.header.baseFeePerGas ?? 0n) * 2n + (req.maxPriorityFeePerGas ?? tip)
+    fees = { maxFeePerGas, maxPriorityFeePerGas: req.maxPriorityFeePerGas ?? (tip < maxFeePerGas ? tip : maxFeePerGas) }
   }
   // An unpriced call with blob hashes pays the block's blob price (it is not charged: no balance check).
   const blobFee = type === TransactionType.BlobEIP4844 && req.maxFeePerBlobGas === undefined && block.header.excessBlobGas !== undefined ? { maxFeePerBlobGas: block.header.getBlobGasPrice() } : undefined
@@ -274,8 +293,10 @@ export class CallExecutor {
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
-      const context = overriddenBlock(block, isPriced(req) ? options.block : { ...options.block, baseFeePerGas: 0n }, common)
-      const tx = callTransaction(req, nonce, gas, context, common)
+      // Unpriced (and on Hardhat, always) the base fee reads 0 and the balance is not checked.
+      const free = this.options.hardhat === true || !isPriced(req)
+      const context = overriddenBlock(block, free ? { ...options.block, baseFeePerGas: 0n } : options.block, common)
+      const tx = callTransaction(req, nonce, gas, context, common, options.tip)
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
@@ -284,7 +305,7 @@ export class CallExecutor {
         block: context,
         skipNonce: true,
         // Hardhat runs an unpriced call whatever the sender's balance (its calls skip the check).
-        skipBalance: !isPriced(req),
+        skipBalance: free,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
         reportAccessList: options.reportAccessList === true,
@@ -312,6 +333,7 @@ export class CallExecutor {
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
+      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue)
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
@@ -322,8 +344,10 @@ export class CallExecutor {
   async estimate(req: CallRequest, block: Block, options: EstimateOptions = {}): Promise<bigint> {
     const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
+    const hardhat = this.options.hardhat === true
     const price = req.gasPrice ?? req.maxFeePerGas
-    if (price !== undefined && price > 0n) {
+    // Hardhat bounds no estimate by the sender's balance.
+    if (!hardhat && price !== undefined && price > 0n) {
       const { reader, close } = this.readState(block, options.state)
       let balance: bigint
       try {
@@ -337,6 +361,7 @@ export class CallExecutor {
       if (allowance < hi) hi = allowance
     }
     const run: RunOptions = { state: options.state, block: options.block, deadline: this.deadline() }
+    if (hardhat && req.gasPrice === undefined) run.tip = HARDHAT_ESTIMATE_TIP
     const sink = options.consoleLogOnFailure === true ? this.onConsoleLog : undefined
     const messages: string[] = []
     let first: RunTxResult
@@ -350,11 +375,17 @@ export class CallExecutor {
     const failure = first.execResult.exceptionError
     if (failure !== undefined) {
       if (sink !== undefined) for (const m of messages) sink(m)
+      // Hardhat answers an estimate that fails as the call would, whatever more gas would do.
+      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue)
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)
       if (size !== undefined) throw new Refused(size)
       throw new Refused(`gas required exceeds allowance (${hi})`)
+    }
+    if (hardhat) {
+      const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
+      return hardhatEstimate(first.totalGasSpent, intrinsic, hi, (gas) => this.succeeds(req, block, gas, run))
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
     // from there on succeeds the same way. No second run is needed.

@@ -1,7 +1,8 @@
 /**
- * The error Hardhat answers for a transaction that failed in the block its send mined
- * (`throwOnTransactionFailures`): the transaction stays mined with status 0, and the send is
- * answered with the failure, its hash and its revert data, as `hardhat node` sends it:
+ * The errors Hardhat answers for a failed execution: a transaction that failed in the block its
+ * send mined (`throwOnTransactionFailures`: the transaction stays mined with status 0, and the
+ * send is answered with the failure, its hash and its revert data), and, in Hardhat mode, a
+ * failed eth_call or eth_estimateGas; as `hardhat node` sends them:
  * `{ code, message, data: { message, txHash, data } }`. Hardhat's chai matchers (`revertedWith`,
  * `revertedWithCustomError`, `revertedWithPanic`, `reverted`) read `data.data`.
  */
@@ -27,20 +28,37 @@ function revertMessage(output: Uint8Array): string {
   return `${VM_EXCEPTION}: reverted with an unrecognized custom error (return data: ${data(output)})`
 }
 
+/** The engine's words for running out of gas (Hardhat's `Transaction ran out of gas`). */
+const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
+
 /**
- * The error for a mined transaction that failed (`outcome.error` set). Hardhat's node answers
- * -32603 with its message behind `Error: `, and -32000 `Transaction ran out of gas` for a
- * transaction that ran out of gas.
+ * Hardhat Network's error for an execution that failed, as `hardhat node` writes it (EDR's halt
+ * reasons, measured): a revert is -32603 with Hardhat's reading of its data; running out of gas
+ * -32000 `Transaction ran out of gas`; INVALID or an undefined opcode -32603 `… invalid opcode`; a
+ * creation over the code size limit -32603 `… trying to deploy a contract whose code is too
+ * large`; any other halt (stack underflow or overflow, a bad jump, …) -32603 `Transaction reverted
+ * without a reason string`. `data` is `{ message, txHash, data }`: `txHash` for a mined
+ * transaction, null for a call that ran out of gas, absent for other calls; `data` the revert
+ * bytes (`0x` for a halt). `failure` is the engine's error (`revert` for a revert).
  */
-export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): TransactionFailed {
-  const failure = outcome.error ?? 'revert'
+export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string): TransactionFailed {
   const [code, message] =
     failure === 'revert'
-      ? [-32603, `Error: ${revertMessage(outcome.output)}`]
-      : failure === 'out of gas'
+      ? [-32603, `Error: ${revertMessage(output)}`]
+      : OUT_OF_GAS.has(failure)
         ? [-32000, 'Transaction ran out of gas']
-        : failure === 'code size to deposit exceeds maximum code size'
-          ? [-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large']
-          : [-32603, `Error: ${VM_EXCEPTION}: ${failure}`]
-  return new TransactionFailed(code, message, { message, txHash: data(hash), data: failure === 'revert' ? data(outcome.output) : '0x' })
+        : failure === 'invalid opcode'
+          ? [-32603, `Error: ${VM_EXCEPTION}: invalid opcode`]
+          : failure === 'code size to deposit exceeds maximum code size'
+            ? [-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large']
+            : [-32603, 'Error: Transaction reverted without a reason string']
+  const returned = failure === 'revert' ? data(output) : '0x'
+  if (txHash !== undefined) return new TransactionFailed(code, message, { message, txHash, data: returned })
+  if (code === -32000) return new TransactionFailed(code, message, { message, txHash: null, data: returned })
+  return new TransactionFailed(code, message, { message, data: returned })
+}
+
+/** The error for a mined transaction that failed (`outcome.error` set), with its hash. */
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): TransactionFailed {
+  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash))
 }

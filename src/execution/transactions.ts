@@ -18,7 +18,7 @@ import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { MAX_LEGACY_CHAIN_ID } from '../chain/common.js'
-import { ExecutionRevertedError, Refused, TxRejected } from '../domain-errors.js'
+import { ExecutionRevertedError, Refused, TransactionFailed, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
@@ -33,12 +33,19 @@ import { intrinsicGas } from './intrinsic-gas.js'
 import { checkInitcodeSize, initcodeTooLarge } from './tx-fields.js'
 import { requestTransaction } from './request-tx.js'
 import { transactionFailedError } from './transaction-failure.js'
+import { hardhatRefusal, nonceTooHigh } from './hardhat-refusals.js'
+import { checksumAddress } from '../crypto/checksum.js'
 
 /** EIP-7825's per-transaction gas cap (Osaka): 2^24. */
 const MAX_TX_GAS = 16_777_216n
 
-function gasLimitTooHigh(gasLimit: bigint): TxRejected {
-  return new TxRejected(`transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`)
+/** A transaction over EIP-7825's cap: geth's words, or Hardhat's (EDR) in Hardhat mode. */
+function gasLimitTooHigh(gasLimit: bigint, hardhat: boolean): TxRejected {
+  return new TxRejected(
+    hardhat
+      ? `Transaction gas limit is ${gasLimit} and exceeds transaction gas cap of ${MAX_TX_GAS}`
+      : `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`,
+  )
 }
 
 /** The tip the node suggests (eth_maxPriorityFeePerGas), as Hardhat and Anvil do: 1 gwei. */
@@ -286,10 +293,18 @@ export interface TransactionsOptions {
    */
   throwOnTransactionFailures: boolean
   /**
-   * True while a transaction ahead of its sender's next nonce must be refused instead of queued:
-   * Hardhat mode under automine, as Hardhat cannot queue while automining.
+   * The gas limit of the block the producer makes next: a transaction is admitted against it, so
+   * evm_setBlockGasLimit / anvil_setBlockGasLimit apply to the next send at once, as on Hardhat
+   * and Anvil (one above it is refused, never left waiting for a block that cannot hold it).
    */
-  refuseNonceGaps?: () => boolean
+  nextBlockGasLimit: () => bigint
+  /**
+   * Hardhat Network's refusals (`hardhatCompat`): its wording, and a nonce gap refused in automine
+   * instead of queued.
+   */
+  hardhat: boolean
+  /** True while blocks are automined (Hardhat refuses a nonce gap then). */
+  automine: () => boolean
 }
 
 export class Transactions {
@@ -346,7 +361,7 @@ export class Transactions {
       const message = error instanceof Error ? error.message : String(error)
       if (/chain ID|EIP155|chainId/i.test(message)) throw new TxRejected('invalid chain id for signer')
       const capped = /^Transaction gas limit (\d+) exceeds the maximum allowed by EIP-7825/.exec(message)
-      if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string))
+      if (capped !== null) throw gasLimitTooHigh(BigInt(capped[1] as string), this.options.hardhat)
       throw initcodeTooLarge(message, true) ?? new TxRejected(`invalid transaction: ${message.split(' (')[0]}`)
     }
     if (tx.type === TransactionType.BlobEIP4844) {
@@ -388,13 +403,14 @@ export class Transactions {
     const from = req.from
     if (key !== undefined) return this.inTurn(sender, async () => this.admit(signWith(await this.fill(req, false, true), key, from)))
     if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
+    if (!this.keyring.has(sender) && this.options.hardhat) throw new TxRejected(`Unknown account ${checksumAddress(`0x${sender}`)}`)
     throw new TxRejected(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }
 
   /** EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas; geth's wording. */
   private checkGasCap(gasLimit: bigint): void {
     if (!this.common.isActivatedEIP(7825)) return
-    if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit)
+    if (gasLimit > MAX_TX_GAS) throw gasLimitTooHigh(gasLimit, this.options.hardhat)
   }
 
   /**
@@ -457,7 +473,8 @@ export class Transactions {
     try {
       return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
     } catch (error) {
-      const fails = error instanceof ExecutionRevertedError || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
+      const fails =
+        error instanceof ExecutionRevertedError || error instanceof TransactionFailed || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
       if (!minesFailures || !fails) throw error
       return this.calls.gasCap(undefined, head)
     }
@@ -482,11 +499,9 @@ export class Transactions {
     if (loading !== undefined) await loading
     const account = this.chain.account(sender)
     const head = this.chain.head
-    if (this.options.refuseNonceGaps?.() === true) {
-      const expected = this.pool.pendingNonce(sender, account?.nonce ?? 0n)
-      if (tx.nonce > expected) {
-        throw new TxRejected(`Nonce too high. Expected nonce to be ${expected} but got ${tx.nonce}. Note that transactions can't be queued when automining.`)
-      }
+    const blockGasLimit = this.options.nextBlockGasLimit()
+    if (this.options.hardhat && tx.gasLimit > blockGasLimit) {
+      throw new TxRejected(`Transaction gas limit is ${tx.gasLimit} and exceeds block gas limit of ${blockGasLimit}`)
     }
     const hash = tx.hash()
     const hashKey = keyOf(hash)
@@ -494,6 +509,10 @@ export class Transactions {
     const inclusion = this.pool.inclusions.wait(hashKey)
     let admission
     try {
+      if (this.options.hardhat && this.options.automine()) {
+        const expected = this.pool.pendingNonce(sender, account?.nonce ?? 0n)
+        if (tx.nonce > expected) throw nonceTooHigh(expected, tx.nonce)
+      }
       admission = this.pool.add(
         tx,
         sender,
@@ -501,14 +520,14 @@ export class Transactions {
           stateNonce: account?.nonce ?? 0n,
           balance: account?.balance ?? 0n,
           baseFee: head.header.calcNextBaseFee(),
-          blockGasLimit: head.header.gasLimit,
+          blockGasLimit,
         },
         impersonated,
         hashKey,
       )
     } catch (error) {
       inclusion.cancel()
-      throw error
+      throw this.options.hardhat ? hardhatRefusal(error, this.options.automine()) : error
     }
     if (admission !== 'pending') {
       inclusion.cancel()

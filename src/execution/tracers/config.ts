@@ -11,6 +11,7 @@ import { NoopTracer } from './noop-tracer.js'
 import { ObjectTracer, isTracerObject, type TracerObject } from './object-tracer.js'
 import { OpcodeTracer } from './opcode-tracer.js'
 import { PrestateTracer, type PrestateTracerConfig } from './prestate-tracer.js'
+import { HardhatStructLogger } from './hardhat-struct-logger.js'
 import { StructLogger, type StructLoggerConfig, type TraceBudget } from './struct-logger.js'
 
 export type { TraceBudget }
@@ -68,14 +69,17 @@ export async function prepareTracer(config: TraceConfig): Promise<void> {
   if (isJavaScript(config.tracer)) await prepareSandbox()
 }
 
-/** The tracer a config names, ready for one transaction (after {@link prepareTracer}). */
-export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Readonly<JsTracerLimits>): Tracer {
+/**
+ * The tracer a config names, ready for one transaction (after {@link prepareTracer}). `hardhat`:
+ * the default tracer is Hardhat's struct logger (Hardhat mode), not geth's.
+ */
+export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Readonly<JsTracerLimits>, hardhat = false): Tracer {
   const name = config.tracer ?? ''
   const raw = config.tracerConfig
   if (isTracerObject(name)) return new ObjectTracer(name, raw)
   switch (name) {
     case '':
-      return new StructLogger(config.logger, budget)
+      return hardhat ? new HardhatStructLogger(config.logger, budget) : new StructLogger(config.logger, budget)
     case 'callTracer':
       return new CallTracer(booleans(raw, 'callTracerConfig', ['onlyTopCall', 'withLog']) as CallTracerConfig)
     case 'prestateTracer':

@@ -152,7 +152,14 @@ export class Tracing {
     private readonly calls: CallExecutor,
     private readonly clock: Clock,
     private readonly limits: Readonly<Limits>,
+    /** Hardhat mode: the default tracer answers Hardhat's struct-log form. */
+    private readonly hardhat = false,
   ) {}
+
+  /** The tracer of one transaction. */
+  private tracer(config: TraceConfig, budget: TraceBudget): Tracer {
+    return createTracer(config, budget, this.jsLimits(), this.hardhat)
+  }
 
   /** The sandbox limits of a JavaScript tracer (`limits.jsTracer*`). */
   private jsLimits(): JsTracerLimits {
@@ -175,7 +182,7 @@ export class Tracing {
   async traceInBlock(block: Block, receipts: StoredReceipt[] | undefined, index: number, config: TraceConfig): Promise<unknown> {
     if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)
-    const tracer = createTracer(config, this.budget(), this.jsLimits())
+    const tracer = this.tracer(config, this.budget())
     try {
       await this.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined), traceTimeout(config))
     } catch (error) {
@@ -214,7 +221,7 @@ export class Tracing {
     if (isJavaScript(config.tracer) || typeof config.tracer === 'object') return this.traceBlockEach(block, receipts, config)
     const timeoutMs = traceTimeout(config)
     const budget = this.budget()
-    const traced = txs.map((): Traced => ({ tracer: createTracer(config, budget, this.jsLimits()), timeoutMs }))
+    const traced = txs.map((): Traced => ({ tracer: this.tracer(config, budget), timeoutMs }))
     await this.replay(block, receipts, txs.length, (i) => traced[i])
     return traced.map(({ tracer }, i) => ({ txHash: data((txs[i] as TypedTransaction).hash()), result: tracer.result() }))
   }
@@ -236,7 +243,7 @@ export class Tracing {
     const made = (i: number): Traced | undefined => {
       index = i
       try {
-        current = createTracer(config, budget, this.jsLimits())
+        current = this.tracer(config, budget)
       } catch (error) {
         if (!isDomainError(error)) throw error
         entries[i] = { txHash: hashOf(i), error: error.message }
@@ -266,7 +273,7 @@ export class Tracing {
   /** debug_traceCall: a call traced as eth_call runs it (state and block overrides included). */
   async traceCall(req: CallRequest, block: Block, options: TraceCallOptions, config: TraceConfig): Promise<unknown> {
     await prepareTracer(config)
-    const tracer = createTracer(config, this.budget(), this.jsLimits())
+    const tracer = this.tracer(config, this.budget())
     try {
       await this.traceCallsWith([{ call: req, tracer }], block, options, traceTimeout(config))
     } catch (error) {

@@ -26,6 +26,8 @@ export interface StructLoggerConfig {
   enableReturnData?: boolean
   /** Stop recording once the entries' JSON exceeds this many bytes (0 = no limit), as geth. */
   limit?: number
+  /** Hardhat's option (its memory is on by default); geth's form ignores it, as geth does. */
+  disableMemory?: boolean
 }
 
 /** One entry, JSON-ready. */

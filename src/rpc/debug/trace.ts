@@ -64,6 +64,7 @@ function decodeTraceConfig(o: Record<string, unknown>, struct: string): TraceCon
     disableStack: flag('disableStack'),
     disableStorage: flag('disableStorage'),
     enableReturnData: flag('enableReturnData'),
+    disableMemory: flag('disableMemory'),
     limit,
   }
   flag('debug')

@@ -9,13 +9,33 @@ import { method, type MethodTable } from '../method.js'
 
 async function full(services: Services, block: Block | undefined, txs: boolean) {
   if (block === undefined) return null
-  return formatBlock(block, txs, txs ? await receiptsOf(services, block) : [])
+  const json = formatBlock(block, txs, txs ? await receiptsOf(services, block) : [])
+  // Hardhat still writes the pre-merge total difficulty (0 on its post-merge chains); geth dropped it.
+  if (services.hardhatCompat) (json as Record<string, unknown>).totalDifficulty = '0x0'
+  return json
+}
+
+/**
+ * The pending block as Hardhat Network answers it: no number, mixHash or nonce yet, and its
+ * transactions in no block (`blockHash`, `blockNumber`, `transactionIndex` null), as a pending
+ * transaction reads.
+ */
+function hardhatPending(json: Record<string, unknown>): Record<string, unknown> {
+  Object.assign(json, { number: null, mixHash: null, nonce: null })
+  const txs = json.transactions as unknown[]
+  for (const tx of txs) {
+    if (typeof tx === 'object' && tx !== null) Object.assign(tx, { blockHash: null, blockNumber: null, blockTimestamp: null, transactionIndex: null })
+  }
+  return json
 }
 
 export const blocks: MethodTable = {
   eth_getBlockByNumber: method({
     params: [blockTag, optional(boolean, false)],
-    run: async (s, [tag, txs]) => full(s, await blockByTag(s, tag), txs),
+    run: async (s, [tag, txs]) => {
+      const json = await full(s, await blockByTag(s, tag), txs)
+      return s.hardhatCompat && tag.kind === 'tag' && tag.tag === 'pending' && json !== null ? hardhatPending(json as Record<string, unknown>) : json
+    },
   }),
   eth_getBlockByHash: method({
     params: [hash, optional(boolean, false)],

@@ -7,14 +7,18 @@ import { callRequest } from '../objects.js'
 import { blockOverrides, stateOverrides } from '../overrides.js'
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
+const PENDING: BlockSelector = { kind: 'tag', tag: 'pending' }
 
 export const call: MethodTable = {
   eth_call: method({
     params: [callRequest, optional(blockSelector, LATEST), stateOverrides, blockOverrides],
     run: async (s, [req, at, state, block]) => data(await s.calls.call(req, await stateBlock(s, at), { state, block })),
   }),
+  // Without a block: geth's `latest`; Hardhat's `pending` (the next block's number and timestamp),
+  // where Hardhat 3 and hardhat-ethers estimate every send.
   eth_estimateGas: method({
-    params: [callRequest, optional(blockSelector, LATEST), stateOverrides, blockOverrides],
-    run: async (s, [req, at, state, block]) => quantity(await s.calls.estimate(req, await stateBlock(s, at), { state, block, consoleLogOnFailure: true })),
+    params: [callRequest, optional(blockSelector, undefined), stateOverrides, blockOverrides],
+    run: async (s, [req, at, state, block]) =>
+      quantity(await s.calls.estimate(req, await stateBlock(s, at ?? (s.hardhatCompat ? PENDING : LATEST)), { state, block, consoleLogOnFailure: true })),
   }),
 }
