@@ -1,8 +1,7 @@
 /**
  * The differences from Hardhat Network that are known, each with its reason. Every one is also in
- * docs/hardhat.md ("What differs from Hardhat Network"). `owner: 'hardhat mode'` marks the ones
- * being fixed in Hardhat mode by other work; the differential test fails on any difference no
- * entry covers, and on an entry that covers nothing in the corpus run (it has become stale).
+ * docs/hardhat.md ("What differs from Hardhat Network"). The differential test fails on any
+ * difference no entry covers, and on an entry that covers nothing in the corpus run (it has become stale).
  * The first entry that covers a difference names it, so the narrow entries come first.
  */
 import type { LeafDiff } from './normalise.js'
@@ -53,19 +52,9 @@ export const KNOWN: readonly Known[] = [
       (d.path.startsWith('$.error.data.') && fiError(d) !== undefined && /reason|txHash|transactionHash|message/.test(leaf(d))),
   },
   {
-    id: 'fee recipient',
-    reason: "finality's blocks are proposed by its validator, whose address is the fee recipient; Hardhat's default coinbase is 0xc014ba5e…",
-    covers: (d) => (leaf(d) === 'miner' || d.method === 'eth_coinbase') && String(d.hardhat).toLowerCase() === '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
-  },
-  {
     id: 'parent beacon block root',
     reason: 'finality has no beacon chain: its blocks carry a zero parentBeaconBlockRoot (as Anvil); Hardhat makes one up',
     covers: (d) => leaf(d) === 'parentBeaconBlockRoot',
-  },
-  {
-    id: 'totalDifficulty',
-    reason: 'geth dropped totalDifficulty from blocks after the merge; Hardhat still answers 0x0',
-    covers: (d) => leaf(d) === 'totalDifficulty' && d.hardhat === '0x0' && d.finality === undefined,
   },
   {
     id: "Hardhat's genesis header",
@@ -105,39 +94,9 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => d.method === 'eth_feeHistory' && ['baseFeePerBlobGas', 'blobGasUsedRatio'].includes(leaf(d)) && d.hardhat === undefined,
   },
   {
-    id: 'gas of a send without gas',
-    reason: "Hardhat gives an eth_sendTransaction without gas min(block gas limit, 2^24); finality estimates it (geth's and Anvil's rule; `sendTransactionGas` sets a fixed one)",
-    covers: (d) => leaf(d) === 'gas' && d.hardhat === '0x1000000',
-  },
-  {
-    id: 'struct-log shape',
-    reason: "Hardhat's struct logs list memory and storage on every step, stack words unprefixed and padded, returnValue without 0x; finality's follow geth",
-    owner: 'hardhat mode',
-    covers: (d) => ['debug_traceTransaction', 'debug_traceCall'].includes(d.method) && /\.(structLogs|returnValue)/.test(d.path),
-  },
-  {
-    id: 'invalid opcode',
-    reason: "Hardhat answers an invalid opcode as a VM exception with data 0x; finality as geth's `invalid opcode` -32000",
-    owner: 'hardhat mode',
-    covers: (d) => /invalid opcode/.test(String(hhError(d)?.message)),
-  },
-  {
     id: 'evm_setBlockGasLimit',
     reason: "Hardhat refuses only 0 (-32000 `Block gas limit must be greater than 0`); finality anything below 21,000 with -32602",
-    owner: 'hardhat mode',
     covers: (d) => d.method === 'evm_setBlockGasLimit',
-  },
-  {
-    id: 'transaction fee cap',
-    reason: "finality refuses a send whose fee exceeds 1 ether (geth's RPC fee cap, -32000 `tx fee (…) exceeds the configured cap (…)`); Hardhat has no cap",
-    owner: 'hardhat mode',
-    covers: (d) => SENDS.has(d.method) && (/exceeds the configured cap/.test(String(fiError(d)?.message)) || (d.path === '$.result' && d.finality === undefined && /exceeds the configured cap/.test(JSON.stringify(d.answers.finality)))),
-  },
-  {
-    id: 'unprotected transactions',
-    reason: "finality refuses a legacy transaction without EIP-155 replay protection over RPC (geth's default, `allowUnprotectedTxs` to take them); Hardhat takes it",
-    owner: 'hardhat mode',
-    covers: (d) => d.method === 'eth_sendRawTransaction' && /only replay-protected/.test(JSON.stringify(d.answers.finality)),
   },
   {
     id: 'tracers',
@@ -168,16 +127,6 @@ export const KNOWN: readonly Known[] = [
     id: 'transaction validation wording',
     reason: "the same refusal with geth's words (`nonce too low: …`, `insufficient funds for gas * price + value`, `intrinsic gas too low`), which viem and ethers recognise; Hardhat words them its own way",
     covers: (d) => d.path === '$.error.message' && hhError(d)?.code === fiError(d)?.code,
-  },
-  {
-    id: 'call failures',
-    reason: "a failing eth_call or eth_estimateGas answers geth's error (code 3, `execution reverted: <reason>`, data = the revert data); Hardhat's server answers -32603 `Error: VM Exception while processing transaction: …` with data { message, data }; hardhat-ethers and the chai matchers read both",
-    covers: (d) => CALLS.has(d.method) && FAILURE.test(String(hhError(d)?.message)) && !/invalid opcode/.test(String(hhError(d)?.message)),
-  },
-  {
-    id: 'estimates',
-    reason: "Hardhat's binary search stops a little above the least gas that succeeds; finality answers that least gas, as geth does; both run",
-    covers: (d) => d.method === 'eth_estimateGas' && typeof d.hardhat === 'string' && typeof d.finality === 'string' && BigInt(d.hardhat) > BigInt(d.finality) && BigInt(d.hardhat) - BigInt(d.finality) <= BigInt(d.finality) / 64n,
   },
   {
     id: 'client version',
