@@ -61,6 +61,7 @@ import { ForkHistory } from './fork/history.js'
 import { fetchRemoteBlock } from './fork/remote-block.js'
 import { RemoteForks } from './fork/remote-forks.js'
 import { recording, replaying } from './fork/recorded.js'
+import { NodeLog } from './log/node-log.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -329,13 +330,26 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       // A throwing callback must not change the execution it observes.
     }
   }
-  if (onConsoleLog !== undefined) builder.collectConsoleLog()
-  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
+  // The node's log (onLog): made only when asked for, so that nothing runs for it otherwise.
+  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, () => controls.logging)
+  if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
+  const application = new EvmApplication(chain, builder)
+  const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)
+  // Calls' console.log goes to the log (under its request) as well as to onConsoleLog.
+  const callConsoleLog = log === undefined ? onConsoleLog : (message: string) => {
+    log.consoleLog(message)
+    onConsoleLog?.(message)
+  }
+  if (log !== undefined) {
+    application.onCommitted = (committed) => log.committed(committed)
+    producer.onHalt = (halted, height) => log.halted(halted, height)
+    bft.subscribe((event) => log.consensus(event))
+  }
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? false,
     defaultGas: options.sendTransactionGas,
@@ -376,6 +390,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits),
     profiling,
+    log,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {
       return closing !== undefined

@@ -167,6 +167,8 @@ export const NODE_OPTION_RULES = {
   limits,
   clock,
   onConsoleLog: func,
+  onLog: func,
+  logColor: boolean,
   throwOnTransactionFailures: boolean,
   throwOnCallFailures: boolean,
   hardhatCompat: boolean,

@@ -168,7 +168,7 @@ export const FLAGS = {
   'code-size-limit': ['string', '<bytes>  largest contract code a creation may deploy; initcode twice it (default 24576)'],
   'enable-profiling': ['boolean', 'serve the debug runtime and profiling methods (debug_memStats, debug_cpuProfile, debug_verbosity, …)'],
   'profiling-dir': ['string', '<dir>  directory profiling methods write files into; nothing outside it (default: the working directory)'],
-  quiet: ['boolean', 'do not log requests'],
+  quiet: ['boolean', 'do not log requests, transactions, blocks or consensus events (console.log lines still print)'],
   help: ['boolean', 'print this help'],
 } as const
 

@@ -41,6 +41,10 @@ export class Producer {
   private closed = false
   /** True while no round could gather a quorum (validators offline). */
   private stalled = false
+  /** A halt was told to {@link onHalt} and no block committed since. */
+  private haltTold = false
+  /** Told when the chain halts (no quorum for a height) and when it commits again after one (the node's log). */
+  onHalt: ((halted: boolean, height: bigint) => void) | undefined
   /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
   readonly settings = new BlockSettings()
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
@@ -215,6 +219,10 @@ export class Producer {
     for (const p of proposals) if (p !== decision?.candidate) this.app.discardProposal(p)
     if (decision === undefined) {
       this.stalled = true
+      if (!this.haltTold && this.onHalt !== undefined) {
+        this.haltTold = true
+        this.onHalt(true, height)
+      }
       // The transactions stay pending; their senders get the hash now instead of waiting on a
       // halted chain (all of them: automine selected one, later ones wait behind it). They are
       // mined when the faults are healed.
@@ -223,6 +231,10 @@ export class Producer {
       return undefined
     }
     this.stalled = false
+    if (this.haltTold) {
+      this.haltTold = false
+      this.onHalt?.(false, height)
+    }
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)

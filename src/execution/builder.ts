@@ -52,6 +52,8 @@ export interface BuiltBlock {
    * committed: candidate blocks of failed rounds and the `pending` block deliver nothing.
    */
   consoleLogs: string[]
+  /** Parallel to `receipts`: each transaction's console.log messages (empty while not collecting). */
+  txConsoleLogs: string[][]
   diff: StateDiff
   /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
   state: PreparedState
@@ -332,6 +334,7 @@ export class BlockBuilder {
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
+      const txConsoleLogs = included.map(({ logs }) => logs ?? [])
       const diff = state.diff()
       const prepared = await this.chain.prepareState(diff, view)
       const stateRoot = prepared.root
@@ -355,7 +358,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, state: prepared, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
@@ -412,7 +415,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: [], diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
