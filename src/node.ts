@@ -331,7 +331,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     }
   }
   // The node's log (onLog): made only when asked for, so that nothing runs for it otherwise.
-  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, () => controls.logging)
+  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => controls.logging && profiling.log.enabled(source))
   if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
   const application = new EvmApplication(chain, builder)
   const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog)

@@ -66,12 +66,15 @@ export class NodeLog {
   constructor(
     private readonly onLog: OnLog,
     private readonly color: boolean,
-    /** False while hardhat_/anvil_setLoggingEnabled turned logging off. */
-    private readonly enabled: () => boolean,
+    /**
+     * Whether a line of the source is written: hardhat_/anvil_setLoggingEnabled and the log level
+     * (debug_verbosity, debug_vmodule). Console entries are the `console` source, the others `rpc`.
+     */
+    private readonly enabled: (source: 'rpc' | 'console') => boolean,
   ) {}
 
   private emit(entry: LogEntry): void {
-    if (!this.enabled()) return
+    if (!this.enabled(entry.type === 'console' ? 'console' : 'rpc')) return
     try {
       this.onLog(entry, formatEntry(entry, this.color))
     } catch {

@@ -3,6 +3,9 @@
  * with a reason, custom error, console.log), a range of mined blocks, a failing eth_call; --quiet;
  * no ANSI codes when stdout is not a terminal; consensus lines with four validators and faults.
  */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { encodeFunctionData } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { loadArtifacts } from '../fixtures/compile.js'
@@ -10,6 +13,7 @@ import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 import { rpc } from './helpers.js'
 
 const artifacts = loadArtifacts()
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const call = (name: 'Reverter' | 'Logger', functionName: string, args: unknown[] = []) =>
   encodeFunctionData({ abi: artifacts[name]!.abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
 
@@ -110,4 +114,26 @@ describe('CLI log', () => {
       await cli.stop()
     }
   }, 120_000)
+})
+
+describe('the example in docs/transports.md', () => {
+  it('is what the CLI prints (hashes and timings aside)', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'transports.md'), 'utf8')
+    const block = /### The log\n[^]*?```text\n([^]*?)```/.exec(doc)?.[1]
+    expect(block).toBeDefined()
+    const cli = await startCli([...EPHEMERAL])
+    try {
+      const [from] = (await rpc(cli.http, 'eth_accounts')).result as string[]
+      const logger = await deploy(cli, from!, 'Logger')
+      await rpc(cli.http, 'eth_sendTransaction', [{ from, to: logger.address, data: call('Logger', 'bump') }])
+      await rpc(cli.http, 'eth_call', [{ from, to: logger.address, data: call('Logger', 'failAfterLog') }])
+      await rpc(cli.http, 'hardhat_mine', ['0x3'])
+      await until(cli, /hardhat_mine \d+\.\dms\n/)
+      const normal = (s: string) => s.replace(/0x[0-9a-f]{64}/g, '0x…').replace(/\d+\.\dms/g, '…ms')
+      const printed = cli.out().slice(cli.out().indexOf('\n', cli.out().indexOf('WebSocket listening on')) + 1)
+      expect(normal(printed)).toBe(normal(block as string))
+    } finally {
+      await cli.stop()
+    }
+  }, 60_000)
 })
