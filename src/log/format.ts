@@ -67,7 +67,8 @@ export function formatEntry(e: LogEntry, color = false): string {
   const paint = color ? ansi : plain
   switch (e.type) {
     case 'request': {
-      const lines = [`${e.method} ${paint(DIM, `${e.ms.toFixed(1)}ms`)}`]
+      // A failed request's method in red, as Hardhat's node shows it.
+      const lines = [`${e.error === undefined ? e.method : paint(RED, e.method)} ${paint(DIM, `${e.ms.toFixed(1)}ms`)}`]
       if (e.error !== undefined) lines.push(row('Error', paint(RED, e.error.failure === undefined ? e.error.message : describeFailure(e.error.failure))))
       lines.push(...consoleLines(paint, e.consoleLogs))
       return lines.join('\n')

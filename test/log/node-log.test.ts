@@ -90,3 +90,16 @@ describe('createNode({ onLog })', () => {
     }
   })
 })
+
+describe('formatEntry with colours', () => {
+  it('paints a failed request red, its error red, the time dim', async () => {
+    const lines: string[] = []
+    const node = await createNode({ onLog: (_e, line) => lines.push(line), logColor: true })
+    try {
+      await expect(node.request({ method: 'eth_getBalance', params: ['0x12'] })).rejects.toThrow()
+      expect(lines.at(-1)).toMatch(/^\x1b\[31meth_getBalance\x1b\[0m \x1b\[2m\d+\.\dms\x1b\[0m\n  Error: +\x1b\[31minvalid argument 0/)
+    } finally {
+      await node.close()
+    }
+  })
+})
