@@ -14,3 +14,4 @@ export const nodeInspector = (): typeof import('node:inspector') => load('node:i
 export const nodeV8 = (): typeof import('node:v8') => load('node:v8') as typeof import('node:v8')
 export const nodePerfHooks = (): typeof import('node:perf_hooks') => load('node:perf_hooks') as typeof import('node:perf_hooks')
 export const nodeZlib = (): typeof import('node:zlib') => load('node:zlib') as typeof import('node:zlib')
+export const nodeAsyncHooks = (): typeof import('node:async_hooks') => load('node:async_hooks') as typeof import('node:async_hooks')

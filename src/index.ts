@@ -18,6 +18,7 @@ export { InvalidOptionError } from './option-rules.js'
 export type { MiningMode, MineOptions } from './consensus/producer.js'
 export type { ValidatorStatus as Validator } from './consensus/validator.js'
 export type { Hex } from './hex.js'
+export type { LogEntry, OnLog, Failure as LogFailure, TransactionEntry, BlockEntry, BlockRangeEntry, RequestEntry, ConsensusEntry, ConsoleEntry } from './log/entries.js'
 export type {
   BlockTag,
   RpcLog,

@@ -62,6 +62,7 @@ import { fetchRemoteBlock } from './fork/remote-block.js'
 import { RemoteForks } from './fork/remote-forks.js'
 import { recording, replaying } from './fork/recorded.js'
 import { nodeHelpers, type Quantity } from './node-helpers.js'
+import { NodeLog } from './log/node-log.js'
 
 /** A running in-process node. */
 export interface FinalityNode {
@@ -347,17 +348,30 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
       // A throwing callback must not change the execution it observes.
     }
   }
-  if (onConsoleLog !== undefined) builder.collectConsoleLog()
-  const producer = new Producer(chain, pool, new EvmApplication(chain, builder), bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog, () => ({
+  // The node's log (onLog): made only when asked for, so that nothing runs for it otherwise.
+  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => controls.logging && profiling.log.enabled(source))
+  if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
+  const application = new EvmApplication(chain, builder)
+  const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => blockGasLimit, onConsoleLog, () => ({
     coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
     // The clock starts at the given time when the node is made, and again at each hardhat_reset.
     timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
   }))
+  // Calls' console.log goes to the log (under its request) as well as to onConsoleLog.
+  const callConsoleLog = log === undefined ? onConsoleLog : (message: string) => {
+    log.consoleLog(message)
+    onConsoleLog?.(message)
+  }
+  if (log !== undefined) {
+    application.onCommitted = (committed) => log.committed(committed)
+    producer.onHalt = (halted, height) => log.halted(halted, height)
+    bft.subscribe((event) => log.consensus(event))
+  }
   for (const name of ['throwOnTransactionFailures', 'throwOnCallFailures'] as const) {
     const value = options[name]
     if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, got ${String(value)}`)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat })
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
     allowUnprotectedTxs: options.allowUnprotectedTxs ?? (hardhat && HARDHAT_DEFAULTS.allowUnprotectedTxs),
     defaultGas: options.sendTransactionGas ?? (hardhat ? (blockGasLimit < HARDHAT_DEFAULTS.sendTransactionGasCap ? blockGasLimit : HARDHAT_DEFAULTS.sendTransactionGasCap) : undefined),
@@ -402,6 +416,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits, hardhat),
     profiling,
+    log,
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     get closed() {
       return closing !== undefined

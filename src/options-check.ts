@@ -14,6 +14,7 @@ import {
   chainIdRule,
   checkOptions,
   describe,
+  func,
   hexBytes,
   integer,
   integerOrBigint,
@@ -182,6 +183,8 @@ export const NODE_OPTION_RULES = {
   onConsoleLog: (v, fail) => {
     if (v !== false && typeof v !== 'function') fail(`must be a function (receives each message) or false (silences them), got ${describe(v)}`)
   },
+  onLog: func,
+  logColor: boolean,
   throwOnTransactionFailures: boolean,
   throwOnCallFailures: boolean,
   hardhatCompat: boolean,

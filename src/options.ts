@@ -1,4 +1,5 @@
 /** createNode options and their defaults. */
+import type { OnLog } from './log/entries.js'
 import type { Clock } from './clock.js'
 import type { Timeouts } from './consensus/tendermint/timeouts.js'
 import type { CodeSizeLimit, HardforkName } from './chain/common.js'
@@ -192,6 +193,18 @@ export interface NodeOptions {
    * `false` silences them (then nothing listens and execution pays nothing for it).
    */
   onConsoleLog?: ((message: string) => void) | false
+  /**
+   * The node's log, as the CLI prints it: each request with its time (a failing eth_call's or
+   * eth_estimateGas's decoded revert and console.log under it), each mined transaction (hash,
+   * contract created, from, to, value, gas used of its limit, block, status, revert reason, panic
+   * or custom error selector, console.log), each mined block (empty blocks one request mined as
+   * one range), and consensus round changes, time-outs, halts, resumes and evidence. Called with
+   * the structured entry and its formatted line(s) (no newline at the end). Default: none (no log
+   * is made; execution pays nothing for it). hardhat_/anvil_setLoggingEnabled(false) silences it.
+   */
+  onLog?: OnLog
+  /** Colour the lines `onLog` receives with ANSI codes. Default false. */
+  logColor?: boolean
   /**
    * Serve the profiling and runtime methods (debug_memStats, debug_cpuProfile, debug_verbosity, …;
    * docs/debug.md). Off by default: they answer an error naming this setting.

@@ -15,6 +15,7 @@ import type { Controls } from './controls/controls.js'
 import type { FilterManager } from './filters/manager.js'
 import type { Profiling } from './profiling/profiling.js'
 import type { ForkStatus } from './fork/fork.js'
+import type { NodeLog } from './log/node-log.js'
 
 /** The node's own HTTP and WebSocket servers, for geth's admin_start* / admin_stop* methods. */
 export interface ServerControl {
@@ -60,6 +61,8 @@ export interface Services {
   readonly servers: ServerControl
   /** The fork, when the node forks a remote chain (src/fork). */
   readonly fork: ForkStatus | undefined
+  /** The node's log (createNode's `onLog`); undefined when none is asked for. */
+  readonly log: NodeLog | undefined
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }

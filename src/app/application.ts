@@ -42,7 +42,9 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
   /** The finalized, not yet committed block (between FinalizeBlock and Commit). */
   private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
   /** The block committed last and not yet announced. */
-  private committed: { block: Block; receipts: StoredReceipt[] } | undefined
+  private committed: { block: Block; receipts: StoredReceipt[]; outcomes: TxOutcome[]; consoleLogs: string[][] } | undefined
+  /** Told of each committed block before the chain announces it (the node's log, when one is on). */
+  onCommitted: ((committed: { block: Block; receipts: readonly StoredReceipt[]; outcomes: readonly TxOutcome[]; consoleLogs: readonly string[][] }) => void) | undefined
 
   constructor(
     private readonly chain: Chain,
@@ -88,13 +90,14 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
     this.finalized = undefined
     const { built } = finalized.proposal
     await this.chain.commit(built.block, built.receipts, built.diff, finalized.certificate, built.state)
-    this.committed = { block: built.block, receipts: built.receipts }
+    this.committed = { block: built.block, receipts: built.receipts, outcomes: built.outcomes, consoleLogs: built.txConsoleLogs }
   }
 
   announce(): void {
     const committed = this.committed
     if (committed === undefined) return
     this.committed = undefined
+    this.onCommitted?.(committed)
     this.chain.announce(committed.block, committed.receipts)
   }
 

@@ -253,7 +253,7 @@ export const FLAGS = {
   'state-interval': ['string', '<seconds>  also write the state file every N seconds while running (Anvil\'s; with --state or --dump-state)'],
   'json-rpc.http-keep-alive': ['string', '<duration>  how long an idle HTTP keep-alive connection stays open (default 120s; 0 = until the client closes it)'],
   version: ['boolean', 'print the version and exit'],
-  quiet: ['boolean', 'do not log requests'],
+  quiet: ['boolean', 'do not log requests, transactions, blocks or consensus events (console.log lines still print)'],
   help: ['boolean', 'print this help'],
 } as const
 

@@ -11,13 +11,9 @@ import { createNode, type FinalityNode } from '../node.js'
 import { parseAddress, type Listening } from '../adapters/listen.js'
 import { DEFAULT_MNEMONIC } from '../accounts/accounts.js'
 import { VERSION } from '../version.js'
+import { formatEther } from '../log/format.js'
 import { defaultApi, helpText, parseCli, type CliConfig } from './config.js'
 
-function formatEther(wei: bigint): string {
-  const whole = wei / 10n ** 18n
-  const frac = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '')
-  return frac === '' ? whole.toString() : `${whole}.${frac}`
-}
 
 /** The settings that shape only a new chain; a resumed database keeps its own. */
 const GENESIS_SETTINGS = ['balance', 'hardfork', 'genesis']
@@ -78,8 +74,9 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
   return `${lines.join('\n')}\n`
 }
 
-function stamp(): string {
-  return new Date().toISOString().slice(11, 23)
+/** Colours only on a terminal, and never with NO_COLOR set (no-color.org: any non-empty value). */
+function useColor(): boolean {
+  return process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === ''
 }
 
 /** Opens the --db directory, with a message that names the cause and what to do. */
@@ -173,8 +170,17 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.minGasPrice === undefined ? {} : { minGasPrice: c.minGasPrice }),
     ...(c.order === undefined ? {} : { txpool: { order: c.order } }),
     ...(loaded === undefined ? {} : { state: loaded.state }),
-    // Solidity console.log lines, as Hardhat prints them.
-    ...(c.disableConsoleLog ? {} : { onConsoleLog: (message: string) => process.stdout.write(`console.log: ${message}\n`) }),
+    // The log of requests, transactions, blocks and consensus (src/log), console.log lines among
+    // them; with --quiet none, and Solidity console.log lines alone, as Hardhat prints them.
+    ...(c.quiet
+      ? { onConsoleLog: c.disableConsoleLog ? false : (message: string) => process.stdout.write(`console.log: ${message}\n`) }
+      : {
+          onConsoleLog: false,
+          onLog: (entry: { type: string }, line: string) => {
+            if (!(c.disableConsoleLog && entry.type === 'console')) process.stdout.write(`${line}\n`)
+          },
+          logColor: useColor(),
+        }),
   })
   if (c.autoImpersonate) await node.request({ method: 'anvil_autoImpersonateAccount', params: [true] })
   let served: Listening | undefined
@@ -191,14 +197,6 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
         ...(c.cors === undefined ? {} : { cors: c.cors, origins: c.cors }),
         ...(c.hosts === undefined ? {} : { hosts: c.hosts }),
         ...(c.jwtSecret === undefined ? {} : { jwtSecret: c.jwtSecret }),
-        ...(c.quiet
-          ? {}
-          : {
-              onRequest: ({ methods, ms }: { methods: string[]; ms: number }) => {
-                const what = methods.length === 1 ? methods[0] : `batch(${methods.length}) ${methods.slice(0, 3).join(',')}${methods.length > 3 ? ',…' : ''}`
-                process.stdout.write(`${stamp()} ${what} ${ms.toFixed(1)}ms\n`)
-              },
-            }),
       })
     }
   } catch (error) {

@@ -45,6 +45,10 @@ export class Producer {
   private stalled = false
   /** Why the chain is halted, while it is. */
   private haltedBecause: string | undefined
+  /** A halt was told to {@link onHalt} and no block committed since. */
+  private haltTold = false
+  /** Told when the chain halts (no quorum for a height) and when it commits again after one (the node's log). */
+  onHalt: ((halted: boolean, height: bigint) => void) | undefined
   /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
   readonly settings: BlockSettings
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
@@ -206,7 +210,7 @@ export class Producer {
     // Faults that leave no quorum are known before any round: the halt is answered at once
     // instead of after round 0's time-outs.
     const halt = this.bft.haltReason(height)
-    if (halt !== undefined) return this.halt(entries, halt)
+    if (halt !== undefined) return this.halt(entries, halt, height)
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -236,9 +240,13 @@ export class Producer {
       throw reason
     }
     for (const p of proposals) if (p !== decision?.candidate) this.app.discardProposal(p)
-    if (decision === undefined) return this.halt(entries, `no round of height ${height} gathered precommits of more than 2/3 of the voting power`)
+    if (decision === undefined) return this.halt(entries, `no round of height ${height} gathered precommits of more than 2/3 of the voting power`, height)
     this.stalled = false
     this.haltedBecause = undefined
+    if (this.haltTold) {
+      this.haltTold = false
+      this.onHalt?.(false, height)
+    }
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)
@@ -280,9 +288,13 @@ export class Producer {
    * now instead of waiting on a halted chain (all of them: automine selected one, later ones wait
    * behind it). They are mined when the faults are healed.
    */
-  private halt(entries: readonly PoolEntry[], reason: string): undefined {
+  private halt(entries: readonly PoolEntry[], reason: string, height: bigint): undefined {
     this.stalled = true
     this.haltedBecause = reason
+    if (!this.haltTold && this.onHalt !== undefined) {
+      this.haltTold = true
+      this.onHalt(true, height)
+    }
     for (const e of entries) this.settleWaiter(e.hash)
     if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
     return undefined

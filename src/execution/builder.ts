@@ -18,6 +18,9 @@ import { createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
+/** The console.log messages of a block built while none are collected. */
+const NO_CONSOLE_LOGS: string[][] = []
+
 export type { TxOutcome }
 import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
 import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
@@ -52,6 +55,8 @@ export interface BuiltBlock {
    * committed: candidate blocks of failed rounds and the `pending` block deliver nothing.
    */
   consoleLogs: string[]
+  /** Parallel to `receipts`: each transaction's console.log messages (none at all while not collecting). */
+  txConsoleLogs: string[][]
   diff: StateDiff
   /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
   state: PreparedState
@@ -332,6 +337,8 @@ export class BlockBuilder {
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
+      // Nothing made per block unless someone listens (automined sends are benchmarked).
+      const txConsoleLogs = this.collecting ? included.map(({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
       const diff = state.diff()
       const prepared = await this.chain.prepareState(diff, view)
       const stateRoot = prepared.root
@@ -355,7 +362,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, diff, state: prepared, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
@@ -412,7 +419,7 @@ export class BlockBuilder {
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

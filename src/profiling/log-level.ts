@@ -1,7 +1,7 @@
 /**
  * The node's log level, in geth's verbosity numbers (0 silent … 5 trace) with a per-source override
- * (`debug_vmodule`). The node's log sources are `rpc` (the request log of node.listen / the CLI,
- * at info) and `console` (Solidity console.log lines, at info); a line is written when the level
+ * (`debug_vmodule`). The node's log sources are `rpc` (the request log of node.listen, and the
+ * node's log, createNode's `onLog`, which the CLI prints; at info) and `console` (Solidity console.log lines, at info); a line is written when the level
  * of its source is at least the line's.
  */
 import { Refused } from '../domain-errors.js'

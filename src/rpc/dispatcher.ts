@@ -74,6 +74,11 @@ export class Dispatcher {
    * that takes extra turns of the microtask queue to settle.
    */
   call(name: string, params: unknown, scope: CallScope): Promise<unknown> {
+    const log = this.services.log
+    return log === undefined ? this.run(name, params, scope) : log.request(name, () => this.run(name, params, scope))
+  }
+
+  private run(name: string, params: unknown, scope: CallScope): Promise<unknown> {
     try {
       if (this.services.closed) throw new NodeClosedError()
       const method = this.lookup(name, scope)

@@ -38,8 +38,6 @@ const leaf = (d: Found): string => d.path.replace(/^.*[.[]/, '').replace(/]$/, '
 const errorOf = (a: Answer): { code?: unknown; message?: string; data?: unknown } | undefined => ('error' in a ? a.error : undefined)
 const hhError = (d: Found) => errorOf(d.answers.hardhat)
 const fiError = (d: Found) => errorOf(d.answers.finality)
-const FAILURE = /^(Error: )?(VM Exception while processing transaction|Transaction reverted without a reason string|Transaction ran out of gas)/
-const CALLS = new Set(['eth_call', 'eth_estimateGas', 'debug_traceCall'])
 
 export const KNOWN: readonly Known[] = [
   {
@@ -209,8 +207,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => d.method === 'evm_increaseTime' && d.path === '$.result',
   },
 ]
-
-const SENDS = new Set(['eth_sendTransaction', 'eth_sendRawTransaction'])
 
 /** The known difference that covers `d`, if any. */
 export function knownFor(d: Found): Known | undefined {
