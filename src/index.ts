@@ -19,10 +19,23 @@ export type { ValidatorStatus as Validator } from './consensus/validator.js'
 export type { Hex } from './hex.js'
 export type {
   BlockTag,
+  BlockSelector,
+  RpcBlock,
+  RpcHeader,
   RpcLog,
+  RpcLogFilter,
   RpcMethodTypes,
+  RpcRequest,
+  RpcResult,
+  RpcTransaction,
   RpcTransactionReceipt,
   RpcTransactionRequest,
+  RpcTraceResult,
+  RpcStructLogTrace,
+  RpcCallFrame,
+  RpcParityTrace,
+  RpcTraceResults,
+  RpcValidator,
   TypedMethod,
   TypedRequest,
 } from './rpc-types.js'
