@@ -80,7 +80,10 @@ export type RpcTraceResult =
   | Record<Hex, RpcPrestateAccount>
   | { pre: Record<Hex, RpcPrestateAccount>; post: Record<Hex, RpcPrestateAccount> }
   | Record<string, number>
-  | unknown
+  | RpcJson
+
+/** Any JSON value: what a JavaScript or object tracer returns. */
+export type RpcJson = string | number | boolean | null | RpcJson[] | { [key: string]: RpcJson }
 
 /** One transaction's entry of a block trace. */
 export type RpcBlockTraceEntry = {
