@@ -21,10 +21,23 @@ export type { Hex } from './hex.js'
 export type { LogEntry, OnLog, Failure as LogFailure, TransactionEntry, BlockEntry, BlockRangeEntry, RequestEntry, ConsensusEntry, ConsoleEntry } from './log/entries.js'
 export type {
   BlockTag,
+  BlockSelector,
+  RpcBlock,
+  RpcHeader,
   RpcLog,
+  RpcLogFilter,
   RpcMethodTypes,
+  RpcRequest,
+  RpcResult,
+  RpcTransaction,
   RpcTransactionReceipt,
   RpcTransactionRequest,
+  RpcTraceResult,
+  RpcStructLogTrace,
+  RpcCallFrame,
+  RpcParityTrace,
+  RpcTraceResults,
+  RpcValidator,
   TypedMethod,
   TypedRequest,
 } from './rpc-types.js'

@@ -1,93 +1,42 @@
 /**
- * Wire types of the common JSON-RPC methods, for typed results of `node.request` and
- * `node.provider.request`: every quantity is `0x` hex, as on the wire. Methods not listed here
- * are still callable and resolve to `unknown`.
+ * Typed params and results of every method the node serves, for `node.request` and
+ * `node.provider.request`: every quantity is `0x` hex, as on the wire. The table
+ * ({@link RpcMethodTypes}) names exactly the methods of the dispatcher's registry
+ * (test/types/method-table.test.ts holds the two equal, arity included).
  */
-import type { Hex } from './hex.js'
+import type { EthMethodTypes } from './rpc-types/eth.js'
+import type { TracingMethodTypes } from './rpc-types/tracing.js'
+import type { AnvilMethodTypes, EvmMethodTypes, FinalityMethodTypes, HardhatMethodTypes } from './rpc-types/controls.js'
+import type { NodeMethodTypes } from './rpc-types/node.js'
 
-/** A block tag or number, as eth_getBalance and friends take it. */
-export type BlockTag = Hex | 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
-
-/** The transaction object of eth_sendTransaction / eth_call / eth_estimateGas. */
-export interface RpcTransactionRequest {
-  from?: Hex
-  to?: Hex | null
-  gas?: Hex
-  gasPrice?: Hex
-  maxFeePerGas?: Hex
-  maxPriorityFeePerGas?: Hex
-  value?: Hex
-  data?: Hex
-  input?: Hex
-  nonce?: Hex
-  type?: Hex
-  chainId?: Hex
-  accessList?: ReadonlyArray<{ address: Hex; storageKeys: readonly Hex[] }>
-}
-
-/** A log as receipts and eth_getLogs carry it. */
-export type RpcLog = {
-  address: Hex
-  topics: Hex[]
-  data: Hex
-  blockNumber: Hex
-  blockHash: Hex
-  transactionHash: Hex
-  transactionIndex: Hex
-  logIndex: Hex
-  removed: boolean
-}
+export type * from './rpc-types/objects.js'
+export type * from './rpc-types/eth.js'
+export type * from './rpc-types/tracing.js'
+export type * from './rpc-types/controls.js'
+export type * from './rpc-types/node.js'
 
 /**
- * A transaction receipt (eth_getTransactionReceipt). A type, not an interface, so code that
- * casts results to `Record<string, unknown>` keeps compiling.
+ * Params (a tuple; optional trailing params as the method accepts them) and result (the wire
+ * JSON) of each method the node serves, by name. A method answering `never` always answers an
+ * error on this node (a Go runtime control with no V8 analogue, a minimum gas price on an
+ * EIP-1559 chain).
  */
-export type RpcTransactionReceipt = {
-  blockHash: Hex
-  blockNumber: Hex
-  contractAddress: Hex | null
-  cumulativeGasUsed: Hex
-  effectiveGasPrice: Hex
-  from: Hex
-  gasUsed: Hex
-  logs: RpcLog[]
-  logsBloom: Hex
-  /** `0x1` success, `0x0` failure (absent before Byzantium, where `root` is set). */
-  status?: Hex
-  root?: Hex
-  to: Hex | null
-  transactionHash: Hex
-  transactionIndex: Hex
-  type: Hex
-  blobGasUsed?: Hex
-  blobGasPrice?: Hex
-}
+export interface RpcMethodTypes extends EthMethodTypes, TracingMethodTypes, NodeMethodTypes, EvmMethodTypes, FinalityMethodTypes, HardhatMethodTypes, AnvilMethodTypes {}
 
-/** Params and result of each typed method. */
-export interface RpcMethodTypes {
-  eth_chainId: { params: []; result: Hex }
-  eth_blockNumber: { params: []; result: Hex }
-  eth_accounts: { params: []; result: Hex[] }
-  eth_gasPrice: { params: []; result: Hex }
-  eth_getBalance: { params: [address: Hex, block?: BlockTag]; result: Hex }
-  eth_getTransactionCount: { params: [address: Hex, block?: BlockTag]; result: Hex }
-  eth_getCode: { params: [address: Hex, block?: BlockTag]; result: Hex }
-  eth_getStorageAt: { params: [address: Hex, slot: Hex, block?: BlockTag]; result: Hex }
-  eth_call: { params: [transaction: RpcTransactionRequest, block?: BlockTag, ...rest: unknown[]]; result: Hex }
-  eth_estimateGas: { params: [transaction: RpcTransactionRequest, block?: BlockTag, ...rest: unknown[]]; result: Hex }
-  eth_sendTransaction: { params: [transaction: RpcTransactionRequest]; result: Hex }
-  eth_sendRawTransaction: { params: [raw: Hex]; result: Hex }
-  eth_getTransactionReceipt: { params: [hash: Hex]; result: RpcTransactionReceipt | null }
-  net_version: { params: []; result: string }
-  web3_clientVersion: { params: []; result: string }
-  evm_snapshot: { params: []; result: Hex }
-  evm_revert: { params: [id: Hex]; result: boolean }
-}
-
-/** The name of a typed method. */
+/** The name of a method the node serves. */
 export type TypedMethod = keyof RpcMethodTypes
 
-/** A request of a typed method; `params` may be left out where the method takes none. */
-export type TypedRequest<M extends TypedMethod> = RpcMethodTypes[M]['params'] extends []
+/** A request of a served method; `params` may be left out where the method needs none. */
+export type TypedRequest<M extends TypedMethod> = [] extends RpcMethodTypes[M]['params']
   ? { readonly method: M; readonly params?: RpcMethodTypes[M]['params'] }
   : { readonly method: M; readonly params: RpcMethodTypes[M]['params'] }
+
+/**
+ * A request by method name: a served method's typed params, or for any other name (a method
+ * of a newer release, a user's own) any params. A name the node does not serve answers -32601
+ * at run time.
+ */
+export type RpcRequest<M extends string> = M extends TypedMethod ? TypedRequest<M> : { readonly method: M; readonly params?: unknown }
+
+/** The result of a method by name: a served method's wire type, `unknown` for any other name. */
+export type RpcResult<M extends string> = M extends TypedMethod ? RpcMethodTypes[M]['result'] : unknown

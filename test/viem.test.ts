@@ -284,7 +284,7 @@ describe('viem public client', () => {
     const empty = await node.mine()
     expect(empty).toBeDefined()
     for (const number of [0n, empty!.number - 1n, empty!.number]) {
-      const raw = (await node.provider.request({ method: 'eth_getBlockByNumber', params: [toHex(number), false] })) as Record<string, Hex>
+      const raw = (await node.provider.request({ method: 'eth_getBlockByNumber', params: [toHex(number), false] })) as unknown as Record<string, Hex>
       const q = (v: Hex | undefined): Hex => (v === undefined || BigInt(v) === 0n ? '0x' : toHex(BigInt(v)))
       // Header field order (Prague): the London fields, then Shanghai, Cancun and Prague additions.
       const fields: Hex[] = [

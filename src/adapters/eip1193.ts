@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
 import type { Hex } from '../hex.js'
-import type { RpcMethodTypes, TypedMethod, TypedRequest } from '../rpc-types.js'
+import type { RpcRequest, RpcResult } from '../rpc-types.js'
 
 /** A request as EIP-1193 shapes it. */
 export interface RequestArguments {
@@ -51,11 +51,11 @@ export class Eip1193Provider {
   }
 
   /**
-   * One JSON-RPC call. The common methods ({@link RpcMethodTypes}) resolve to their wire type;
-   * any other resolves to what the caller names (`unknown` by default), as EIP-1193 providers
-   * in viem and ethers are typed.
+   * One JSON-RPC call. Every method the node serves is typed ({@link RpcMethodTypes}): its
+   * params are checked and it resolves to its wire type; any other name takes any params and
+   * resolves to `unknown`. A `string` method name (as viem and ethers call) is the untyped case.
    */
-  request<M extends TypedMethod>(args: TypedRequest<M>): Promise<RpcMethodTypes[M]['result']>
+  request<M extends string>(args: { readonly method: M } & RpcRequest<M>): Promise<RpcResult<M>>
   request<T = unknown>(args: RequestArguments): Promise<T>
   async request(args: RequestArguments): Promise<unknown> {
     if (!this.connected) throw new ProviderRpcError(4900, 'the provider is disconnected')

@@ -17,7 +17,7 @@ describe('debug_printBlock', () => {
 
   it('default: the header fields, then each transaction, quantities in decimal', async () => {
     const text = (await node.request({ method: 'debug_printBlock', params: [1] })) as string
-    const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] })) as Record<string, string>
+    const block = (await node.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] })) as unknown as Record<string, string>
     const lines = text.split('\n')
     expect(lines[0]).toBe(`Block #1 ${block.hash}`)
     expect(lines).toContain(`  gasUsed:               ${BigInt(block.gasUsed!)}`)

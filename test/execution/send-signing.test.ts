@@ -82,7 +82,7 @@ describe('eth_sendTransaction signing', () => {
     const hash = (await node.request({ method: 'eth_sendTransaction', params: [{ from: who, to: stranger, value: '0x5', gas: '0x5208' }] })) as Hex
     const raw = (await node.request({ method: 'eth_getRawTransactionByHash', params: [hash] })) as Hex
     expect(hash).toBe(keccak256(raw))
-    const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as Record<string, Hex>
+    const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as unknown as Record<string, Hex>
     const common = createChainCommon(31337n, 'prague')
     const unsigned = createTx(
       { type: 2, nonce: BigInt(tx.nonce!), to: stranger, value: 5n, gasLimit: 21000n, maxFeePerGas: BigInt(tx.maxFeePerGas!), maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas!), data: '0x', accessList: [] },

@@ -20,7 +20,7 @@ afterAll(() => node.close())
 describe('eth_fillTransaction', () => {
   it('default: fills nonce, gas and EIP-1559 fees; raw is the unsigned encoding', async () => {
     const nonce = (await node.request({ method: 'eth_getTransactionCount', params: [sender(node), 'pending'] })) as Hex
-    const { raw, tx } = (await node.request({ method: 'eth_fillTransaction', params: [{ from: sender(node), to: stranger, value: '0x1' }] })) as Filled
+    const { raw, tx } = (await node.request({ method: 'eth_fillTransaction', params: [{ from: sender(node), to: stranger, value: '0x1' }] })) as unknown as Filled
     expect(tx).toMatchObject({ type: '0x2', nonce, gas: '0x5208', to: stranger, value: '0x1', input: '0x', v: '0x0', r: '0x0', s: '0x0', chainId: '0x7a69' })
     expect(BigInt(tx.maxFeePerGas as string)).toBeGreaterThan(0n)
     expect(BigInt(tx.maxPriorityFeePerGas as string)).toBe(1_000_000_000n)
@@ -31,7 +31,7 @@ describe('eth_fillTransaction', () => {
   })
 
   it('args: gasPrice makes a legacy transaction; given fields are kept', async () => {
-    const { tx } = (await node.request({ method: 'eth_fillTransaction', params: [{ from: sender(node), to: stranger, gasPrice: '0x77359400', nonce: '0x63', gas: '0x6000' }] })) as Filled
+    const { tx } = (await node.request({ method: 'eth_fillTransaction', params: [{ from: sender(node), to: stranger, gasPrice: '0x77359400', nonce: '0x63', gas: '0x6000' }] })) as unknown as Filled
     expect(tx).toMatchObject({ type: '0x0', gasPrice: '0x77359400', nonce: '0x63', gas: '0x6000' })
   })
 })

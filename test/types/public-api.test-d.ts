@@ -15,6 +15,7 @@ import type {
   MiningMode,
   NodeOptions,
   RpcError,
+  RpcTraceResult,
   RpcTransactionReceipt,
   Validator,
   WsEndpoint,
@@ -47,8 +48,10 @@ export async function results() {
   const receipt = await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })
   is<Equal<typeof receipt, RpcTransactionReceipt | null>>()
   const status: Hex | undefined = receipt?.status
-  // Any other method is callable and resolves to unknown.
-  const other = await node.request({ method: 'debug_traceTransaction', params: [hash] })
+  // Every served method is typed; any other name is callable and resolves to unknown.
+  const trace = await node.request({ method: 'debug_traceTransaction', params: [hash] })
+  is<Equal<typeof trace, RpcTraceResult>>()
+  const other = await node.request({ method: 'eth_someFutureMethod', params: [hash] })
   is<Equal<typeof other, unknown>>()
   // @ts-expect-error: eth_blockNumber's result is hex, not a number.
   const wrong: number = await node.request({ method: 'eth_blockNumber' })
