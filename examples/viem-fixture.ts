@@ -4,8 +4,8 @@
  * Run with `npx tsx examples/viem-fixture.ts`.
  */
 import { createPublicClient, createTestClient, createWalletClient, getContract, type Abi } from 'viem'
-import { clientConfig } from '../src/adapters/viem.js' // 'finality/viem' in your project
-import { createNode, loadFixture, type FinalityNode } from '../src/index.js' // 'finality' in your project
+import { clientConfig } from '../src/adapters/viem.js' // 'finality-evm/viem' in your project
+import { createNode, loadFixture, type FinalityNode } from '../src/index.js' // 'finality-evm' in your project
 import { compileCounter } from './counter.js'
 
 const { abi, bytecode } = compileCounter()

@@ -1,5 +1,5 @@
 /**
- * finality instances for prool (`finality/prool`), the pool of test chains viem's ecosystem uses:
+ * finality instances for prool (`finality-evm/prool`), the pool of test chains viem's ecosystem uses:
  * one chain per test worker, each behind its own URL. prool is an optional peer dependency: only
  * this entry imports it.
  *

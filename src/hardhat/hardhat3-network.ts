@@ -43,7 +43,7 @@ function errorOfResponse(error: { code: number; message: string; data?: unknown 
 
 async function createNodeFor(config: EdrNetworkConfig): Promise<FinalityNode> {
   const finality = config.finality
-  if (finality === undefined) throw new TypeError('finality/hardhat: not a finality network')
+  if (finality === undefined) throw new TypeError('finality-evm/hardhat: not a finality network')
   const settings = await hardhat3NetworkSettings(config, finality.userSet)
   // The main package, loaded when a finality network is first connected to: the plugin's own
   // module stays small, and the engine is the package's one copy (dist/hardhat.js imports it).

@@ -1,11 +1,11 @@
 /**
- * `finality/hardhat` for Hardhat 3 (the package export's `import` condition): a plugin that
+ * `finality-evm/hardhat` for Hardhat 3 (the package export's `import` condition): a plugin that
  * gives a Hardhat 3 project finality networks, each connection a node of its own inside
  * Hardhat's process.
  *
  * ```ts
  * import { defineConfig } from 'hardhat/config'
- * import finality from 'finality/hardhat'
+ * import finality from 'finality-evm/hardhat'
  *
  * export default defineConfig({
  *   plugins: [finality],
@@ -45,7 +45,7 @@ declare module 'hardhat/types/config' {
 /** The plugin: `plugins: [finality]` in a Hardhat 3 config. */
 const finality: HardhatPlugin = {
   id: 'finality',
-  npmPackage: 'finality',
+  npmPackage: 'finality-evm',
   hookHandlers: {
     config: async () => ({ default: async () => ({ validateUserConfig, resolveUserConfig }) }),
     network: async () => ({ default: async () => networkHooks() }),

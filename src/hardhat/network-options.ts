@@ -67,7 +67,7 @@ export class HardhatNetworkSettingError extends TypeError {
   /** The setting, as the Hardhat config names it (`mining.interval`). */
   readonly setting: string
   constructor(setting: string, reason: string) {
-    super(`finality/hardhat: networks.hardhat.${setting} ${reason}`)
+    super(`finality-evm/hardhat: networks.hardhat.${setting} ${reason}`)
     this.name = 'HardhatNetworkSettingError'
     this.setting = setting
   }

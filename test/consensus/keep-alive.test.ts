@@ -18,7 +18,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'finality-keep-alive-'))
 /** Runs `source` as an ES module script under tsx; resolves to its exit code, output and time. */
 function script(name: string, source: string): Promise<{ code: number | null; out: string; ms: number }> {
   const file = path.join(dir, name)
-  writeFileSync(file, source.replaceAll("from 'finality'", `from ${JSON.stringify(ENTRY)}`))
+  writeFileSync(file, source.replaceAll("from 'finality-evm'", `from ${JSON.stringify(ENTRY)}`))
   const started = performance.now()
   return new Promise((resolve) => {
     const child = execFile(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 60_000 }, (_error, stdout, stderr) =>
@@ -32,7 +32,7 @@ describe.concurrent('timers a request waits on keep the process alive', () => {
     const run = await script(
       'silent.mts',
       [
-        "import { createNode } from 'finality'",
+        "import { createNode } from 'finality-evm'",
         'const node = await createNode({ validators: 4, onConsoleLog: false })',
         // Height 1's round-0 proposer is the first validator by address.
         'node.setValidatorFault(node.validators[0].address, { silent: true })',
@@ -51,7 +51,7 @@ describe.concurrent('timers a request waits on keep the process alive', () => {
     const run = await script(
       'idle.mts',
       [
-        "import { createNode } from 'finality'",
+        "import { createNode } from 'finality-evm'",
         "const node = await createNode({ validators: 4, mining: { mode: 'interval', blockTime: 60_000 }, onConsoleLog: false })",
         'node.setValidatorFault(node.validators[0].address, { silent: true })',
         "console.log('done')",

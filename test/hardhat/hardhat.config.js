@@ -26,11 +26,11 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async ({ solcVersion }) => {
   return { compilerPath: require.resolve('solc/soljson.js'), isSolcJs: true, version: solcVersion, longVersion: solc.version() }
 })
 
-// The in-process setup. A project that installed finality imports 'finality'; this repository's
+// The in-process setup. A project that installed finality imports 'finality-evm'; this repository's
 // own run loads its sources (FINALITY_MODULE, under tsx).
 extendProvider(async (provider, _config, network) => {
   if (network !== 'inprocess') return provider
-  const { createNode } = await import(process.env.FINALITY_MODULE ?? 'finality')
+  const { createNode } = await import(process.env.FINALITY_MODULE ?? 'finality-evm')
   const node = await createNode({ hardhatCompat: true, hardfork: 'osaka', allowUnlimitedContractSize: true })
   return node.provider
 })

@@ -20,7 +20,7 @@ import hardhatViem from "@nomicfoundation/hardhat-viem";
 import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
 import { defineConfig } from "hardhat/config";
 // #region plugin (docs/hardhat.md holds this text verbatim)
-import finality from "finality/hardhat";
+import finality from "finality-evm/hardhat";
 // #endregion plugin
 
 const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
-import finality from "finality/hardhat";
+import finality from "finality-evm/hardhat";
 import { configVariable } from "hardhat/config";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 
