@@ -379,6 +379,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     },
     dataDir: typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined,
     clientVersion: clientVersion(options.hardhatCompat ?? false),
+    hardhatCompat: options.hardhatCompat ?? false,
     // The transports are made with the services; admin methods reach them only when called.
     get servers() {
       return transports.servers

@@ -49,6 +49,8 @@ export interface Services {
   readonly dataDir: string | undefined
   /** What web3_clientVersion answers (hardhat_metadata, anvil_metadata and admin_nodeInfo repeat it). */
   readonly clientVersion: string
+  /** Hardhat compatibility (createNode's `hardhatCompat`, the CLI's `--hardhat`). */
+  readonly hardhatCompat: boolean
   /** True once `node.close()` began: every call is refused with NodeClosedError. */
   readonly closed: boolean
   /** The servers node.listen() (and the CLI) opened. */
