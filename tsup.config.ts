@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build as esbuild } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 // @ts-expect-error: a plain JavaScript build script, without types
 import { writeDistEntries } from './scripts/dist-entries.mjs'
@@ -113,6 +114,46 @@ const startUpPatches: Plugin = {
   },
 }
 
+/**
+ * The Hardhat 2 plugin (`require('finality/hardhat')`), dist/hardhat.cjs: CommonJS only (Hardhat
+ * 2 loads plugins with `require`), built after the bundle by esbuild alone so that tsup makes
+ * neither an ES module twin nor types for it. It loads the package's main entry (dist/index.cjs,
+ * the engine bundle through its code cache) at its first request instead of bundling a second
+ * copy: the sources' `require('../index.js')` is mapped to './index.cjs'. Hardhat is the
+ * project's own, never bundled.
+ */
+export async function buildHardhatPlugin(): Promise<void> {
+  await esbuild({
+    entryPoints: ['src/hardhat/hardhat2.ts'],
+    outfile: 'dist/hardhat.cjs',
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    external: ['hardhat', 'hardhat/*'],
+    plugins: [
+      {
+        name: 'main-entry',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => {
+            if (!/[\\/]src[\\/]hardhat$/.test(args.resolveDir)) return undefined
+            return { path: './index.cjs', external: true }
+          })
+          // Nothing else of the node may be bundled into the plugin: only types and the mapping.
+          build.onResolve({ filter: /^\.\.?\// }, (args) => {
+            if (args.kind === 'entry-point' || /^\.\/network-options\.js$/.test(args.path) || args.path === './index.cjs') return undefined
+            return { errors: [{ text: `the Hardhat plugin imports ${args.path}: load it through the main entry (require('../index.js'))` }] }
+          })
+        },
+      },
+    ],
+  })
+}
+
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts' },
   format: ['esm', 'cjs'],
@@ -143,5 +184,6 @@ export default defineConfig({
   // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
   async onSuccess() {
     writeDistEntries()
+    await buildHardhatPlugin()
   },
 })

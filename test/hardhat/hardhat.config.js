@@ -1,19 +1,23 @@
 /**
  * A Hardhat 2 project as its users set one up (hardhat-ethers, chai matchers, network helpers),
- * pointed at finality in the two ways docs/hardhat.md describes:
+ * pointed at finality in the ways docs/hardhat.md describes:
  *
- * - `localhost` (or any name, `finality` below): finality's command line over HTTP
- *   (`npx finality --hardhat`). FINALITY_URL overrides the address (the repository's test starts
- *   the CLI on an ephemeral port).
- * - `inprocess`: a finality node inside Hardhat's own process; the network's provider is the
- *   node's EIP-1193 provider (the `extendProvider` below), so nothing listens on a port.
+ * - `hardhat`, Hardhat's own network: `require('finality/hardhat')` makes it a finality node
+ *   configured from `networks.hardhat`, inside Hardhat's process (`hardhat test`), or served over
+ *   HTTP and WebSocket by `hardhat node`.
+ * - `localhost` (or any name, `finality` below): a node over HTTP (`npx finality --hardhat`, or
+ *   `hardhat node`). FINALITY_URL overrides the address (the repository's test starts the node on
+ *   an ephemeral port).
  *
  * Contracts compile with the `solc` npm package (solcjs) through a local compiler override:
  * Hardhat neither downloads a compiler nor fetches the compiler list.
  */
 require('@nomicfoundation/hardhat-ethers')
 require('@nomicfoundation/hardhat-chai-matchers')
-const { extendProvider, subtask } = require('hardhat/config')
+// A project that installed finality requires 'finality/hardhat'; this repository's own run loads
+// the plugin's sources (FINALITY_HARDHAT, under tsx) or its build.
+require(process.env.FINALITY_HARDHAT ?? 'finality/hardhat')
+const { subtask } = require('hardhat/config')
 const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require('hardhat/builtin-tasks/task-names')
 
 const SOLC_VERSION = '0.8.37'
@@ -26,15 +30,6 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async ({ solcVersion }) => {
   return { compilerPath: require.resolve('solc/soljson.js'), isSolcJs: true, version: solcVersion, longVersion: solc.version() }
 })
 
-// The in-process setup. A project that installed finality imports 'finality'; this repository's
-// own run loads its sources (FINALITY_MODULE, under tsx).
-extendProvider(async (provider, _config, network) => {
-  if (network !== 'inprocess') return provider
-  const { createNode } = await import(process.env.FINALITY_MODULE ?? 'finality')
-  const node = await createNode({ hardhatCompat: true, hardfork: 'osaka', allowUnlimitedContractSize: true })
-  return node.provider
-})
-
 /** Mocha's JSON report, written to a file, when the repository's test asks for one. */
 const report = process.env.FINALITY_MOCHA_JSON
 
@@ -42,11 +37,11 @@ const report = process.env.FINALITY_MOCHA_JSON
 module.exports = {
   solidity: { version: SOLC_VERSION, settings: { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 } } },
   networks: {
+    // Hardhat's own network, a finality node (the 25 KB contract needs the size limit lifted).
+    hardhat: { allowUnlimitedContractSize: true },
     localhost: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
     // The same node under another name: hardhat-ethers then estimates every send first.
     finality: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
-    // Hardhat wants a URL for any network but its own; the provider above replaces this one's.
-    inprocess: { url: 'http://in-process.invalid' },
   },
   mocha: {
     timeout: 120_000,
