@@ -7,11 +7,12 @@
  * `hardhat test` must exit 0; a failing test must make it fail. The project loads the plugin's
  * sources through tsx (FINALITY_HARDHAT), where a user's project requires 'finality/hardhat'.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
@@ -23,6 +24,25 @@ const SUITES = ['network', 'fixtures and time', 'state', 'reverts', 'governance 
 /** The plugin's sources, loaded by the project's config under tsx. */
 const PLUGIN = { FINALITY_HARDHAT: path.join(ROOT, 'src', 'hardhat', 'hardhat2.ts') }
 const TSX = ['--import', 'tsx']
+/** hardhat-gas-reporter, installed from npm into the project's git-ignored .cache/ once. */
+const GAS_REPORTER_VERSION = '2.3.0'
+const GAS_REPORTER_DIR = path.join(PROJECT, '.cache', `gas-reporter-${GAS_REPORTER_VERSION}`)
+
+/** The installed hardhat-gas-reporter's folder, installing it the first time. */
+async function gasReporter(): Promise<string> {
+  const installed = path.join(GAS_REPORTER_DIR, 'installed')
+  if (!existsSync(installed)) {
+    mkdirSync(GAS_REPORTER_DIR, { recursive: true })
+    writeFileSync(path.join(GAS_REPORTER_DIR, 'package.json'), '{ "private": true }\n')
+    // Without its peer dependency, Hardhat: the plugin must register with the project's Hardhat.
+    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--legacy-peer-deps', `hardhat-gas-reporter@${GAS_REPORTER_VERSION}`], {
+      cwd: GAS_REPORTER_DIR,
+      maxBuffer: 64 << 20,
+    })
+    writeFileSync(installed, '')
+  }
+  return path.join(GAS_REPORTER_DIR, 'node_modules', 'hardhat-gas-reporter')
+}
 
 interface MochaTest {
   fullTitle: string
@@ -114,6 +134,28 @@ describe('a Hardhat project against finality', () => {
       expect(code, out).toBe(0)
       expect(out).not.toMatch(/Failed to generate|stack trace/i)
     }, 240_000)
+
+    it("hardhat-gas-reporter (from npm): every test passes, and its figures are Hardhat Network's own (Reverter's deployment and succeed(), run on Hardhat itself)", async () => {
+      const reporter = await gasReporter()
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'finality-gas-')), 'gas.json')
+      const { code, out, report } = await runSuite('hardhat', { FINALITY_GAS_REPORTER: reporter, FINALITY_GAS_REPORT: file })
+      expectAllPassed(report)
+      expect(code, out).toBe(0)
+      const gas = JSON.parse(readFileSync(file, 'utf8')) as {
+        data: { methods: Record<string, { contract: string; method: string; numberOfCalls: number; gasData: number[] }>; deployments: { name: string; gasData: number[] }[] }
+      }
+      // The reference: `hardhat run` on Hardhat's own network (the project without the plugin).
+      const reference = await hardhat(['run', '--no-compile', 'scripts/gas-probe.js'], { FINALITY_HARDHAT: 'none' })
+      const line = /^\{"client".*$/m.exec(reference.out)
+      if (line === null) throw new Error(`the reference run printed no figures:\n${reference.out}`)
+      const edr = JSON.parse(line[0]) as { client: string; deployment: number; succeed: number }
+      expect(edr.client).toMatch(/^HardhatNetwork\/2\.29\.1\/@nomicfoundation\/edr\//)
+      const succeed = Object.values(gas.data.methods).find((m) => m.contract === 'Reverter' && m.method === 'succeed')
+      expect(succeed?.numberOfCalls).toBeGreaterThan(0)
+      expect([...new Set(succeed?.gasData)]).toEqual([edr.succeed])
+      expect([...new Set(gas.data.deployments.find((d) => d.name === 'Reverter')?.gasData)]).toEqual([edr.deployment])
+      expect(gas.data.deployments.find((d) => d.name === 'Big')?.gasData.length).toBeGreaterThan(0)
+    }, 480_000)
 
     it('a failing test makes hardhat test fail', async () => {
       const { code, report } = await runSuite('hardhat', {}, undefined, ['failing/fails.js'])

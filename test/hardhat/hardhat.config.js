@@ -15,8 +15,14 @@
 require('@nomicfoundation/hardhat-ethers')
 require('@nomicfoundation/hardhat-chai-matchers')
 // A project that installed finality requires 'finality/hardhat'; this repository's own run loads
-// the plugin's sources (FINALITY_HARDHAT, under tsx) or its build.
-require(process.env.FINALITY_HARDHAT ?? 'finality/hardhat')
+// the plugin's sources (FINALITY_HARDHAT, under tsx) or its build, and `none` leaves Hardhat's own
+// network in place (the reference the repository's test compares gas figures with).
+const plugin = process.env.FINALITY_HARDHAT ?? 'finality/hardhat'
+if (plugin !== 'none') require(plugin)
+// hardhat-gas-reporter, when the repository's test has installed it (FINALITY_GAS_REPORTER: its
+// folder; test/hardhat.test.ts installs it from npm into .cache/, git-ignored).
+const gasReporter = process.env.FINALITY_GAS_REPORTER
+if (gasReporter !== undefined) require(gasReporter)
 const { subtask } = require('hardhat/config')
 const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require('hardhat/builtin-tasks/task-names')
 
@@ -42,6 +48,14 @@ module.exports = {
     localhost: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
     // The same node under another name: hardhat-ethers then estimates every send first.
     finality: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
+  },
+  // Offline: no price look-ups; the JSON report is what the repository's test reads.
+  gasReporter: {
+    enabled: gasReporter !== undefined,
+    offline: true,
+    outputJSON: true,
+    outputJSONFile: process.env.FINALITY_GAS_REPORT ?? 'gas-report.json',
+    noColors: true,
   },
   mocha: {
     timeout: 120_000,
