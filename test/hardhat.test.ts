@@ -222,6 +222,31 @@ describe('a Hardhat project against finality', () => {
       ws.close()
     }, 60_000)
 
+    it("with another network as the project's default, hardhat node serves a finality node too", async () => {
+      const other = startHardhat(['node', '--hostname', '127.0.0.1', '--port', '0'], { FINALITY_DEFAULT_NETWORK: 'localhost' })
+      try {
+        let text = ''
+        const at = await new Promise<number>((resolve, reject) => {
+          const read = (d: Buffer) => {
+            text += d
+            const found = /JSON-RPC server at http:\/\/127\.0\.0\.1:(\d+)\//.exec(text)
+            if (found !== null) resolve(Number(found[1]))
+          }
+          other.stdout.on('data', read)
+          other.stderr.on('data', read)
+          other.once('exit', (code) => reject(new Error(`hardhat node exited (${code}):\n${text}`)))
+        })
+        const version = await fetch(`http://127.0.0.1:${at}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_clientVersion', params: [] }),
+        }).then((r) => r.json() as Promise<{ result: string }>)
+        expect(version.result).toMatch(/^HardhatNetwork\/finality\//)
+      } finally {
+        other.kill('SIGINT')
+      }
+    }, 120_000)
+
     it('hardhat test --network localhost against it: every test passes, none skipped; the node logs each method', async () => {
       if (port === 0) throw new Error('hardhat node did not start')
       const { code, report } = await runSuite('localhost', { FINALITY_URL: `http://127.0.0.1:${port}` })

@@ -95,6 +95,17 @@ describe('npm pack', () => {
     expect(topRequires.filter((s) => /^(@(ethereumjs|noble|scure)\/|hash-wasm)/.test(s ?? ''))).toEqual([])
   })
 
+  it("ships the Hardhat 2 plugin (finality/hardhat under require): it loads the package's main entry and Hardhat's own modules, and bundles nothing of the node", async () => {
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as { exports: Record<string, { require?: unknown }> }
+    expect(manifest.exports['./hardhat']?.require).toBe('./dist/hardhat.cjs')
+    const plugin = (await run('tar', ['-xzOf', tarball, 'package/dist/hardhat.cjs'], { maxBuffer: 64 << 20 })).stdout
+    const required = [...new Set([...plugin.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))]
+    expect(required.filter((s) => s !== './index.cjs' && !s?.startsWith('hardhat/'))).toEqual([])
+    expect(required).toContain('./index.cjs')
+    // The engine stays in dist/finality.cjs: the plugin is the mapping and Hardhat's glue.
+    expect(plugin.length).toBeLessThan(20_000)
+  })
+
   it('refuses a package whose dist/ lacks a file package.json points at', async () => {
     const dir = path.join(work, 'unbuilt')
     mkdirSync(path.join(dir, 'dist'), { recursive: true })

@@ -41,6 +41,8 @@ const report = process.env.FINALITY_MOCHA_JSON
 
 /** @type {import('hardhat/config').HardhatUserConfig} */
 module.exports = {
+  // The repository's test of `hardhat node` in a project whose default network is another.
+  ...(process.env.FINALITY_DEFAULT_NETWORK === undefined ? {} : { defaultNetwork: process.env.FINALITY_DEFAULT_NETWORK }),
   solidity: { version: SOLC_VERSION, settings: { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 } } },
   networks: {
     // Hardhat's own network, a finality node (the 25 KB contract needs the size limit lifted).
