@@ -38,7 +38,8 @@ beforeAll(async () => {
   const [name] = readdirSync(packed).filter((f) => f.endsWith('.tgz'))
   if (name === undefined) throw new Error('npm pack made no tarball')
   tarball = path.join(packed, name)
-}, 240_000)
+  // npm pack runs the whole build (tsup, the entries, the Hardhat plugin): ~1 min alone, several on a busy machine.
+}, 600_000)
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true })
