@@ -131,37 +131,41 @@ const startUpPatches: Plugin = {
 }
 
 /**
- * The Hardhat 3 plugin (`import finality from 'finality/hardhat'`), dist/hardhat.js: an ES module
- * only (Hardhat 3 loads its config and plugins as ES modules), built after the bundle by esbuild
- * alone; its types come from tsup's declaration build (the `dts` entries below). It loads the
- * package's main entry (dist/index.js, the engine bundle through its code cache) when a finality
- * network is first connected to instead of bundling a second copy: the sources' `import('../index.js')`
- * is mapped to './index.js'. Hardhat is the project's own and is never imported at run time.
+ * The Hardhat plugins (`finality-evm/hardhat`), each built after the bundle by esbuild alone: for
+ * Hardhat 2, dist/hardhat.cjs (CommonJS: Hardhat 2 requires plugins; no types), for Hardhat 3,
+ * dist/hardhat.js (an ES module: Hardhat 3 imports its config and plugins; its types come from
+ * tsup's declaration build, the `dts` entries below). Each loads the package's main entry (the
+ * engine bundle through its code cache) at its first use instead of bundling a second copy: the
+ * sources' `../index.js` is mapped to './index.cjs' or './index.js', and a relative import of
+ * anything but the plugin's own files fails the build. Hardhat is the project's own, never bundled.
  */
-export async function buildHardhat3Plugin(): Promise<void> {
+export async function buildHardhatPlugin(hardhat: 2 | 3): Promise<void> {
+  const esm = hardhat === 3
+  const entry = esm ? './index.js' : './index.cjs'
+  const own = esm ? /^\.\/(hardhat3-[a-z]+|network-options)\.js$/ : /^\.\/network-options\.js$/
   await esbuild({
-    entryPoints: ['src/hardhat/hardhat3.ts'],
-    outfile: 'dist/hardhat.js',
+    entryPoints: [esm ? 'src/hardhat/hardhat3.ts' : 'src/hardhat/hardhat2.ts'],
+    outfile: esm ? 'dist/hardhat.js' : 'dist/hardhat.cjs',
     bundle: true,
-    format: 'esm',
+    format: esm ? 'esm' : 'cjs',
     platform: 'node',
     target: 'node20',
     sourcemap: true,
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
+    external: ['hardhat', 'hardhat/*'],
     plugins: [
       {
         name: 'main-entry',
         setup(build) {
           build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => {
             if (!/[\\/]src[\\/]hardhat$/.test(args.resolveDir)) return undefined
-            return { path: './index.js', external: true }
+            return { path: entry, external: true }
           })
-          // Nothing of the node may be bundled into the plugin: only its own files and the mapping.
           build.onResolve({ filter: /^\.\.?\// }, (args) => {
-            if (args.kind === 'entry-point' || /^\.\/(hardhat3-[a-z]+|network-options)\.js$/.test(args.path) || args.path === './index.js') return undefined
-            return { errors: [{ text: `the Hardhat 3 plugin imports ${args.path}: load it through the main entry (import('../index.js'))` }] }
+            if (args.kind === 'entry-point' || own.test(args.path) || args.path === entry) return undefined
+            return { errors: [{ text: `the Hardhat ${hardhat} plugin imports ${args.path}: load it through the main entry ('../index.js')` }] }
           })
         },
       },
@@ -172,7 +176,7 @@ export async function buildHardhat3Plugin(): Promise<void> {
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
-  // The Hardhat 3 plugin's types too (its code is built by buildHardhat3Plugin).
+  // The Hardhat 3 plugin's types too (its code is built by buildHardhatPlugin(3)).
   dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
   target: 'node20',
   platform: 'node',
@@ -200,6 +204,7 @@ export default defineConfig({
   // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
   async onSuccess() {
     writeDistEntries()
-    await buildHardhat3Plugin()
+    await buildHardhatPlugin(2)
+    await buildHardhatPlugin(3)
   },
 })

@@ -55,6 +55,17 @@ describe('hardhatCompat', () => {
     expect(((await node.request({ method: 'admin_nodeInfo' })) as { name: string }).name).toBe(version)
   })
 
+  it("hardhat_getStackTraceFailuresCount: 0 (a JSON number, as Hardhat answers it) in Hardhat mode, where `hardhat test` asks it after the run; absent otherwise, saying why", async () => {
+    const hardhat = await newNode({ hardhatCompat: true })
+    expect(await hardhat.request({ method: 'hardhat_getStackTraceFailuresCount' })).toBe(0)
+    await expect(hardhat.request({ method: 'hardhat_getStackTraceFailuresCount', params: [1] })).rejects.toMatchObject({ code: -32602 })
+    const plain = await newNode()
+    await expect(plain.request({ method: 'hardhat_getStackTraceFailuresCount' })).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringMatching(/^the method hardhat_getStackTraceFailuresCount does not exist\/is not available: it counts failures of Hardhat's Solidity stack traces/),
+    })
+  })
+
   it('hardhat_metadata: instanceId stays while the chain runs and changes with each hardhat_reset, as Hardhat\'s', async () => {
     const node = await newNode()
     const id = async () => ((await node.request({ method: 'hardhat_metadata' })) as { instanceId: string }).instanceId

@@ -38,7 +38,8 @@ beforeAll(async () => {
   const [name] = readdirSync(packed).filter((f) => f.endsWith('.tgz'))
   if (name === undefined) throw new Error('npm pack made no tarball')
   tarball = path.join(packed, name)
-}, 240_000)
+  // npm pack runs the whole build (tsup, the entries, the Hardhat plugin): ~1 min alone, several on a busy machine.
+}, 600_000)
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true })
@@ -93,6 +94,17 @@ describe('npm pack', () => {
     // The pure-JS libraries are bundled (one file loads faster than their ~400 modules), and so is
     // hash-wasm's keccak alone (its CommonJS entry holds every algorithm: ~14 ms of a cold import).
     expect(topRequires.filter((s) => /^(@(ethereumjs|noble|scure)\/|hash-wasm)/.test(s ?? ''))).toEqual([])
+  })
+
+  it("ships the Hardhat 2 plugin (finality-evm/hardhat under require): it loads the package's main entry and Hardhat's own modules, and bundles nothing of the node", async () => {
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as { exports: Record<string, { require?: unknown }> }
+    expect(manifest.exports['./hardhat']?.require).toBe('./dist/hardhat.cjs')
+    const plugin = (await run('tar', ['-xzOf', tarball, 'package/dist/hardhat.cjs'], { maxBuffer: 64 << 20 })).stdout
+    const required = [...new Set([...plugin.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]))]
+    expect(required.filter((s) => s !== './index.cjs' && !s?.startsWith('hardhat/'))).toEqual([])
+    expect(required).toContain('./index.cjs')
+    // The engine stays in dist/finality.cjs: the plugin is the mapping and Hardhat's glue.
+    expect(plugin.length).toBeLessThan(20_000)
   })
 
   it('refuses a package whose dist/ lacks a file package.json points at', async () => {

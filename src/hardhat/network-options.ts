@@ -87,15 +87,6 @@ const HARDFORK_ORDER = Object.values(HARDFORKS)
 /** Hardhat's default derivation path (accounts at `<path>/<index>`), the one finality's mnemonic uses. */
 const DEFAULT_PATH = "m/44'/60'/0'/0"
 
-/**
- * createNode options not on this branch yet: a setting that needs one is refused while its
- * option is absent (see {@link pending}).
- */
-const PENDING = { coinbase: 'coinbase', minGasPrice: 'minGasPrice', initialDate: 'initialDate' } as const
-
-function pending(setting: keyof typeof PENDING): never {
-  throw new HardhatNetworkSettingError(setting, `has no createNode counterpart in this version of finality (the option ${PENDING[setting]} is not there yet); remove it`)
-}
 
 function wei(setting: string, value: string | bigint | number): bigint {
   try {
@@ -181,9 +172,10 @@ export function hardhatNetworkOptions(config: HardhatNetworkSettings, context: H
   if (config.throwOnTransactionFailures !== undefined) options.throwOnTransactionFailures = config.throwOnTransactionFailures
   if (config.throwOnCallFailures !== undefined) options.throwOnCallFailures = config.throwOnCallFailures
   if (config.forking !== undefined) Object.assign(options, forkOf(config.forking))
-  if (config.coinbase !== undefined) pending('coinbase')
-  if (config.minGasPrice !== undefined && BigInt(config.minGasPrice) !== 0n) pending('minGasPrice')
-  if (config.initialDate !== undefined && userSet('initialDate')) pending('initialDate')
+  if (config.coinbase !== undefined) options.coinbase = config.coinbase as `0x${string}`
+  if (config.minGasPrice !== undefined && BigInt(config.minGasPrice) !== 0n) options.minGasPrice = BigInt(config.minGasPrice)
+  // Hardhat fills in the time of the moment when the user wrote none: only the user's own is a date to start at.
+  if (config.initialDate !== undefined && userSet('initialDate')) options.initialDate = config.initialDate
   if (config.allowBlocksWithSameTimestamp === true) {
     throw new HardhatNetworkSettingError('allowBlocksWithSameTimestamp', 'has no counterpart: every finality block is a decided block whose timestamp is after its parent\'s')
   }

@@ -1,19 +1,29 @@
 /**
  * A Hardhat 2 project as its users set one up (hardhat-ethers, chai matchers, network helpers),
- * pointed at finality in the two ways docs/hardhat.md describes:
+ * pointed at finality in the ways docs/hardhat.md describes:
  *
- * - `localhost` (or any name, `finality` below): finality's command line over HTTP
- *   (`npx finality --hardhat`). FINALITY_URL overrides the address (the repository's test starts
- *   the CLI on an ephemeral port).
- * - `inprocess`: a finality node inside Hardhat's own process; the network's provider is the
- *   node's EIP-1193 provider (the `extendProvider` below), so nothing listens on a port.
+ * - `hardhat`, Hardhat's own network: `require('finality-evm/hardhat')` makes it a finality node
+ *   configured from `networks.hardhat`, inside Hardhat's process (`hardhat test`), or served over
+ *   HTTP and WebSocket by `hardhat node`.
+ * - `localhost` (or any name, `finality` below): a node over HTTP (`npx finality --hardhat`, or
+ *   `hardhat node`). FINALITY_URL overrides the address (the repository's test starts the node on
+ *   an ephemeral port).
  *
  * Contracts compile with the `solc` npm package (solcjs) through a local compiler override:
  * Hardhat neither downloads a compiler nor fetches the compiler list.
  */
 require('@nomicfoundation/hardhat-ethers')
 require('@nomicfoundation/hardhat-chai-matchers')
-const { extendProvider, subtask } = require('hardhat/config')
+// A project that installed finality requires 'finality-evm/hardhat'; this repository's own run loads
+// the plugin's sources (FINALITY_HARDHAT, under tsx) or its build, and `none` leaves Hardhat's own
+// network in place (the reference the repository's test compares gas figures with).
+const plugin = process.env.FINALITY_HARDHAT ?? 'finality-evm/hardhat'
+if (plugin !== 'none') require(plugin)
+// hardhat-gas-reporter, when the repository's test has installed it (FINALITY_GAS_REPORTER: its
+// folder; test/hardhat.test.ts installs it from npm into .cache/, git-ignored).
+const gasReporter = process.env.FINALITY_GAS_REPORTER
+if (gasReporter !== undefined) require(gasReporter)
+const { subtask } = require('hardhat/config')
 const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require('hardhat/builtin-tasks/task-names')
 
 const SOLC_VERSION = '0.8.37'
@@ -26,27 +36,28 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async ({ solcVersion }) => {
   return { compilerPath: require.resolve('solc/soljson.js'), isSolcJs: true, version: solcVersion, longVersion: solc.version() }
 })
 
-// The in-process setup. A project that installed finality imports 'finality-evm'; this repository's
-// own run loads its sources (FINALITY_MODULE, under tsx).
-extendProvider(async (provider, _config, network) => {
-  if (network !== 'inprocess') return provider
-  const { createNode } = await import(process.env.FINALITY_MODULE ?? 'finality-evm')
-  const node = await createNode({ hardhatCompat: true, hardfork: 'osaka', allowUnlimitedContractSize: true })
-  return node.provider
-})
-
 /** Mocha's JSON report, written to a file, when the repository's test asks for one. */
 const report = process.env.FINALITY_MOCHA_JSON
 
 /** @type {import('hardhat/config').HardhatUserConfig} */
 module.exports = {
+  // The repository's test of `hardhat node` in a project whose default network is another.
+  ...(process.env.FINALITY_DEFAULT_NETWORK === undefined ? {} : { defaultNetwork: process.env.FINALITY_DEFAULT_NETWORK }),
   solidity: { version: SOLC_VERSION, settings: { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 } } },
   networks: {
+    // Hardhat's own network, a finality node (the 25 KB contract needs the size limit lifted).
+    hardhat: { allowUnlimitedContractSize: true },
     localhost: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
     // The same node under another name: hardhat-ethers then estimates every send first.
     finality: { url: process.env.FINALITY_URL ?? 'http://127.0.0.1:8545' },
-    // Hardhat wants a URL for any network but its own; the provider above replaces this one's.
-    inprocess: { url: 'http://in-process.invalid' },
+  },
+  // Offline: no price look-ups; the JSON report is what the repository's test reads.
+  gasReporter: {
+    enabled: gasReporter !== undefined,
+    offline: true,
+    outputJSON: true,
+    outputJSONFile: process.env.FINALITY_GAS_REPORT ?? 'gas-report.json',
+    noColors: true,
   },
   mocha: {
     timeout: 120_000,

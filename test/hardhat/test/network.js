@@ -9,8 +9,13 @@ const { ethers, network } = require('hardhat')
 const { loadFixture, time } = require('@nomicfoundation/hardhat-network-helpers')
 const { deployBasics } = require('../fixtures')
 
-/** hardhat-ethers' fixed gas on `localhost` when hardhat_metadata answers: min(2^24, Hardhat Network's 60M). */
+/**
+ * hardhat-ethers' fixed gas on `hardhat` (the network config's `gas`) and on `localhost` when
+ * hardhat_metadata answers: min(2^24, Hardhat Network's 60M).
+ */
 const FIXED_GAS = 16_777_216n
+/** The networks on which hardhat-ethers sends with that gas instead of estimating. */
+const FIXED = network.name === 'localhost' || network.name === 'hardhat'
 
 describe('network', function () {
   it('web3_clientVersion starts with HardhatNetwork and names finality', async function () {
@@ -31,13 +36,13 @@ describe('network', function () {
     expect(metadata.latestBlockHash).to.equal(head.hash)
   })
 
-  it(`a send on a network named ${network.name}: ${network.name === 'localhost' ? 'the fixed gas of a Hardhat node' : 'gas estimated first'}`, async function () {
+  it(`a send on a network named ${network.name}: ${FIXED ? 'the fixed gas of Hardhat Network' : 'gas estimated first'}`, async function () {
     const { reverter } = await loadFixture(deployBasics)
     const estimate = await reverter.succeed.estimateGas()
     const tx = await reverter.succeed()
-    // hardhat-ethers estimates first on any network but `localhost`, where a node answering
-    // hardhat_metadata gets a fixed gas limit and no estimate.
-    expect(tx.gasLimit).to.equal(network.name === 'localhost' ? FIXED_GAS : estimate)
+    // hardhat-ethers estimates first on any network but `hardhat` and `localhost` (a node
+    // answering hardhat_metadata there), which get a fixed gas limit and no estimate.
+    expect(tx.gasLimit).to.equal(FIXED ? FIXED_GAS : estimate)
     expect((await tx.wait()).status).to.equal(1)
     expect(await reverter.count()).to.equal(1n)
   })
