@@ -1,0 +1,144 @@
+/** The replay's report: the time table, the failure-set agreement and the per-method profile. */
+import os from 'node:os'
+import path from 'node:path'
+import type { ReplayResult } from './runner.js'
+import { finalityOptions, loadScenario, unmappedSettings } from './scenario.js'
+
+/** Runs of one scenario on one core setting. */
+export interface Entry {
+  scenario: string
+  cores: string
+  edr: ReplayResult[]
+  finality: ReplayResult[]
+}
+export type Runs = Record<string, Entry>
+
+/** The createNode option names the build knows, read from the error an unknown name gets. */
+export async function knownOptions(finalityUrl: string): Promise<string[]> {
+  const mod = (await import(finalityUrl)) as { createNode(o: Record<string, unknown>): Promise<{ close(): Promise<void> }> }
+  try {
+    const node = await mod.createNode({ replayProbe: true })
+    await node.close()
+  } catch (e) {
+    const known = /known: ([\w, ]+)/.exec((e as Error).message)?.[1]
+    if (known !== undefined) return known.split(',').map((k) => k.trim())
+  }
+  throw new Error('createNode did not name its known options for an unknown one')
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN
+  const s = [...values].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+const f = (x: number, d = 0): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—')
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '—')
+
+/** `+3 −1`: requests failing here and not in the reference, and the reverse. */
+function diff(ours: readonly number[], reference: readonly number[]): { extra: number[]; missing: number[] } {
+  const r = new Set(reference)
+  const o = new Set(ours)
+  return { extra: ours.filter((i) => !r.has(i)), missing: reference.filter((i) => !o.has(i)) }
+}
+
+function agreement(ours: readonly number[], reference: readonly number[] | undefined): string {
+  if (reference === undefined) return 'no snapshot'
+  const { extra, missing } = diff(ours, reference)
+  return extra.length === 0 && missing.length === 0 ? 'same' : `+${extra.length} −${missing.length}`
+}
+
+interface ReportInput {
+  runs: Runs
+  snapshot: Record<string, number[]> | undefined
+  reps: number
+  known: string[]
+  load: string
+  scenarios: string[]
+  dir: string
+}
+
+export function renderReport(input: ReportInput): string {
+  const { runs, snapshot } = input
+  const out: string[] = []
+  out.push(`Real suites: EDR's recorded request streams, finality against EDR (Hardhat 2's in-process network): medians of ${input.reps} runs, fresh process each, alternating`)
+  out.push(`load average at the end: ${input.load} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version})`)
+  out.push('')
+  out.push('| suite | cores | requests | EDR wall ms | finality wall ms | finality / EDR | EDR cpu ms | finality cpu ms | cpu finality / EDR | failing: snapshot / EDR / finality | finality vs snapshot | EDR vs snapshot |')
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |')
+  for (const e of Object.values(runs)) {
+    const ew = median(e.edr.map((r) => r.wallMs))
+    const fw = median(e.finality.map((r) => r.wallMs))
+    const ec = median(e.edr.map((r) => r.cpuMs))
+    const fc = median(e.finality.map((r) => r.cpuMs))
+    const ref = snapshot?.[e.scenario]
+    const fin = e.finality[0]!
+    const edr = e.edr[0]!
+    out.push(`| ${e.scenario} | ${e.cores} | ${f(fin.requests)} | ${f(ew)} | ${f(fw)} | ${ratio(fw, ew)} | ${f(ec)} | ${f(fc)} | ${ratio(fc, ec)} | ${ref?.length ?? '—'} / ${edr.failures.length} / ${fin.failures.length} | ${agreement(fin.failures, ref)} | ${agreement(edr.failures, ref)} |`)
+  }
+  out.push('')
+  out.push('each run, wall ms (EDR | finality):')
+  for (const e of Object.values(runs)) out.push(`  ${e.scenario}, ${e.cores} core(s): ${e.edr.map((r) => f(r.wallMs)).join(' ')} | ${e.finality.map((r) => f(r.wallMs)).join(' ')}`)
+  out.push('')
+  for (const name of input.scenarios) out.push(...agreementDetail(name, runs, snapshot, input))
+  for (const e of Object.values(runs)) if (e.cores === '2' || !Object.values(runs).some((x) => x.scenario === e.scenario && x.cores === '2')) out.push(...profile(e))
+  return out.join('\n')
+}
+
+/** Mapping notes and every request where finality's failures differ from the snapshot's. */
+function agreementDetail(name: string, runs: Runs, snapshot: Record<string, number[]> | undefined, input: ReportInput): string[] {
+  const entry = Object.values(runs).find((e) => e.scenario === name)
+  if (entry === undefined) return []
+  const out: string[] = [`${name}:`]
+  const { config, requests } = loadScenario(path.join(input.dir, `${name}.jsonl.gz`))
+  const dropped = Object.keys(finalityOptions(config, () => '0x')).filter((k) => !input.known.includes(k))
+  if (dropped.includes('initialDate')) dropped.splice(dropped.indexOf('initialDate'), 1, 'initialDate (mapped onto a clock shifted to the recorded genesis time)')
+  const unmapped = [...dropped, ...unmappedSettings(config)]
+  out.push(`  not mapped onto createNode: ${unmapped.length === 0 ? 'nothing' : unmapped.join('; ')}`)
+  const fin = entry.finality[0]!
+  const differing = Object.entries(fin.idsDiffering).map(([m, n]) => `${m} ${n}`).join(', ')
+  out.push(`  ids: answers that differed from EDR's: ${differing === '' ? 'none' : differing}; ${fin.translated} later requests sent finality's instead`)
+  const ref = snapshot?.[name]
+  const unstable = entry.finality.some((r) => agreement(r.failures, fin.failures) !== 'same')
+  if (unstable) out.push('  finality failed different requests in different runs (first run shown)')
+  if (ref !== undefined) {
+    const { extra, missing } = diff(fin.failures, ref)
+    const show = (label: string, idx: number[]): void => {
+      if (idx.length === 0) return
+      const byMethod = new Map<string, number[]>()
+      for (const i of idx) {
+        const m = requests[i]?.method ?? '?'
+        byMethod.set(m, [...(byMethod.get(m) ?? []), i])
+      }
+      for (const [m, is] of byMethod) {
+        const sample = is.slice(0, 12).join(', ') + (is.length > 12 ? `, … (${is.length})` : '')
+        out.push(`  ${label} ${m}: ${sample}${label.startsWith('fails') && fin.failureMessages[m] !== undefined ? `  [${fin.failureMessages[m]}]` : ''}`)
+      }
+    }
+    show('fails on finality, not in the snapshot:', extra)
+    show('fails in the snapshot, not on finality:', missing)
+  }
+  out.push('')
+  return out
+}
+
+/** Time per method, medians over the runs, largest finality − EDR first. */
+function profile(e: Entry): string[] {
+  const methods = new Set([...e.edr, ...e.finality].flatMap((r) => Object.keys(r.perMethod)))
+  const rows = [...methods].map((m) => {
+    const edr = median(e.edr.map((r) => r.perMethod[m]?.ms ?? 0))
+    const fin = median(e.finality.map((r) => r.perMethod[m]?.ms ?? 0))
+    const n = e.finality[0]!.perMethod[m]?.n ?? e.edr[0]!.perMethod[m]?.n ?? 0
+    return { m, n, edr, fin }
+  })
+  rows.sort((a, b) => b.fin - b.edr - (a.fin - a.edr))
+  const out = [`per method, ${e.scenario}, ${e.cores} core(s) (ms summed over the requests, medians of the runs; creation: EDR ${f(median(e.edr.map((r) => r.createMs)), 1)} ms, finality ${f(median(e.finality.map((r) => r.createMs)), 1)} ms):`]
+  out.push('| method | requests | EDR ms | finality ms | EDR µs/req | finality µs/req | finality / EDR | finality − EDR ms |')
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  for (const r of rows.slice(0, 12)) {
+    out.push(`| ${r.m} | ${f(r.n)} | ${f(r.edr, 1)} | ${f(r.fin, 1)} | ${f((r.edr * 1000) / r.n)} | ${f((r.fin * 1000) / r.n)} | ${ratio(r.fin, r.edr)} | ${f(r.fin - r.edr, 1)} |`)
+  }
+  out.push('')
+  return out
+}
