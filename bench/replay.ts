@@ -22,7 +22,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'tsup'
 import type { Job, ReplayResult } from './replay/runner.js'
-import { listScenarios, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
+import { finalityOptions, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
 import { knownOptions, renderReport, type Runs } from './replay/report.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -89,7 +89,9 @@ export async function runReplay(): Promise<boolean> {
     })
     const bundle = path.join(tmp, 'runner.mjs')
     const finalityUrl = pathToFileURL(DIST).href
-    const known = await knownOptions(finalityUrl)
+    const { privateKeyToAddress } = await import('viem/accounts')
+    const wanted = Object.fromEntries(scenarios.flatMap((s) => Object.entries(finalityOptions(loadScenario(s.file).config, privateKeyToAddress))))
+    const known = await knownOptions(finalityUrl, wanted)
     const runs: Runs = {}
     for (let rep = 1; rep <= reps; rep++) {
       for (const s of scenarios) {

@@ -13,17 +13,22 @@ export interface Entry {
 }
 export type Runs = Record<string, Entry>
 
-/** The createNode option names the build knows, read from the error an unknown name gets. */
-export async function knownOptions(finalityUrl: string): Promise<string[]> {
+/**
+ * Which of `wanted`'s option names the build's createNode knows: each is tried alone, and a name
+ * answered "option <name> is unknown" is left out (the rest of its checks pass or fail on values).
+ */
+export async function knownOptions(finalityUrl: string, wanted: Record<string, unknown>): Promise<string[]> {
   const mod = (await import(finalityUrl)) as { createNode(o: Record<string, unknown>): Promise<{ close(): Promise<void> }> }
-  try {
-    const node = await mod.createNode({ replayProbe: true })
-    await node.close()
-  } catch (e) {
-    const known = /known: ([\w, ]+)/.exec((e as Error).message)?.[1]
-    if (known !== undefined) return known.split(',').map((k) => k.trim())
+  const known: string[] = []
+  for (const [name, value] of Object.entries(wanted)) {
+    try {
+      await (await mod.createNode({ [name]: value })).close()
+      known.push(name)
+    } catch (e) {
+      if (!(e as Error).message.includes(`option ${name} is unknown`)) known.push(name)
+    }
   }
-  throw new Error('createNode did not name its known options for an unknown one')
+  return known
 }
 
 export function median(values: readonly number[]): number {
