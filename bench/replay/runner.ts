@@ -38,9 +38,10 @@ export interface ReplayResult {
   createMs: number
   requests: number
   failures: number[]
-  /** The first failing request's message per method, to show in the agreement lines. */
+  /** The first line of each failing request's message, by index (200 characters at most). */
   failureMessages: Record<string, string>
-  perMethod: Record<string, { n: number; ms: number }>
+  /** Wall and CPU (all threads) ms summed per method. */
+  perMethod: Record<string, { n: number; ms: number; cpuMs: number }>
   /** Requests sent with a translated id. */
   translated: number
   /** Id-giving answers that differed from EDR's, by method. */
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   const ids: Record<string, string> = {}
   const failures: number[] = []
   const failureMessages: Record<string, string> = {}
-  const perMethod: Record<string, { n: number; ms: number }> = {}
+  const perMethod: Record<string, { n: number; ms: number; cpuMs: number }> = {}
   let translated = 0
   const idsDiffering: Record<string, number> = {}
 
@@ -122,18 +123,21 @@ async function main(): Promise<void> {
       }
     }
     const t = performance.now()
+    const c = process.cpuUsage()
     let answer: string | undefined
     try {
       const result = await provider.request({ method: req.method, params })
       if (typeof result === 'string') answer = result
     } catch (e) {
       failures.push(i)
-      failureMessages[req.method] ??= `#${i}: ${(e as Error).message?.split('\n')[0] ?? String(e)}`
+      failureMessages[i] = ((e as Error).message?.split('\n')[0] ?? String(e)).slice(0, 200)
       answer = hashOfFailure(e)
     }
-    const m = (perMethod[req.method] ??= { n: 0, ms: 0 })
+    const m = (perMethod[req.method] ??= { n: 0, ms: 0, cpuMs: 0 })
+    const dc = process.cpuUsage(c)
     m.n++
     m.ms += performance.now() - t
+    m.cpuMs += (dc.user + dc.system) / 1000
     if (answer !== undefined && ID_GIVING.has(req.method)) {
       ids[i] = answer
       const theirs = edrIds[i]
