@@ -161,9 +161,8 @@ async function main(): Promise<void> {
     translated,
     idsDiffering,
   }
-  process.stdout.write(`REPLAY_RESULT ${JSON.stringify(result)}\n`)
-  // Hardhat's provider keeps handles open; the answer is out, the process may go.
-  process.exit(0)
+  // Hardhat's provider keeps handles open: exit once the (large, piped) line is written.
+  process.stdout.write(`REPLAY_RESULT ${JSON.stringify(result)}\n`, () => process.exit(0))
 }
 
 await main()
