@@ -9,7 +9,9 @@
  *   BENCH_CONTESTANTS=0 npm run bench              this suite only, without the comparison
  *
  * After this suite, the comparison with EDR and Anvil (`contest.ts`, also alone as
- * `npm run bench:contest`) prints its own table.
+ * `npm run bench:contest`) prints its own table, then the replay of EDR's recorded real-suite
+ * request streams (`replay.ts`, also alone as `npm run bench:replay`; skipped, with one line
+ * saying where the files go, when they are absent). `BENCH_KINDS=replay` selects it alone.
  *
  * No timing assertions: the run fails only if a workload does not do what it claims
  * (a receipt not 0x1, the block number not advancing by N, an eth_call not decoding).
@@ -167,4 +169,10 @@ console.log(`BENCH_JSON ${JSON.stringify(json)}`)
 if (process.env.BENCH_CONTESTANTS !== '0') {
   const { runContest } = await import('./contest.js')
   await runContest()
+  // The real-suite replay (EDR's recorded streams), a group of its own in BENCH_KINDS.
+  const groups = (process.env.BENCH_KINDS ?? '').split(',').map((k) => k.trim()).filter((k) => k !== '')
+  if (groups.length === 0 || groups.includes('replay')) {
+    const { runReplay } = await import('./replay.js')
+    await runReplay()
+  }
 }

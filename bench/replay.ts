@@ -1,0 +1,124 @@
+/**
+ * Real suites: EDR's recorded request streams replayed against finality and EDR.
+ *
+ *   npm run bench:replay                          every scenario found, 2 cores and 1 core
+ *   BENCH_KINDS=replay npm run bench              the same, as a group of `npm run bench`
+ *   FINALITY_REPLAY_SCENARIOS=<dir>               where the scenario files are (default bench/.scenarios)
+ *   BENCH_REPLAY=safe,seaport                     only scenarios whose name contains one of these
+ *   BENCH_REPLAY_CORES=2                          2 (both cores), 1 (`taskset -c 1`) or 2,1 (default)
+ *   BENCH_REPS=5                                  repetitions (default 3; BENCH_QUICK=1: 1)
+ *
+ * The scenario files are EDR's `js/benchmark/scenarios` (MIT-licensed, not in this repository):
+ * `<suite>.jsonl.gz` files and `snapshot.json`. Each run is a fresh process (`replay/runner.ts`),
+ * EDR and finality alternating; the table shows medians of wall and CPU time from provider
+ * creation to the last answer, and whether finality fails exactly the requests EDR's snapshot
+ * says fail. EDR is Hardhat 2's in-process network (`createHardhatNetworkProvider`), as EDR's
+ * own benchmark replays them.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'tsup'
+import type { Job, ReplayResult } from './replay/runner.js'
+import { finalityOptions, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
+import { knownOptions, renderReport, type Runs } from './replay/report.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const DIST = path.join(ROOT, 'dist', 'index.js')
+const CHILD_TIMEOUT_MS = 30 * 60_000
+
+const log = (message: string): void => {
+  process.stderr.write(`[replay] ${message}\n`)
+}
+
+function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr', jobFile: string, pinned: boolean): Promise<ReplayResult> {
+  const node = [process.execPath, bundle, scenario.file, contestant, jobFile]
+  const [cmd, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } })
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS)
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
+    child.once('error', reject)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      const line = out.split('\n').find((l) => l.startsWith('REPLAY_RESULT '))
+      if (code !== 0 || line === undefined) reject(new Error(`${scenario.name} on ${contestant} exited with ${code ?? signal}:\n${out}${err}`))
+      else resolve(JSON.parse(line.slice('REPLAY_RESULT '.length)) as ReplayResult)
+    })
+  })
+}
+
+/** Runs the replay group and prints its report; false when there is nothing to replay. */
+export async function runReplay(): Promise<boolean> {
+  const dir = scenariosDir(ROOT)
+  const { scenarios: all, skipped } = listScenarios(dir)
+  if (all.length === 0) {
+    log(`skipped: no scenarios in ${dir}; put EDR's js/benchmark/scenarios files there (*.jsonl.gz and snapshot.json, MIT-licensed) or point FINALITY_REPLAY_SCENARIOS at them`)
+    return false
+  }
+  if (skipped.length > 0) log(`not gzip (Git LFS pointers?), left out: ${skipped.join(', ')}`)
+  const filter = (process.env.BENCH_REPLAY ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const scenarios = filter.length === 0 ? all : all.filter((s) => filter.some((f) => s.name.includes(f)))
+  if (scenarios.length === 0) throw new Error(`BENCH_REPLAY=${process.env.BENCH_REPLAY} matches none of ${all.map((s) => s.name).join(', ')}`)
+  const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true'
+  const reps = process.env.BENCH_REPS !== undefined ? Number(process.env.BENCH_REPS) : quick ? 1 : 3
+  if (!Number.isInteger(reps) || reps < 1) throw new Error(`bad BENCH_REPS ${process.env.BENCH_REPS}`)
+  const cores = (process.env.BENCH_REPLAY_CORES ?? '2,1').split(',').map((c) => c.trim())
+  for (const c of cores) if (c !== '1' && c !== '2') throw new Error(`bad BENCH_REPLAY_CORES entry ${c}: 2 or 1`)
+  if (cores.includes('1') && spawnSync('taskset', ['-c', '1', 'true']).status !== 0) throw new Error('BENCH_REPLAY_CORES=1 needs taskset (util-linux)')
+  if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:replay` builds)')
+  const snapshot = loadSnapshot(dir)
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-'))
+  try {
+    await build({
+      config: false,
+      entry: { runner: path.join(ROOT, 'bench/replay/runner.ts') },
+      outDir: tmp,
+      format: ['esm'],
+      outExtension: () => ({ js: '.mjs' }),
+      platform: 'node',
+      target: 'node20',
+      splitting: false,
+      silent: true,
+    })
+    const bundle = path.join(tmp, 'runner.mjs')
+    const finalityUrl = pathToFileURL(DIST).href
+    const { privateKeyToAddress } = await import('viem/accounts')
+    const wanted = Object.fromEntries(scenarios.flatMap((s) => Object.entries(finalityOptions(loadScenario(s.file).config, privateKeyToAddress))))
+    const known = await knownOptions(finalityUrl, wanted)
+    const runs: Runs = {}
+    for (let rep = 1; rep <= reps; rep++) {
+      for (const s of scenarios) {
+        for (const core of cores) {
+          const key = `${s.name}|${core}`
+          const entry = (runs[key] ??= { scenario: s.name, cores: core, edr: [], finality: [] })
+          const idsFile = path.join(tmp, `${s.name}.edr-ids.json`)
+          const edrJob: Job = { root: ROOT, finalityUrl, knownOptions: known, writeIdsTo: idsFile }
+          const edrJobFile = path.join(tmp, `${s.name}.edr-job.json`)
+          writeFileSync(edrJobFile, JSON.stringify(edrJob))
+          log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on EDR`)
+          entry.edr.push(await runChild(bundle, s, 'edr', edrJobFile, core === '1'))
+          const finJob: Job = { root: ROOT, finalityUrl, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string> }
+          const finJobFile = path.join(tmp, `${s.name}.finality-job.json`)
+          writeFileSync(finJobFile, JSON.stringify(finJob))
+          log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on finality`)
+          entry.finality.push(await runChild(bundle, s, 'finality', finJobFile, core === '1'))
+        }
+      }
+    }
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(', ')
+    console.log()
+    console.log(renderReport({ runs, snapshot, reps, known, load, scenarios: scenarios.map((s) => s.name), dir }))
+    return true
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runReplay()

@@ -1,0 +1,168 @@
+/**
+ * One replay in a fresh process: `node runner.mjs <scenario file> <finality|edr> <job.json>`.
+ * Loads the stream (untimed), creates the provider and sends every request in order, awaiting
+ * each; prints `REPLAY_RESULT {...}`: wall and CPU time from provider creation to the last answer
+ * (EDR's benchmark times the same span), the failing request indexes, time per method.
+ *
+ * Run by `bench/replay.ts`, bundled to plain JavaScript so no TypeScript loader sits in the
+ * measured process.
+ *
+ * Identities the two chains give out differently are translated, as a test would use what its
+ * own chain answered: the recorded stream holds EDR's snapshot ids and transaction hashes, so the
+ * job file may carry EDR's answers to the id-giving requests (evm_snapshot, eth_sendTransaction,
+ * eth_sendRawTransaction, by index, from an earlier EDR run); where finality answers another
+ * value, later requests naming EDR's value are sent finality's instead.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { finalityOptions, genesisTimeMs, hardhatConfig, loadScenario, type RecordedConfig } from './scenario.js'
+
+export interface Job {
+  /** The repository root (Hardhat and viem are resolved from its node_modules). */
+  root: string
+  /** file: URL of finality's dist/index.js. */
+  finalityUrl: string
+  /** createNode option names the measured build knows (the rest of the mapping is dropped). */
+  knownOptions: string[]
+  /** EDR's answers to the id-giving requests, by request index; finality's runs translate with them. */
+  edrIds?: Record<string, string>
+  /** Where an EDR run writes its id-giving answers. */
+  writeIdsTo?: string
+}
+
+export interface ReplayResult {
+  wallMs: number
+  cpuMs: number
+  createMs: number
+  requests: number
+  failures: number[]
+  /** The first line of each failing request's message, by index (200 characters at most). */
+  failureMessages: Record<string, string>
+  /** Wall and CPU (all threads) ms summed per method. */
+  perMethod: Record<string, { n: number; ms: number; cpuMs: number }>
+  /** Requests sent with a translated id. */
+  translated: number
+  /** Id-giving answers that differed from EDR's, by method. */
+  idsDiffering: Record<string, number>
+}
+
+const ID_GIVING = new Set(['evm_snapshot', 'eth_sendTransaction', 'eth_sendRawTransaction'])
+/** Methods whose first parameter is a snapshot id or a transaction hash. */
+const ID_TAKING = new Set(['evm_revert', 'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'debug_traceTransaction', 'trace_transaction'])
+
+interface Provider {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>
+}
+
+/** The transaction hash a failed send carries (Hardhat's `{ data: { txHash } }`, finality's too). */
+function hashOfFailure(e: unknown): string | undefined {
+  const data = (e as { data?: { txHash?: unknown } } | null)?.data
+  return typeof data?.txHash === 'string' ? data.txHash : undefined
+}
+
+async function createFinality(job: Job, config: RecordedConfig, addressOf: (k: `0x${string}`) => string): Promise<Provider> {
+  const mod = (await import(job.finalityUrl)) as { createNode(o: Record<string, unknown>): Promise<Provider> }
+  const wanted = finalityOptions(config, addressOf)
+  const options = Object.fromEntries(Object.entries(wanted).filter(([k]) => job.knownOptions.includes(k)))
+  const genesis = genesisTimeMs(config)
+  if (genesis !== undefined && !job.knownOptions.includes('initialDate')) {
+    // Hardhat's initialDate without the option: the node's clock runs from the recorded genesis time.
+    const shift = Date.now() - genesis
+    options.clock = {
+      now: () => Date.now() - shift,
+      setTimer: (fn: () => void, ms: number) => {
+        const t = setTimeout(fn, ms)
+        t.unref()
+        return () => clearTimeout(t)
+      },
+    }
+  }
+  return mod.createNode(options)
+}
+
+async function createEdr(job: Job, config: RecordedConfig, addressOf: (k: `0x${string}`) => string): Promise<Provider> {
+  const require = createRequire(path.join(job.root, 'package.json'))
+  const { createHardhatNetworkProvider } = require('hardhat/internal/hardhat-network/provider/provider.js') as {
+    createHardhatNetworkProvider(config: unknown, logger: { enabled: boolean }): Promise<Provider>
+  }
+  return createHardhatNetworkProvider(hardhatConfig(config, addressOf), { enabled: false })
+}
+
+async function main(): Promise<void> {
+  const [file, contestant, jobFile] = process.argv.slice(2)
+  if (file === undefined || (contestant !== 'finality' && contestant !== 'edr') || jobFile === undefined) {
+    throw new Error('usage: runner.mjs <scenario.jsonl.gz> <finality|edr> <job.json>')
+  }
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as Job
+  const { config, requests } = loadScenario(file)
+  const require = createRequire(path.join(job.root, 'package.json'))
+  const { privateKeyToAddress } = require('viem/accounts') as { privateKeyToAddress(k: `0x${string}`): string }
+  const edrIds = job.edrIds ?? {}
+  const translate = new Map<string, string>()
+  const ids: Record<string, string> = {}
+  const failures: number[] = []
+  const failureMessages: Record<string, string> = {}
+  const perMethod: Record<string, { n: number; ms: number; cpuMs: number }> = {}
+  let translated = 0
+  const idsDiffering: Record<string, number> = {}
+
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const provider = contestant === 'finality' ? await createFinality(job, config, privateKeyToAddress) : await createEdr(job, config, privateKeyToAddress)
+  const createMs = performance.now() - t0
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i]!
+    let params = req.params
+    if (ID_TAKING.has(req.method) && params !== undefined && typeof params[0] === 'string') {
+      const ours = translate.get(params[0])
+      if (ours !== undefined) {
+        params = [ours, ...params.slice(1)]
+        translated++
+      }
+    }
+    const t = performance.now()
+    const c = process.cpuUsage()
+    let answer: string | undefined
+    try {
+      const result = await provider.request({ method: req.method, params })
+      if (typeof result === 'string') answer = result
+    } catch (e) {
+      failures.push(i)
+      failureMessages[i] = ((e as Error).message?.split('\n')[0] ?? String(e)).slice(0, 200)
+      answer = hashOfFailure(e)
+    }
+    const m = (perMethod[req.method] ??= { n: 0, ms: 0, cpuMs: 0 })
+    const dc = process.cpuUsage(c)
+    m.n++
+    m.ms += performance.now() - t
+    m.cpuMs += (dc.user + dc.system) / 1000
+    if (answer !== undefined && ID_GIVING.has(req.method)) {
+      ids[i] = answer
+      const theirs = edrIds[i]
+      if (theirs !== undefined && theirs !== answer) {
+        translate.set(theirs, answer)
+        idsDiffering[req.method] = (idsDiffering[req.method] ?? 0) + 1
+      }
+    }
+  }
+  const wallMs = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  if (job.writeIdsTo !== undefined) writeFileSync(job.writeIdsTo, JSON.stringify(ids))
+  const result: ReplayResult = {
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    createMs,
+    requests: requests.length,
+    failures,
+    failureMessages,
+    perMethod,
+    translated,
+    idsDiffering,
+  }
+  // Hardhat's provider keeps handles open: exit once the (large, piped) line is written.
+  process.stdout.write(`REPLAY_RESULT ${JSON.stringify(result)}\n`, () => process.exit(0))
+}
+
+await main()

@@ -1,0 +1,111 @@
+/**
+ * The real-suite replay's own parts (bench/replay): scenario files found and read, the recorded
+ * config mapped onto both providers, ids translated, failures counted. On a small stream written
+ * here in EDR's format (the recorded suites themselves are not in the repository).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Job, ReplayResult } from '../bench/replay/runner.js'
+import { hardforkName, listScenarios, loadScenario } from '../bench/replay/scenario.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const ADDR0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const ADDR1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+
+const config = {
+  chainType: null,
+  loggerEnabled: false,
+  providerConfig: {
+    allowBlocksWithSameTimestamp: false,
+    allowUnlimitedContractSize: true,
+    bailOnCallFailure: true,
+    bailOnTransactionFailure: true,
+    chainId: 31337,
+    chainOverrides: {},
+    coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
+    defaultTransactionGasLimit: 30000000,
+    genesisState: { [ADDR0]: { balance: '0x21e19e0c9bab2400000', nonce: null, code: null, storage: null } },
+    hardfork: 'Shanghai',
+    initialBaseFeePerGas: null,
+    initialParentBeaconBlockRoot: null,
+    minGasPrice: '0x0',
+    mining: { autoMine: true, blockGasLimit: 30000000, interval: null, memPool: { order: 'Priority' } },
+    network: { Local: { genesisBlobGas: null, genesisBlockGasLimit: 30000000, genesisBlockTime: '2024-03-01T11:04:29Z' } },
+    networkId: 31337,
+    ownedAccounts: [KEY0],
+    transactionGasCap: 'default',
+  },
+}
+const requests = [
+  { method: 'eth_accounts', params: [] },
+  { method: 'evm_snapshot', params: [] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1' }] },
+  // The recorded id: EDR's answer to index 1 below is said to be 0x7.
+  { method: 'evm_revert', params: ['0x7'] },
+  { method: 'eth_noSuchMethod', params: [] },
+  { method: 'eth_getBalance', params: [ADDR1, 'latest'] },
+]
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const file = path.join(dir, 'tiny_0000.jsonl.gz')
+writeFileSync(file, gzipSync([config, ...requests].map((l) => JSON.stringify(l)).join('\n') + '\n'))
+writeFileSync(path.join(dir, 'lfs_0000.jsonl.gz'), 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n')
+
+function replay(contestant: 'finality' | 'edr', job: Partial<Job>): ReplayResult {
+  const jobFile = path.join(dir, `${contestant}-job.json`)
+  const full: Job = {
+    root: ROOT,
+    finalityUrl: pathToFileURL(path.join(ROOT, 'src/index.ts')).href,
+    knownOptions: ['hardhatCompat', 'chainId', 'hardfork', 'blockGasLimit', 'allowUnlimitedContractSize', 'throwOnTransactionFailures', 'throwOnCallFailures', 'accounts', 'mining'],
+    ...job,
+  }
+  writeFileSync(jobFile, JSON.stringify(full))
+  const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'bench/replay/runner.ts'), file, contestant, jobFile], { encoding: 'utf8' })
+  const line = out.split('\n').find((l) => l.startsWith('REPLAY_RESULT '))
+  if (line === undefined) throw new Error(`no result:\n${out}`)
+  return JSON.parse(line.slice('REPLAY_RESULT '.length)) as ReplayResult
+}
+
+describe('bench/replay', () => {
+  it('finds gzip scenarios and leaves Git LFS pointers out by name', () => {
+    const { scenarios, skipped } = listScenarios(dir)
+    expect(scenarios.map((s) => s.name)).toEqual(['tiny_0000'])
+    expect(skipped).toEqual(['lfs_0000.jsonl.gz'])
+    const s = loadScenario(file)
+    expect(s.requests).toHaveLength(requests.length)
+    expect(s.config.hardfork).toBe('Shanghai')
+  })
+
+  it("names EDR's hardforks as finality and ethereumjs do", () => {
+    expect(hardforkName('Cancun')).toBe('cancun')
+    expect(hardforkName('Gray Glacier')).toBe('grayGlacier')
+  })
+
+  it("replays on finality: EDR's snapshot id translated, the failing request counted", () => {
+    const r = replay('finality', { edrIds: { '1': '0x7' } })
+    expect(r.requests).toBe(requests.length)
+    expect(r.failures).toEqual([4])
+    expect(r.idsDiffering).toEqual({ evm_snapshot: 1 })
+    expect(r.translated).toBe(1)
+    expect(r.perMethod.evm_revert?.n).toBe(1)
+    expect(Object.keys(r.failureMessages)).toEqual(['4'])
+    expect(r.perMethod.eth_sendTransaction?.cpuMs).toBeGreaterThan(0)
+  })
+
+  it('replays on EDR (Hardhat 2) and writes its id-giving answers', () => {
+    const idsFile = path.join(dir, 'edr-ids.json')
+    const r = replay('edr', { writeIdsTo: idsFile })
+    // EDR is sent its own recorded 0x7, which it does not know: evm_revert answers false, no failure.
+    expect(r.failures).toEqual([4])
+    const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+    expect(Object.keys(ids).sort()).toEqual(['1', '2'])
+    expect(ids['2']).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
