@@ -177,7 +177,7 @@ export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
   // The Hardhat 3 plugin's types too (its code is built by buildHardhatPlugin(3)).
-  dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
+  dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
   target: 'node20',
   platform: 'node',
   sourcemap: true,
