@@ -118,6 +118,6 @@ describe('cast run: Foundry\'s fork backend on the node', () => {
     expect(tail(f.stdout)).toBe(tail(a.stdout))
     expect(tail(f.stdout)).toBe('Transaction successfully executed.\nGas used: 21000')
     // The CLI's request log: the backend found eth_getAccountInfo served and used it.
-    expect(cli.out().slice(logged)).toMatch(/ eth_getAccountInfo /)
+    expect(cli.out().slice(logged)).toMatch(/^eth_getAccountInfo /m)
   })
 })
