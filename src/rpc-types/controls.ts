@@ -138,6 +138,8 @@ export interface EvmMethodTypes {
 /** The hardhat_* methods. */
 export type HardhatMethodTypes = Family<'hardhat', true> & {
   hardhat_metadata: { params: []; result: RpcMetadata }
+  /** Failures of Hardhat's Solidity stack traces: 0 in Hardhat mode (the node makes none); absent otherwise. */
+  hardhat_getStackTraceFailuresCount: { params: []; result: number }
 }
 
 /** The anvil_* methods. */
