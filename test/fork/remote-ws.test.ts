@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
 import { remoteClients } from '../helpers/remote-clients.js'
@@ -118,8 +118,9 @@ describe('createRemote over WebSocket', () => {
       const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`
       const c = remote({ url, timeoutMs: 50, retries: 1, retryBaseMs: 1 })
       await expect(c.request({ method: 'eth_chainId' })).rejects.toThrow(new RegExp(`^fork remote ${url}: eth_chainId failed: (timed out after 50 ms|WebSocket error: Opening handshake has timed out), after 2 attempts$`))
-      // The server may see the second attempt's connection after the client has given up on it.
-      await vi.waitFor(() => expect(held.length).toBe(2))
+      // One connection or two: a retry that starts while the first handshake is still pending (its
+      // time-out and the request's are both 50 ms) waits on that handshake instead of opening another.
+      expect([1, 2]).toContain(held.length)
     } finally {
       for (const s of held) s.destroy()
       await new Promise((resolve) => server.close(resolve))
