@@ -137,11 +137,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => /pending/.test(JSON.stringify(d.params)) && d.method.startsWith('eth_getBlockBy') && ['number', 'hash', 'nonce'].includes(leaf(d)),
   },
   {
-    id: 'Solidity stack traces',
-    reason: "finality does not read Hardhat's artifacts: no hardhat_getStackTraceFailuresCount, hardhat_addCompilationResult or stack traces",
-    covers: (d) => d.method === 'hardhat_getStackTraceFailuresCount' || d.method === 'hardhat_addCompilationResult' || leaf(d) === 'stackTrace',
-  },
-  {
     id: 'unknown filters',
     reason: "finality answers an unknown or removed filter id with -32000 `filter not found` (geth); Hardhat with an empty answer or null",
     covers: (d) => d.method.startsWith('eth_') && /filter not found/.test(String(fiError(d)?.message)),
