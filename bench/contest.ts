@@ -5,6 +5,7 @@
  *   npm run bench:contest               this comparison alone (builds dist/ first)
  *   BENCH_QUICK=1 npm run bench:contest smaller workloads, 2 repetitions (smoke run)
  *   BENCH_REPS=7 npm run bench:contest  repetitions (default 5)
+ *   BENCH_DIST=<worktree>/dist          measure another commit's build (an A/B)
  *   BENCH_SKIP=anvil npm run bench:contest  leave contestants out (comma-separated; Anvil's
  *                                        10,000-block mine takes minutes a repetition)
  *
@@ -31,7 +32,8 @@ import { median, renderSpread, renderTable, type Row, type Samples } from './con
 import { prepareVitest, runVitest, type Variant } from './contest/vitest-row.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const DIST = path.join(ROOT, 'dist', 'index.js')
+/** The build measured: this checkout's `dist/`, or another's (`BENCH_DIST=<other worktree>/dist`, for an A/B of two commits). */
+const DIST = path.join(path.resolve(process.env.BENCH_DIST ?? path.join(ROOT, 'dist')), 'index.js')
 
 const log = (message: string): void => {
   process.stderr.write(`[contest] ${message}\n`)
@@ -42,13 +44,14 @@ function describeBuild(): string {
   const built = statSync(DIST).mtime.toISOString().replace(/\.\d+Z$/, 'Z')
   let commit = 'unknown commit'
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim() !== ''
+    const checkout = path.dirname(path.dirname(DIST))
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: checkout, encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: checkout, encoding: 'utf8' }).trim() !== ''
     commit = `${head}${dirty ? ' with uncommitted changes in src/' : ''}`
   } catch {
     // not a git checkout
   }
-  return `dist/index.js built ${built} from ${commit}`
+  return `${path.relative(ROOT, DIST) || DIST} built ${built} from ${commit}`
 }
 
 /** A child that has not finished by then is killed with its process group (an Anvil it spawned too). */
