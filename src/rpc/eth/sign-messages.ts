@@ -9,8 +9,8 @@
  * cannot sign (`unknown account`), as in Hardhat. A locked account (docs/accounts.md) answers
  * geth's `authentication needed: password or unlock`.
  */
-import { requireLater } from '../../lazy-module.js'
 import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
+import { typedDataHash, TypedDataError, type TypedData } from '../../crypto/eip712.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
 import { concat, data, keyOf } from '../../hex.js'
@@ -28,20 +28,17 @@ function privateKeyOf(s: Services, account: Uint8Array): Uint8Array {
   return s.keyring.signer(keyOf(account))
 }
 
-function signPersonal(key: Uint8Array, message: Uint8Array): string {
-  const recovered = ecsign(personalMessageHash(message), key)
-  // ecsign answers recid ‖ r ‖ s; the RPC form is r ‖ s ‖ v.
+/** A hash signed as the RPC answers it: r ‖ s ‖ v, v 27 or 28 (ecsign answers recid ‖ r ‖ s). */
+function signDigest(key: Uint8Array, hash: Uint8Array): string {
+  const recovered = ecsign(hash, key)
   const out = new Uint8Array(65)
   out.set(recovered.subarray(1), 0)
   out[64] = (recovered[0] as number) + 27
   return data(out)
 }
 
-interface TypedData {
-  types: Record<string, Array<{ name: string; type: string }>>
-  primaryType: string
-  domain: Record<string, unknown>
-  message: Record<string, unknown>
+function signPersonal(key: Uint8Array, message: Uint8Array): string {
+  return signDigest(key, personalMessageHash(message))
 }
 
 /** EIP-712 typed data: an object, or the JSON string of one (what viem and MetaMask send). */
@@ -70,8 +67,8 @@ const typedData: Codec<TypedData> = {
 }
 
 /**
- * The types micro-eth-signer's encoder wants: EIP712Domain, when absent, is derived from the
- * domain's fields in the order EIP-712 lists them (what viem and ethers do).
+ * EIP712Domain, when the types leave it out, derived from the domain's fields in the order
+ * EIP-712 lists them (what viem and ethers do).
  */
 function withDomainType(t: TypedData): TypedData {
   if (t.types.EIP712Domain !== undefined) return t
@@ -89,18 +86,17 @@ function withDomainType(t: TypedData): TypedData {
 /** geth's TypedDataDomain.validate: a domain needs at least one of its fields. */
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
 
-/** micro-eth-signer, loaded at the first typed-data signature: most processes never sign one. */
-let typedSigner: Promise<typeof import('micro-eth-signer')> | undefined
-
-async function signTypedData(s: Services, account: Uint8Array, typed: TypedData): Promise<string> {
+function signTypedData(s: Services, account: Uint8Array, typed: TypedData): string {
   if (DOMAIN_FIELDS.every((f) => typed.domain[f] === undefined || typed.domain[f] === null || typed.domain[f] === '')) throw new ServerError('domain is undefined')
   const key = privateKeyOf(s, account)
-  const { signTyped } = await (typedSigner ??= requireLater<typeof import('micro-eth-signer')>('micro-eth-signer'))
+  let hash: Uint8Array
   try {
-    return signTyped(withDomainType(typed) as never, data(key), false)
+    hash = typedDataHash(withDomainType(typed))
   } catch (error) {
-    throw new ServerError(`invalid typed data: ${error instanceof Error ? error.message : String(error)}`)
+    if (!(error instanceof TypedDataError)) throw error
+    throw new ServerError(`invalid typed data: ${error.message}`)
   }
+  return signDigest(key, hash)
 }
 
 const typedDataMethod = method({
