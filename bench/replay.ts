@@ -7,13 +7,17 @@
  *   BENCH_REPLAY=safe,seaport                     only scenarios whose name contains one of these
  *   BENCH_REPLAY_CORES=2                          2 (both cores), 1 (`taskset -c 1`) or 2,1 (default)
  *   BENCH_REPS=5                                  repetitions (default 3; BENCH_QUICK=1: 1)
+ *   BENCH_REPLAY_EDR=hardhat                      EDR as Hardhat 2's in-process network instead of
+ *                                                 `@nomicfoundation/edr` alone (the default, `edr`)
  *
  * The scenario files are EDR's `js/benchmark/scenarios` (MIT-licensed, not in this repository):
  * `<suite>.jsonl.gz` files and `snapshot.json`. Each run is a fresh process (`replay/runner.ts`),
  * EDR and finality alternating; the table shows medians of wall and CPU time from provider
  * creation to the last answer, and whether finality fails exactly the requests EDR's snapshot
- * says fail. EDR is Hardhat 2's in-process network (`createHardhatNetworkProvider`), as EDR's
- * own benchmark replays them.
+ * says fail. EDR is `@nomicfoundation/edr` (the version bench/contestants pins, installed by the
+ * contest's `ensureContestants`) through its own N-API provider, the recorded config line passed
+ * as its provider config; or, with `BENCH_REPLAY_EDR=hardhat`, Hardhat 2's in-process network
+ * (`createHardhatNetworkProvider`, the EDR Hardhat 2 ships), as EDR's own benchmark replays them.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -24,6 +28,7 @@ import { build } from 'tsup'
 import type { Job, ReplayResult } from './replay/runner.js'
 import { finalityOptions, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
 import { knownOptions, renderReport, type Runs } from './replay/report.js'
+import { ensureContestants } from './contest/install.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DIST = path.join(ROOT, 'dist', 'index.js')
@@ -33,7 +38,7 @@ const log = (message: string): void => {
   process.stderr.write(`[replay] ${message}\n`)
 }
 
-function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr', jobFile: string, pinned: boolean): Promise<ReplayResult> {
+function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr' | 'hardhat', jobFile: string, pinned: boolean): Promise<ReplayResult> {
   const node = [process.execPath, bundle, scenario.file, contestant, jobFile]
   const [cmd, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node
   return new Promise((resolve, reject) => {
@@ -73,6 +78,11 @@ export async function runReplay(): Promise<boolean> {
   if (cores.includes('1') && spawnSync('taskset', ['-c', '1', 'true']).status !== 0) throw new Error('BENCH_REPLAY_CORES=1 needs taskset (util-linux)')
   if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:replay` builds)')
   const snapshot = loadSnapshot(dir)
+  const which = process.env.BENCH_REPLAY_EDR ?? 'edr'
+  if (which !== 'edr' && which !== 'hardhat') throw new Error(`bad BENCH_REPLAY_EDR ${which}: edr or hardhat`)
+  const installed = ensureContestants(log)
+  if ('unavailable' in installed) throw new Error(`the replay needs EDR: ${installed.unavailable}`)
+  const reference = which === 'edr' ? `@nomicfoundation/edr ${installed.edrVersion} (its own provider, no Hardhat layer)` : "EDR as Hardhat 2's in-process network"
 
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-'))
   try {
@@ -99,12 +109,12 @@ export async function runReplay(): Promise<boolean> {
           const key = `${s.name}|${core}`
           const entry = (runs[key] ??= { scenario: s.name, cores: core, edr: [], finality: [] })
           const idsFile = path.join(tmp, `${s.name}.edr-ids.json`)
-          const edrJob: Job = { root: ROOT, finalityUrl, knownOptions: known, writeIdsTo: idsFile }
+          const edrJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, writeIdsTo: idsFile }
           const edrJobFile = path.join(tmp, `${s.name}.edr-job.json`)
           writeFileSync(edrJobFile, JSON.stringify(edrJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on EDR`)
-          entry.edr.push(await runChild(bundle, s, 'edr', edrJobFile, core === '1'))
-          const finJob: Job = { root: ROOT, finalityUrl, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string> }
+          entry.edr.push(await runChild(bundle, s, which, edrJobFile, core === '1'))
+          const finJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string> }
           const finJobFile = path.join(tmp, `${s.name}.finality-job.json`)
           writeFileSync(finJobFile, JSON.stringify(finJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on finality`)
@@ -114,7 +124,7 @@ export async function runReplay(): Promise<boolean> {
     }
     const load = os.loadavg().map((l) => l.toFixed(1)).join(', ')
     console.log()
-    console.log(renderReport({ runs, snapshot, reps, known, load, scenarios: scenarios.map((s) => s.name), dir }))
+    console.log(renderReport({ runs, snapshot, reps, known, load, scenarios: scenarios.map((s) => s.name), dir, reference }))
     return true
   } finally {
     rmSync(tmp, { recursive: true, force: true })

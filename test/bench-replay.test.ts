@@ -11,7 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Job, ReplayResult } from '../bench/replay/runner.js'
-import { hardforkName, listScenarios, loadScenario } from '../bench/replay/scenario.js'
+import { existsSync } from 'node:fs'
+import { CONTESTANTS_DIR } from '../bench/contest/install.js'
+import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../bench/replay/scenario.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -58,11 +60,12 @@ const file = path.join(dir, 'tiny_0000.jsonl.gz')
 writeFileSync(file, gzipSync([config, ...requests].map((l) => JSON.stringify(l)).join('\n') + '\n'))
 writeFileSync(path.join(dir, 'lfs_0000.jsonl.gz'), 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n')
 
-function replay(contestant: 'finality' | 'edr', job: Partial<Job>): ReplayResult {
+function replay(contestant: 'finality' | 'edr' | 'hardhat', job: Partial<Job>): ReplayResult {
   const jobFile = path.join(dir, `${contestant}-job.json`)
   const full: Job = {
     root: ROOT,
     finalityUrl: pathToFileURL(path.join(ROOT, 'src/index.ts')).href,
+    contestantsDir: CONTESTANTS_DIR,
     knownOptions: ['hardhatCompat', 'chainId', 'hardfork', 'blockGasLimit', 'allowUnlimitedContractSize', 'throwOnTransactionFailures', 'throwOnCallFailures', 'accounts', 'mining'],
     ...job,
   }
@@ -99,9 +102,34 @@ describe('bench/replay', () => {
     expect(r.perMethod.eth_sendTransaction?.cpuMs).toBeGreaterThan(0)
   })
 
+  it("maps the recorded line onto EDR's own provider config", () => {
+    const c = edrProviderConfig(loadScenario(file).config, (order) => `ordering ${order}`)
+    expect(c).toMatchObject({
+      chainId: 31337n,
+      hardfork: 'shanghai',
+      defaultTransactionGasLimit: 30_000_000n,
+      initialBaseFeePerGas: 1_000_000_000n,
+      minGasPrice: 0n,
+      bailOnCallFailure: true,
+      mining: { autoMine: true, blockGasLimit: 30_000_000n, memPool: { order: 'ordering Priority' } },
+      network: { genesisBlockGasLimit: 30_000_000n, genesisBlockTime: BigInt(Date.parse('2024-03-01T11:04:29Z') / 1000) },
+      ownedAccounts: [KEY0],
+    })
+    expect(c.genesisState).toEqual([{ address: Buffer.from(ADDR0.slice(2), 'hex'), balance: 0x21e19e0c9bab2400000n }])
+  })
+
+  // `@nomicfoundation/edr` alone is installed by the bench (bench/contestants), not by `npm ci`.
+  it.skipIf(!existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')))('replays on @nomicfoundation/edr (installed by `npm run bench:contest`)', () => {
+    const idsFile = path.join(dir, 'edr22-ids.json')
+    const r = replay('edr', { writeIdsTo: idsFile })
+    expect(r.failures).toEqual([4])
+    const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+    expect(Object.keys(ids).sort()).toEqual(['1', '2'])
+  })
+
   it('replays on EDR (Hardhat 2) and writes its id-giving answers', () => {
     const idsFile = path.join(dir, 'edr-ids.json')
-    const r = replay('edr', { writeIdsTo: idsFile })
+    const r = replay('hardhat', { writeIdsTo: idsFile })
     // EDR is sent its own recorded 0x7, which it does not know: evm_revert answers false, no failure.
     expect(r.failures).toEqual([4])
     const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>

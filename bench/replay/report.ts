@@ -62,12 +62,14 @@ interface ReportInput {
   load: string
   scenarios: string[]
   dir: string
+  /** Which EDR was replayed: `@nomicfoundation/edr <version>` or Hardhat 2's in-process network. */
+  reference: string
 }
 
 export function renderReport(input: ReportInput): string {
   const { runs, snapshot } = input
   const out: string[] = []
-  out.push(`Real suites: EDR's recorded request streams, finality against EDR (Hardhat 2's in-process network): medians of ${input.reps} runs, fresh process each, alternating`)
+  out.push(`Real suites: EDR's recorded request streams, finality against ${input.reference}: medians of ${input.reps} runs, fresh process each, alternating`)
   out.push(`load average at the end: ${input.load} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version})`)
   out.push('')
   out.push('| suite | cores | requests | EDR wall ms | finality wall ms | finality / EDR | EDR cpu ms | finality cpu ms | cpu finality / EDR | failing: snapshot / EDR / finality | finality vs snapshot | EDR vs snapshot |')

@@ -1,5 +1,8 @@
 /**
- * One replay in a fresh process: `node runner.mjs <scenario file> <finality|edr> <job.json>`.
+ * One replay in a fresh process: `node runner.mjs <scenario file> <finality|edr|hardhat> <job.json>`.
+ * `edr` is `@nomicfoundation/edr` (the version bench/contestants pins) through its own N-API
+ * provider, no Hardhat layer; `hardhat` is Hardhat 2's in-process network (the EDR it ships,
+ * behind Hardhat's JavaScript provider), as EDR's own benchmark replays them.
  * Loads the stream (untimed), creates the provider and sends every request in order, awaiting
  * each; prints `REPLAY_RESULT {...}`: wall and CPU time from provider creation to the last answer
  * (EDR's benchmark times the same span), the failing request indexes, time per method.
@@ -17,13 +20,15 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { finalityOptions, genesisTimeMs, hardhatConfig, loadScenario, type RecordedConfig } from './scenario.js'
+import { edrProviderConfig, finalityOptions, genesisTimeMs, hardhatConfig, loadScenario, type RecordedConfig } from './scenario.js'
 
 export interface Job {
   /** The repository root (Hardhat and viem are resolved from its node_modules). */
   root: string
   /** file: URL of finality's dist/index.js. */
   finalityUrl: string
+  /** bench/contestants, where `@nomicfoundation/edr` is installed. */
+  contestantsDir: string
   /** createNode option names the measured build knows (the rest of the mapping is dropped). */
   knownOptions: string[]
   /** EDR's answers to the id-giving requests, by request index; finality's runs translate with them. */
@@ -82,7 +87,52 @@ async function createFinality(job: Job, config: RecordedConfig, addressOf: (k: `
   return mod.createNode(options)
 }
 
-async function createEdr(job: Job, config: RecordedConfig, addressOf: (k: `0x${string}`) => string): Promise<Provider> {
+/** The part of `@nomicfoundation/edr`'s index.d.ts used here. */
+interface EdrModule {
+  EdrContext: new () => {
+    registerProviderFactory(chainType: string, factory: unknown): Promise<void>
+    createProvider(chainType: string, config: unknown, logger: unknown, subscriptions: unknown, decoder: unknown): Promise<{ handleRequest(request: string): Promise<{ data: string | object }> }>
+  }
+  ContractDecoder: new () => unknown
+  L1_CHAIN_TYPE: string
+  l1ProviderFactory(): unknown
+  l1GenesisState(hardfork: unknown): Array<{ address: Uint8Array }>
+  l1HardforkFromString(name: string): unknown
+  MineOrdering: Record<string, unknown>
+}
+
+/** An error as EDR's JSON-RPC answer carries it (message, code, data with the failed send's txHash). */
+class EdrError extends Error {
+  constructor(message: string, readonly code: number, readonly data: unknown) {
+    super(message)
+  }
+}
+
+async function createEdr(job: Job, config: RecordedConfig): Promise<Provider> {
+  const require = createRequire(path.join(job.contestantsDir, 'package.json'))
+  const edr = require('@nomicfoundation/edr') as EdrModule
+  const context = new edr.EdrContext()
+  await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory())
+  const providerConfig = edrProviderConfig(config, (order) => edr.MineOrdering[order])
+  const recorded = providerConfig.genesisState as Array<{ address: Uint8Array }>
+  const key = (a: Uint8Array): string => Buffer.from(a).toString('hex')
+  const overridden = new Set(recorded.map((a) => key(a.address)))
+  const system = edr.l1GenesisState(edr.l1HardforkFromString(providerConfig.hardfork as string)).filter((a) => !overridden.has(key(a.address)))
+  providerConfig.genesisState = [...system, ...recorded]
+  const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }
+  const provider = await context.createProvider(edr.L1_CHAIN_TYPE, providerConfig, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
+  let id = 0
+  return {
+    async request({ method, params = [] }) {
+      const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
+      const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
+      if (body.error !== undefined) throw new EdrError(body.error.message, body.error.code, body.error.data)
+      return body.result
+    },
+  }
+}
+
+async function createHardhat(job: Job, config: RecordedConfig, addressOf: (k: `0x${string}`) => string): Promise<Provider> {
   const require = createRequire(path.join(job.root, 'package.json'))
   const { createHardhatNetworkProvider } = require('hardhat/internal/hardhat-network/provider/provider.js') as {
     createHardhatNetworkProvider(config: unknown, logger: { enabled: boolean }): Promise<Provider>
@@ -92,8 +142,8 @@ async function createEdr(job: Job, config: RecordedConfig, addressOf: (k: `0x${s
 
 async function main(): Promise<void> {
   const [file, contestant, jobFile] = process.argv.slice(2)
-  if (file === undefined || (contestant !== 'finality' && contestant !== 'edr') || jobFile === undefined) {
-    throw new Error('usage: runner.mjs <scenario.jsonl.gz> <finality|edr> <job.json>')
+  if (file === undefined || (contestant !== 'finality' && contestant !== 'edr' && contestant !== 'hardhat') || jobFile === undefined) {
+    throw new Error('usage: runner.mjs <scenario.jsonl.gz> <finality|edr|hardhat> <job.json>')
   }
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as Job
   const { config, requests } = loadScenario(file)
@@ -110,7 +160,12 @@ async function main(): Promise<void> {
 
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const provider = contestant === 'finality' ? await createFinality(job, config, privateKeyToAddress) : await createEdr(job, config, privateKeyToAddress)
+  const provider =
+    contestant === 'finality'
+      ? await createFinality(job, config, privateKeyToAddress)
+      : contestant === 'edr'
+        ? await createEdr(job, config)
+        : await createHardhat(job, config, privateKeyToAddress)
   const createMs = performance.now() - t0
   for (let i = 0; i < requests.length; i++) {
     const req = requests[i]!

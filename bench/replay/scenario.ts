@@ -158,3 +158,42 @@ export function hardhatConfig(config: RecordedConfig, addressOf: (key: `0x${stri
     throwOnTransactionFailures: config.bailOnTransactionFailure,
   }
 }
+
+/**
+ * The same line as `@nomicfoundation/edr`'s own provider config (its `ProviderConfig`, created
+ * through `EdrContext.createProvider` with no Hardhat layer), minus the genesis state's system
+ * contracts, which the caller adds with EDR's `l1GenesisState(hardfork)`. An unset initial base
+ * fee is Hardhat's default for a local network, 1 gwei.
+ */
+export function edrProviderConfig(config: RecordedConfig, memPoolOrder: (order: string) => unknown): Record<string, unknown> {
+  const hex = (h: string): Uint8Array => Buffer.from(h.replace(/^0x/, ''), 'hex')
+  const genesis = genesisTimeMs(config)
+  const local = config.network.Local
+  return {
+    allowBlocksWithSameTimestamp: config.allowBlocksWithSameTimestamp,
+    allowUnlimitedContractSize: config.allowUnlimitedContractSize,
+    bailOnCallFailure: config.bailOnCallFailure,
+    bailOnTransactionFailure: config.bailOnTransactionFailure,
+    chainId: BigInt(config.chainId),
+    coinbase: hex(config.coinbase),
+    defaultTransactionGasLimit: BigInt(config.defaultTransactionGasLimit),
+    genesisState: Object.entries(config.genesisState).map(([address, a]) => ({
+      address: hex(address),
+      ...(a.balance !== null ? { balance: BigInt(a.balance) } : {}),
+      ...(a.nonce !== null ? { nonce: BigInt(a.nonce) } : {}),
+      ...(a.code !== null ? { code: hex(a.code) } : {}),
+    })),
+    hardfork: hardforkName(config.hardfork).toLowerCase(),
+    initialBaseFeePerGas: BigInt(config.initialBaseFeePerGas ?? 1_000_000_000),
+    minGasPrice: BigInt(config.minGasPrice),
+    mining: { autoMine: config.mining.autoMine, blockGasLimit: BigInt(config.mining.blockGasLimit), memPool: { order: memPoolOrder(config.mining.memPool.order) } },
+    network: {
+      genesisBlockGasLimit: BigInt(local?.genesisBlockGasLimit ?? config.mining.blockGasLimit),
+      ...(genesis !== undefined ? { genesisBlockTime: BigInt(Math.floor(genesis / 1000)) } : {}),
+    },
+    networkId: BigInt(config.networkId),
+    observability: {},
+    ownedAccounts: config.ownedAccounts,
+    precompileOverrides: [],
+  }
+}
