@@ -10,6 +10,8 @@
  * The analysis lives on the Interpreter class, which @ethereumjs/evm does not export: a throwaway
  * EVM with one custom opcode hands the class over (see `engine/install.ts`). Each cached entry keeps a copy of the code and is used only when
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
+ * Entries are found by the code array and, for a new array, by content (the same code read again
+ * for another account, or sent again as init code).
  * `engine/install.ts` installs it, for the engine's own EVMs only.
  *
  * The analysis hook also hands each EVM's opcode table to `fast-opcodes.ts` once, and
@@ -54,19 +56,62 @@ export function leanEnv(run: InterpreterRun): InterpreterRun {
 }
 
 /**
+ * Analyses kept by content as well as by code object, up to this many bytes of code: the same
+ * code arrives in a new array whenever it is read from the state for another account (every
+ * proxy a factory deployed, every clone) or sent again (the same init code in each deployment),
+ * and each would be analysed again. ~100 full-size contracts; a cached analysis is a few times
+ * the size of its code. Past it the oldest entries are dropped.
+ */
+const CONTENT_CACHE_BYTES = 2 * 1024 * 1024
+
+interface Entry {
+  copy: Buffer
+  byTable: WeakMap<object, Analysis>
+}
+
+/** A cheap key for code: its length and a hash of up to 64 bytes spread over it (equal code, equal key). */
+function contentKey(code: Uint8Array): number {
+  const n = code.length
+  let h = (0x811c9dc5 ^ n) >>> 0
+  const step = n > 64 ? Math.floor(n / 64) : 1
+  for (let i = 0; i < n; i += step) h = Math.imul(h ^ (code[i] as number), 0x01000193) >>> 0
+  return h
+}
+
+/**
  * The analysis cached per code and opcode table (computed by `jump-analysis.ts`, or by `analyse`,
  * the library's, where EIP-8024 is active); also puts the fast opcode handlers into each table.
  */
 export function cached(analyse: Analyse): Analyse {
   // By code object, then by opcode table (one per EVM, so per fork).
-  const byCode = new WeakMap<Uint8Array, { copy: Buffer; byTable: WeakMap<object, Analysis> }>()
+  const byCode = new WeakMap<Uint8Array, Entry>()
+  // By content (see CONTENT_CACHE_BYTES), oldest first: the key's entries, compared byte for byte.
+  const byContent = new Map<number, Entry[]>()
+  let contentBytes = 0
+  const findByContent = (code: Uint8Array): Entry => {
+    const key = contentKey(code)
+    const bucket = byContent.get(key)
+    const found = bucket?.find((e) => e.copy.equals(code))
+    if (found !== undefined) return found
+    const entry: Entry = { copy: Buffer.from(code), byTable: new WeakMap() }
+    if (bucket === undefined) byContent.set(key, [entry])
+    else bucket.push(entry)
+    contentBytes += code.length
+    for (const [oldKey, oldBucket] of byContent) {
+      if (contentBytes <= CONTENT_CACHE_BYTES) break
+      const dropped = oldBucket.shift()!
+      contentBytes -= dropped.copy.length
+      if (oldBucket.length === 0) byContent.delete(oldKey)
+    }
+    return entry
+  }
   return function (this: InterpreterLike, code: Uint8Array): Analysis {
     const table = this._evm._opcodeMap
     // The one place every EVM's opcode table passes through before its code runs.
     patchOpcodeTable(table)
     let entry = byCode.get(code)
     if (entry === undefined || !entry.copy.equals(code)) {
-      entry = { copy: Buffer.from(code), byTable: new WeakMap() }
+      entry = findByContent(code)
       byCode.set(code, entry)
     }
     let analysis = entry.byTable.get(table)
