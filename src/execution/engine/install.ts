@@ -16,7 +16,6 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
-import { fastGenerateAddress, type GenerateAddress } from '../create-address.js'
 import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
 import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from '../fast-journal.js'
 import { rememberOriginalHandlers } from '../fast-opcodes.js'
@@ -185,7 +184,6 @@ async function install(): Promise<string | undefined> {
     [interpreterProto, '_getValidJumpDestinations', 'Interpreter.prototype._getValidJumpDestinations'],
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
-    [evmProto, '_generateAddress', 'EVM.prototype._generateAddress'],
     [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
     [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
   ] as const) {
@@ -206,7 +204,6 @@ async function install(): Promise<string | undefined> {
     return isFast(this._evm) ? fastLoop.call(this, code, opts) : run.call(this, code, opts)
   }
   evmProto._executeCall = fastCall(executeCall, (e: EvmInternals) => isFast(e))
-  evmProto._generateAddress = fastGenerateAddress(evmProto._generateAddress as GenerateAddress, (e) => isFast(e))
   const runInterpreter = evmProto.runInterpreter as RunInterpreter
   journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
   journalProto.addAlwaysWarmAddress = fastWarmAddress(journalProto.addAlwaysWarmAddress as AddAlwaysWarmAddress, (j) => isFast(j))

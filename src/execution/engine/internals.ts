@@ -27,7 +27,6 @@ export const EVM_MEMBERS: readonly Member[] = [
   { name: '_loadCode', kind: 'function', usedBy: 'fast-call' },
   { name: 'getPrecompile', kind: 'function', usedBy: 'fast-call (code of a frame, frame-state.ts)' },
   { name: 'runInterpreter', kind: 'function', usedBy: 'fast-call (replaced)' },
-  { name: '_generateAddress', kind: 'function', usedBy: 'create-address (replaced)' },
   { name: 'blockchain', kind: 'object', usedBy: 'fast-call (interpreter set-up)' },
   { name: 'journal', kind: 'object', usedBy: 'fast-call (interpreter set-up)' },
   { name: 'performanceLogger', kind: 'object', usedBy: 'fast-call (interpreter set-up)' },
