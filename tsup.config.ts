@@ -64,9 +64,9 @@ for (let i = 0; i <= 255; i++) {
   },
   {
     file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]account\.js$/,
-    why: "CREATE and CREATE2 addresses (generateAddress, generateAddress2) hashed by the node's keccak (WebAssembly) instead of noble's: a process's first deployment spent ~0.8 ms in noble's not yet compiled keccak",
+    why: "CREATE and CREATE2 addresses (generateAddress, generateAddress2) hashed by the node's keccak (WebAssembly) instead of noble's: a process's first deployment spent ~0.8 ms in noble's not yet compiled keccak; init code remembered by content (the library hashes it twice per CREATE2, and an estimate's search runs it a dozen times)",
     from: `import { keccak_256 } from '@noble/hashes/sha3.js';`,
-    to: `import { keccak256 as keccak_256 } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), 'src', 'crypto', 'keccak.ts'))};`,
+    to: `import { keccak256Code as keccak_256 } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.url)), 'src', 'crypto', 'keccak.ts'))};`,
   },
   {
     file: /@ethereumjs[\\/]tx[\\/]dist[\\/]esm[\\/]capabilities[\\/]legacy\.js$/,
@@ -76,11 +76,22 @@ for (let i = 0; i <= 255; i++) {
         tx.data[i] === 0 ? (cost += txDataZero) : (cost += txDataNonZero);
     }`,
     to: `    const bytes = tx.data;
-    let zeros = 0;
-    for (let i = 0; i < bytes.length; i++) {
-        if (bytes[i] === 0) zeros++;
+    let zeros = ZERO_BYTES_OF_DATA.get(bytes);
+    if (zeros === undefined) {
+        zeros = 0;
+        for (let i = 0; i < bytes.length; i++) {
+            if (bytes[i] === 0) zeros++;
+        }
+        if (bytes.length >= 256) ZERO_BYTES_OF_DATA.set(bytes, zeros);
     }
     let cost = BigInt(zeros) * txDataZero + BigInt(bytes.length - zeros) * txDataNonZero;`,
+  },
+  {
+    file: /@ethereumjs[\\/]tx[\\/]dist[\\/]esm[\\/]capabilities[\\/]legacy\.js$/,
+    why: "the zero bytes of a large data array counted once: each run of an eth_estimateGas search builds a new transaction (with an empty cache) around the same data, and prices it twice",
+    from: `export function getDataGas(tx) {`,
+    to: `const ZERO_BYTES_OF_DATA = new WeakMap();
+export function getDataGas(tx) {`,
   },
   {
     file: /@ethereumjs[\\/]tx[\\/]dist[\\/]esm[\\/]util[\\/]intrinsic\.js$/,

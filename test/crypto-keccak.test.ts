@@ -5,12 +5,32 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, test } from 'vitest'
-import { initKeccak, keccak256, keccak256Kept, keccak256OfHex, keccakBackend } from '../src/crypto/keccak.js'
+import { initKeccak, keccak256, keccak256Code, keccak256Kept, keccak256OfHex, keccakBackend } from '../src/crypto/keccak.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
 
 describe('keccak256', () => {
+  test('behavior: keccak256Code remembers code by content: the same hash for equal bytes in new arrays, a new one for changed bytes', async () => {
+    await initKeccak()
+    for (const length of [0, 511, 512, 513, 4096, 24_576]) {
+      const a = input(length)
+      expect(hex(keccak256Code(a)), `${length} bytes`).toBe(hex(keccak_256(a)))
+      expect(hex(keccak256Code(input(length))), `${length} bytes again`).toBe(hex(keccak_256(a)))
+      // The caller's array changed in place after it was remembered: hashed afresh.
+      a[length >> 1] = (a[length >> 1]! + 1) & 0xff
+      expect(hex(keccak256Code(a)), `${length} bytes changed`).toBe(hex(keccak_256(a)))
+    }
+    // An answer written into by its caller does not change the next answer.
+    const code = input(2000)
+    keccak256Code(code).fill(0)
+    expect(hex(keccak256Code(code))).toBe(hex(keccak_256(code)))
+    // Past the memo's bound (1 MB of inputs) the oldest are dropped and still hashed right.
+    const many = Array.from({ length: 40 }, (_, i) => new Uint8Array(32 * 1024).fill(i + 1))
+    for (const m of many) keccak256Code(m)
+    for (const m of many) expect(hex(keccak256Code(m))).toBe(hex(keccak_256(m)))
+  })
+
   test('behavior: the WebAssembly hasher equals noble for lengths 0-600', async () => {
     await initKeccak()
     expect(keccakBackend()).toBe('wasm')

@@ -6,7 +6,7 @@
 import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
-import { keccak256 as keccak_256 } from '../crypto/keccak.js'
+import { keccak256Code } from '../crypto/keccak.js'
 import { keyOf } from '../hex.js'
 import { copyAccount } from './flat-state.js'
 import type { StateDiff, StateReader, SyncStateReader } from './types.js'
@@ -159,7 +159,7 @@ export class JournaledState implements StateManagerInterface {
     this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
     this.code.set(key, value)
     const account = (await this.getAccount(address)) ?? new Account()
-    account.codeHash = value.length === 0 ? KECCAK256_NULL : keccak_256(value)
+    account.codeHash = value.length === 0 ? KECCAK256_NULL : keccak256Code(value)
     await this.putAccount(address, account)
   }
 
