@@ -155,6 +155,59 @@ export function runProgram(source: string, name = 'program.mts', timeout = 60_00
   )
 }
 
+/** One program of a batch: its name (unique, the file name) and its source. */
+export interface Program {
+  name: string
+  source: string
+}
+
+/** What one program of a batch printed, and what it threw (its stack), if it did. */
+export interface BatchRun {
+  stdout: string
+  error?: string
+}
+
+const MARK = '\u0000program '
+
+/**
+ * Runs `programs` one after the other in one child process (`node --import tsx`, the sources
+ * loaded once), each a module of its own imported by a driver that marks where each one's output
+ * starts and what it threw. The driver exits when the last is done, servers left open or not.
+ * Resolves to each program's output by name, and the child's stderr.
+ */
+export function runBatch(programs: Program[], timeout = 120_000): Promise<{ runs: Record<string, BatchRun>; stderr: string; code: number | null }> {
+  return slot(
+    () =>
+      new Promise((resolve) => {
+        const dir = mkdtempSync(path.join(ROOT, '.docs-block-'))
+        for (const p of programs) writeFileSync(path.join(dir, p.name), pointAtSources(p.source))
+        const driver = [
+          `for (const name of ${JSON.stringify(programs.map((p) => p.name))}) {`,
+          `  process.stdout.write(${JSON.stringify(MARK)} + name + '\\n')`,
+          "  try { await import('./' + name) } catch (error) { process.stdout.write(" + JSON.stringify(MARK) + " + 'error ' + JSON.stringify(String(error?.stack ?? error)) + '\\n') }",
+          '}',
+          'process.exit(0)',
+        ].join('\n')
+        writeFileSync(path.join(dir, 'driver.mjs'), driver)
+        const child = execFile(process.execPath, ['--import', 'tsx', path.join(dir, 'driver.mjs')], { cwd: dir, timeout, maxBuffer: 16 << 20 }, (_error, stdout, stderr) => {
+          rmSync(dir, { recursive: true, force: true })
+          const runs: Record<string, BatchRun> = {}
+          let current: BatchRun | undefined
+          for (const line of stdout.split('\n')) {
+            if (line.startsWith(`${MARK}error `)) {
+              if (current) current.error = JSON.parse(line.slice(MARK.length + 6)) as string
+            } else if (line.startsWith(MARK)) {
+              current = { stdout: '' }
+              runs[line.slice(MARK.length)] = current
+            } else if (current) current.stdout += `${line}\n`
+          }
+          for (const run of Object.values(runs)) run.stdout = run.stdout.replace(/\n$/, '')
+          resolve({ runs, stderr, code: child.exitCode })
+        })
+      }),
+  )
+}
+
 /** A command line split as a POSIX shell splits it (quotes, backslash-newline), its `# comment` dropped. */
 export function shellWords(line: string): string[] {
   const words: string[] = []
