@@ -4,12 +4,14 @@
  * request the page describes, on a chain made so the examples' own values come out (the
  * addresses of the first deployments, block 3, the gas limits the examples show).
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { encodeFunctionData, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 import { WsClient } from '../transports/helpers.js'
-import { block } from './blocks.js'
+import { ROOT, block } from './blocks.js'
 import { matchTemplate, parseTemplate, type Template } from './template.js'
 
 const art = loadArtifacts()
@@ -209,6 +211,25 @@ describe('docs/debug.md', () => {
     } finally {
       ws.close()
       await served.close()
+    }
+  })
+})
+
+describe('docs/validators.md', () => {
+  it('finality_getValidators and node.validators have the fields the page lists, in the same order', async () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'validators.md'), 'utf8').replace(/\s+/g, ' ')
+    const names = (after: string) => [...(new RegExp(`${after}([^;]*);`).exec(page)?.[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1])
+    const four = await createNode({ validators: 4 })
+    try {
+      const listed = (await four.request({ method: 'finality_getValidators' })) as Array<Record<string, unknown>>
+      expect(Object.keys(listed[0]!).sort()).toEqual(names('`finality_getValidators` lists ').sort())
+      expect(listed.map((v) => v.address)).toEqual([...listed.map((v) => v.address as string)].sort())
+      const own = four.validators
+      expect(Object.keys(own[0]!).sort()).toEqual(names('`node.validators` lists the same validators in the same order as objects with ').sort())
+      expect(own.map((v) => v.address)).toEqual(listed.map((v) => v.address))
+      expect(typeof own[0]!.power).toBe('bigint')
+    } finally {
+      await four.close()
     }
   })
 })
