@@ -233,3 +233,16 @@ describe('docs/validators.md', () => {
     }
   })
 })
+
+describe('docs/in-process.md', () => {
+  it("clientConfig(node) is the object the page says, under the viem block", async () => {
+    const { clientConfig } = await import('../../src/adapters/viem.js')
+    const page = readFileSync(path.join(ROOT, 'docs', 'in-process.md'), 'utf8')
+    const said = /`clientConfig\(node\)` is `\{ ([^}]*) \}`/.exec(page)?.[1] as string
+    const config = clientConfig(node) as unknown as Record<string, unknown>
+    const entries = said.split(', ').map((e) => e.split(': '))
+    expect(Object.keys(config).sort()).toEqual(entries.map(([k]) => k).sort())
+    for (const [key, value] of entries) if (value !== undefined) expect(config[key as string], key).toBe(Number(value))
+    expect((config.chain as { id: number }).id).toBe(31337)
+  })
+})
