@@ -1,15 +1,21 @@
 /**
  * The fenced code blocks of docs/*.md, read at test time, and what the tests of test/docs/ need
  * to run them: the list of every block and which test checks it (`CHECKED`), the program runner
- * (a child process under tsx, at most two at a time, imports of the package pointed at src/), a
- * shell-line splitter for command lines, and `matchTemplate` for the JSON examples.
+ * (a child process under tsx, at most two at a time, imports of the package pointed at src/) and a
+ * shell-line splitter for command lines. test/docs/template.ts matches the JSON examples.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+/** A folder for one run's programs, inside the repository (so its packages resolve) and git-ignored. */
+function workDir(): string {
+  mkdirSync(path.join(ROOT, '.cache'), { recursive: true })
+  return mkdtempSync(path.join(ROOT, '.cache', 'docs-block-'))
+}
 const DOCS = path.join(ROOT, 'docs')
 
 /** One fenced block: its file (`validators.md`), its place among the file's blocks (1-based), info string, text. */
@@ -129,32 +135,6 @@ async function slot<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What a program did: its exit code and output. */
-export interface ProgramRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/**
- * Runs `source` (a module, TypeScript or JavaScript) as `node --import tsx <file>` from a folder in
- * the repository (so `viem`, `ethers`, `express` resolve), its package imports pointed at src/.
- */
-export function runProgram(source: string, name = 'program.mts', timeout = 60_000): Promise<ProgramRun> {
-  return slot(
-    () =>
-      new Promise<ProgramRun>((resolve) => {
-        const dir = mkdtempSync(path.join(ROOT, '.docs-block-'))
-        const file = path.join(dir, name)
-        writeFileSync(file, pointAtSources(source))
-        const child = execFile(process.execPath, ['--import', 'tsx', file], { cwd: dir, timeout, maxBuffer: 16 << 20 }, (_error, stdout, stderr) => {
-          rmSync(dir, { recursive: true, force: true })
-          resolve({ code: child.exitCode, stdout, stderr })
-        })
-      }),
-  )
-}
-
 /** One program of a batch: its name (unique, the file name) and its source. */
 export interface Program {
   name: string
@@ -179,7 +159,7 @@ export function runBatch(programs: Program[], timeout = 120_000): Promise<{ runs
   return slot(
     () =>
       new Promise((resolve) => {
-        const dir = mkdtempSync(path.join(ROOT, '.docs-block-'))
+        const dir = workDir()
         for (const p of programs) writeFileSync(path.join(dir, p.name), pointAtSources(p.source))
         const driver = [
           `for (const name of ${JSON.stringify(programs.map((p) => p.name))}) {`,
