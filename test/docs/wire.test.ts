@@ -65,11 +65,18 @@ describe('docs/tracing.md', () => {
   })
 
   it("the struct logger's example is a call of PUSH1 0x2a PUSH1 0 SSTORE with 100 000 gas", async () => {
-    expect(matchTemplate(block('tracing.md', 2, 'json'), await call('debug_traceTransaction', [tx.store42]))).toEqual([])
+    const trace = (await call('debug_traceTransaction', [tx.store42])) as { gas: number; structLogs: Array<{ op: string; pc: number }> }
+    expect(matchTemplate(block('tracing.md', 2, 'json'), trace)).toEqual([])
+    // The bullets under it: `gas` is the receipt's gas used; past the end of the code, the implicit STOP.
+    expect(trace.gas).toBe(Number(((await call('eth_getTransactionReceipt', [tx.store42])) as { gasUsed: Hex }).gasUsed))
+    expect(trace.structLogs.at(-1)).toMatchObject({ op: 'STOP', pc: 5 })
   })
 
   it("the callTracer's example is Caller.tryCallFail with 200 000 gas", async () => {
-    expect(matchTemplate(block('tracing.md', 3, 'json'), await call('debug_traceTransaction', [tx.tryCallFail, { tracer: 'callTracer', tracerConfig: { withLog: true } }]))).toEqual([])
+    const trace = (await call('debug_traceTransaction', [tx.tryCallFail, { tracer: 'callTracer', tracerConfig: { withLog: true } }])) as { gasUsed: Hex }
+    expect(matchTemplate(block('tracing.md', 3, 'json'), trace)).toEqual([])
+    // The bullet under it: the top frame's gasUsed is the receipt's.
+    expect(trace.gasUsed).toBe(((await call('eth_getTransactionReceipt', [tx.tryCallFail])) as { gasUsed: Hex }).gasUsed)
   })
 
   it('the JavaScript tracer runs as written: its setup reads the config, its result counts the steps', async () => {
