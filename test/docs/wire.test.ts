@@ -4,9 +4,10 @@
  * request the page describes, on a chain made so the examples' own values come out (the
  * addresses of the first deployments, block 3, the gas limits the examples show).
  */
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { encodeFunctionData, type Hex } from 'viem'
+import { encodeFunctionData, getContractAddress, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
@@ -130,14 +131,16 @@ describe('docs/execution.md', () => {
   const returning = (op: string): Hex => `0x${op}60005260206000f3`
   const word = (n: bigint | string): Hex => `0x${BigInt(n).toString(16).padStart(64, '0')}`
   const SLOT0 = `0x${'00'.repeat(32)}`
-  /** Each state override field the page names: the override, the code the call runs, what it returns (undefined: no opcode reads it). */
-  const ACCOUNT: Record<string, [unknown, Hex, Hex | undefined]> = {
+  /** Each state override field the page names: the override, the code the call runs, what it returns. */
+  const ACCOUNT: Record<string, [unknown, Hex, Hex]> = {
     balance: ['0x7', returning('3031'), word(7n)],
-    nonce: ['0x1', returning('00'), undefined],
+    // CREATE's address is the creator's and its nonce's.
+    nonce: ['0x5', returning('600060006000f0'), word(getContractAddress({ from: '0x00000000000000000000000000000000000c0de0', nonce: 5n }))],
     code: [returning('602a'), returning('602a'), word(42n)],
     state: [{ [SLOT0]: word(42n) }, returning('600054'), word(42n)],
     stateDiff: [{ [SLOT0]: word(42n) }, returning('600054'), word(42n)],
-    movePrecompileToAddress: ['0x0000000000000000000000000000000000000bee', returning('00'), undefined],
+    // sha256 (0x02) moved: a call to its new address hashes ("abc").
+    movePrecompileToAddress: ['0x0000000000000000000000000000000000000bee', '0x616263', `0x${createHash('sha256').update('abc').digest('hex')}`],
   }
   /** Each block override field the page names: the value and the opcode that reads it. */
   const BLOCK: Record<string, [Hex, string]> = {
@@ -161,9 +164,11 @@ describe('docs/execution.md', () => {
     const target = '0x00000000000000000000000000000000000c0de0'
     for (const [key, [value, code, expected]] of Object.entries(ACCOUNT)) {
       // movePrecompileToAddress moves a precompile: the override is keyed by one (sha256, 0x02).
-      const overrides = key === 'movePrecompileToAddress' ? { [target]: { code }, '0x0000000000000000000000000000000000000002': { [key]: value } } : { [target]: { code, [key]: value } }
-      const answer = await call('eth_call', [{ from, to: target }, 'latest', overrides])
-      if (expected !== undefined) expect(answer, key).toBe(expected)
+      const answer =
+        key === 'movePrecompileToAddress'
+          ? await call('eth_call', [{ from, to: value, data: code }, 'latest', { '0x0000000000000000000000000000000000000002': { [key]: value } }])
+          : await call('eth_call', [{ from, to: target }, 'latest', { [target]: { code, [key]: value } }])
+      expect(answer, key).toBe(expected)
     }
     for (const [key, [value, op]] of Object.entries(BLOCK)) {
       const answer = await call('eth_call', [{ from, to: target }, 'latest', { [target]: { code: returning(op) } }, { [key]: value }])
