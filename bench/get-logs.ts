@@ -5,7 +5,7 @@
  * NODE_OPTIONS to profile it.
  */
 import { encodeAbiParameters, encodeFunctionData, keccak256, toHex } from 'viem'
-import { createNode } from '../src/index.js'
+import { createNode, type Hex, type RpcLogFilter } from '../src/index.js'
 import { compileFixtures } from '../test/fixtures/compile.js'
 
 const count = Number(process.argv[2] ?? 500)
@@ -13,24 +13,28 @@ const runs = Number(process.argv[3] ?? 7)
 const { Token } = await compileFixtures()
 if (Token === undefined) throw new Error('no Token artifact')
 const node = await createNode()
-const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
-const receiptOf = async (hash: unknown): Promise<{ contractAddress: string | null }> =>
-  (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: string | null }
+const [from] = await node.request({ method: 'eth_accounts' })
+const receiptOf = async (hash: Hex) => {
+  const receipt = await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })
+  if (receipt === null) throw new Error(`no receipt for ${hash}`)
+  return receipt
+}
 const ctor = encodeAbiParameters([{ type: 'string' }, { type: 'string' }, { type: 'uint256' }], ['T', 'T', 10n ** 30n])
 const deployed = await receiptOf(await node.request({ method: 'eth_sendTransaction', params: [{ from, data: `${Token.bytecode}${ctor.slice(2)}` }] }))
-const address = deployed.contractAddress as string
-const start = Number(BigInt((await node.request({ method: 'eth_blockNumber' })) as string))
+const address = deployed.contractAddress
+if (address === null) throw new Error('the Token deployment made no contract')
+const start = Number(BigInt(await node.request({ method: 'eth_blockNumber' })))
 for (let i = 0; i < count; i++) {
   const data = encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [`0x${(i + 1).toString(16).padStart(40, '0')}`, 1n] })
   await node.request({ method: 'eth_sendTransaction', params: [{ from, to: address, data }] })
 }
-const head = Number(BigInt((await node.request({ method: 'eth_blockNumber' })) as string))
+const head = Number(BigInt(await node.request({ method: 'eth_blockNumber' })))
 const topic = keccak256(toHex('Transfer(address,address,uint256)'))
-const filter = { fromBlock: toHex(start + 1), toBlock: 'latest', address, topics: [topic] }
+const filter: RpcLogFilter = { fromBlock: toHex(start + 1), toBlock: 'latest', address, topics: [topic] }
 const times: number[] = []
 for (let r = 0; r < runs; r++) {
   const t = performance.now()
-  const logs = (await node.request({ method: 'eth_getLogs', params: [filter] })) as unknown[]
+  const logs = await node.request({ method: 'eth_getLogs', params: [filter] })
   times.push(performance.now() - t)
   if (logs.length !== count) throw new Error(`${logs.length} logs, expected ${count}`)
 }

@@ -28,6 +28,7 @@ export type {
   RpcLogFilter,
   RpcMethodTypes,
   RpcRequest,
+  RpcRequestArgs,
   RpcResult,
   RpcTransaction,
   RpcTransactionReceipt,

@@ -30,7 +30,7 @@ import type { WsEndpoint, WsOptions } from './adapters/ws.js'
 import { FilterManager } from './filters/manager.js'
 import { eventFormat } from './rpc/format.js'
 import type { Server } from 'node:http'
-import type { RpcRequest, RpcResult } from './rpc-types.js'
+import type { RpcRequestArgs, RpcResult } from './rpc-types.js'
 import { resolve } from 'node:path'
 import { InvalidRequestError, NodeClosedError, type RpcError } from './errors.js'
 import { BlockBuilder } from './execution/builder.js'
@@ -73,14 +73,13 @@ export interface FinalityNode {
   /** The EIP-1193 provider (viem `custom()`, ethers `BrowserProvider`). */
   readonly provider: Eip1193Provider
   /**
-   * Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. Every
-   * method the node serves is typed ({@link RpcMethodTypes}): its params are checked and it
-   * resolves to its wire type. Any other name (a method of a newer release) takes any params and
-   * resolves to `unknown`. (The second overload, any params for any name, remains while the
-   * project's own tests move off it; see docs/interface.md.)
+   * Calls one JSON-RPC method; rejects with an {@link RpcError} carrying `code` and `data`. A
+   * method the node serves, named by its literal, is typed ({@link RpcMethodTypes}): its params
+   * must have their types (wrong ones do not compile) and it resolves to its wire type. Any other
+   * name (a method of a newer release) or a plain `string` takes any params and resolves to
+   * `unknown`: the node checks those params at run time (-32602).
    */
-  request<M extends string>(args: { readonly method: M } & RpcRequest<M>): Promise<RpcResult<M>>
-  request(args: { method: string; params?: unknown }): Promise<unknown>
+  request<M extends string>(args: RpcRequestArgs<M>): Promise<RpcResult<M>>
   /** Answers a whole JSON-RPC payload (one request or a batch), as transports do. */
   handle(payload: unknown): Promise<RpcResponse | RpcResponse[] | undefined>
   /** Produces one block now with the pending transactions (any mining mode); `timestamp` after the parent's. */

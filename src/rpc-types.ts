@@ -38,5 +38,15 @@ export type TypedRequest<M extends TypedMethod> = [] extends RpcMethodTypes[M]['
  */
 export type RpcRequest<M extends string> = M extends TypedMethod ? TypedRequest<M> : { readonly method: M; readonly params?: unknown }
 
-/** The result of a method by name: a served method's wire type, `unknown` for any other name. */
-export type RpcResult<M extends string> = M extends TypedMethod ? RpcMethodTypes[M]['result'] : unknown
+/**
+ * The argument of `node.request` and `node.provider.request` for the method name `M` (inferred
+ * from `method`): a served method's name must come with its params, any other name or a plain
+ * `string` (what viem and ethers pass) takes any params.
+ */
+export type RpcRequestArgs<M extends string> = { readonly method: M } & RpcRequest<M>
+
+/**
+ * The result of a method by name: a served method's wire type; for any other name (or a plain
+ * `string`) `Untyped`, `unknown` unless the caller names another.
+ */
+export type RpcResult<M extends string, Untyped = unknown> = M extends TypedMethod ? RpcMethodTypes[M]['result'] : Untyped

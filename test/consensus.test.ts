@@ -9,7 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, hexToBytes, keccak256, parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../src/index.js'
+import { createNode, type BlockTag, type FinalityNode } from '../src/index.js'
 import { trackNodes } from './helpers/nodes.js'
 
 type Block = {
@@ -36,13 +36,13 @@ async function blockNumber(n: FinalityNode): Promise<bigint> {
   return BigInt((await n.request({ method: 'eth_blockNumber' })) as string)
 }
 
-async function getBlock(n: FinalityNode, tag: string | bigint): Promise<Block | null> {
-  const t = typeof tag === 'bigint' ? `0x${tag.toString(16)}` : tag
+async function getBlock(n: FinalityNode, tag: BlockTag | bigint): Promise<Block | null> {
+  const t: BlockTag = typeof tag === 'bigint' ? `0x${tag.toString(16)}` : tag
   return (await n.request({ method: 'eth_getBlockByNumber', params: [t, false] })) as Block | null
 }
 
-async function rpcCertificate(n: FinalityNode, tag: string | bigint): Promise<Certificate | null> {
-  const t = typeof tag === 'bigint' ? `0x${tag.toString(16)}` : tag
+async function rpcCertificate(n: FinalityNode, tag: BlockTag | bigint): Promise<Certificate | null> {
+  const t: BlockTag = typeof tag === 'bigint' ? `0x${tag.toString(16)}` : tag
   return (await n.request({ method: 'finality_getCommitCertificate', params: [t] })) as Certificate | null
 }
 

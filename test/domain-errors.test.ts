@@ -29,7 +29,7 @@ describe('domain errors', () => {
   it('over node.request: a pool refusal, a tip above the fee cap, an unknown filter and a bad storage value answer as before', async () => {
     const node = await createNode()
     try {
-      const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
+      const [from] = await node.request({ method: 'eth_accounts' })
       const err = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string }) => ({ code: e.code, message: e.message }))
       expect(await err(node.request({ method: 'eth_uninstallFilter', params: ['0x1'] }))).toBeUndefined()
       expect(await err(node.request({ method: 'eth_getFilterChanges', params: ['0x1'] }))).toEqual({ code: -32000, message: 'filter not found' })
@@ -44,7 +44,7 @@ describe('domain errors', () => {
       })
       // A fee cap alone, below the suggested tip, takes the cap as its tip.
       expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, maxFeePerGas: '0x77359400' }] }))).toBeUndefined()
-      expect(await err(node.request({ method: 'hardhat_setStorageAt', params: [from, '0x0', '0x01'] }))).toEqual({
+      expect(await err(node.request({ method: 'hardhat_setStorageAt', params: [from!, '0x0', '0x01'] }))).toEqual({
         code: -32602,
         message: 'invalid argument 2: storage value must be 32 bytes',
       })

@@ -5,7 +5,7 @@
  * (Hardhat 2.29, EDR) and the answers are compared; without Hardhat mode geth's rules stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
+import type { FinalityNode, Hex } from '../src/index.js'
 import { answer, hardhatNetwork, type WireProvider } from './helpers/hardhat-network.js'
 import { trackNodes } from './helpers/nodes.js'
 
@@ -34,7 +34,7 @@ const CODE = {
   /** Calls the ecrecover precompile with all its gas, then stops. */
   callsOut: '0x5f5f5f5f5f60015af100',
 } as const
-const at = (i: number) => `0x${(0xa0 + i).toString(16).padStart(40, '0')}`
+const at = (i: number): Hex => `0x${(0xa0 + i).toString(16).padStart(40, '0')}`
 const ADDRESS = Object.fromEntries(Object.keys(CODE).map((name, i) => [name, at(i)])) as Record<keyof typeof CODE, string>
 
 async function setUp(p: { request(a: { method: string; params?: unknown[] }): Promise<unknown> }): Promise<void> {
@@ -74,7 +74,7 @@ describe('Hardhat mode: eth_estimateGas as Hardhat Network', () => {
     const head = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp: string }
     const next = BigInt(head.timestamp) + 1000n
     // block.timestamp == next ? stop : revert
-    const onTime = `0x7f${next.toString(16).padStart(64, '0')}4214602957${'5f5ffd'}5b00`
+    const onTime: Hex = `0x7f${next.toString(16).padStart(64, '0')}4214602957${'5f5ffd'}5b00`
     for (const p of providers) {
       await p.request({ method: 'hardhat_setCode', params: [at(0x20), onTime] })
       await p.request({ method: 'evm_setNextBlockTimestamp', params: [`0x${next.toString(16)}`] })

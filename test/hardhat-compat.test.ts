@@ -10,9 +10,11 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isLoopback } from '../src/adapters/auth.js'
 import { LOOPBACK_API, PUBLIC_API, defaultApi, parseCli } from '../src/cli/config.js'
+import type { Hex } from '../src/index.js'
 import { VERSION } from '../src/version.js'
 import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
 import { trackNodes } from './helpers/nodes.js'
+import { requestRaw } from './helpers/raw-request.js'
 import { rpc } from './transports/helpers.js'
 
 const newNode = trackNodes()
@@ -21,7 +23,7 @@ const OWN = new RegExp(`^finality/v${VERSION.replaceAll('.', '\\.')}/${process.p
 const REVERTS = '0x5f5ffd'
 const TARGET = '0x00000000000000000000000000000000000000aa'
 
-async function failingSend(node: Awaited<ReturnType<typeof newNode>>): Promise<{ result?: unknown; error?: { code: number; message: string; data?: any } }> {
+async function failingSend(node: Awaited<ReturnType<typeof newNode>>): Promise<{ result?: Hex; error?: { code: number; message: string; data?: any } }> {
   await node.setCode(TARGET, REVERTS)
   const from = node.accounts[0]?.address
   try {
@@ -58,7 +60,7 @@ describe('hardhatCompat', () => {
   it("hardhat_getStackTraceFailuresCount: 0 (a JSON number, as Hardhat answers it) in Hardhat mode, where `hardhat test` asks it after the run; absent otherwise, saying why", async () => {
     const hardhat = await newNode({ hardhatCompat: true })
     expect(await hardhat.request({ method: 'hardhat_getStackTraceFailuresCount' })).toBe(0)
-    await expect(hardhat.request({ method: 'hardhat_getStackTraceFailuresCount', params: [1] })).rejects.toMatchObject({ code: -32602 })
+    await expect(requestRaw(hardhat, 'hardhat_getStackTraceFailuresCount', [1])).rejects.toMatchObject({ code: -32602 })
     const plain = await newNode()
     await expect(plain.request({ method: 'hardhat_getStackTraceFailuresCount' })).rejects.toMatchObject({
       code: -32601,
@@ -89,9 +91,9 @@ describe('hardhatCompat', () => {
     const node = await newNode({ hardhatCompat: true })
     const { result, error } = await failingSend(node)
     expect(result).toBeUndefined()
-    const head = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
+    const head = (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: Hex[] }
     expect(head.transactions).toHaveLength(1)
-    const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [head.transactions[0]] })) as { status: string }
+    const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [head.transactions[0]!] })) as { status: string }
     expect(receipt.status).toBe('0x0')
     expect(JSON.stringify(error?.data)).toContain(head.transactions[0])
   })
@@ -101,7 +103,7 @@ describe('hardhatCompat', () => {
       const node = await newNode(options)
       const { result, error } = await failingSend(node)
       expect(error).toBeUndefined()
-      const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [result] })) as { status: string }
+      const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [result!] })) as { status: string }
       expect(receipt.status).toBe('0x0')
     }
   })

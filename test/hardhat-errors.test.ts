@@ -6,7 +6,7 @@
  * `hardhat node` writes its answers) and the answers are compared.
  */
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
+import type { FinalityNode, Hex } from '../src/index.js'
 import { answer, hardhatNetwork, type WireProvider } from './helpers/hardhat-network.js'
 import { trackNodes } from './helpers/nodes.js'
 
@@ -14,7 +14,7 @@ const newNode = trackNodes()
 const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 
 /** Runtime code that returns `hex` as revert data: CODECOPY of the tail, then REVERT. */
-function reverting(hex: string): string {
+function reverting(hex: string): Hex {
   const n = (hex.length / 2).toString(16).padStart(2, '0')
   return `0x60${n}600b5f3960${n}5ffd${hex}`
 }
@@ -42,7 +42,7 @@ describe('Hardhat mode: failed executions answer Hardhat\'s errors', () => {
     const providers = await pair()
     let i = 0
     for (const [name, code] of Object.entries(FAILING)) {
-      const to = `0x${(0xa0 + i++).toString(16).padStart(40, '0')}`
+      const to: Hex = `0x${(0xa0 + i++).toString(16).padStart(40, '0')}`
       for (const p of providers) await p.request({ method: 'hardhat_setCode', params: [to, code] })
       // A gas limit throughout: the loop that runs out of gas would spin through 2^24 gas otherwise.
       for (const [method, params] of [

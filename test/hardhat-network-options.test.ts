@@ -79,7 +79,7 @@ describe('hardhatNetworkOptions', () => {
     const mapped = options({ accounts: [{ privateKey: key, balance: '123' }] })
     expect(mapped.accounts).toEqual([{ privateKey: key, balance: 123n }])
     const node = await newNode(mapped)
-    expect(await node.request({ method: 'eth_getBalance', params: [node.accounts[0]?.address, 'latest'] })).toBe('0x7b')
+    expect(await node.request({ method: 'eth_getBalance', params: [node.accounts[0]!.address, 'latest'] })).toBe('0x7b')
   })
 
   it('accounts: a mnemonic with count and accountsBalance; with initialIndex, path or passphrase, the keys Hardhat derives', async () => {

@@ -4,7 +4,7 @@
  * 2.29, EDR) after the same transactions, and the whole answers are compared.
  */
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
+import type { FinalityNode, Hex } from '../src/index.js'
 import { answer, hardhatNetwork, type WireProvider } from './helpers/hardhat-network.js'
 import { trackNodes } from './helpers/nodes.js'
 
@@ -14,13 +14,13 @@ const X = '0x00000000000000000000000000000000000000f1'
 const Y = '0x00000000000000000000000000000000000000f2'
 
 /** X: stores 5 at slot 1, calls Y, reads slot 3, writes a byte to memory. Y: stores 7 at slot 2, reads slot 9. */
-const CODES: Record<string, string> = {
+const CODES = {
   nested: `0x6005600155${'5f5f5f5f5f60f25af150'}60035450${'60615f53'}00`,
   returns: '0x602a5f555f545f5260205ff3',
   invalid: '0x6001fe',
   reverts: '0x60aa5f526001601ffd',
   outOfGas: '0x5b5f56',
-}
+} satisfies Record<string, Hex>
 
 async function pair(): Promise<[WireProvider, FinalityNode]> {
   return [await hardhatNetwork(), await newNode({ hardhatCompat: true, hardfork: 'osaka' })]
@@ -37,18 +37,18 @@ function canonical(trace: unknown): string {
 }
 
 /** The hash of the transaction a send mined (a failing send answers an error carrying it). */
-async function sent(p: WireProvider | FinalityNode, tx: Record<string, string>): Promise<string> {
+async function sent(p: WireProvider | FinalityNode, tx: Record<string, string>): Promise<Hex> {
   const result = await answer(p, 'eth_sendTransaction', [tx])
-  if (typeof result === 'string') return result
-  return ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }).transactions[0] as string
+  if (typeof result === 'string') return result as Hex
+  return ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: Hex[] }).transactions[0]!
 }
 
 describe('Hardhat mode: struct logs as Hardhat Network writes them', () => {
   it('debug_traceTransaction: 64-digit stack and memory words, storage on every step, Hardhat\'s field order, returnValue, failed', async () => {
     const providers = await pair()
-    for (const p of providers) await p.request({ method: 'hardhat_setCode', params: [Y, '0x600760025560095450' + '00'] })
+    for (const p of providers) await p.request({ method: 'hardhat_setCode', params: [Y, '0x60076002556009545000'] })
     for (const [name, code] of Object.entries(CODES)) {
-      const hashes: string[] = []
+      const hashes: Hex[] = []
       for (const p of providers) {
         await p.request({ method: 'hardhat_setCode', params: [X, code] })
         hashes.push(await sent(p, { from: A, to: X, gas: name === 'outOfGas' ? '0x5300' : '0x30000' }))
@@ -74,7 +74,7 @@ describe('Hardhat mode: struct logs as Hardhat Network writes them', () => {
 
   it('without Hardhat mode: geth\'s struct logs (minimal quantities, storage only on SLOAD and SSTORE)', async () => {
     const node = await newNode()
-    await node.setCode(X, CODES.returns as `0x${string}`)
+    await node.setCode(X, CODES.returns)
     const hash = await sent(node, { from: A, to: X, gas: '0x30000' })
     const trace = (await node.request({ method: 'debug_traceTransaction', params: [hash] })) as { structLogs: Array<Record<string, unknown>> }
     expect(trace.structLogs[1]).toEqual({ pc: 2, op: 'PUSH0', gas: 175605, gasCost: 2, depth: 1, stack: ['0x2a'] })

@@ -3,8 +3,9 @@
  * method lookup (no prototype lookups), namespaces, positional params and prototype safety.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { RpcError, type FinalityNode, type RpcResponse } from '../src/index.js'
+import { RpcError, type FinalityNode, type Hex, type RpcResponse } from '../src/index.js'
 import { trackNodes } from './helpers/nodes.js'
+import { requestRaw } from './helpers/raw-request.js'
 
 type ErrorResponse = { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } }
 type ResultResponse = { jsonrpc: '2.0'; id: string | number | null; result: unknown }
@@ -59,8 +60,8 @@ async function blockNumber(n: FinalityNode = node): Promise<string> {
   return (await n.request({ method: 'eth_blockNumber' })) as string
 }
 
-async function balance(address: string, n: FinalityNode = node): Promise<bigint> {
-  return BigInt((await n.request({ method: 'eth_getBalance', params: [address, 'latest'] })) as string)
+async function balance(address: Hex, n: FinalityNode = node): Promise<bigint> {
+  return BigInt(await n.request({ method: 'eth_getBalance', params: [address, 'latest'] }))
 }
 
 function transfer(n: FinalityNode, from: number, to: number, value: bigint) {
@@ -366,7 +367,7 @@ describe('positional params', () => {
     )
     expect(r.error.code).toBe(-32602)
     expect(r.error.message).toBe('non-array args')
-    const e = await rejection(node.request({ method: 'eth_blockNumber', params: {} }))
+    const e = await rejection(requestRaw(node, 'eth_blockNumber', {}))
     expect(e.code).toBe(-32602)
     expect(e.message).toBe('non-array args')
   })
@@ -381,7 +382,7 @@ describe('positional params', () => {
     expect(r0.error.code).toBe(-32602)
     expect(r0.error.message).toBe('too many arguments, want at most 0')
     const e = await rejection(
-      node.request({ method: 'eth_getBalance', params: [node.accounts[0]!.address, 'latest', 'extra'] }),
+      requestRaw(node, 'eth_getBalance', [node.accounts[0]!.address, 'latest', 'extra']),
     )
     expect(e.code).toBe(-32602)
     expect(e.message).toBe('too many arguments, want at most 2')
@@ -391,10 +392,10 @@ describe('positional params', () => {
     const r = asError(single(await node.handle({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [] })))
     expect(r.error.code).toBe(-32602)
     expect(r.error.message).toBe('missing value for required argument 0')
-    const e = await rejection(node.request({ method: 'eth_getStorageAt', params: [node.accounts[0]!.address] }))
+    const e = await rejection(requestRaw(node, 'eth_getStorageAt', [node.accounts[0]!.address]))
     expect(e.code).toBe(-32602)
     expect(e.message).toBe('missing value for required argument 1')
-    const n = await rejection(node.request({ method: 'eth_getBalance', params: [null] }))
+    const n = await rejection(requestRaw(node, 'eth_getBalance', [null]))
     expect(n.message).toBe('missing value for required argument 0')
   })
 

@@ -18,9 +18,10 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { RpcError, type FinalityNode } from '../src/index.js'
+import { RpcError, type BlockSelector, type BlockTag, type FinalityNode, type RpcBlock, type RpcTransactionRequest } from '../src/index.js'
 import { loadArtifacts, type Artifact } from './fixtures/compile.js'
 import { trackNodes } from './helpers/nodes.js'
+import { requestRaw } from './helpers/raw-request.js'
 
 const artifacts = loadArtifacts()
 function artifact(name: string): Artifact {
@@ -51,20 +52,20 @@ async function blockNumber(n: FinalityNode): Promise<bigint> {
   return BigInt((await n.request({ method: 'eth_blockNumber' })) as string)
 }
 
-async function balanceOf(n: FinalityNode, address: string, at: unknown = 'latest'): Promise<bigint> {
-  return BigInt((await n.request({ method: 'eth_getBalance', params: [address, at] })) as string)
+async function balanceOf(n: FinalityNode, address: Hex, at: BlockSelector = 'latest'): Promise<bigint> {
+  return BigInt(await n.request({ method: 'eth_getBalance', params: [address, at] }))
 }
 
-async function nonceOf(n: FinalityNode, address: string, at: 'latest' | 'pending'): Promise<bigint> {
-  return BigInt((await n.request({ method: 'eth_getTransactionCount', params: [address, at] })) as string)
+async function nonceOf(n: FinalityNode, address: Hex, at: 'latest' | 'pending'): Promise<bigint> {
+  return BigInt(await n.request({ method: 'eth_getTransactionCount', params: [address, at] }))
 }
 
-async function block(n: FinalityNode, tag: string): Promise<Record<string, unknown> | null> {
-  return (await n.request({ method: 'eth_getBlockByNumber', params: [tag, false] })) as Record<string, unknown> | null
+async function block(n: FinalityNode, tag: BlockTag): Promise<RpcBlock | null> {
+  return n.request({ method: 'eth_getBlockByNumber', params: [tag, false] })
 }
 
-async function send(n: FinalityNode, tx: Record<string, unknown>): Promise<Hex> {
-  return (await n.request({ method: 'eth_sendTransaction', params: [tx] })) as Hex
+async function send(n: FinalityNode, tx: RpcTransactionRequest): Promise<Hex> {
+  return n.request({ method: 'eth_sendTransaction', params: [tx] })
 }
 
 async function receipt(n: FinalityNode, hash: Hex): Promise<Record<string, unknown> | null> {
@@ -86,7 +87,7 @@ async function expectInvalidArgument(p: Promise<unknown>, index: number, reason?
 
 describe('codec errors, with geth wording', () => {
   let node: FinalityNode
-  let alice: string
+  let alice: Hex
   let blockHash: Hex
   let heightBefore: bigint
   let balanceBefore: bigint
@@ -103,8 +104,7 @@ describe('codec errors, with geth wording', () => {
   })
 
   // eth_getTransactionByBlockHashAndIndex(HASH, QTY): argument 1 is a 256-bit QTY.
-  const qtyAt1 = (value: unknown) =>
-    node.request({ method: 'eth_getTransactionByBlockHashAndIndex', params: [blockHash, value] })
+  const qtyAt1 = (value: unknown) => requestRaw(node, 'eth_getTransactionByBlockHashAndIndex', [blockHash, value])
 
   it('QTY "0x" → hex string "0x"', async () => {
     await expectInvalidArgument(qtyAt1('0x'), 1, 'hex string "0x"')
@@ -176,18 +176,18 @@ describe('codec errors, with geth wording', () => {
   })
 
   it('block tag "safest" → hex string without 0x prefix', async () => {
-    await expectInvalidArgument(node.request({ method: 'eth_getBlockByNumber', params: ['safest', false] }), 0, 'hex string without 0x prefix')
-    await expectInvalidArgument(node.request({ method: 'eth_getBalance', params: [alice, 'safest'] }), 1, 'hex string without 0x prefix')
-    await expectInvalidArgument(node.request({ method: 'eth_getBalance', params: [alice, 'Latest'] }), 1)
+    await expectInvalidArgument(requestRaw(node, 'eth_getBlockByNumber', ['safest', false]), 0, 'hex string without 0x prefix')
+    await expectInvalidArgument(requestRaw(node, 'eth_getBalance', [alice, 'safest']), 1, 'hex string without 0x prefix')
+    await expectInvalidArgument(requestRaw(node, 'eth_getBalance', [alice, 'Latest']), 1)
   })
 
   it('a boolean where one is expected → -32602', async () => {
-    await expectInvalidArgument(node.request({ method: 'eth_getBlockByNumber', params: ['latest', 'yes'] }), 1)
+    await expectInvalidArgument(requestRaw(node, 'eth_getBlockByNumber', ['latest', 'yes']), 1)
   })
 
   it('an EIP-1898 object naming both a hash and a number → -32602', async () => {
     await expectInvalidArgument(
-      node.request({ method: 'eth_getBalance', params: [alice, { blockHash, blockNumber: '0x1' }] }),
+      requestRaw(node, 'eth_getBalance', [alice, { blockHash, blockNumber: '0x1' }]),
       1,
       'cannot specify both BlockHash and BlockNumber, choose one or the other',
     )
@@ -204,12 +204,12 @@ describe('codec errors, with geth wording', () => {
       0,
       'hex string has length 38, want 40 for common.Address',
     )
-    await expectInvalidArgument(node.request({ method: 'eth_call', params: [{ to: alice }, 'safest'] }), 1, 'hex string without 0x prefix')
+    await expectInvalidArgument(requestRaw(node, 'eth_call', [{ to: alice }, 'safest']), 1, 'hex string without 0x prefix')
   })
 
   it('huge strings are rejected quickly, before any BigInt or Buffer work', async () => {
-    const overLimit = `0x${'1'.repeat(10 * 1024 * 1024 + 1)}`
-    const bigDigits = `0x${'1'.repeat(4 * 1024 * 1024)}`
+    const overLimit: Hex = `0x${'1'.repeat(10 * 1024 * 1024 + 1)}`
+    const bigDigits: Hex = `0x${'1'.repeat(4 * 1024 * 1024)}`
     const numeric = '9'.repeat(11 * 1024 * 1024)
     const start = performance.now()
     await expectInvalidArgument(qtyAt1(overLimit), 1, 'hex string too long')
@@ -234,10 +234,10 @@ describe('codec errors, with geth wording', () => {
 
 describe('block selectors', () => {
   let node: FinalityNode
-  let alice: string
-  let bob: string
-  let genesis: Record<string, unknown>
-  let b1: Record<string, unknown>
+  let alice: Hex
+  let bob: Hex
+  let genesis: RpcBlock
+  let b1: RpcBlock
   const initial = 10_000n * 10n ** 18n
 
   beforeAll(async () => {
@@ -250,7 +250,7 @@ describe('block selectors', () => {
     expect(await blockNumber(node)).toBe(1n)
   })
 
-  it.each(['latest', 'pending', 'safe', 'finalized'])('eth_getBalance at %s reads the head', async (tag) => {
+  it.each<BlockTag>(['latest', 'pending', 'safe', 'finalized'])('eth_getBalance at %s reads the head', async (tag) => {
     expect(await balanceOf(node, bob, tag)).toBe(initial + parseEther('1'))
   })
 
@@ -286,7 +286,7 @@ describe('block selectors', () => {
   })
 
   it('a block beyond the head: eth_getBalance → -32000 header not found', async () => {
-    for (const at of ['0x2', '0xffffffff', { blockNumber: '0x2' }]) {
+    for (const at of ['0x2', '0xffffffff', { blockNumber: '0x2' }] satisfies BlockSelector[]) {
       const e = await rejection(node.request({ method: 'eth_getBalance', params: [bob, at] }))
       expect(e.code).toBe(-32000)
       expect(e.message).toBe('header not found')
@@ -297,8 +297,8 @@ describe('block selectors', () => {
   })
 
   it('an unknown EIP-1898 block hash → -32000', async () => {
-    const unknown = `0x${'ab'.repeat(32)}`
-    for (const at of [{ blockHash: unknown }, { blockHash: unknown, requireCanonical: true }, unknown]) {
+    const unknown: Hex = `0x${'ab'.repeat(32)}`
+    for (const at of [{ blockHash: unknown }, { blockHash: unknown, requireCanonical: true }, unknown] satisfies BlockSelector[]) {
       const e = await rejection(node.request({ method: 'eth_getBalance', params: [bob, at] }))
       expect(e.code).toBe(-32000)
       expect(e.message).toMatch(/not found/)
@@ -330,7 +330,7 @@ describe('eth_sendRawTransaction refusals', () => {
   }
 
   /** The chain height and the sender's pool, to check a refusal added nothing. */
-  async function snapshot(n: FinalityNode, sender: string) {
+  async function snapshot(n: FinalityNode, sender: Hex) {
     return {
       height: await blockNumber(n),
       latest: await nonceOf(n, sender, 'latest'),
@@ -341,7 +341,7 @@ describe('eth_sendRawTransaction refusals', () => {
   async function expectRefused(
     n: FinalityNode,
     raw: Hex,
-    sender: string,
+    sender: Hex,
     message: string | RegExp,
     { inPool = false }: { inPool?: boolean } = {},
   ): Promise<RpcError> {
@@ -530,7 +530,7 @@ describe('eth_call reverts → code 3 with the revert data', () => {
     expect(reverter).toMatch(/^0x[0-9a-f]{40}$/)
   })
 
-  const call = (functionName: string, args: unknown[] = [], from?: string) =>
+  const call = (functionName: string, args: unknown[] = [], from?: Hex) =>
     node.request({
       method: 'eth_call',
       params: [{ to: reverter, data: encodeFunctionData({ abi, functionName, args } as never), ...(from === undefined ? {} : { from }) }, 'latest'],
@@ -594,8 +594,8 @@ describe('eth_call reverts → code 3 with the revert data', () => {
 
 describe('limits.hexParamLength', () => {
   // '0x' + 98 digits = 100 characters.
-  const atLimit = `0x${'ab'.repeat(49)}`
-  const past = `0x${'ab'.repeat(50)}`
+  const atLimit: Hex = `0x${'ab'.repeat(49)}`
+  const past: Hex = `0x${'ab'.repeat(50)}`
 
   it('is enforced at the limit (accepted) and past it (rejected)', async () => {
     const strict = await newNode({ limits: { hexParamLength: 100 } })

@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { hashMessage, hashTypedData, hexToBytes, keccak256, recoverAddress, toHex, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCli } from '../src/cli/config.js'
-import type { FinalityNode, Listening } from '../src/index.js'
+import type { FinalityNode, Listening, RpcTransactionRequest } from '../src/index.js'
+import type { RpcStateOverrides } from '../src/rpc-types.js'
 import { absentReason } from '../src/rpc/absent.js'
 import { artifact, calldata, deploy } from './execution/helpers.js'
 import { trackNodes } from './helpers/nodes.js'
@@ -225,7 +226,7 @@ describe('Node settings', () => {
 
   it('rpc-evm-timeout: an eth_call past it is aborted with geth\'s message', async () => {
     const slow = await newNode({ limits: { rpcEvmTimeoutMs: 200 } })
-    const loop = { from: slow.accounts[0]!.address, to: '0x00000000000000000000000000000000000000cc', gas: '0x3b9aca00' }
+    const loop: RpcTransactionRequest = { from: slow.accounts[0]!.address, to: '0x00000000000000000000000000000000000000cc', gas: '0x3b9aca00' }
     await expect(slow.request({ method: 'eth_call', params: [loop, 'latest', { '0x00000000000000000000000000000000000000cc': { code: '0x5b600056' } }] })).rejects.toMatchObject({
       code: -32000,
       message: 'execution aborted (timeout = 200ms)',
@@ -235,8 +236,8 @@ describe('Node settings', () => {
 
   it('rpc-gas-cap caps eth_call and eth_estimateGas gas; 0 means none', async () => {
     const capped = await newNode({ limits: { rpcGasCap: 30_000n } })
-    const loop = { from: capped.accounts[0]!.address, to: '0x00000000000000000000000000000000000000cc', gas: '0x989680' }
-    const overrides = { '0x00000000000000000000000000000000000000cc': { code: '0x5b600056' } }
+    const loop: RpcTransactionRequest = { from: capped.accounts[0]!.address, to: '0x00000000000000000000000000000000000000cc', gas: '0x989680' }
+    const overrides: RpcStateOverrides = { '0x00000000000000000000000000000000000000cc': { code: '0x5b600056' } }
     await expect(capped.request({ method: 'eth_call', params: [loop, 'latest', overrides] })).rejects.toMatchObject({ message: expect.stringContaining('out of gas') })
     const gasUsed = (await capped.request({ method: 'debug_traceCall', params: [loop, 'latest', { tracer: 'callTracer', stateOverrides: overrides }] })) as { gas: Hex }
     expect(BigInt(gasUsed.gas)).toBeLessThanOrEqual(30_000n)
@@ -753,7 +754,7 @@ describe('Txpool methods', () => {
       expect(await manual.request({ method: 'txpool_status', params: [] })).toEqual(status)
       // eth_resend: replaces the pending entry with new gas price and limit; without a nonce, the verbatim message.
       const tx = ((await manual.request({ method: 'eth_getTransactionByBlockNumberAndIndex', params: ['pending', '0x0'] })) as Record<string, Hex> | null) ?? content.pending[a]['0']
-      const sendArgs = { from: a, to: a, value: '0x1', nonce: tx.nonce, gas: tx.gas, maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
+      const sendArgs: RpcTransactionRequest = { from: a, to: a, value: '0x1', nonce: tx.nonce, gas: tx.gas, maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
       const resent = (await manual.request({ method: 'eth_resend', params: [sendArgs, `0x${(BigInt(tx.maxFeePerGas!) * 2n).toString(16)}`, '0x7530'] })) as Hex
       expect(resent).toMatch(HASH)
       expect(resent).not.toBe(tx.hash)

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
 import type { Hex } from '../hex.js'
-import type { RpcRequest, RpcResult } from '../rpc-types.js'
+import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
 /** A request as EIP-1193 shapes it. */
 export interface RequestArguments {
@@ -51,12 +51,13 @@ export class Eip1193Provider {
   }
 
   /**
-   * One JSON-RPC call. Every method the node serves is typed ({@link RpcMethodTypes}): its
-   * params are checked and it resolves to its wire type; any other name takes any params and
-   * resolves to `unknown`. A `string` method name (as viem and ethers call) is the untyped case.
+   * One JSON-RPC call. A method the node serves, named by its literal, is typed
+   * ({@link RpcMethodTypes}): its params must have their types (wrong ones do not compile) and it
+   * resolves to its wire type. Any other name, or a plain `string` method (as viem and ethers
+   * call), takes any params and resolves to `T` (`unknown` unless the caller names it, as
+   * viem's `EIP1193Provider` type does).
    */
-  request<M extends string>(args: { readonly method: M } & RpcRequest<M>): Promise<RpcResult<M>>
-  request<T = unknown>(args: RequestArguments): Promise<T>
+  request<M extends string, T = unknown>(args: RpcRequestArgs<M>): Promise<RpcResult<M, T>>
   async request(args: RequestArguments): Promise<unknown> {
     if (!this.connected) throw new ProviderRpcError(4900, 'the provider is disconnected')
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {

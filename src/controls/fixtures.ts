@@ -4,10 +4,11 @@
  * it up) and returns the setup's first result. Each test starts from the same chain, and the
  * setup runs once.
  */
+import type { Hex } from '../hex.js'
 import type { FinalityNode } from '../node.js'
 
 interface Fixture<T> {
-  snapshot: string
+  snapshot: Hex
   result: T
 }
 
@@ -44,7 +45,7 @@ export async function loadFixture<T>(node: FinalityNode, setup: (node: FinalityN
   const known = byNode.get(setup) as Fixture<T> | undefined
   if (known === undefined) {
     const result = await setup(node)
-    const snapshot = (await node.request({ method: 'evm_snapshot' })) as string
+    const snapshot = await node.request({ method: 'evm_snapshot' })
     byNode.set(setup, { snapshot, result })
     return result
   }
@@ -52,6 +53,6 @@ export async function loadFixture<T>(node: FinalityNode, setup: (node: FinalityN
   if (restored !== true) {
     throw new Error('loadFixture: the fixture snapshot is gone (a revert to an earlier snapshot removed it)')
   }
-  known.snapshot = (await node.request({ method: 'evm_snapshot' })) as string
+  known.snapshot = await node.request({ method: 'evm_snapshot' })
   return known.result
 }

@@ -8,9 +8,9 @@ import type { CertificateWithSetJson } from '../consensus/certificate.js'
 import type { Fault } from '../consensus/tendermint/faults.js'
 import type { BlockTag, NumberOrHex, RpcBlock } from './objects.js'
 
-/** hardhat_reset / anvil_reset's options. */
+/** hardhat_reset / anvil_reset's options (`null` is a field left out: viem's testClient.reset() sends `blockNumber: null`). */
 export type RpcResetOptions = {
-  forking?: { jsonRpcUrl?: string; blockNumber?: NumberOrHex }
+  forking?: { jsonRpcUrl?: string | null; blockNumber?: NumberOrHex | null }
 }
 
 /** evm_mine's param: a timestamp, or `{ timestamp, blocks }`. */

@@ -14,8 +14,11 @@ import type {
   RpcTransactionRequest,
 } from './objects.js'
 
-/** The optional trailing params of eth_call, eth_estimateGas and eth_createAccessList. */
-type CallParams = [transaction: RpcTransactionRequest, block?: BlockSelector, stateOverrides?: RpcStateOverrides, blockOverrides?: RpcBlockOverrides]
+/**
+ * The optional trailing params of eth_call, eth_estimateGas and eth_createAccessList (`null`
+ * state overrides are none, as geth reads them, so block overrides can follow).
+ */
+type CallParams = [transaction: RpcTransactionRequest, block?: BlockSelector, stateOverrides?: RpcStateOverrides | null, blockOverrides?: RpcBlockOverrides]
 
 /** eth_feeHistory's answer. */
 export type RpcFeeHistory = {

@@ -22,6 +22,11 @@ export type RpcTransactionRequest = {
   type?: Hex
   chainId?: Hex
   accessList?: ReadonlyArray<{ address: Hex; storageKeys: readonly Hex[] }>
+  /** EIP-4844: the blob fee cap and the blobs' versioned hashes (a call or simulation of a blob transaction). */
+  maxFeePerBlobGas?: Hex
+  blobVersionedHashes?: readonly Hex[]
+  /** EIP-7702: the authorizations of a set-code transaction. */
+  authorizationList?: readonly RpcAuthorization[]
 }
 
 /** A log as receipts and eth_getLogs carry it. */
@@ -64,8 +69,8 @@ export type RpcTransactionReceipt = {
   blobGasPrice?: Hex
 }
 
-/** A block by number (`0x…` or a tag) or, as EIP-1898 allows, by hash or number object. */
-export type BlockSelector = BlockTag | { blockHash: Hex; requireCanonical?: boolean } | { blockNumber: Hex }
+/** A block by number (`0x…` or a tag) or, as EIP-1898 allows, by hash or number object (a tag too, as geth reads it). */
+export type BlockSelector = BlockTag | { blockHash: Hex; requireCanonical?: boolean } | { blockNumber: BlockTag }
 
 /** A quantity given as a JSON number or hex (the test controls accept both). */
 export type NumberOrHex = number | Hex
@@ -92,6 +97,10 @@ export type RpcBlockOverrides = {
   blobBaseFee?: Hex
   beaconRoot?: Hex
   withdrawals?: RpcWithdrawal[]
+  /** Other names of `feeRecipient`, `prevRandao` and `baseFeePerGas`, which the node reads too. */
+  coinbase?: Hex
+  random?: Hex
+  baseFee?: Hex
 }
 
 /** The filter object of eth_getLogs and eth_newFilter. */

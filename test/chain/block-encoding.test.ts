@@ -34,7 +34,7 @@ afterAll(() => node.close())
 
 describe('built blocks', () => {
   it.each([1, 2, 3])('block %i reads back as the same block through @ethereumjs/block', async (n) => {
-    const number = `0x${n.toString(16)}`
+    const number: Hex = `0x${n.toString(16)}`
     const raw = (await node.request({ method: 'debug_getRawBlock', params: [number] })) as Hex
     const json = (await node.request({ method: 'eth_getBlockByNumber', params: [number, false] })) as { hash: Hex; transactions: Hex[]; stateRoot: Hex }
     const decoded = createBlockFromRLP(hexToBytes(raw), { common: createChainCommon(31337n, 'prague') })

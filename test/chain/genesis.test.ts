@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { gethGenesisBlock, parseGethGenesis } from '../../src/chain/geth-genesis.js'
-import { createNode } from '../../src/index.js'
+import { createNode, type BlockTag } from '../../src/index.js'
 
 const dir = new URL('../fixtures/execution-apis', import.meta.url).pathname
 const genesis = JSON.parse(readFileSync(`${dir}/genesis.json`, 'utf8'))
@@ -77,7 +77,7 @@ describe('geth genesis files', () => {
     await node.importBlocks(new Uint8Array(readFileSync(`${dir}/chain.rlp`)))
     // PUSH1 1, PUSH0, MSTORE, PUSH1 32, PUSH0, RETURN: returns the word 1 where PUSH0 exists.
     const target = '0x00000000000000000000000000000000000c0de5'
-    const call = (block: string) =>
+    const call = (block: BlockTag) =>
       node.request({ method: 'eth_call', params: [{ to: target }, block, { [target]: { code: '0x60015f5260205ff3' } }] })
     await expect(call('latest')).resolves.toBe(`0x${'0'.repeat(63)}1`)
     await expect(call('0x1')).rejects.toMatchObject({ code: -32000, message: 'invalid opcode' })

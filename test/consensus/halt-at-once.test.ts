@@ -49,7 +49,7 @@ describe('a halted chain answers at once', () => {
     // Healed: the pending transfer is mined (automine drains the pool once the faults change).
     node.healValidators()
     await node.mine()
-    expect(((await node.request({ method: 'eth_getTransactionReceipt', params: [sent.value] })) as { status: string } | null)?.status).toBe('0x1')
+    expect((await node.request({ method: 'eth_getTransactionReceipt', params: [sent.value!] }))?.status).toBe('0x1')
   })
 
   it('behavior: nil voters, a partition without a quorum group, or no proposer in the quorum are halts known up-front too', async () => {

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { parseDump } from '../../src/controls/state-dump.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 
 const newNode = trackNodes()
 const dir = mkdtempSync(path.join(tmpdir(), 'finality-anvil-dump-'))
@@ -137,7 +138,7 @@ describe('finality → Anvil', () => {
       { accounts: { [RICH]: { nonce: 1, balance: '0x0', storage: { '0x1': '0x' + '00'.repeat(33) } } } },
       { accounts: [] },
     ]
-    for (const dump of bad) await expect(node.request({ method: 'anvil_loadState', params: [dump] })).rejects.toMatchObject({ code: -32602 })
+    for (const dump of bad) await expect(requestRaw(node, 'anvil_loadState', [dump])).rejects.toMatchObject({ code: -32602 })
     const text = Buffer.from('{"accounts":').toString('hex')
     await expect(node.request({ method: 'anvil_loadState', params: [`0x${text}`] })).rejects.toMatchObject({ code: -32602, message: 'invalid state dump: neither gzipped JSON nor JSON' })
   })

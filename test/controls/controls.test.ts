@@ -13,6 +13,7 @@ import {
 } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
+import { requestRaw } from '../helpers/raw-request.js'
 import { finalityChain as chain } from '../helpers/viem.js'
 
 const { Counter } = loadArtifacts()
@@ -234,7 +235,7 @@ describe('reset', () => {
     const genesis = (await other.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { hash: string; stateRoot: string }
     await other.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1', gas: '0x5208' }] })
     await other.mine()
-    const mined = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
+    const mined = (await other.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: Hex[] }
     await other.request({ method: 'hardhat_setBalance', params: [stranger, '0x99'] })
     const id = await other.request({ method: 'evm_snapshot' })
     await other.request({ method: 'evm_increaseTime', params: [10_000] })
@@ -243,7 +244,7 @@ describe('reset', () => {
     expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')
     expect(await other.request({ method: 'eth_getBalance', params: [stranger, 'latest'] })).toBe('0x0')
     expect(await other.request({ method: 'eth_getTransactionCount', params: [a!.address, 'latest'] })).toBe('0x0')
-    expect(await other.request({ method: 'eth_getTransactionReceipt', params: [mined.transactions[0]] })).toBeNull()
+    expect(await other.request({ method: 'eth_getTransactionReceipt', params: [mined.transactions[0]!] })).toBeNull()
     expect(await other.request({ method: 'txpool_status' })).toEqual({ pending: '0x0', queued: '0x0' })
     expect(await other.request({ method: 'evm_revert', params: [id] })).toBe(false)
     const again = (await other.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { hash: string }
@@ -291,9 +292,9 @@ describe('reset with forking', () => {
         const test = createTestClient({ chain, transport: custom(other.provider, { retryCount: 0 }), mode, cacheTime: 0 }).extend(publicActions)
         await expect(test.reset({ jsonRpcUrl: url, blockNumber: 5n })).rejects.toThrow(/404/)
         await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 'ftp://x' } }] })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/forking.jsonRpcUrl/) })
-        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: 'x' }] })).rejects.toMatchObject({ code: -32602 })
-        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: 7 } }] })).rejects.toMatchObject({ code: -32602 })
-        await expect(other.request({ method: `${mode}_reset`, params: [{ forking: { blockNumber: 'soon' } }] })).rejects.toMatchObject({ code: -32602 })
+        await expect(requestRaw(other, `${mode}_reset`, [{ forking: 'x' }])).rejects.toMatchObject({ code: -32602 })
+        await expect(requestRaw(other, `${mode}_reset`, [{ forking: { jsonRpcUrl: 7 } }])).rejects.toMatchObject({ code: -32602 })
+        await expect(requestRaw(other, `${mode}_reset`, [{ forking: { blockNumber: 'soon' } }])).rejects.toMatchObject({ code: -32602 })
         expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x1')
         expect(await other.request({ method: `${mode}_reset`, params: [{ forking: { jsonRpcUrl: null, blockNumber: null } }] })).toBe(mode === 'hardhat' ? true : null)
         expect(await other.request({ method: 'eth_blockNumber' })).toBe('0x0')

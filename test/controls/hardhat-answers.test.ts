@@ -83,8 +83,8 @@ describe("Hardhat's answers", () => {
     node = await createNode({ hardhatCompat: true })
     // A contract whose call logs LOG0 with no data.
     const init = '0x6006600c60003960066000f360006000a000'
-    const deploy = (await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, data: init }] })) as string
-    const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: string }
+    const deploy = await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, data: init }] })
+    const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [deploy] }))!
     await node.request({ method: 'eth_sendTransaction', params: [{ from: A0, to: contractAddress }] })
     const logs = (filter: object) => node!.request({ method: 'eth_getLogs', params: [filter] }) as Promise<unknown[]>
     expect(await logs({ fromBlock: '0x0', toBlock: '0x99' })).toHaveLength(1)

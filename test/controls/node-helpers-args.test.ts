@@ -4,12 +4,13 @@
  * wrong reaches the state (a dump made after a refusal loads again).
  */
 import { describe, expect, it } from 'vitest'
-import { InvalidOptionError, type FinalityNode } from '../../src/index.js'
+import { InvalidOptionError, type FinalityNode, type Hex } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 
 const newNode = trackNodes()
 const ALICE = '0x00000000000000000000000000000000000a11ce'
-const balance = (node: FinalityNode, a: string) => node.request({ method: 'eth_getBalance', params: [a, 'latest'] })
+const balance = (node: FinalityNode, a: Hex) => node.request({ method: 'eth_getBalance', params: [a, 'latest'] })
 
 /** Expects `run` to throw or reject with -32602 and a message matching `message`. */
 async function refused(run: () => unknown, message: RegExp | string): Promise<void> {
@@ -157,10 +158,10 @@ describe('node.* helpers: arguments', () => {
     const node = await newNode()
     const from = node.accounts[0]!.address
     await refused(
-      () => node.request({ method: 'eth_sendTransaction', params: [{ from, to: ALICE, value: 5n }] }),
+      () => requestRaw(node, 'eth_sendTransaction', [{ from, to: ALICE, value: 5n }]),
       'invalid argument 0: json: cannot unmarshal bigint into Go value of type *hexutil.Big (a bigint is not JSON: pass the hex string "0x5", as over HTTP)',
     )
-    await refused(() => node.provider.request({ method: 'eth_getBlockByNumber', params: [1n, false] }), /rpc\.BlockNumber \(a bigint is not JSON: pass the hex string "0x1"/)
+    await refused(() => requestRaw(node.provider, 'eth_getBlockByNumber', [1n, false]), /rpc\.BlockNumber \(a bigint is not JSON: pass the hex string "0x1"/)
   })
 
   it('request: anything but { method, params? } is an invalid request (-32600), as through the provider', async () => {

@@ -62,7 +62,7 @@ describe('typed control methods on the node object', () => {
     await node.mineBlocks(2n, 0n)
     expect(await height()).toBe('0x2')
     const [first, second] = await Promise.all(
-      ['0x1', '0x2'].map((n) => node.request({ method: 'eth_getBlockByNumber', params: [n, false] }) as Promise<{ timestamp: string }>),
+      (['0x1', '0x2'] as const).map((n) => node.request({ method: 'eth_getBlockByNumber', params: [n, false] })),
     )
     // An interval of 0 spaces blocks 1 s apart, as hardhat_mine does.
     expect(BigInt(second!.timestamp) - BigInt(first!.timestamp)).toBe(1n)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createNode } from '../../src/index.js'
+import { createNode, type Hex, type RpcTransactionRequest } from '../../src/index.js'
 
 type Tx = { hash: string; nonce: string; from: string; gasPrice: string; gas: string }
 
@@ -24,7 +24,7 @@ describe('transaction pool', () => {
   test('behavior: eth_pendingTransactions lists node-account transactions; eth_resend replaces one', async () => {
     const node = await createNode({ mining: { mode: 'manual' } })
     const [a, b] = node.accounts
-    const req = { from: a!.address, to: b!.address, value: '0x1', gas: '0x5208', gasPrice: '0x77359400', nonce: '0x0' }
+    const req: RpcTransactionRequest = { from: a!.address, to: b!.address, value: '0x1', gas: '0x5208', gasPrice: '0x77359400', nonce: '0x0' }
     const first = await node.request({ method: 'eth_sendTransaction', params: [req] })
     const pending = (await node.request({ method: 'eth_pendingTransactions' })) as Tx[]
     expect(pending.map((t) => t.hash)).toEqual([first])
@@ -43,7 +43,7 @@ describe('transaction pool', () => {
   test('behavior: per-sender and pool-wide slot limits, at the limit and past it', async () => {
     const node = await createNode({ mining: { mode: 'manual' }, txpool: { slotsPerSender: 2, slots: 3 } })
     const [a, b, c] = node.accounts
-    const send = (from: string, nonce: number) =>
+    const send = (from: Hex, nonce: number) =>
       node.request({ method: 'eth_sendTransaction', params: [{ from, to: b!.address, value: '0x1', gas: '0x5208', nonce: `0x${nonce.toString(16)}` }] })
     await send(a!.address, 0)
     await send(a!.address, 1)
@@ -70,7 +70,7 @@ describe('transaction pool', () => {
   test('behavior: a replacement needs the fee bump (setting), then replaces', async () => {
     const node = await createNode({ mining: { mode: 'manual' }, txpool: { priceBump: 50n } })
     const [a, b] = node.accounts
-    const tx = (price: string) => ({ from: a!.address, to: b!.address, gas: '0x5208', gasPrice: price, nonce: '0x0' })
+    const tx = (price: Hex): RpcTransactionRequest => ({ from: a!.address, to: b!.address, gas: '0x5208', gasPrice: price, nonce: '0x0' })
     await node.request({ method: 'eth_sendTransaction', params: [tx('0x3b9aca00')] })
     await expect(node.request({ method: 'eth_sendTransaction', params: [tx('0x59682eff')] })).rejects.toThrow('replacement transaction underpriced')
     await node.request({ method: 'eth_sendTransaction', params: [tx('0x59682f00')] })

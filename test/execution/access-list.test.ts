@@ -4,7 +4,7 @@
  */
 import { createPublicClient, custom, encodeAbiParameters, encodeDeployData, getContractAddress, keccak256, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
+import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
 import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
 
 let node: FinalityNode
@@ -76,7 +76,7 @@ describe('eth_createAccessList', () => {
   })
 
   it('args: block and state overrides', async () => {
-    const tx = { from: '0x00000000000000000000000000000000000000aa', to: caller, input: calldata('Caller', 'readThrough', [callee]), value: '0x1' }
+    const tx: RpcTransactionRequest = { from: '0x00000000000000000000000000000000000000aa', to: caller, input: calldata('Caller', 'readThrough', [callee]), value: '0x1' }
     const refused = await rpcError(node, 'eth_createAccessList', [{ ...tx, gasPrice: '0x174876e800' }, 'latest'])
     expect(refused.message).toMatch(/^insufficient funds for gas \* price \+ value/)
     const result = (await node.request({

@@ -5,6 +5,7 @@
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
+import type { RpcMethodTypes, RpcWithdrawal } from '../../src/rpc-types.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { rpcError, sender } from './helpers.js'
 
@@ -36,13 +37,15 @@ type Payload = {
   excessBlobGas: Hex
 }
 type Built = { executionPayload: Payload; blockValue: Hex; blobsBundle: unknown; executionRequests: Hex[]; shouldOverrideBuilder: boolean }
+type BuildParams = RpcMethodTypes['testing_buildBlockV1']['params']
+type Attributes = BuildParams[1]
 type Head = { hash: Hex; number: Hex; timestamp: Hex; stateRoot: Hex; baseFeePerGas: Hex; transactionsRoot: Hex; receiptsRoot: Hex; logsBloom: Hex; gasUsed: Hex }
 
 async function head(node: FinalityNode): Promise<Head> {
   return (await node.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as Head
 }
 
-function attributes(parent: Head, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function attributes(parent: Head, extra: Partial<Attributes> = {}): Attributes {
   return {
     timestamp: `0x${(BigInt(parent.timestamp) + 5n).toString(16)}`,
     prevRandao: randao,
@@ -53,7 +56,7 @@ function attributes(parent: Head, extra: Record<string, unknown> = {}): Record<s
   }
 }
 
-async function build(node: FinalityNode, params: unknown[]): Promise<Built> {
+async function build(node: FinalityNode, params: BuildParams): Promise<Built> {
   return (await node.request({ method: 'testing_buildBlockV1', params })) as Built
 }
 
@@ -123,7 +126,7 @@ describe('testing_buildBlockV1', () => {
     const node = await newNode({ mining: { mode: 'manual' } })
     const parent = await head(node)
     const none = await build(node, [parent.hash, attributes(parent), []])
-    const w = (amount: string) => [{ index: '0x0', validatorIndex: '0x7', address: stranger, amount }]
+    const w = (amount: Hex): RpcWithdrawal[] => [{ index: '0x0', validatorIndex: '0x7', address: stranger, amount }]
     const zero = await build(node, [parent.hash, attributes(parent, { withdrawals: w('0x0') }), []])
     const paid = await build(node, [parent.hash, attributes(parent, { withdrawals: w('0x1') }), []])
     expect(paid.executionPayload.withdrawals).toEqual(w('0x1'))

@@ -6,12 +6,12 @@
 import { BrowserProvider } from 'ethers'
 import { createPublicClient, custom, parseEther, parseGwei } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createNode, type FinalityNode } from '../../src/index.js'
+import { createNode, type FinalityNode, type Hex, type RpcTransactionRequest } from '../../src/index.js'
 import { finalityChain as chain } from '../helpers/viem.js'
 
 const empty = '0x00000000000000000000000000000000000000e1'
 const to = '0x00000000000000000000000000000000000000e2'
-const oneEther = `0x${parseEther('1').toString(16)}`
+const oneEther: Hex = `0x${parseEther('1').toString(16)}`
 
 let node: FinalityNode
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('value beyond the balance', () => {
   })
 
   test('error: with a gas price the balance must cover value and fee (geth)', async () => {
-    const priced = { from: empty, to, value: oneEther, maxFeePerGas: `0x${parseGwei('100').toString(16)}` }
+    const priced: RpcTransactionRequest = { from: empty, to, value: oneEther, maxFeePerGas: `0x${parseGwei('100').toString(16)}` }
     await expect(node.request({ method: 'eth_call', params: [priced, 'latest'] })).rejects.toThrow(/^insufficient funds for gas \* price \+ value/)
     await expect(node.request({ method: 'eth_estimateGas', params: [priced] })).rejects.toThrow(/insufficient funds/)
   })

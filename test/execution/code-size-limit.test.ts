@@ -34,7 +34,9 @@ async function create(node: FinalityNode, data: Hex): Promise<{ status: Hex; con
 }
 
 async function codeSize(node: FinalityNode, address: Hex | null): Promise<number> {
-  const code = (await node.request({ method: 'eth_getCode', params: [address, 'latest'] })) as Hex
+  // A failed creation keeps its address in the receipt, as on geth.
+  if (address === null) throw new Error('the receipt has no contract address')
+  const code = await node.request({ method: 'eth_getCode', params: [address, 'latest'] })
   return (code.length - 2) / 2
 }
 

@@ -5,7 +5,7 @@
  */
 import { createTestClient, custom, type Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../../src/index.js'
+import { createNode, type FinalityNode, type RpcTransactionRequest } from '../../src/index.js'
 import type { Clock } from '../../src/clock.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain, publicClientOf, walletClientOf } from '../helpers/viem.js'
@@ -17,16 +17,16 @@ const RECIPIENT: Hex = '0x00000000000000000000000000000000000000aa'
 interface Tx { nonce: Hex; blockNumber: Hex | null }
 interface Receipt { status: Hex; blockNumber: Hex }
 
-async function nonceOf(node: FinalityNode, hash: unknown): Promise<bigint> {
+async function nonceOf(node: FinalityNode, hash: Hex): Promise<bigint> {
   const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as Tx
   return BigInt(tx.nonce)
 }
 
-async function receipt(node: FinalityNode, hash: unknown): Promise<Receipt | null> {
+async function receipt(node: FinalityNode, hash: Hex): Promise<Receipt | null> {
   return (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as Receipt | null
 }
 
-function sends(node: FinalityNode, count: number, extra: Record<string, unknown> = {}): Promise<unknown[]> {
+function sends(node: FinalityNode, count: number, extra: RpcTransactionRequest = {}): Promise<Hex[]> {
   const from = sender(node)
   return Promise.all(
     Array.from({ length: count }, (_, i) =>
@@ -36,7 +36,7 @@ function sends(node: FinalityNode, count: number, extra: Record<string, unknown>
 }
 
 /** Every hash mined with status 1, nonces 0..n-1 in request order, and the balances add up. */
-async function expectAllMined(node: FinalityNode, hashes: unknown[]): Promise<void> {
+async function expectAllMined(node: FinalityNode, hashes: Hex[]): Promise<void> {
   expect(new Set(hashes).size).toBe(hashes.length)
   for (const [i, hash] of hashes.entries()) {
     expect(await nonceOf(node, hash)).toBe(BigInt(i))
@@ -79,7 +79,7 @@ describe('concurrent eth_sendTransaction from one account', () => {
   })
 
   it('manual mining, with and without gas: all pooled, then one block holds them all', async () => {
-    for (const extra of [{}, { gas: '0x5208' }]) {
+    for (const extra of [{}, { gas: '0x5208' }] satisfies RpcTransactionRequest[]) {
       const node = await newNode({ mining: { mode: 'manual' } })
       const hashes = await sends(node, 10, extra)
       const status = (await node.request({ method: 'txpool_status' })) as { pending: Hex; queued: Hex }
@@ -91,7 +91,7 @@ describe('concurrent eth_sendTransaction from one account', () => {
   })
 
   it('interval mining, with and without gas', async () => {
-    for (const extra of [{}, { gas: '0x5208' }]) {
+    for (const extra of [{}, { gas: '0x5208' }] satisfies RpcTransactionRequest[]) {
       const clock = manualClock()
       const node = await createNode({ mining: { mode: 'interval', blockTime: 1000 }, clock })
       try {

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 import { servedOverHttpAndWs, rpc } from '../transports/helpers.js'
 
 const newNode = trackNodes()
@@ -42,9 +43,9 @@ describe('debug_printBlock', () => {
 
   it('error: past the head, a string, a negative number (Go uint64)', async () => {
     await expect(node.request({ method: 'debug_printBlock', params: [99] })).rejects.toMatchObject({ code: -32000, message: 'block #99 not found' })
-    await expect(node.request({ method: 'debug_printBlock', params: ['0x1'] })).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64' })
+    await expect(requestRaw(node, 'debug_printBlock', ['0x1'])).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64' })
     await expect(node.request({ method: 'debug_printBlock', params: [-1] })).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal number -1 into Go value of type uint64' })
-    await expect(node.request({ method: 'debug_printBlock', params: [] })).rejects.toMatchObject({ code: -32602, message: 'missing value for required argument 0' })
+    await expect(requestRaw(node, 'debug_printBlock', [])).rejects.toMatchObject({ code: -32602, message: 'missing value for required argument 0' })
   })
 
   describe('over HTTP and WebSocket', () => {

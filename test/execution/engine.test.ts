@@ -97,7 +97,7 @@ describe("a user's own createEVM() in the same process", () => {
   it('behavior: runs the plain library after createNode() has run transactions', async () => {
     const node = await createNode()
     try {
-      const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
+      const [from] = await node.request({ method: 'eth_accounts' })
       await node.request({ method: 'eth_sendTransaction', params: [{ from, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }] })
     } finally {
       await node.close()

@@ -10,6 +10,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createChainCommon, SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
 import { intrinsicGas, minimumGasLimit } from '../../src/execution/intrinsic-gas.js'
+import type { Hex } from '../../src/index.js'
 import { rpcError, testNode } from './helpers.js'
 
 const to = '0x00000000000000000000000000000000000000aa'
@@ -74,14 +75,14 @@ describe.each([...SUPPORTED_HARDFORKS, 'amsterdam'])('intrinsic gas on %s', (har
 })
 
 describe('the pool refuses a gas limit below the minimum with the same words', () => {
-  it.each([
+  it.each<[string, string, Hex, bigint, string]>([
     ['below the intrinsic gas', 'osaka', '0x', 20_999n, 'intrinsic gas too low: gas 20999, minimum needed 21000'],
     // EIP-7623: 1,000 non-zero bytes cost 16,000 as calldata, 40,000 as the floor.
     ['below the calldata floor (EIP-7623)', 'prague', `0x${'ff'.repeat(1000)}`, 60_999n, 'intrinsic gas too low: gas 60999, minimum needed 61000'],
   ])('%s', async (_name, hardfork, data, gas, message) => {
     const node = await testNode({ hardfork: hardfork as 'prague' })
     try {
-      const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
+      const [from] = await node.request({ method: 'eth_accounts' })
       const error = await rpcError(node, 'eth_sendTransaction', [{ from, to, data, gas: `0x${gas.toString(16)}` }])
       expect(error).toEqual({ code: -32000, message, data: undefined })
       const ok = await node.request({ method: 'eth_sendTransaction', params: [{ from, to, data, gas: `0x${(gas + 1n).toString(16)}` }] })

@@ -8,6 +8,7 @@ import type { Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, TracerObject } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 import { WsClient } from '../transports/helpers.js'
 import { calldata, deploy, qty, rpcError, sender } from './helpers.js'
 import { FRAMES, traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
@@ -225,7 +226,7 @@ describe('JavaScript tracers: hostile code', () => {
 
   it('the sandbox limits are settings: limits.jsTracerCallMs, jsTracerMemoryBytes and jsTracerStackBytes', async () => {
     const tight = await newNode({ limits: { jsTracerCallMs: 100, jsTracerMemoryBytes: 1024 * 1024, jsTracerStackBytes: 64 * 1024 } })
-    const tx = (await tight.request({ method: 'eth_sendTransaction', params: [{ from: tight.accounts[0]!.address, to: tight.accounts[1]!.address, value: '0x1' }] })) as string
+    const tx = await tight.request({ method: 'eth_sendTransaction', params: [{ from: tight.accounts[0]!.address, to: tight.accounts[1]!.address, value: '0x1' }] })
     const fail = (tracer: string, extra: Record<string, unknown> = {}) => rpcError(tight, 'debug_traceTransaction', [tx, { tracer, ...extra }])
     expect((await fail(`{ fault: function () {}, result: function () { for (;;) {} } }`, { timeout: '1m' })).message).toBe(
       "tracer function ran longer than 100 ms in one call (limits.jsTracerCallMs)    in server-side tracer function 'result'",
@@ -375,7 +376,7 @@ describe('in-process tracer objects (node.request)', () => {
   })
 
   it('a tracer object without fault is refused', async () => {
-    await expect(node.request({ method: 'debug_traceTransaction', params: [transfer, { tracer: { result: () => 1 } }] })).rejects.toMatchObject({
+    await expect(requestRaw(node, 'debug_traceTransaction', [transfer, { tracer: { result: () => 1 } }])).rejects.toMatchObject({
       code: -32000,
       message: 'trace object must expose a function fault()',
     })

@@ -57,7 +57,7 @@ describe('rpc-gas-cap', () => {
 
   it('eth_estimateGas: a need of N fits a cap of N, not a cap of N-1', async () => {
     const fits = await testNode({ limits: { rpcGasCap: 21_000n } })
-    const transfer = { from: sender(fits), to: sender(fits, 1), value: '0x1' }
+    const transfer = { from: sender(fits), to: sender(fits, 1), value: qty(1) }
     expect(await fits.request({ method: 'eth_estimateGas', params: [transfer] })).toBe('0x5208')
     await fits.close()
     const short = await testNode({ limits: { rpcGasCap: 20_999n } })

@@ -4,7 +4,8 @@
  */
 import { createPublicClient, custom, decodeFunctionResult, getAddress, getContractAddress, type Abi, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
+import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
+import type { RpcBlockOverrides, RpcStateOverrides } from '../../src/rpc-types.js'
 import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
 
 let node: FinalityNode
@@ -21,11 +22,11 @@ beforeAll(async () => {
 })
 afterAll(() => node.close())
 
-async function call(to: Hex, input: Hex, state?: unknown, block?: unknown, extra: Record<string, unknown> = {}): Promise<Hex> {
-  const params: unknown[] = [{ to, input, ...extra }, 'latest']
-  if (state !== undefined || block !== undefined) params.push(state ?? null)
-  if (block !== undefined) params.push(block)
-  return (await node.request({ method: 'eth_call', params })) as Hex
+async function call(to: Hex, input: Hex, state?: RpcStateOverrides | null, block?: RpcBlockOverrides, extra: RpcTransactionRequest = {}): Promise<Hex> {
+  const tx: RpcTransactionRequest = { to, input, ...extra }
+  if (block !== undefined) return node.request({ method: 'eth_call', params: [tx, 'latest', state ?? null, block] })
+  if (state !== undefined) return node.request({ method: 'eth_call', params: [tx, 'latest', state] })
+  return node.request({ method: 'eth_call', params: [tx, 'latest'] })
 }
 
 function decode(name: string, fn: string, out: Hex): unknown {
@@ -40,7 +41,7 @@ describe('state overrides', () => {
   })
 
   it('balance: lets a sender without funds transfer value', async () => {
-    const tx = { from: stranger, to: probe, value: '0xde0b6b3a7640000', input: calldata('Probe', 'slot', [0n]) }
+    const tx: RpcTransactionRequest = { from: stranger, to: probe, value: '0xde0b6b3a7640000', input: calldata('Probe', 'slot', [0n]) }
     // A priced call must be covered by the balance (an unpriced one runs, as in Hardhat).
     const refused = await rpcError(node, 'eth_call', [{ ...tx, to: sender(node, 3), gasPrice: '0x174876e800' }, 'latest'])
     expect(refused.message).toMatch(/insufficient funds/)
@@ -199,7 +200,7 @@ describe('calls from an account with code', () => {
     const caller = '0x00000000000000000000000000000000000c0de1'
     // The callee returns EXTCODEHASH(CALLER): CALLER EXTCODEHASH PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
     const callee = '0x00000000000000000000000000000000000c0de2'
-    const overrides = { [caller]: { code: '0x00' }, [callee]: { code: '0x333f60005260206000f3' } }
+    const overrides: RpcStateOverrides = { [caller]: { code: '0x00' }, [callee]: { code: '0x333f60005260206000f3' } }
     const out = await node.request({ method: 'eth_call', params: [{ from: caller, to: callee }, 'latest', overrides] })
     // keccak256(0x00)
     expect(out).toBe('0xbc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a')

@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createPublicClient, custom, encodeDeployData, type Hex } from 'viem'
-import { createNode, type FinalityNode } from '../../src/index.js'
+import { createNode, type BlockTag, type FinalityNode } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 
 const { Counter } = loadArtifacts()
@@ -31,7 +31,7 @@ type Proof = {
   storageProof: Array<{ key: Hex; value: Hex; proof: Hex[] }>
 }
 
-async function verify(address: Hex, slots: Hex[], block: string) {
+async function verify(address: Hex, slots: Hex[], block: BlockTag) {
   const header = (await node.request({ method: 'eth_getBlockByNumber', params: [block, false] })) as { stateRoot: Hex }
   const p = (await node.request({ method: 'eth_getProof', params: [address, slots, block] })) as Proof
   const root = hexToBytes(header.stateRoot)
@@ -68,7 +68,7 @@ describe('eth_getProof', () => {
   })
 
   test('error: bad keys, and a block past the head', async () => {
-    await expect(node.request({ method: 'eth_getProof', params: [counter, ['0x' + '00'.repeat(33)], 'latest'] })).rejects.toMatchObject({ code: -32602 })
+    await expect(node.request({ method: 'eth_getProof', params: [counter, [`0x${'00'.repeat(33)}`], 'latest'] })).rejects.toMatchObject({ code: -32602 })
     await expect(node.request({ method: 'eth_getProof', params: [counter, [], '0xffff'] })).rejects.toMatchObject({ code: -32000, message: 'header not found' })
   })
 })

@@ -6,7 +6,8 @@
  */
 import type { Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
+import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
+import type { RpcSimulateRequest, RpcStateOverrides } from '../../src/rpc-types.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { rpcError, sender } from './helpers.js'
 
@@ -61,11 +62,11 @@ function berlinGenesis(): Record<string, unknown> {
   }
 }
 
-async function simulate(node: FinalityNode, opts: Record<string, unknown>): Promise<SimBlock[]> {
+async function simulate(node: FinalityNode, opts: RpcSimulateRequest): Promise<SimBlock[]> {
   return (await node.request({ method: 'eth_simulateV1', params: [opts, 'latest'] })) as SimBlock[]
 }
 
-function transfer(from: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function transfer(from: Hex, extra: RpcTransactionRequest = {}): RpcTransactionRequest {
   return { from, to: stranger, value: '0x1', ...extra }
 }
 
@@ -109,7 +110,7 @@ describe('eth_simulateV1: the gas of a call', () => {
 })
 
 describe('eth_simulateV1: nonce 2^64-1', () => {
-  const overrides = { [stranger]: { nonce: '0xffffffffffffffff', balance: '0x10' } }
+  const overrides: RpcStateOverrides = { [stranger]: { nonce: '0xffffffffffffffff', balance: '0x10' } }
 
   it('behavior: without validation the sender sends at 2^64-1, and its nonce wraps to 0 as geth’s uint64 does', async () => {
     const node = await newNode()
@@ -130,7 +131,7 @@ describe('eth_simulateV1: nonce 2^64-1', () => {
 })
 
 describe('eth_simulateV1: log indexes', () => {
-  const codes = {
+  const codes: RpcStateOverrides = {
     '0x00000000000000000000000000000000000000d1': { code: LOG_THEN_REVERT },
     '0x00000000000000000000000000000000000000d2': { code: LOG_THEN_STOP },
   }
@@ -161,7 +162,7 @@ describe('eth_simulateV1: log indexes', () => {
 describe('eth_simulateV1: transaction types', () => {
   it('args: blobVersionedHashes make a blob transaction: type 0x3, BLOBHASH sees the hash, the block counts its blob gas', async () => {
     const node = await newNode()
-    const hash = `0x01${'ab'.repeat(31)}`
+    const hash: Hex = `0x01${'ab'.repeat(31)}`
     const [block] = await simulate(node, {
       returnFullTransactions: true,
       blockStateCalls: [{ stateOverrides: { [probe]: { code: RETURN_BLOBHASH } }, calls: [{ from: sender(node), to: probe, blobVersionedHashes: [hash], maxFeePerBlobGas: '0xa' }] }],
@@ -187,8 +188,8 @@ describe('eth_simulateV1: transaction types', () => {
 
 describe('eth_simulateV1: precompiles under overrides', () => {
   /** PUSH20 address, BALANCE, POP, STOP: 21105 gas when the address is warm, 23605 when cold. */
-  const balanceOf = (address: string) => `0x73${address.slice(2)}315000`
-  const moved = '0x0000000000000000000000000000000000123456'
+  const balanceOf = (address: string): Hex => `0x73${address.slice(2)}315000`
+  const moved: Hex = '0x0000000000000000000000000000000000123456'
 
   it('behavior: an overridden precompile’s address stays warm and a moved one’s new address starts cold, as geth warms the fork’s set', async () => {
     const node = await newNode()

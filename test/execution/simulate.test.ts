@@ -4,7 +4,8 @@
  */
 import { createPublicClient, custom, decodeFunctionResult, pad, type Abi, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
+import type { BlockSelector, FinalityNode } from '../../src/index.js'
+import type { RpcSimulateRequest } from '../../src/rpc-types.js'
 import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
 
 let node: FinalityNode
@@ -26,7 +27,7 @@ beforeAll(async () => {
 })
 afterAll(() => node.close())
 
-async function simulate(opts: Record<string, unknown>, tag: unknown = 'latest'): Promise<SimBlock[]> {
+async function simulate(opts: RpcSimulateRequest, tag: BlockSelector = 'latest'): Promise<SimBlock[]> {
   return (await node.request({ method: 'eth_simulateV1', params: [opts, tag] })) as SimBlock[]
 }
 
@@ -121,7 +122,7 @@ describe('eth_simulateV1', () => {
     const doomed = '0x00000000000000000000000000000000000dead1'
     const heir = '0x00000000000000000000000000000000000be1a5'
     // PUSH20 heir, SELFDESTRUCT
-    const code = `0x73${heir.slice(2)}ff`
+    const code: Hex = `0x73${heir.slice(2)}ff`
     const blocks = await simulate({
       traceTransfers: true,
       blockStateCalls: [{ stateOverrides: { [doomed]: { code, balance: '0x3e8' } }, calls: [{ from: sender(node), to: doomed }] }],

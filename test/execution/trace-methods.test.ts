@@ -59,7 +59,7 @@ describe('debug_traceBlockByNumber and debug_traceBlockByHash', () => {
     expect(byHash).toEqual(byNumber)
     // withLog numbers logs across the block, as the receipts do.
     const withLog = (await manual.request({ method: 'debug_traceBlockByHash', params: [block.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }] })) as Array<{ result: CallFrame }>
-    const receiptLogs = (await manual.request({ method: 'eth_getTransactionReceipt', params: [hashes[2]] })) as { logs: Array<{ logIndex: Hex }> }
+    const receiptLogs = (await manual.request({ method: 'eth_getTransactionReceipt', params: [hashes[2]!] })) as { logs: Array<{ logIndex: Hex }> }
     expect(withLog.map((e) => e.result.logs?.map((l) => l.index))).toEqual([undefined, ['0x0'], ['0x1']])
     expect(receiptLogs.logs.map((l) => l.logIndex)).toEqual(['0x1'])
 
@@ -68,7 +68,7 @@ describe('debug_traceBlockByNumber and debug_traceBlockByHash', () => {
     expect(logs[0]?.result.structLogs).toEqual([])
     expect(stored(1)).toEqual({ [word(0n)]: word(1n) })
     expect(stored(2)).toEqual({ [word(0n)]: word(2n) })
-    const single = (await manual.request({ method: 'debug_traceTransaction', params: [hashes[2]] })) as StructResult
+    const single = (await manual.request({ method: 'debug_traceTransaction', params: [hashes[2]!] })) as StructResult
     expect(single).toEqual(logs[2]?.result)
   })
 })

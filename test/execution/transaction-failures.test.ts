@@ -26,7 +26,7 @@ function send(node: FinalityNode, to: Hex, input: Hex, extra: Record<string, unk
 }
 
 /** The failed transaction is in the head block, with a receipt of status 0. */
-async function expectMinedAndFailed(node: FinalityNode, hash: unknown): Promise<void> {
+async function expectMinedAndFailed(node: FinalityNode, hash: Hex): Promise<void> {
   const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: Hex; blockNumber: Hex } | null
   expect(receipt?.status).toBe('0x0')
   expect(receipt?.blockNumber).toBe(await node.request({ method: 'eth_blockNumber' }))
@@ -92,8 +92,9 @@ describe('throwOnTransactionFailures', () => {
     const e = await rpcError(node, 'eth_sendRawTransaction', [raw])
     expect(e.message).toBe("Error: VM Exception while processing transaction: reverted with reason string 'nope'")
     const { Transaction } = await import('ethers')
-    expect((e.data as { txHash: Hex }).txHash).toBe(Transaction.from(raw).hash)
-    await expectMinedAndFailed(node, Transaction.from(raw).hash)
+    const { txHash } = e.data as { txHash: Hex }
+    expect(txHash).toBe(Transaction.from(raw).hash)
+    await expectMinedAndFailed(node, txHash)
   })
 
   it('without gas: the failing estimate does not stop the send, which is mined and fails as on Hardhat', async () => {

@@ -49,7 +49,7 @@ describe('a fork deletes an account the remote holds', () => {
     const raw = await privateKeyToAccount(sender.key).signTransaction({
       chainId: Number(remote.chainId), nonce: 0, to: empty, value: 0n, gas: 30_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, type: 'eip1559',
     })
-    const timestamp = `0x${(BigInt(head.timestamp) + 30n).toString(16)}`
+    const timestamp: Hex = `0x${(BigInt(head.timestamp) + 30n).toString(16)}`
     const roots: Hex[] = []
     for (const node of [fork, remote]) {
       await node.request({ method: 'evm_setNextBlockTimestamp', params: [timestamp] })

@@ -6,7 +6,7 @@
 import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
+import type { FinalityNode, RpcMethodTypes } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 import { faultProxy } from '../helpers/fault-proxy.js'
 import { trackNodes } from '../helpers/nodes.js'
@@ -49,7 +49,7 @@ describe('history of a fork', () => {
     expect(await fork.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] }))
     // While the fork block is the head, `latest` is the remote's fork block too.
     const fresh = await newNode({ fork: { provider: remote.provider, blockNumber: forkNumber } })
-    expect(await fresh.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${forkNumber.toString(16)}`, true] }))
+    expect(await fresh.request({ method: 'eth_getBlockByNumber', params: ['latest', true] })).toEqual(await remote.request({ method: 'eth_getBlockByNumber', params: [toHex(forkNumber), true] }))
   })
 
   it('transactions and receipts mined at or below the fork block are found; one the remote mined after it is not', async () => {
@@ -64,19 +64,19 @@ describe('history of a fork', () => {
   it('eth_getLogs stitches the remote\'s logs and the fork\'s, in block order', async () => {
     const hash = (await fork.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, 7n) }] })) as Hex
     const logs = (await fork.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', address: token }] })) as Array<{ blockNumber: Hex; transactionHash: Hex }>
-    const theirs = (await remote.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: `0x${forkNumber.toString(16)}`, address: token }] })) as unknown[]
+    const theirs = (await remote.request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: toHex(forkNumber), address: token }] })) as unknown[]
     expect(logs.slice(0, theirs.length)).toEqual(theirs)
     expect(logs).toHaveLength(theirs.length + 1)
     expect(logs.at(-1)!.transactionHash).toBe(hash)
     const numbers = logs.map((l) => BigInt(l.blockNumber))
     expect([...numbers].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(numbers)
     // Only the remote part, and a single remote block by hash.
-    const block = (await remote.request({ method: 'eth_getBlockByNumber', params: [`0x${forkNumber.toString(16)}`, false] })) as { hash: Hex }
+    const block = (await remote.request({ method: 'eth_getBlockByNumber', params: [toHex(forkNumber), false] })) as { hash: Hex }
     expect(await fork.request({ method: 'eth_getLogs', params: [{ blockHash: block.hash }] })).toEqual(await remote.request({ method: 'eth_getLogs', params: [{ blockHash: block.hash }] }))
   })
 
   it('eth_call at a block below the fork block runs on the remote\'s state at that block', async () => {
-    const at = `0x${(forkNumber - 2n).toString(16)}`
+    const at = toHex(forkNumber - 2n)
     const theirs = await remote.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(receiver) }, at] })
     expect(BigInt(theirs as Hex)).toBe(1n)
     expect(await fork.request({ method: 'eth_call', params: [{ to: token, data: balanceOf(receiver) }, at] })).toBe(theirs)
@@ -84,21 +84,21 @@ describe('history of a fork', () => {
   })
 
   it('debug_traceCall at a block below the fork block traces on the remote\'s state at that block', async () => {
-    const at = `0x${(forkNumber - 2n).toString(16)}`
-    const params = [{ to: token, data: balanceOf(receiver) }, at, { tracer: 'callTracer' }]
+    const at = toHex(forkNumber - 2n)
+    const params: RpcMethodTypes['debug_traceCall']['params'] = [{ to: token, data: balanceOf(receiver) }, at, { tracer: 'callTracer' }]
     const theirs = (await remote.request({ method: 'debug_traceCall', params })) as { output: Hex }
     expect(BigInt(theirs.output)).toBe(1n)
     expect(await fork.request({ method: 'debug_traceCall', params })).toEqual(theirs)
   })
 
   it('traces of the remote\'s blocks and transactions are replays on their parent\'s state read from the remote, equal to the remote\'s', async () => {
-    for (const n of [`0x${forkNumber.toString(16)}`, `0x${(forkNumber - 1n).toString(16)}`]) {
+    for (const n of [toHex(forkNumber), toHex(forkNumber - 1n)]) {
       for (const config of [{}, { tracer: 'callTracer' }, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]) {
         expect(await fork.request({ method: 'debug_traceBlockByNumber', params: [n, config] })).toEqual(await remote.request({ method: 'debug_traceBlockByNumber', params: [n, config] }))
       }
       const { hash } = (await remote.request({ method: 'eth_getBlockByNumber', params: [n, false] })) as { hash: Hex }
       expect(await fork.request({ method: 'debug_traceBlockByHash', params: [hash, { tracer: 'callTracer' }] })).toEqual(await remote.request({ method: 'debug_traceBlockByHash', params: [hash, { tracer: 'callTracer' }] }))
-      const rlp = await remote.request({ method: 'debug_getRawBlock', params: [n] })
+      const rlp = (await remote.request({ method: 'debug_getRawBlock', params: [n] }))!
       expect(await fork.request({ method: 'debug_traceBlock', params: [rlp, { tracer: 'callTracer' }] })).toEqual(await remote.request({ method: 'debug_traceBlock', params: [rlp, { tracer: 'callTracer' }] }))
       expect(await fork.request({ method: 'debug_intermediateRoots', params: [hash] })).toEqual(await remote.request({ method: 'debug_intermediateRoots', params: [hash] }))
     }
@@ -110,7 +110,7 @@ describe('history of a fork', () => {
   })
 
   it('raw blocks, receipts and transactions of the remote\'s blocks are built from its answers and checked against its headers', async () => {
-    for (const n of [`0x${forkNumber.toString(16)}`, `0x${(forkNumber - 1n).toString(16)}`, '0x0']) {
+    for (const n of [toHex(forkNumber), toHex(forkNumber - 1n), '0x0']) {
       for (const method of ['debug_getRawBlock', 'debug_getRawReceipts', 'debug_getRawHeader']) {
         expect(await fork.request({ method, params: [n] })).toEqual(await remote.request({ method, params: [n] }))
       }
@@ -125,12 +125,12 @@ describe('history of a fork', () => {
     const node = await newNode({ fork: { provider: remote.provider, blockNumber: forkNumber } })
     const tip = 3_000_000_000n
     await node.request({ method: 'eth_sendTransaction', params: [{ from: dev, to: token, data: transfer(receiver, 1n), maxPriorityFeePerGas: `0x${tip.toString(16)}` }] })
-    const below = ['0x4', `0x${forkNumber.toString(16)}`, [10, 50, 90]]
+    const below: RpcMethodTypes['eth_feeHistory']['params'] = ['0x4', toHex(forkNumber), [10, 50, 90]]
     const theirs = (await remote.request({ method: 'eth_feeHistory', params: below })) as { reward: Hex[][] }
     expect(await node.request({ method: 'eth_feeHistory', params: below })).toEqual(theirs)
     expect(theirs.reward.some((r) => r.some((v) => BigInt(v) > 0n))).toBe(true)
     const across = (await node.request({ method: 'eth_feeHistory', params: ['0x5', 'latest', [10, 50, 90]] })) as { oldestBlock: Hex; reward: Hex[][]; baseFeePerGas: Hex[] }
-    expect(across.oldestBlock).toBe(`0x${(forkNumber - 3n).toString(16)}`)
+    expect(across.oldestBlock).toBe(toHex(forkNumber - 3n))
     expect(across.reward.slice(0, 4)).toEqual(theirs.reward)
     expect(across.reward[4]).toEqual([tip, tip, tip].map((t) => `0x${t.toString(16)}`))
   })
@@ -144,7 +144,7 @@ describe('history of a fork', () => {
         if (!arrival.methods.includes('eth_feeHistory')) return answer
         return (Array.isArray(answer) ? answer : [answer]).map((item: { id: unknown }) => ({ jsonrpc: '2.0', id: item.id, error: { code: -32601, message: 'the method eth_feeHistory does not exist/is not available' } }))[0]
       }
-      const below = ['0x4', `0x${forkNumber.toString(16)}`, [10, 50, 90]]
+      const below: RpcMethodTypes['eth_feeHistory']['params'] = ['0x4', toHex(forkNumber), [10, 50, 90]]
       expect(await node.request({ method: 'eth_feeHistory', params: below })).toEqual(await remote.request({ method: 'eth_feeHistory', params: below }))
       expect(proxy.arrivals.some((a) => a.methods.includes('eth_feeHistory'))).toBe(true)
     } finally {
@@ -154,7 +154,7 @@ describe('history of a fork', () => {
   })
 
   it('eth_getProof at a block below the fork block is the remote\'s, verified against that block\'s root', async () => {
-    const at = `0x${(forkNumber - 1n).toString(16)}`
+    const at = toHex(forkNumber - 1n)
     const slot = keccak256(`0x${receiver.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}`)
     const theirs = await remote.request({ method: 'eth_getProof', params: [token, [slot], at] })
     expect(await fork.request({ method: 'eth_getProof', params: [token, [slot], at] })).toEqual(theirs)
@@ -190,7 +190,7 @@ describe('replays of the remote\'s blocks checked against its answers', () => {
         each(answer, (item) => {
           for (const r of (Array.isArray(item.result) ? item.result : []) as Array<{ logs: Array<{ data: Hex }> }>) for (const l of r.logs) l.data = `0x${'11'.repeat(32)}`
         })
-      await expect(other.request({ method: 'debug_getRawReceipts', params: [`0x${(forkNumber - 1n).toString(16)}`] })).rejects.toMatchObject({
+      await expect(other.request({ method: 'debug_getRawReceipts', params: [toHex(forkNumber - 1n)] })).rejects.toMatchObject({
         code: -32000,
         message: expect.stringMatching(/^fork: the receipts the remote http:\/\/127\.0\.0\.1:\d+ answered for block \d+ do not match its receipts root$/),
       })
@@ -201,7 +201,7 @@ describe('replays of the remote\'s blocks checked against its answers', () => {
           const block = item.result as { transactions?: Array<{ value: Hex }> } | null
           for (const tx of block?.transactions ?? []) if (typeof tx === 'object') tx.value = '0x1'
         })
-      await expect(third.request({ method: 'debug_getRawBlock', params: [`0x${(forkNumber - 1n).toString(16)}`] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/^fork: /) })
+      await expect(third.request({ method: 'debug_getRawBlock', params: [toHex(forkNumber - 1n)] })).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/^fork: /) })
     } finally {
       await proxy.close()
       await served.close()

@@ -97,7 +97,7 @@ describe('a fork of another node through its provider', () => {
       chainId: Number(remote.chainId), nonce: Number(nonce), to: token, data: transfer(dev, 4000n), gas: 100_000n,
       maxFeePerGas: BigInt(gasPrice) * 2n, maxPriorityFeePerGas: 1n, type: 'eip1559',
     })
-    const timestamp = `0x${(BigInt(head.timestamp) + 100n).toString(16)}`
+    const timestamp: Hex = `0x${(BigInt(head.timestamp) + 100n).toString(16)}`
     const roots: Hex[] = []
     for (const node of [fork, remote]) {
       await node.request({ method: 'evm_setNextBlockTimestamp', params: [timestamp] })
@@ -144,7 +144,7 @@ describe('trie updates on a fork that need nodes no proof brought', () => {
       chainId: Number(remote.chainId), nonce: 0, to: contract, data: `0x${'00'.repeat(31)}01${'00'.repeat(32)}`, gas: 100_000n,
       maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, type: 'eip1559',
     })
-    const timestamp = `0x${(BigInt(head.timestamp) + 50n).toString(16)}`
+    const timestamp: Hex = `0x${(BigInt(head.timestamp) + 50n).toString(16)}`
     const roots: Hex[] = []
     for (const node of [fork, remote]) {
       await node.request({ method: 'evm_setNextBlockTimestamp', params: [timestamp] })

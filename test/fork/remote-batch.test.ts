@@ -3,7 +3,7 @@
  * real finality node on loopback.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
+import { createNode, type FinalityNode, type Hex, type Listening } from '../../src/index.js'
 import { type RemoteClient } from '../../src/fork/remote/index.js'
 import { remoteClients } from '../helpers/remote-clients.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
@@ -13,14 +13,14 @@ let small: FinalityNode
 let served: Listening
 let servedSmall: Listening
 let proxy: FaultProxy
-let accounts: string[]
+let accounts: Hex[]
 const remote = remoteClients()
 
 beforeAll(async () => {
   node = await createNode({ chainId: 1337n })
   served = await node.listen({ address: '127.0.0.1:0', wsAddress: false })
   proxy = await faultProxy(served.http!)
-  accounts = (await node.request({ method: 'eth_accounts' })) as string[]
+  accounts = await node.request({ method: 'eth_accounts' })
   small = await createNode({ limits: { batchItems: 4 } })
   servedSmall = await small.listen({ address: '127.0.0.1:0', wsAddress: false })
 })

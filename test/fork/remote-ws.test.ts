@@ -7,18 +7,18 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { createNode, type FinalityNode, type Listening } from '../../src/index.js'
+import { createNode, type FinalityNode, type Hex, type Listening } from '../../src/index.js'
 import { remoteClients } from '../helpers/remote-clients.js'
 
 let node: FinalityNode
 let served: Listening
-let accounts: string[]
+let accounts: Hex[]
 const remote = remoteClients()
 
 beforeAll(async () => {
   node = await createNode({ chainId: 1337n })
   served = await node.listen({ address: false, wsAddress: '127.0.0.1:0' })
-  accounts = (await node.request({ method: 'eth_accounts' })) as string[]
+  accounts = await node.request({ method: 'eth_accounts' })
 })
 
 afterAll(async () => {

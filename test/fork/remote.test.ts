@@ -39,7 +39,7 @@ describe('createRemote over HTTP', () => {
   it('default: answers what the remote node answers', async () => {
     const c = remote({ url: served.http! })
     expect(await c.request({ method: 'eth_chainId' })).toBe('0x539')
-    const [account] = (await node.request({ method: 'eth_accounts' })) as string[]
+    const [account] = await node.request({ method: 'eth_accounts' })
     expect(await c.request({ method: 'eth_getBalance', params: [account, 'latest'] })).toBe(await node.request({ method: 'eth_getBalance', params: [account!, 'latest'] }))
     expect(c.stats()).toMatchObject({ requests: 2, retries: 0, errors: 0 })
   })

@@ -5,7 +5,7 @@
  */
 import { encodeFunctionData, type Abi } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createNode, type LogEntry } from '../../src/index.js'
+import { createNode, type Hex, type LogEntry, type RpcTransactionRequest } from '../../src/index.js'
 import { loadArtifacts } from '../fixtures/compile.js'
 
 const artifacts = loadArtifacts()
@@ -18,7 +18,7 @@ describe('createNode({ onLog })', () => {
     try {
       const [a, b] = node.accounts
       const from = a!.address
-      const send = async (tx: Record<string, unknown>) => (await node.request({ method: 'eth_sendTransaction', params: [{ from, ...tx }] })) as string
+      const send = (tx: RpcTransactionRequest) => node.request({ method: 'eth_sendTransaction', params: [{ from, ...tx }] })
       const deployed = await send({ data: artifacts.Reverter!.bytecode })
       const created = log.find((l) => l.entry.type === 'transaction')!
       expect(created.entry).toMatchObject({ type: 'transaction', hash: deployed, from, to: undefined, contractAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3', value: 0n, blockNumber: 1n, status: 'success', failure: undefined, consoleLogs: [] })
@@ -41,7 +41,7 @@ describe('createNode({ onLog })', () => {
       expect(transfer.entry).toMatchObject({ to: b!.address, value: 1n, gasUsed: 21000n, gasLimit: 21000n, status: 'success' })
 
       // A failing call: its decoded revert and console.log under its request.
-      const logger = (await node.request({ method: 'eth_getTransactionReceipt', params: [await send({ data: artifacts.Logger!.bytecode })] })) as { contractAddress: string }
+      const logger = (await node.request({ method: 'eth_getTransactionReceipt', params: [await send({ data: artifacts.Logger!.bytecode })] })) as { contractAddress: Hex }
       await expect(node.request({ method: 'eth_call', params: [{ from, to: logger.contractAddress, data: fn(artifacts.Logger!.abi, 'failAfterLog') }] })).rejects.toThrow('failed after log')
       const callEntry = log.at(-1)!
       expect(callEntry.entry).toMatchObject({ type: 'request', method: 'eth_call', error: { code: 3, failure: { kind: 'reason', reason: 'failed after log' } }, consoleLogs: ['about to fail'] })

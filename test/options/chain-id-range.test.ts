@@ -5,7 +5,7 @@
  * are refused with a clear error above MAX_LEGACY_CHAIN_ID.
  */
 import { describe, expect, it } from 'vitest'
-import { InvalidOptionError } from '../../src/index.js'
+import { InvalidOptionError, type RpcTransactionRequest } from '../../src/index.js'
 import { MAX_CHAIN_ID, MAX_LEGACY_CHAIN_ID } from '../../src/chain/common.js'
 import { parseCli } from '../../src/cli/config.js'
 import { finalityChain } from '../../src/adapters/viem.js'
@@ -45,7 +45,7 @@ describe('chain ids past 2^53', () => {
   })
 
   it('behavior: a legacy transaction works up to MAX_LEGACY_CHAIN_ID and is refused clearly past it', async () => {
-    const legacy = { value: '0x1', gasPrice: '0x3b9aca00' }
+    const legacy: RpcTransactionRequest = { value: '0x1', gasPrice: '0x3b9aca00' }
     const ok = await newNode({ chainId: MAX_LEGACY_CHAIN_ID, onConsoleLog: false })
     const from = ok.accounts[0]!.address
     const hash = await ok.request({ method: 'eth_sendTransaction', params: [{ from, to: from, ...legacy }] })

@@ -39,7 +39,7 @@ describe('viem over http() and webSocket()', () => {
   beforeAll(async () => {
     node = await createNode({ mining: { mode: 'manual' } })
     served = await node.listen({ address: '127.0.0.1:0', wsAddress: '127.0.0.1:0' })
-    const hash = (await node.request({ method: 'eth_sendTransaction', params: [{ from: node.accounts[0]?.address, data: artifacts.Emitter?.bytecode }] })) as string
+    const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: node.accounts[0]?.address, data: artifacts.Emitter?.bytecode }] })
     await node.mine()
     emitter = ((await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: `0x${string}` }).contractAddress
   })

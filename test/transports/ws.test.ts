@@ -29,7 +29,7 @@ async function attach(node: FinalityNode, options?: Parameters<FinalityNode['ws'
 
 async function deploy(node: FinalityNode, name: string): Promise<`0x${string}`> {
   const from = node.accounts[0]?.address
-  const hash = (await node.request({ method: 'eth_sendTransaction', params: [{ from, data: artifacts[name]?.bytecode }] })) as string
+  const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from, data: artifacts[name]?.bytecode }] })
   await node.mine()
   const receipt = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: `0x${string}` }
   return receipt.contractAddress

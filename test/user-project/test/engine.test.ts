@@ -43,7 +43,7 @@ describe("the user's own @ethereumjs/evm", () => {
     const { createNode, engineStatus } = await import('finality-evm')
     const node = await createNode()
     try {
-      const [from] = (await node.request({ method: 'eth_accounts' })) as string[]
+      const [from] = await node.request({ method: 'eth_accounts' })
       const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }] })
       expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
       const status = engineStatus()

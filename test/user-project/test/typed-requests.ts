@@ -10,6 +10,13 @@ export async function typedRequests(node: FinalityNode): Promise<{ number: Hex; 
   // @ts-expect-error: a block's number is hex, not a number.
   const wrong: number = block!.number
   void wrong
+  // @ts-expect-error: wrong params of a served method do not compile (an address is hex).
+  await node.request({ method: 'eth_getBalance', params: [123] })
+  // @ts-expect-error: nor through the provider (eth_call needs its transaction object).
+  await node.provider.request({ method: 'eth_call', params: ['latest'] })
+  // A method the node does not serve, or a plain string name, takes any params.
+  const other: unknown = await node.request({ method: 'eth_methodOfANewerRelease', params: { any: 1 } })
+  void other
   return { number: block!.number, validators }
 }
 
