@@ -37,6 +37,21 @@ contract Deploy {
 }
 `
 
+// A contract created with a salt: forge script sends it through the CREATE2 deployer at 0x4e59…956C.
+const SALTED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+import {Counter} from "../src/Counter.sol";
+interface Vm { function startBroadcast(uint256) external; function stopBroadcast() external; }
+contract DeploySalted {
+    Vm constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
+    function run() external {
+        vm.startBroadcast(${KEY});
+        new Counter{salt: bytes32(uint256(7))}();
+        vm.stopBroadcast();
+    }
+}
+`
+
 let forge: string
 let cast: string
 let anvil: RunningAnvil
@@ -45,7 +60,7 @@ let created: FoundryProject
 let project: string
 
 beforeAll(async () => {
-  created = createFoundryProject('finality-forge-', { 'src/Counter.sol': COUNTER, 'script/Deploy.s.sol': SCRIPT })
+  created = createFoundryProject('finality-forge-', { 'src/Counter.sol': COUNTER, 'script/Deploy.s.sol': SCRIPT, 'script/DeploySalted.s.sol': SALTED })
   project = created.root
   ;[forge, cast, anvil, cli] = await Promise.all([foundryTool('forge'), foundryTool('cast'), startAnvil(['--hardfork', 'prague']), startCli([...EPHEMERAL, '--hardfork', 'prague', '--quiet'])])
   const built = await inProject(forge, ['build'])
@@ -87,5 +102,20 @@ describe('forge against finality, as against Anvil', () => {
       counts.push((await runTool(cast, ['call', deployed, 'count()(uint256)', '--rpc-url', url])).stdout)
     }
     expect(counts).toEqual(['1', '1'])
+  }, 180_000)
+
+  it('forge script --broadcast of a contract created with a salt: through the CREATE2 deployer, at the same address', async () => {
+    const deployed: string[] = []
+    for (const url of [anvil.http, cli.http]) {
+      const run = await inProject(forge, ['script', `${path.join(project, 'script', 'DeploySalted.s.sol')}:DeploySalted`, '--rpc-url', url, '--broadcast'])
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+      const broadcast = JSON.parse(readFileSync(path.join(project, 'broadcast', 'DeploySalted.s.sol', '31337', 'run-latest.json'), 'utf8')) as { receipts: { status: string }[]; transactions: { contractAddress: string; transaction: { to: string } }[] }
+      expect(broadcast.receipts.map((r) => r.status)).toEqual(['0x1'])
+      expect(broadcast.transactions[0]!.transaction.to.toLowerCase()).toBe('0x4e59b44847b379578588920ca78fbf26c0b4956c')
+      const address = broadcast.transactions[0]!.contractAddress
+      expect((await runTool(cast, ['code', address, '--rpc-url', url])).stdout).not.toBe('0x')
+      deployed.push(address.toLowerCase())
+    }
+    expect(deployed[1]).toBe(deployed[0])
   }, 180_000)
 })
