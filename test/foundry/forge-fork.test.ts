@@ -18,6 +18,7 @@ import { createFoundryProject, type FoundryProject } from '../helpers/foundry-pr
 import { foundryTool, runTool } from '../helpers/foundry-tools.js'
 
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'forge-fork')
+const DOCS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'foundry.md')
 const HOLDER = '0x000000000000000000000000000000000000c0de'
 const SET = '0x60fe47b1' // set(uint256)
 const INCREMENT = '0xd09de08a' // increment()
@@ -87,10 +88,23 @@ async function giveChain(url: string, bytecode: string): Promise<Record<string, 
   }
 }
 
+/** The Solidity test of docs/foundry.md's *Fork tests*, run as it is printed. */
+function docsForkTest(): string {
+  const docs = readFileSync(DOCS, 'utf8')
+  const section = docs.slice(docs.indexOf('### Fork tests'))
+  const block = /```solidity\n([\s\S]*?)```/.exec(section)
+  if (block === null) throw new Error('docs/foundry.md: no solidity block under "### Fork tests"')
+  return block[1] as string
+}
+
 beforeAll(async () => {
   project = createFoundryProject(
     'finality-forge-fork-',
-    { 'src/Counter.sol': readFileSync(path.join(HERE, 'Counter.sol'), 'utf8'), 'test/Fork.t.sol': readFileSync(path.join(HERE, 'Fork.t.sol'), 'utf8') },
+    {
+      'src/Counter.sol': readFileSync(path.join(HERE, 'Counter.sol'), 'utf8'),
+      'test/Fork.t.sol': readFileSync(path.join(HERE, 'Fork.t.sol'), 'utf8'),
+      'test/Docs.t.sol': docsForkTest(),
+    },
     // The alias test forks "node": the URL comes from the environment, as users keep theirs.
     '[rpc_endpoints]\nnode = "${FORK_URL}"\n',
   )
@@ -157,6 +171,10 @@ describe('forge test forking finality, as forking Anvil', () => {
     const because = `failed to get block number: ${head + 5}; latest block number: ${head}`
     expect(runs[0]!.results).toEqual([`FAIL: vm.createSelectFork: ${because} test_createSelectFork_beyondHead`, `FAIL: vm.rollFork: ${because} test_rollFork_beyondHead`])
     expect(runs[1]!.results).toEqual(runs[0]!.results)
+  }, 120_000)
+
+  it('the fork test of docs/foundry.md', async () => {
+    await passesOnBoth(() => ['--match-contract', 'FinalityForkTest'], () => ({}), 1)
   }, 120_000)
 
   it('what the forks did stayed in forge: neither node has a new block or a changed state', async () => {
