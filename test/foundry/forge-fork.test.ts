@@ -270,11 +270,10 @@ describe('the requests forge sent finality, replayed to both nodes', () => {
           break
         }
         case 'anvil_nodeInfo': {
-          // Numbers where Anvil answers hex strings (docs/foundry.md): the same values, read as forge reads them.
+          // The block's hash, time and fees are this chain's; the rest is Anvil's.
           const [a, f] = (await answers()) as [Record<string, any>, Record<string, any>]
-          expect(Number(f.currentBlockNumber), what).toBe(Number(a.currentBlockNumber))
-          expect(f.environment.chainId, what).toBe(a.environment.chainId)
-          expect(Object.keys(f).sort(), what).toEqual(Object.keys(a).sort())
+          const same = (i: Record<string, any>) => ({ keys: Object.keys(i).sort(), number: i.currentBlockNumber, hardFork: i.hardFork, order: i.transactionOrder, chainId: i.environment.chainId, gasLimit: i.environment.gasLimit, forkConfig: i.forkConfig })
+          expect(same(f), what).toEqual(same(a))
           break
         }
         default:
