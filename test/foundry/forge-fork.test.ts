@@ -34,6 +34,8 @@ interface Target {
 let forge: string
 let anvil: RunningAnvil
 let cli: RunningCli
+/** finality forking Anvil's chain at its head: forge's forks of older blocks read the remote's history through it. */
+let forked: RunningCli
 let project: FoundryProject
 /** In front of finality's HTTP server: every request forge sends it, kept for the replay. */
 let recorder: FaultProxy
@@ -130,10 +132,12 @@ beforeAll(async () => {
   // The same transactions from the same accounts: the same addresses and block numbers.
   expect(targets[1]!.env.COUNTER).toBe(targets[0]!.env.COUNTER)
   expect(targets[1]!.env.BLOCK_HEAD).toBe(targets[0]!.env.BLOCK_HEAD)
+  forked = await startCli([...EPHEMERAL, '--hardfork', 'prague', '--quiet', '--fork-url', anvil.http])
 }, 240_000)
 
 afterAll(async () => {
   await recorder?.close()
+  await forked?.stop()
   await cli?.stop()
   await anvil?.stop()
   project?.remove()
@@ -162,6 +166,14 @@ async function passesOnBoth(args: (t: Target) => readonly string[], env: (t: Tar
 describe('forge test forking finality, as forking Anvil', () => {
   it('the cheatcodes: createSelectFork (head, block, transaction, alias, WebSocket), rollFork, selectFork, transact', async () => {
     await passesOnBoth(() => ['--match-contract', 'CheatcodeForkTest'], () => ({}), 9)
+  }, 120_000)
+
+  it('finality forking Anvil, forked by forge: blocks below its fork block are the remote\'s history, read through it', async () => {
+    // Anvil's chain, names and blocks, served by the fork (whose head is Anvil's head).
+    const target: Target = { name: 'finality', http: forked.http, env: { ...targets[0]!.env, FORK_URL: forked.http, FORK_WS: forked.ws } }
+    const run = await forgeTest(target, ['--match-contract', 'CheatcodeForkTest'])
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    expect(run.results).toHaveLength(9)
   }, 120_000)
 
   it('forge test --fork-url: forked at the head, rollFork, a local transaction', async () => {
