@@ -93,6 +93,8 @@ export interface CliConfig {
   autoImpersonate: boolean
   /** Do not print Solidity console.log lines (Anvil's --disable-console-log). */
   disableConsoleLog: boolean
+  /** No CREATE2 deployer at genesis (Anvil's --disable-default-create2-deployer): `create2-deployer.ts`. */
+  disableDefaultCreate2Deployer: boolean
   /** A state file loaded at start when present and written at exit (Anvil's --state). */
   state: string | undefined
   /** A state file loaded at start (Anvil's --load-state). */
@@ -158,6 +160,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   order: undefined,
   autoImpersonate: false,
   disableConsoleLog: false,
+  disableDefaultCreate2Deployer: false,
   state: undefined,
   loadState: undefined,
   dumpState: undefined,
@@ -247,6 +250,7 @@ export const FLAGS = {
   'rpc-url': ['string', '<url>  the same as --fork-url (Anvil\'s alias)'],
   'disable-console-log': ['boolean', 'do not print Solidity console.log lines (Anvil\'s; also --no-console-log)'],
   'no-console-log': ['boolean', 'the same as --disable-console-log'],
+  'disable-default-create2-deployer': ['boolean', 'place no CREATE2 deployer at 0x4e59b44847b379578588920cA78FbF26c0B4956C at genesis (Anvil places one; forge script deploys with a salt through it)'],
   state: ['string', '<path>  load the state from this file if it exists, write it there at exit (Anvil\'s --state; a directory: <dir>/state.json)'],
   'load-state': ['string', '<path>  start from the state in this file: ours or Anvil\'s (--dump-state, anvil_dumpState)'],
   'dump-state': ['string', '<path>  write the state to this file at exit, in a form Anvil loads too (a directory: <dir>/state.json)'],
@@ -455,6 +459,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'no-console-log':
         c.disableConsoleLog = bool(v, at(k))
         break
+      case 'disable-default-create2-deployer': c.disableDefaultCreate2Deployer = bool(v, at(k)); break
       case 'state': c.state = path(v, at(k)); break
       case 'load-state': c.loadState = path(v, at(k)); break
       case 'dump-state': c.dumpState = path(v, at(k)); break

@@ -13,6 +13,7 @@ import { DEFAULT_MNEMONIC } from '../accounts/accounts.js'
 import { VERSION } from '../version.js'
 import { formatEther } from '../log/format.js'
 import { defaultApi, helpText, parseCli, type CliConfig } from './config.js'
+import { create2DeployerAlloc } from './create2-deployer.js'
 
 
 /** The settings that shape only a new chain; a resumed database keeps its own. */
@@ -137,6 +138,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
   const dumpTo = c.dumpState ?? c.state
   const resuming = c.db !== undefined && existsSync(join(c.db, 'CURRENT'))
   const db = c.db === undefined ? undefined : await openDatabase(c.db)
+  const deployer = create2DeployerAlloc(c)
   const node = await createNode({
     // A genesis file names its own chain id; a database resumes under its own unless one is given.
     ...(c.genesis === undefined && c.chainId !== undefined ? { chainId: c.chainId } : {}),
@@ -147,6 +149,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     ...(c.mnemonic === undefined ? {} : { mnemonic: c.mnemonic }),
     ...(c.hardfork === undefined ? {} : { hardfork: c.hardfork }),
     ...(c.genesis === undefined ? {} : { genesis: JSON.parse(readFileSync(c.genesis, 'utf8')) as unknown }),
+    ...(deployer === undefined ? {} : { alloc: deployer }),
     ...(db === undefined ? {} : { db }),
     ...(c.forkUrl === undefined
       ? {}

@@ -162,13 +162,14 @@ export type AnvilMethodTypes = Family<'anvil', null> & {
   anvil_nodeInfo: {
     params: []
     result: {
-      currentBlockNumber: number
+      currentBlockNumber: Hex
       currentBlockTimestamp: number
       currentBlockHash: Hex
+      /** Anvil's name: `Prague`, `Osaka`… */
       hardFork: string
       transactionOrder: 'fees'
-      environment: { baseFee: number; chainId: number; gasLimit: number; gasPrice: number }
-      forkConfig: { forkUrl?: string; forkBlockNumber?: number; stateRoots?: string }
+      environment: { baseFee: Hex; chainId: number; gasLimit: Hex; gasPrice: Hex }
+      forkConfig: { forkUrl: string | null; forkBlockNumber: number | null; forkRetryBackoff: null; stateRoots?: string }
     }
   }
   anvil_removeBlockTimestampInterval: { params: []; result: boolean }

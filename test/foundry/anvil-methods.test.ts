@@ -1,7 +1,7 @@
 /**
  * Anvil's methods Foundry users call, sent to Anvil 1.7.1 and to finality alike and compared:
  * eth_getAccountInfo, anvil_snapshot / anvil_revert, anvil_getGenesisTime,
- * anvil_getIntervalMining, anvil_dealERC20 / anvil_setERC20Balance / anvil_setERC20Allowance (on a
+ * anvil_getIntervalMining, anvil_nodeInfo (which forge asks of a node on chain 31337), anvil_dealERC20 / anvil_setERC20Balance / anvil_setERC20Allowance (on a
  * compiled OpenZeppelin ERC-20), and their answers to bad input. anvil_reorg and anvil_rollback
  * have no meaning on a chain of final blocks: finality answers why. (The blob readers:
  * anvil-blobs.test.ts.)
@@ -117,6 +117,22 @@ describe('anvil_getGenesisTime and anvil_getIntervalMining', () => {
     expect(f).toEqual({ result: 7 })
     for (const side of sides) await resultOf(side, 'anvil_setAutomine', [true])
     expect(await both('anvil_getIntervalMining')).toEqual([{ result: null }, { result: null }])
+  })
+})
+
+describe('anvil_nodeInfo', () => {
+  it('default: Anvil\'s shape: quantities, numbers, the hardfork\'s name, forkConfig\'s nulls without a fork', async () => {
+    const [a, f] = (await both('anvil_nodeInfo')).map((answer) => (answer as { result: Record<string, any> }).result) as [Record<string, any>, Record<string, any>]
+    // The shape of every field: which are quantities (hex strings), which JSON numbers, which null.
+    const shape = (v: unknown): unknown =>
+      v === null ? null : typeof v === 'object' ? Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, shape(x)])) : typeof v === 'string' && /^0x[0-9a-f]{64}$/.test(v) ? 'hash' : typeof v === 'string' && /^0x(0|[1-9a-f][0-9a-f]*)$/.test(v) ? 'quantity' : typeof v
+    expect(shape(f)).toEqual(shape(a))
+    expect(f.hardFork).toBe(a.hardFork)
+    expect(f.hardFork).toBe('Prague')
+    expect(f.environment.chainId).toBe(31337)
+    expect(f.environment.gasLimit).toBe(a.environment.gasLimit)
+    expect(f.forkConfig).toEqual({ forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null })
+    expect(f.currentBlockNumber).toBe(await resultOf(sides[1], 'eth_blockNumber'))
   })
 })
 

@@ -1,39 +1,18 @@
 /**
  * The real `forge` (npm `@foundry-rs/forge` 1.7.1) deploying to the `finality` CLI and to Anvil
- * 1.7.1: `forge create` and `forge script --broadcast` of a small project, compared. forge fetches
- * native solc builds from the network, which tests cannot reach, so the project names a `solc`
- * command made of the npm `solc` package (solc-js), which answers forge's `--version` and
- * `--standard-json` calls.
+ * 1.7.1: `forge create` and `forge script --broadcast` of a small project, compared. The project
+ * compiles with the npm `solc` package (`test/helpers/foundry-project.ts`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
+import { createFoundryProject, type FoundryProject } from '../helpers/foundry-project.js'
 import { foundryTool, runTool } from '../helpers/foundry-tools.js'
 
 // Account 1 of both (the same mnemonic), unused by anything else here: the same nonces.
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
-
-const SOLC = `#!/usr/bin/env node
-// forge's solc: --version and --standard-json, by solc-js.
-const fs = require('node:fs')
-const path = require('node:path')
-const solc = require(${JSON.stringify(path.dirname(createRequire(import.meta.url).resolve('solc/package.json')))})
-const args = process.argv.slice(2)
-if (args.includes('--version')) {
-  process.stdout.write('solc, the solidity compiler commandline interface\\nVersion: ' + solc.version().replace('.Emscripten.clang', '') + '.Linux.g++\\n')
-  process.exit(0)
-}
-const base = args.includes('--base-path') ? args[args.indexOf('--base-path') + 1] : process.cwd()
-let input = ''
-process.stdin.on('data', (d) => (input += d)).on('end', () => {
-  const read = (p) => { try { return { contents: fs.readFileSync(path.resolve(base, p), 'utf8') } } catch (e) { return { error: String(e) } } }
-  process.stdout.write(solc.compile(input, { import: read }))
-})
-`
 
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -58,20 +37,31 @@ contract Deploy {
 }
 `
 
+// A contract created with a salt: forge script sends it through the CREATE2 deployer at 0x4e59…956C.
+const SALTED = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+import {Counter} from "../src/Counter.sol";
+interface Vm { function startBroadcast(uint256) external; function stopBroadcast() external; }
+contract DeploySalted {
+    Vm constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
+    function run() external {
+        vm.startBroadcast(${KEY});
+        new Counter{salt: bytes32(uint256(7))}();
+        vm.stopBroadcast();
+    }
+}
+`
+
 let forge: string
 let cast: string
 let anvil: RunningAnvil
 let cli: RunningCli
+let created: FoundryProject
 let project: string
 
 beforeAll(async () => {
-  project = mkdtempSync(path.join(tmpdir(), 'finality-forge-'))
-  mkdirSync(path.join(project, 'src'))
-  mkdirSync(path.join(project, 'script'))
-  writeFileSync(path.join(project, 'solc.cjs'), SOLC, { mode: 0o755 })
-  writeFileSync(path.join(project, 'src', 'Counter.sol'), COUNTER)
-  writeFileSync(path.join(project, 'script', 'Deploy.s.sol'), SCRIPT)
-  writeFileSync(path.join(project, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\nsolc = ${JSON.stringify(path.join(project, 'solc.cjs'))}\noffline = true\n`)
+  created = createFoundryProject('finality-forge-', { 'src/Counter.sol': COUNTER, 'script/Deploy.s.sol': SCRIPT, 'script/DeploySalted.s.sol': SALTED })
+  project = created.root
   ;[forge, cast, anvil, cli] = await Promise.all([foundryTool('forge'), foundryTool('cast'), startAnvil(['--hardfork', 'prague']), startCli([...EPHEMERAL, '--hardfork', 'prague', '--quiet'])])
   const built = await inProject(forge, ['build'])
   expect(built.code, built.stderr).toBe(0)
@@ -80,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await cli?.stop()
   await anvil?.stop()
-  if (project !== undefined) rmSync(project, { recursive: true, force: true })
+  created?.remove()
 })
 
 /** `forge <command> --root <project> …`. */
@@ -112,5 +102,20 @@ describe('forge against finality, as against Anvil', () => {
       counts.push((await runTool(cast, ['call', deployed, 'count()(uint256)', '--rpc-url', url])).stdout)
     }
     expect(counts).toEqual(['1', '1'])
+  }, 180_000)
+
+  it('forge script --broadcast of a contract created with a salt: through the CREATE2 deployer, at the same address', async () => {
+    const deployed: string[] = []
+    for (const url of [anvil.http, cli.http]) {
+      const run = await inProject(forge, ['script', `${path.join(project, 'script', 'DeploySalted.s.sol')}:DeploySalted`, '--rpc-url', url, '--broadcast'])
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+      const broadcast = JSON.parse(readFileSync(path.join(project, 'broadcast', 'DeploySalted.s.sol', '31337', 'run-latest.json'), 'utf8')) as { receipts: { status: string }[]; transactions: { contractAddress: string; transaction: { to: string } }[] }
+      expect(broadcast.receipts.map((r) => r.status)).toEqual(['0x1'])
+      expect(broadcast.transactions[0]!.transaction.to.toLowerCase()).toBe('0x4e59b44847b379578588920ca78fbf26c0b4956c')
+      const address = broadcast.transactions[0]!.contractAddress
+      expect((await runTool(cast, ['code', address, '--rpc-url', url])).stdout).not.toBe('0x')
+      deployed.push(address.toLowerCase())
+    }
+    expect(deployed[1]).toBe(deployed[0])
   }, 180_000)
 })

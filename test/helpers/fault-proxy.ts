@@ -19,6 +19,8 @@ export interface Arrival {
   headers: IncomingMessage['headers']
   /** JSON-RPC methods in it, in order (one for a single request). */
   methods: string[]
+  /** Their params, in the same order. */
+  params: unknown[]
   batch: boolean
   /** Date.now() when it arrived. */
   at: number
@@ -62,6 +64,7 @@ export async function faultProxy(target: string): Promise<FaultProxy> {
     const arrival: Arrival = {
       headers: req.headers,
       methods: items.map((i) => String((i as { method?: unknown } | undefined)?.method)),
+      params: items.map((i) => (i as { params?: unknown } | undefined)?.params),
       batch: Array.isArray(parsed),
       at: Date.now(),
     }

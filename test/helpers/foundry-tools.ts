@@ -30,10 +30,13 @@ export async function foundryTool(tool: 'cast' | 'forge'): Promise<string> {
   return bin
 }
 
-/** Runs a Foundry tool; its exit code, stdout and stderr, never a throw for a non-zero exit. */
-export async function runTool(bin: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs a Foundry tool with `env` added to this process's environment; its exit code, stdout and
+ * stderr, never a throw for a non-zero exit.
+ */
+export async function runTool(bin: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(bin, args, { maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1', FOUNDRY_DISABLE_NIGHTLY_WARNING: '1' } })
+    const { stdout, stderr } = await run(bin, args, { maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1', FOUNDRY_DISABLE_NIGHTLY_WARNING: '1', ...env } })
     return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() }
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string }

@@ -307,22 +307,28 @@ export const anvil: MethodTable = {
   }),
   anvil_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => Number(s.controls.setTime(ts)) }),
   anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
+  // Anvil's shape (alloy's NodeInfo, what forge reads): the block number and the environment's
+  // amounts as quantities, the timestamp and chain id as numbers, the hardfork by Anvil's name.
   anvil_nodeInfo: method({
     params: [],
     run: ({ chain, chainId, common, producer, fork }) => ({
-      currentBlockNumber: Number(chain.height),
+      currentBlockNumber: quantity(chain.height),
       currentBlockTimestamp: Number(chain.head.header.timestamp),
       currentBlockHash: data(chain.head.hash()),
-      hardFork: common.hardfork(),
+      hardFork: common.hardfork().charAt(0).toUpperCase() + common.hardfork().slice(1),
       transactionOrder: 'fees',
       environment: {
-        baseFee: Number(chain.head.header.calcNextBaseFee()),
+        baseFee: quantity(chain.head.header.calcNextBaseFee()),
         chainId: Number(chainId),
-        gasLimit: Number(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
-        gasPrice: Number(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
+        gasLimit: quantity(producer.settings.current.gasLimit ?? chain.head.header.gasLimit),
+        gasPrice: quantity(chain.head.header.calcNextBaseFee() + 1_000_000_000n),
       },
-      // Anvil's fields; a provider has no URL to name.
-      forkConfig: fork === undefined ? {} : { ...(fork.url === undefined ? {} : { forkUrl: fork.remote }), forkBlockNumber: Number(fork.blockNumber), stateRoots: stateRootsNote(fork.proofs) },
+      // Anvil's fields (null when there is no fork; a provider has no URL to name; the remote
+      // client's retries have no single back-off to report), and ours, stateRoots.
+      forkConfig:
+        fork === undefined
+          ? { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null }
+          : { forkUrl: fork.url === undefined ? null : fork.remote, forkBlockNumber: Number(fork.blockNumber), forkRetryBackoff: null, stateRoots: stateRootsNote(fork.proofs) },
     }),
   }),
 }
