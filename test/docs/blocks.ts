@@ -77,6 +77,8 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'forking.md#2': 'cli',
   'forking.md#3': 'programs',
   'forking.md#4': 'programs',
+  // forge's fork test, run on finality and on Anvil by forge itself.
+  'foundry.md#1': 'test/foundry/forge-fork.test.ts: ### Fork tests',
   'hardhat.md#1': 'projects',
   'hardhat.md#2': 'projects',
   'hardhat.md#3': 'projects',
