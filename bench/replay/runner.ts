@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { assertFrozenAt, type ReplayClock } from './clock.js'
 import { edrProviderConfig, finalityOptions, genesisTimeMs, hardhatConfig, loadScenario, type RecordedConfig } from './scenario.js'
 
 export interface Job {
@@ -39,6 +40,13 @@ export interface Job {
   edrIds?: Record<string, string>
   /** Where an EDR run writes its id-giving answers. */
   writeIdsTo?: string
+  /**
+   * The chains' clock (bench/replay/clock.ts): `wall` (default) runs from the recorded genesis
+   * time at the wall clock's pace; `frozen`: the process runs under libfaketime stopped at the
+   * genesis time (the runner checks it), so a chain's time moves only by its own block steps and
+   * time requests, whatever the replay's speed.
+   */
+  clock?: ReplayClock
 }
 
 export interface ReplayResult {
@@ -172,6 +180,7 @@ async function main(): Promise<void> {
   let translated = 0
   const idsDiffering: Record<string, number> = {}
 
+  if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
   const provider =
