@@ -9,6 +9,10 @@
  *   BENCH_REPS=5                                  repetitions (default 3; BENCH_QUICK=1: 1)
  *   BENCH_REPLAY_EDR=hardhat                      EDR as Hardhat 2's in-process network instead of
  *                                                 `@nomicfoundation/edr` alone (the default, `edr`)
+ *   BENCH_REPLAY_CLOCK=frozen                     both processes' wall clock stopped at the recorded
+ *                                                 genesis time by libfaketime (replay/clock.ts), so
+ *                                                 the chains' times do not depend on the replay's
+ *                                                 speed; default `wall`
  *
  * The scenario files are EDR's `js/benchmark/scenarios` (MIT-licensed, not in this repository):
  * `<suite>.jsonl.gz` files and `snapshot.json`. Each run is a fresh process (`replay/runner.ts`),
@@ -26,7 +30,8 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'tsup'
 import type { Job, ReplayResult } from './replay/runner.js'
-import { finalityOptions, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
+import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from './replay/clock.js'
 import { knownOptions, renderReport, type Runs } from './replay/report.js'
 import { ensureContestants } from './contest/install.js'
 
@@ -38,11 +43,11 @@ const log = (message: string): void => {
   process.stderr.write(`[replay] ${message}\n`)
 }
 
-function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr' | 'hardhat', jobFile: string, pinned: boolean): Promise<ReplayResult> {
+function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr' | 'hardhat', jobFile: string, pinned: boolean, clockEnv: Record<string, string>): Promise<ReplayResult> {
   const node = [process.execPath, bundle, scenario.file, contestant, jobFile]
   const [cmd, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } })
+    const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...clockEnv } })
     const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS)
     let out = ''
     let err = ''
@@ -80,6 +85,9 @@ export async function runReplay(): Promise<boolean> {
   const snapshot = loadSnapshot(dir)
   const which = process.env.BENCH_REPLAY_EDR ?? 'edr'
   if (which !== 'edr' && which !== 'hardhat') throw new Error(`bad BENCH_REPLAY_EDR ${which}: edr or hardhat`)
+  const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK)
+  const faketime = clock === 'frozen' ? findLibfaketime() : undefined
+  if (clock === 'frozen' && faketime === undefined) throw new Error('BENCH_REPLAY_CLOCK=frozen needs libfaketime (Debian: apt-get install libfaketime; or FINALITY_LIBFAKETIME=<path of libfaketimeMT.so.1>)')
   const installed = ensureContestants(log)
   if ('unavailable' in installed) throw new Error(`the replay needs EDR: ${installed.unavailable}`)
   const reference = which === 'edr' ? `@nomicfoundation/edr ${installed.edrVersion} (its own provider, no Hardhat layer)` : "EDR as Hardhat 2's in-process network"
@@ -100,31 +108,34 @@ export async function runReplay(): Promise<boolean> {
     const bundle = path.join(tmp, 'runner.mjs')
     const finalityUrl = pathToFileURL(DIST).href
     const { privateKeyToAddress } = await import('viem/accounts')
-    const wanted = Object.fromEntries(scenarios.flatMap((s) => Object.entries(finalityOptions(loadScenario(s.file).config, privateKeyToAddress))))
+    const configs = new Map(scenarios.map((s) => [s.name, loadScenario(s.file).config]))
+    const wanted = Object.fromEntries(scenarios.flatMap((s) => Object.entries(finalityOptions(configs.get(s.name)!, privateKeyToAddress))))
     const known = await knownOptions(finalityUrl, wanted)
     const runs: Runs = {}
     for (let rep = 1; rep <= reps; rep++) {
       for (const s of scenarios) {
         for (const core of cores) {
+          // Without a recorded genesis time, frozen where the replay began.
+          const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(configs.get(s.name)!) ?? Date.now())
           const key = `${s.name}|${core}`
           const entry = (runs[key] ??= { scenario: s.name, cores: core, edr: [], finality: [] })
           const idsFile = path.join(tmp, `${s.name}.edr-ids.json`)
-          const edrJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, writeIdsTo: idsFile }
+          const edrJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock }
           const edrJobFile = path.join(tmp, `${s.name}.edr-job.json`)
           writeFileSync(edrJobFile, JSON.stringify(edrJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on EDR`)
-          entry.edr.push(await runChild(bundle, s, which, edrJobFile, core === '1'))
-          const finJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string> }
+          entry.edr.push(await runChild(bundle, s, which, edrJobFile, core === '1', clockEnv))
+          const finJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>, clock }
           const finJobFile = path.join(tmp, `${s.name}.finality-job.json`)
           writeFileSync(finJobFile, JSON.stringify(finJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on finality`)
-          entry.finality.push(await runChild(bundle, s, 'finality', finJobFile, core === '1'))
+          entry.finality.push(await runChild(bundle, s, 'finality', finJobFile, core === '1', clockEnv))
         }
       }
     }
     const load = os.loadavg().map((l) => l.toFixed(1)).join(', ')
     console.log()
-    console.log(renderReport({ runs, snapshot, reps, known, load, scenarios: scenarios.map((s) => s.name), dir, reference }))
+    console.log(renderReport({ runs, snapshot, reps, known, load, scenarios: scenarios.map((s) => s.name), dir, reference, clock }))
     return true
   } finally {
     rmSync(tmp, { recursive: true, force: true })

@@ -14,6 +14,7 @@ import type { Job, ReplayResult } from '../bench/replay/runner.js'
 import { existsSync } from 'node:fs'
 import { CONTESTANTS_DIR } from '../bench/contest/install.js'
 import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../bench/replay/scenario.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../bench/replay/clock.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -52,6 +53,10 @@ const requests = [
   { method: 'evm_revert', params: ['0x7'] },
   { method: 'eth_noSuchMethod', params: [] },
   { method: 'eth_getBalance', params: [ADDR1, 'latest'] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1' }] },
+  // The chain starts again (Hardhat 2's JavaScript layer makes a new EDR provider): nonce 0 is free.
+  { method: 'hardhat_reset', params: [] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1', nonce: '0x0' }] },
 ]
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-test-'))
@@ -60,7 +65,7 @@ const file = path.join(dir, 'tiny_0000.jsonl.gz')
 writeFileSync(file, gzipSync([config, ...requests].map((l) => JSON.stringify(l)).join('\n') + '\n'))
 writeFileSync(path.join(dir, 'lfs_0000.jsonl.gz'), 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n')
 
-function replay(contestant: 'finality' | 'edr' | 'hardhat', job: Partial<Job>): ReplayResult {
+function replay(contestant: 'finality' | 'edr' | 'hardhat', job: Partial<Job>, env: Record<string, string> = {}): ReplayResult {
   const jobFile = path.join(dir, `${contestant}-job.json`)
   const full: Job = {
     root: ROOT,
@@ -70,7 +75,7 @@ function replay(contestant: 'finality' | 'edr' | 'hardhat', job: Partial<Job>): 
     ...job,
   }
   writeFileSync(jobFile, JSON.stringify(full))
-  const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'bench/replay/runner.ts'), file, contestant, jobFile], { encoding: 'utf8' })
+  const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'bench/replay/runner.ts'), file, contestant, jobFile], { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const line = out.split('\n').find((l) => l.startsWith('REPLAY_RESULT '))
   if (line === undefined) throw new Error(`no result:\n${out}`)
   return JSON.parse(line.slice('REPLAY_RESULT '.length)) as ReplayResult
@@ -119,12 +124,14 @@ describe('bench/replay', () => {
   })
 
   // `@nomicfoundation/edr` alone is installed by the bench (bench/contestants), not by `npm ci`.
-  it.skipIf(!existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')))('replays on @nomicfoundation/edr (installed by `npm run bench:contest`)', () => {
+  // hardhat_reset is answered as Hardhat 2 does (the streams were recorded through it): EDR's own
+  // provider does not know the method, so the runner makes a new provider from the same config.
+  it.skipIf(!existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')))('replays on @nomicfoundation/edr (installed by `npm run bench:contest`), hardhat_reset as Hardhat 2 answers it', () => {
     const idsFile = path.join(dir, 'edr22-ids.json')
     const r = replay('edr', { writeIdsTo: idsFile })
     expect(r.failures).toEqual([4])
     const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
-    expect(Object.keys(ids).sort()).toEqual(['1', '2'])
+    expect(Object.keys(ids).sort()).toEqual(['1', '2', '6', '8'])
   })
 
   it('replays on EDR (Hardhat 2) and writes its id-giving answers', () => {
@@ -133,7 +140,30 @@ describe('bench/replay', () => {
     // EDR is sent its own recorded 0x7, which it does not know: evm_revert answers false, no failure.
     expect(r.failures).toEqual([4])
     const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
-    expect(Object.keys(ids).sort()).toEqual(['1', '2'])
+    expect(Object.keys(ids).sort()).toEqual(['1', '2', '6', '8'])
     expect(ids['2']).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it('names the clock setting and the environment that freezes a process at the genesis time', () => {
+    expect(parseReplayClock(undefined)).toBe('wall')
+    expect(parseReplayClock('frozen')).toBe('frozen')
+    expect(() => parseReplayClock('paused')).toThrow('bad BENCH_REPLAY_CLOCK paused: wall or frozen')
+    const env = frozenClockEnv('/lib/libfaketimeMT.so.1', Date.parse('2024-03-01T11:04:29Z') + 400)
+    expect(env).toMatchObject({ LD_PRELOAD: '/lib/libfaketimeMT.so.1', FAKETIME: '2024-03-01 11:04:29', TZ: 'UTC', DONT_FAKE_MONOTONIC: '1' })
+  })
+
+  it('refuses a frozen-clock replay in a process whose clock runs', () => {
+    expect(() => replay('finality', { clock: 'frozen' })).toThrow(/the frozen clock needs libfaketime preloaded .*Date\.now moved/)
+  })
+
+  // libfaketime is a system library (Debian: libfaketime), not an npm package.
+  const faketime = findLibfaketime()
+  it.skipIf(faketime === undefined)('replays with the clock frozen at the recorded genesis time on finality and EDR', () => {
+    const env = frozenClockEnv(faketime!, Date.parse(config.providerConfig.network.Local.genesisBlockTime))
+    expect(replay('finality', { clock: 'frozen', edrIds: { '1': '0x7' } }, env).failures).toEqual([4])
+    const edr = existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')) ? 'edr' : 'hardhat'
+    expect(replay(edr, { clock: 'frozen' }, env).failures).toEqual([4])
+    // The runner checks the clock stands at the genesis time: another time is refused.
+    expect(() => replay(edr, { clock: 'frozen' }, frozenClockEnv(faketime!, Date.parse('2020-01-01T00:00:00Z')))).toThrow(/frozen at 2020-01-01T00:00:00.000Z, not at the recorded genesis time 2024-03-01T11:04:29.000Z/)
   })
 })

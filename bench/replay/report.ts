@@ -1,6 +1,7 @@
 /** The replay's report: the time table, the failure-set agreement and the per-method profile. */
 import os from 'node:os'
 import path from 'node:path'
+import type { ReplayClock } from './clock.js'
 import type { ReplayResult } from './runner.js'
 import { finalityOptions, loadScenario, unmappedSettings } from './scenario.js'
 
@@ -64,12 +65,18 @@ interface ReportInput {
   dir: string
   /** Which EDR was replayed: `@nomicfoundation/edr <version>` or Hardhat 2's in-process network. */
   reference: string
+  clock: ReplayClock
 }
 
 export function renderReport(input: ReportInput): string {
   const { runs, snapshot } = input
   const out: string[] = []
   out.push(`Real suites: EDR's recorded request streams, finality against ${input.reference}: medians of ${input.reps} runs, fresh process each, alternating`)
+  out.push(
+    input.clock === 'frozen'
+      ? "clock: frozen at each suite's recorded genesis time (libfaketime, both processes): the chains' times do not depend on the replay's speed"
+      : "clock: the wall clock from each suite's recorded genesis time: a replay much slower than EDR's own may see the suites' absolute timestamps fall behind (BENCH_REPLAY_CLOCK=frozen)",
+  )
   out.push(`load average at the end: ${input.load} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version})`)
   out.push('')
   out.push('| suite | cores | requests | EDR wall ms | finality wall ms | finality / EDR | EDR cpu ms | finality cpu ms | cpu finality / EDR | failing: snapshot / EDR / finality | finality vs snapshot | EDR vs snapshot |')

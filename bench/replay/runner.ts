@@ -14,12 +14,17 @@
  * own chain answered: the recorded stream holds EDR's snapshot ids and transaction hashes, so the
  * job file may carry EDR's answers to the id-giving requests (evm_snapshot, eth_sendTransaction,
  * eth_sendRawTransaction, by index, from an earlier EDR run); where finality answers another
- * value, later requests naming EDR's value are sent finality's instead.
+ * value, later requests naming EDR's value are sent finality's instead. That needs EDR's run to
+ * give the recording's ids: on `edr`, hardhat_reset (a Hardhat 2 method the streams hold, which
+ * EDR's own provider does not know) is answered as Hardhat 2 does, with a new provider from the
+ * same config; without it EDR's chain goes on, later transactions fail on their nonces and
+ * snapshot ids drift from the recorded ones, for EDR and, through the translation, finality.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { assertFrozenAt, type ReplayClock } from './clock.js'
 import { edrProviderConfig, finalityOptions, genesisTimeMs, hardhatConfig, loadScenario, type RecordedConfig } from './scenario.js'
 
 export interface Job {
@@ -35,6 +40,13 @@ export interface Job {
   edrIds?: Record<string, string>
   /** Where an EDR run writes its id-giving answers. */
   writeIdsTo?: string
+  /**
+   * The chains' clock (bench/replay/clock.ts): `wall` (default) runs from the recorded genesis
+   * time at the wall clock's pace; `frozen`: the process runs under libfaketime stopped at the
+   * genesis time (the runner checks it), so a chain's time moves only by its own block steps and
+   * time requests, whatever the replay's speed.
+   */
+  clock?: ReplayClock
 }
 
 export interface ReplayResult {
@@ -120,10 +132,20 @@ async function createEdr(job: Job, config: RecordedConfig): Promise<Provider> {
   const system = edr.l1GenesisState(edr.l1HardforkFromString(providerConfig.hardfork as string)).filter((a) => !overridden.has(key(a.address)))
   providerConfig.genesisState = [...system, ...recorded]
   const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }
-  const provider = await context.createProvider(edr.L1_CHAIN_TYPE, providerConfig, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
+  const create = () => context.createProvider(edr.L1_CHAIN_TYPE, providerConfig, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
+  let provider = await create()
   let id = 0
   return {
     async request({ method, params = [] }) {
+      // The streams were recorded through Hardhat 2, whose JavaScript layer answers hardhat_reset
+      // (EDR's own provider does not know it) by creating a new provider from the same config.
+      if (method === 'hardhat_reset') {
+        if ((params[0] as { forking?: unknown } | null | undefined)?.forking != null) {
+          throw new EdrError('hardhat_reset to a fork is not replayed on EDR alone', -32602, undefined)
+        }
+        provider = await create()
+        return true
+      }
       const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
       const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       if (body.error !== undefined) throw new EdrError(body.error.message, body.error.code, body.error.data)
@@ -158,6 +180,7 @@ async function main(): Promise<void> {
   let translated = 0
   const idsDiffering: Record<string, number> = {}
 
+  if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
   const provider =
