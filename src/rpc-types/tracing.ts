@@ -1,6 +1,7 @@
 /** Params and results of the debug_* and trace_* methods: the tracer-dependent shapes as unions. */
 import type { Hex } from '../hex.js'
 import type { TracerObject } from '../execution/tracers/object-tracer.js'
+import type { StructLogEntry } from '../execution/tracers/struct-log-forms.js'
 import type { BlockSelector, BlockTag, RpcBlock, RpcBlockOverrides, RpcStateOverrides, RpcTransactionRequest } from './objects.js'
 
 /** debug_trace*'s config: a named tracer (or a JavaScript tracer's code, or in process an object), its options and the struct logger's. */
@@ -29,19 +30,7 @@ export type RpcStructLogTrace = {
   gas: number
   failed: boolean
   returnValue: Hex | string
-  structLogs: Array<{
-    pc: number
-    op: string
-    gas: number
-    gasCost: number
-    depth: number
-    error?: string
-    stack?: string[]
-    returnData?: string
-    memory?: string[]
-    storage?: Record<string, string>
-    refund?: number
-  }>
+  structLogs: StructLogEntry[]
 }
 
 /** callTracer's frame. */
