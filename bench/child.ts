@@ -1,10 +1,12 @@
 /**
- * One measured run in a fresh child process, as the contest (`contest.ts`) and the replay
- * (`replay.ts`) make them: the child prints one `<PREFIX> <json>` line with its figures. It runs
- * in a process group of its own, killed whole when it ends, when it overruns its time and when
- * the bench is interrupted, so nothing it started (the contest's Anvil) outlives it.
+ * Measured runs in fresh child processes, as the contest (`contest.ts`) and the replay
+ * (`replay.ts`) make them. The child's code is bundled to plain JavaScript first, so no
+ * TypeScript loader sits in the measured process; it prints one `<PREFIX> <json>` line with its
+ * figures. It runs in a process group of its own, killed whole when it ends, when it overruns its
+ * time and when the bench is interrupted, so nothing it started (the contest's Anvil) outlives it.
  */
 import { spawn } from 'node:child_process'
+import { build } from 'tsup'
 
 /** One child run. */
 export interface ChildRun {
@@ -74,5 +76,23 @@ export function runChild<T>(run: ChildRun): Promise<T> {
       if (code !== 0 || line === undefined) reject(new Error(`${run.label} exited with ${code ?? signal}:\n${out}${err}`))
       else resolve(JSON.parse(line.slice(prefix.length)) as T)
     })
+  })
+}
+
+/**
+ * Bundles the children's entry points (name → source file) into `outDir` as `<name>.mjs`, plain
+ * ESM JavaScript for Node 20 with their imports inlined.
+ */
+export async function bundleChildren(entry: Record<string, string>, outDir: string): Promise<void> {
+  await build({
+    config: false,
+    entry,
+    outDir,
+    format: ['esm'],
+    outExtension: () => ({ js: '.mjs' }),
+    platform: 'node',
+    target: 'node20',
+    splitting: false,
+    silent: true,
   })
 }

@@ -21,10 +21,9 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'tsup'
 import type { Abi, Hex } from 'viem'
 import { compileFixtures } from '../test/fixtures/compile.js'
-import { runChild } from './child.js'
+import { bundleChildren, runChild } from './child.js'
 import type { ChainSetup, Paths } from './contest/chains.js'
 import { ensureContestants } from './contest/install.js'
 import { CONTESTANTS, KINDS, type Contestant, type Figures, type Kind } from './contest/plan.js'
@@ -101,17 +100,7 @@ export async function runContest(): Promise<boolean> {
     const plan = await makePlan({ abi: token.abi as Abi, bytecode: token.bytecode as Hex }, size)
     const planPath = path.join(tmp, 'plan.json')
     writeFileSync(planPath, JSON.stringify(plan))
-    await build({
-      config: false,
-      entry: { runner: path.join(ROOT, 'bench/contest/runner.ts'), chains: path.join(ROOT, 'bench/contest/chains.ts') },
-      outDir: tmp,
-      format: ['esm'],
-      outExtension: () => ({ js: '.mjs' }),
-      platform: 'node',
-      target: 'node20',
-      splitting: false,
-      silent: true,
-    })
+    await bundleChildren({ runner: path.join(ROOT, 'bench/contest/runner.ts'), chains: path.join(ROOT, 'bench/contest/chains.ts') }, tmp)
     const setup: ChainSetup = { paths, chainId: plan.chainId, hardfork: plan.hardfork, balanceWei: plan.balanceWei, accounts: plan.accounts }
     const variants: Variant[] = ['empty', ...running]
     const vitestDirs = new Map(variants.map((v) => [v, prepareVitest(tmp, v, vitestFiles, path.join(tmp, 'chains.mjs'), setup)]))

@@ -24,12 +24,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'tsup'
 import type { Job, ReplayResult } from './replay/runner.js'
 import { finalityOptions, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
 import { knownOptions, renderReport, type Runs } from './replay/report.js'
 import { ensureContestants } from './contest/install.js'
-import { runChild } from './child.js'
+import { bundleChildren, runChild } from './child.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DIST = path.join(ROOT, 'dist', 'index.js')
@@ -77,17 +76,7 @@ export async function runReplay(): Promise<boolean> {
 
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-'))
   try {
-    await build({
-      config: false,
-      entry: { runner: path.join(ROOT, 'bench/replay/runner.ts') },
-      outDir: tmp,
-      format: ['esm'],
-      outExtension: () => ({ js: '.mjs' }),
-      platform: 'node',
-      target: 'node20',
-      splitting: false,
-      silent: true,
-    })
+    await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
     const bundle = path.join(tmp, 'runner.mjs')
     const finalityUrl = pathToFileURL(DIST).href
     const { privateKeyToAddress } = await import('viem/accounts')
