@@ -33,8 +33,8 @@ export interface StructLoggerConfig {
   disableMemory?: boolean
 }
 
-/** One entry, JSON-ready. */
-export interface StructLogEntry {
+/** One entry, JSON-ready (a type, not an interface, so it stays assignable to `Record<string, unknown>`). */
+export type StructLogEntry = {
   pc: number
   op: string
   gas: number
