@@ -16,14 +16,14 @@
  * are sent the same raw transactions, signed once here (`sign.ts`); the snapshot row uses
  * eth_sendTransaction from the default accounts, which every contestant has unlocked.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'tsup'
 import type { Abi, Hex } from 'viem'
 import { compileFixtures } from '../test/fixtures/compile.js'
+import { bundleChildren, runChild } from './child.js'
 import type { ChainSetup, Paths } from './contest/chains.js'
 import { ensureContestants } from './contest/install.js'
 import { CONTESTANTS, KINDS, type Contestant, type Figures, type Kind } from './contest/plan.js'
@@ -57,46 +57,13 @@ function describeBuild(): string {
 /** A child that has not finished by then is killed with its process group (an Anvil it spawned too). */
 const CHILD_TIMEOUT_MS = 10 * 60_000
 
-/** The running child's process group, killed too when the bench is interrupted. */
-let runningGroup: number | undefined
-process.once('SIGINT', () => {
-  if (runningGroup !== undefined) killGroup(runningGroup)
-  process.exit(130)
-})
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // the group is already gone
-  }
-}
-
-function runChild(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths): Promise<Figures> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', bundle, kind, contestant, planPath], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '', CONTEST_PATHS: JSON.stringify(paths) },
-      detached: true,
-    })
-    runningGroup = child.pid
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) killGroup(child.pid)
-    }, CHILD_TIMEOUT_MS)
-    let out = ''
-    let err = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
-    child.once('error', reject)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      // Whatever the child leaves behind (an Anvil after a failure) goes with its group.
-      if (child.pid !== undefined) killGroup(child.pid)
-      runningGroup = undefined
-      const line = out.split('\n').find((l) => l.startsWith('CONTEST_RESULT '))
-      if (code !== 0 || line === undefined) reject(new Error(`${kind} on ${contestant} exited with ${code ?? signal}:\n${out}${err}`))
-      else resolve(JSON.parse(line.slice('CONTEST_RESULT '.length)) as Figures)
-    })
+function runWorkload(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths): Promise<Figures> {
+  return runChild<Figures>({
+    argv: [process.execPath, '--expose-gc', bundle, kind, contestant, planPath],
+    env: { CONTEST_PATHS: JSON.stringify(paths) },
+    resultPrefix: 'CONTEST_RESULT',
+    timeoutMs: CHILD_TIMEOUT_MS,
+    label: `${kind} on ${contestant}`,
   })
 }
 
@@ -133,17 +100,7 @@ export async function runContest(): Promise<boolean> {
     const plan = await makePlan({ abi: token.abi as Abi, bytecode: token.bytecode as Hex }, size)
     const planPath = path.join(tmp, 'plan.json')
     writeFileSync(planPath, JSON.stringify(plan))
-    await build({
-      config: false,
-      entry: { runner: path.join(ROOT, 'bench/contest/runner.ts'), chains: path.join(ROOT, 'bench/contest/chains.ts') },
-      outDir: tmp,
-      format: ['esm'],
-      outExtension: () => ({ js: '.mjs' }),
-      platform: 'node',
-      target: 'node20',
-      splitting: false,
-      silent: true,
-    })
+    await bundleChildren({ runner: path.join(ROOT, 'bench/contest/runner.ts'), chains: path.join(ROOT, 'bench/contest/chains.ts') }, tmp)
     const setup: ChainSetup = { paths, chainId: plan.chainId, hardfork: plan.hardfork, balanceWei: plan.balanceWei, accounts: plan.accounts }
     const variants: Variant[] = ['empty', ...running]
     const vitestDirs = new Map(variants.map((v) => [v, prepareVitest(tmp, v, vitestFiles, path.join(tmp, 'chains.mjs'), setup)]))
@@ -158,7 +115,7 @@ export async function runContest(): Promise<boolean> {
       for (const kind of kinds) {
         for (const c of running) {
           log(`repetition ${rep}/${reps}: ${kind} on ${c}`)
-          add(c, await runChild(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
+          add(c, await runWorkload(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
         }
       }
       if (!vitestRow) continue

@@ -23,17 +23,17 @@
  * as its provider config; or, with `BENCH_REPLAY_EDR=hardhat`, Hardhat 2's in-process network
  * (`createHardhatNetworkProvider`, the EDR Hardhat 2 ships), as EDR's own benchmark replays them.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'tsup'
 import type { Job, ReplayResult } from './replay/runner.js'
 import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, loadSnapshot, scenariosDir, type ScenarioFile } from './replay/scenario.js'
 import { findLibfaketime, frozenClockEnv, parseReplayClock } from './replay/clock.js'
 import { knownOptions, renderReport, type Runs } from './replay/report.js'
 import { ensureContestants } from './contest/install.js'
+import { bundleChildren, runChild } from './child.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DIST = path.join(ROOT, 'dist', 'index.js')
@@ -43,23 +43,14 @@ const log = (message: string): void => {
   process.stderr.write(`[replay] ${message}\n`)
 }
 
-function runChild(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr' | 'hardhat', jobFile: string, pinned: boolean, clockEnv: Record<string, string>): Promise<ReplayResult> {
+function runScenario(bundle: string, scenario: ScenarioFile, contestant: 'finality' | 'edr' | 'hardhat', jobFile: string, pinned: boolean, clockEnv: Record<string, string>): Promise<ReplayResult> {
   const node = [process.execPath, bundle, scenario.file, contestant, jobFile]
-  const [cmd, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...clockEnv } })
-    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS)
-    let out = ''
-    let err = ''
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
-    child.once('error', reject)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      const line = out.split('\n').find((l) => l.startsWith('REPLAY_RESULT '))
-      if (code !== 0 || line === undefined) reject(new Error(`${scenario.name} on ${contestant} exited with ${code ?? signal}:\n${out}${err}`))
-      else resolve(JSON.parse(line.slice('REPLAY_RESULT '.length)) as ReplayResult)
-    })
+  return runChild<ReplayResult>({
+    argv: pinned ? ['taskset', '-c', '1', ...node] : node,
+    resultPrefix: 'REPLAY_RESULT',
+    timeoutMs: CHILD_TIMEOUT_MS,
+    label: `${scenario.name} on ${contestant}`,
+    env: clockEnv,
   })
 }
 
@@ -94,17 +85,7 @@ export async function runReplay(): Promise<boolean> {
 
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-'))
   try {
-    await build({
-      config: false,
-      entry: { runner: path.join(ROOT, 'bench/replay/runner.ts') },
-      outDir: tmp,
-      format: ['esm'],
-      outExtension: () => ({ js: '.mjs' }),
-      platform: 'node',
-      target: 'node20',
-      splitting: false,
-      silent: true,
-    })
+    await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
     const bundle = path.join(tmp, 'runner.mjs')
     const finalityUrl = pathToFileURL(DIST).href
     const { privateKeyToAddress } = await import('viem/accounts')
@@ -124,12 +105,12 @@ export async function runReplay(): Promise<boolean> {
           const edrJobFile = path.join(tmp, `${s.name}.edr-job.json`)
           writeFileSync(edrJobFile, JSON.stringify(edrJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on EDR`)
-          entry.edr.push(await runChild(bundle, s, which, edrJobFile, core === '1', clockEnv))
+          entry.edr.push(await runScenario(bundle, s, which, edrJobFile, core === '1', clockEnv))
           const finJob: Job = { root: ROOT, finalityUrl, contestantsDir: installed.contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>, clock }
           const finJobFile = path.join(tmp, `${s.name}.finality-job.json`)
           writeFileSync(finJobFile, JSON.stringify(finJob))
           log(`repetition ${rep}/${reps}, ${core === '1' ? '1 core' : '2 cores'}: ${s.name} on finality`)
-          entry.finality.push(await runChild(bundle, s, 'finality', finJobFile, core === '1', clockEnv))
+          entry.finality.push(await runScenario(bundle, s, 'finality', finJobFile, core === '1', clockEnv))
         }
       }
     }

@@ -1,6 +1,8 @@
 /** Params and results of the debug_* and trace_* methods: the tracer-dependent shapes as unions. */
 import type { Hex } from '../hex.js'
 import type { TracerObject } from '../execution/tracers/object-tracer.js'
+import type { ParityTrace } from '../execution/tracers/parity-tracer.js'
+import type { StructLogEntry } from '../execution/tracers/struct-log-forms.js'
 import type { BlockSelector, BlockTag, RpcBlock, RpcBlockOverrides, RpcStateOverrides, RpcTransactionRequest } from './objects.js'
 
 /** debug_trace*'s config: a named tracer (or a JavaScript tracer's code, or in process an object), its options and the struct logger's. */
@@ -29,19 +31,7 @@ export type RpcStructLogTrace = {
   gas: number
   failed: boolean
   returnValue: Hex | string
-  structLogs: Array<{
-    pc: number
-    op: string
-    gas: number
-    gasCost: number
-    depth: number
-    error?: string
-    stack?: string[]
-    returnData?: string
-    memory?: string[]
-    storage?: Record<string, string>
-    refund?: number
-  }>
+  structLogs: StructLogEntry[]
 }
 
 /** callTracer's frame. */
@@ -93,13 +83,7 @@ export type RpcBlockTraceEntry = {
 }
 
 /** One OpenEthereum-style flat trace (trace_transaction, trace_block, trace_filter). */
-export type RpcParityTrace = {
-  type: 'call' | 'create' | 'suicide'
-  action: Record<string, unknown>
-  error?: string
-  result: Record<string, unknown> | null
-  subtraces: number
-  traceAddress: number[]
+export type RpcParityTrace = ParityTrace & {
   blockHash?: Hex
   blockNumber?: number
   transactionHash?: Hex

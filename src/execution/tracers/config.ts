@@ -11,8 +11,8 @@ import { NoopTracer } from './noop-tracer.js'
 import { ObjectTracer, isTracerObject, type TracerObject } from './object-tracer.js'
 import { OpcodeTracer } from './opcode-tracer.js'
 import { PrestateTracer, type PrestateTracerConfig } from './prestate-tracer.js'
-import { HardhatStructLogger } from './hardhat-struct-logger.js'
-import { StructLogger, type StructLoggerConfig, type TraceBudget } from './struct-logger.js'
+import { GETH_FORM, HARDHAT_FORM, type StructLoggerConfig } from './struct-log-forms.js'
+import { StructLogger, type TraceBudget } from './struct-logger.js'
 
 export type { TraceBudget }
 import type { Tracer } from './types.js'
@@ -71,7 +71,7 @@ export async function prepareTracer(config: TraceConfig): Promise<void> {
 
 /**
  * The tracer a config names, ready for one transaction (after {@link prepareTracer}). `hardhat`:
- * the default tracer is Hardhat's struct logger (Hardhat mode), not geth's.
+ * the default tracer writes Hardhat's struct-log form (Hardhat mode), not geth's.
  */
 export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Readonly<JsTracerLimits>, hardhat = false): Tracer {
   const name = config.tracer ?? ''
@@ -79,7 +79,7 @@ export function createTracer(config: TraceConfig, budget: TraceBudget, js?: Read
   if (isTracerObject(name)) return new ObjectTracer(name, raw)
   switch (name) {
     case '':
-      return hardhat ? new HardhatStructLogger(config.logger, budget) : new StructLogger(config.logger, budget)
+      return new StructLogger(config.logger, budget, hardhat ? HARDHAT_FORM : GETH_FORM)
     case 'callTracer':
       return new CallTracer(booleans(raw, 'callTracerConfig', ['onlyTopCall', 'withLog']) as CallTracerConfig)
     case 'prestateTracer':

@@ -10,7 +10,7 @@ import { data, quantity } from '../../hex.js'
 import type { FrameEnd, FrameStart, FrameType, Tracer, TxStart } from './types.js'
 
 /** One flat trace entry, before the block and transaction fields are added. */
-export interface ParityTrace {
+export type ParityTrace = {
   type: 'call' | 'create' | 'suicide'
   action: Record<string, unknown>
   error?: string

@@ -1,13 +1,12 @@
 /**
- * geth's default tracer, the struct (opcode) logger: one entry per executed opcode, in the JSON
- * of geth's `toLegacyJSON` as the execution-apis spec fixed it (execution-apis #762, geth #34093):
- * stack items as minimal `0x` quantities, memory as `0x`-prefixed 32-byte words, storage as a map
- * of `0x`-prefixed 32-byte words shown only on SLOAD and SSTORE, `error` and `refund` only when set.
+ * geth's default tracer, the struct (opcode) logger: one entry per executed opcode, with the
+ * storage each contract read or wrote so far. One walk for both JSON forms it answers in
+ * (struct-log-forms.ts): geth's, and Hardhat Network's in Hardhat mode.
  */
 import { Address } from '@ethereumjs/util'
 import { Refused } from '../../domain-errors.js'
-import { data, keyOf, quantity, word } from '../../hex.js'
-import { opName } from './opcodes.js'
+import { keyOf, word } from '../../hex.js'
+import { GETH_FORM, type StructLogEntry, type StructLogForm, type StructLoggerConfig } from './struct-log-forms.js'
 import type { FrameEnd, Step, Tracer, TxEnd } from './types.js'
 
 /** What one trace request may still output, shared by the tracers of its transactions. */
@@ -18,64 +17,11 @@ export interface TraceBudget {
   readonly limit: number
 }
 
-/** The struct logger's options (geth's `logger.Config`). */
-export interface StructLoggerConfig {
-  enableMemory?: boolean
-  disableStack?: boolean
-  disableStorage?: boolean
-  enableReturnData?: boolean
-  /** Stop recording once the entries' JSON exceeds this many bytes (0 = no limit), as geth. */
-  limit?: number
-  /** Hardhat's option (its memory is on by default); geth's form ignores it, as geth does. */
-  disableMemory?: boolean
-}
-
-/** One entry, JSON-ready. */
-export interface Entry {
-  pc: number
-  op: string
-  gas: number
-  gasCost: number
-  depth: number
-  error?: string
-  stack?: string[]
-  returnData?: string
-  memory?: string[]
-  storage?: Record<string, string>
-  refund?: number
-}
-
 const SLOAD = 0x54
 const SSTORE = 0x55
 
-/**
- * A gas amount as a JSON number, as geth prints these fields. Gas is bounded by the block gas limit
- * (and `rpc-gas-cap`), far below 2^53, so the conversion is exact.
- */
-function gasNumber(gas: bigint): number {
-  return Number(gas)
-}
-
-function word32(value: bigint): string {
-  return data(word(value))
-}
-
-function memoryWords(memory: Uint8Array): string[] {
-  const out: string[] = []
-  for (let i = 0; i < memory.length; i += 32) {
-    const chunk = memory.subarray(i, i + 32)
-    out.push(chunk.length === 32 ? data(chunk) : data(chunk) + '00'.repeat(32 - chunk.length))
-  }
-  return out
-}
-
-function padded(value: Uint8Array): string {
-  if (value.length === 32) return data(value)
-  return '0x' + '00'.repeat(32 - value.length) + data(value).slice(2)
-}
-
 /** About the JSON size of an entry, without encoding it (checked on every step; `limits.traceBytes`). */
-export function estimateBytes(entry: Entry): number {
+export function estimateBytes(entry: StructLogEntry): number {
   let n = 64 + entry.op.length
   if (entry.stack !== undefined) for (const item of entry.stack) n += item.length + 3
   if (entry.memory !== undefined) n += entry.memory.length * 69
@@ -84,14 +30,22 @@ export function estimateBytes(entry: Entry): number {
   return n
 }
 
-/** geth's struct logger, for one transaction. */
+/** One contract's slots seen so far, and their JSON object (made again only after a change). */
+interface ContractStorage {
+  slots: Map<string, string>
+  json: Record<string, string> | undefined
+}
+
+/** The struct logger, for one transaction, in geth's form or another (Hardhat's). */
 export class StructLogger implements Tracer {
   readonly wantsSteps = true
-  private readonly entries: Entry[] = []
+  private readonly entries: StructLogEntry[] = []
   /** Per contract, every slot read or written so far (geth keeps them for the whole transaction). */
-  private readonly storage = new Map<string, Map<string, string>>()
+  private readonly storage = new Map<string, ContractStorage>()
   /** The last entry of each open frame, which gets the error of a failing opcode. */
-  private readonly last: Array<Entry | undefined> = []
+  private readonly last: Array<StructLogEntry | undefined> = []
+  private readonly limit: number
+  private readonly storageShown: boolean
   private size = 0
   private gasUsed = 0n
   private output: Uint8Array = new Uint8Array(0)
@@ -100,7 +54,11 @@ export class StructLogger implements Tracer {
   constructor(
     private readonly config: StructLoggerConfig = {},
     private readonly budget: TraceBudget = { bytes: Infinity, limit: Infinity },
-  ) {}
+    private readonly form: StructLogForm = GETH_FORM,
+  ) {
+    this.limit = config.limit ?? 0
+    this.storageShown = config.disableStorage !== true
+  }
 
   onEnter(): void {
     this.last.push(undefined)
@@ -116,55 +74,66 @@ export class StructLogger implements Tracer {
 
   onStepError(depth: number, error: string): void {
     const entry = this.last[depth - 1]
-    if (entry !== undefined) entry.error = error
+    if (entry !== undefined) this.form.stepError(entry, error)
   }
 
   async onStep(step: Step): Promise<void> {
-    const limit = this.config.limit ?? 0
+    const limit = this.limit
     if (limit !== 0 && this.size > limit) return
-    const entry: Entry = {
-      pc: step.pc,
-      op: opName(step.op),
-      gas: gasNumber(step.gas),
-      gasCost: gasNumber(step.cost),
-      depth: step.depth,
+    const op = step.op
+    let storage: Record<string, string> | undefined
+    if (this.storageShown && (this.form.storageEveryStep || op === SLOAD || op === SSTORE)) {
+      // Only SLOAD reads the state: no promise to wait for on the other steps.
+      storage = op === SLOAD ? await this.load(step) : this.storageAt(step)
     }
-    if (this.config.disableStack !== true) entry.stack = step.stack.map(quantity)
-    if (this.config.enableReturnData === true && step.returnData.length > 0) entry.returnData = data(step.returnData)
-    if (this.config.enableMemory === true && step.memory.length > 0) entry.memory = memoryWords(step.memory)
-    if (this.config.disableStorage !== true && (step.op === SLOAD || step.op === SSTORE)) await this.recordStorage(step, entry)
-    if (step.refund > 0n) entry.refund = gasNumber(step.refund)
+    const entry = this.form.entry(step, this.config, storage)
     this.last[this.last.length - 1] = entry
     this.entries.push(entry)
     if (limit !== 0) this.size += JSON.stringify(entry).length
     this.budget.bytes -= estimateBytes(entry)
     if (this.budget.bytes < 0) {
       const mib = Math.round(this.budget.limit / 1024 / 1024)
-      throw new Refused(
-        `trace too large: the struct logs pass ${mib} MiB (limits.traceBytes); set a "limit", disable the stack, memory or storage, or use callTracer`,
-      )
+      throw new Refused(`trace too large: the struct logs pass ${mib} MiB (limits.traceBytes); ${this.form.smaller}`)
     }
   }
 
-  /** geth's cumulative storage view: the slot SLOAD reads (current value) or SSTORE writes. */
-  private async recordStorage(step: Step, entry: Entry): Promise<void> {
+  /** The contract's slots, with the slot this SLOAD reads at its current value. */
+  private async load(step: Step): Promise<Record<string, string> | undefined> {
+    const contract = this.contract(step.address)
     const n = step.stack.length
-    const key = keyOf(step.address)
-    let slots = this.storage.get(key)
-    if (step.op === SLOAD && n >= 1) {
+    if (n >= 1) {
       const slot = step.stack[n - 1] as bigint
       const value = await step.state.getStorage(new Address(step.address), word(slot))
-      slots ??= new Map()
-      slots.set(word32(slot), padded(value))
-    } else if (step.op === SSTORE && n >= 2) {
-      slots ??= new Map()
-      slots.set(word32(step.stack[n - 1] as bigint), word32(step.stack[n - 2] as bigint))
+      contract.slots.set(this.word(slot), this.form.prefix + keyOf(value).padStart(64, '0'))
+      contract.json = undefined
     }
-    if (slots === undefined) return
-    this.storage.set(key, slots)
-    if (slots.size === 0) return
-    // Go sorts map keys when it encodes JSON.
-    entry.storage = Object.fromEntries([...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    return (contract.json ??= this.form.storage(contract.slots))
+  }
+
+  /** The contract's slots, with the slot this SSTORE writes. */
+  private storageAt(step: Step): Record<string, string> | undefined {
+    const contract = this.contract(step.address)
+    const n = step.stack.length
+    if (step.op === SSTORE && n >= 2) {
+      contract.slots.set(this.word(step.stack[n - 1] as bigint), this.word(step.stack[n - 2] as bigint))
+      contract.json = undefined
+    }
+    return (contract.json ??= this.form.storage(contract.slots))
+  }
+
+  private contract(address: Uint8Array): ContractStorage {
+    const key = keyOf(address)
+    let contract = this.storage.get(key)
+    if (contract === undefined) {
+      contract = { slots: new Map(), json: undefined }
+      this.storage.set(key, contract)
+    }
+    return contract
+  }
+
+  /** A slot or a stored value as a 32-byte word in the form's hex. */
+  private word(value: bigint): string {
+    return this.form.prefix + value.toString(16).padStart(64, '0')
   }
 
   onTxEnd(end: TxEnd): void {
@@ -173,8 +142,8 @@ export class StructLogger implements Tracer {
 
   result(): unknown {
     const failed = this.error !== undefined
-    // geth returns the output on success and the revert data on a revert, nothing otherwise.
-    const returnValue = failed && this.error !== 'execution reverted' ? '0x' : data(this.output)
-    return { gas: gasNumber(this.gasUsed), failed, returnValue, structLogs: this.entries }
+    // Both return the output on success and the revert data on a revert, nothing otherwise.
+    const returned = failed && this.error !== 'execution reverted' ? new Uint8Array(0) : this.output
+    return this.form.result(Number(this.gasUsed), failed, returned, this.entries)
   }
 }

@@ -10,7 +10,7 @@ import type { Block } from '@ethereumjs/block'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import { ServerError } from '../../errors.js'
 import { opName } from '../../execution/tracers/opcodes.js'
-import type { Entry } from '../../execution/tracers/struct-logger.js'
+import type { StructLogEntry } from '../../execution/tracers/struct-log-forms.js'
 import { data, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { CodecError, hash, objectParam, optional, parseData, type Codec } from '../codecs.js'
@@ -53,7 +53,7 @@ const OPCODES = new Map<string, number>()
 for (let op = 0; op < 256; op++) OPCODES.set(opName(op), op)
 
 /** One struct-logger entry as an EIP-3155 line (geth's `JSONLogger.OnOpcode`). */
-function line(e: Entry, memSize: number | undefined, config: StdTraceConfig): string {
+function line(e: StructLogEntry, memSize: number | undefined, config: StdTraceConfig): string {
   const out: Record<string, unknown> = {
     pc: e.pc,
     op: OPCODES.get(e.op) ?? 0,
@@ -75,7 +75,7 @@ interface StructResult {
   gas: number
   failed: boolean
   returnValue: string
-  structLogs: Entry[]
+  structLogs: StructLogEntry[]
 }
 
 /** geth's file name prefix (`block_0x<4 bytes>-<index>-0x<4 bytes>-`) and Go's CreateTemp suffix. */

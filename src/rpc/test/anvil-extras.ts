@@ -11,17 +11,14 @@ import { data, fromHex, quantity, word } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { address, bytes, CodecError, hash, optional, parseQuantity, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
-import { numberOrQuantity } from './params.js'
+import { jsonNumber, numberOrQuantity } from './params.js'
 
 /** An amount as Anvil takes it: a JSON number, a decimal string or a QTY, of up to 256 bits. */
 const amount: Codec<bigint> = {
   name: 'number|QTY',
   optional: false,
   decode(v) {
-    if (typeof v === 'number') {
-      if (!Number.isSafeInteger(v) || v < 0) throw new CodecError(`invalid number ${v}`)
-      return BigInt(v)
-    }
+    if (typeof v === 'number') return jsonNumber(v)
     if (typeof v === 'string' && /^[0-9]{1,78}$/.test(v)) {
       const n = BigInt(v)
       if (n >= 1n << 256n) throw new CodecError('number > 256 bits')

@@ -1,16 +1,18 @@
 /** Param codecs for the test controls, which accept what Hardhat and Anvil accept. */
 import { CodecError, parseQuantity, type Codec } from '../codecs.js'
 
+/** A quantity given as a JSON number: a safe, non-negative integer. */
+export function jsonNumber(v: number): bigint {
+  if (!Number.isSafeInteger(v) || v < 0) throw new CodecError(`invalid number ${v}`)
+  return BigInt(v)
+}
+
 /** A JSON number or a QTY (evm_increaseTime, evm_mine's timestamp, counts). */
 export const numberOrQuantity: Codec<bigint> = {
   name: 'number|QTY',
   optional: false,
   decode(v) {
-    if (typeof v === 'number') {
-      if (!Number.isSafeInteger(v) || v < 0) throw new CodecError(`invalid number ${v}`)
-      return BigInt(v)
-    }
-    return parseQuantity(v, 64)
+    return typeof v === 'number' ? jsonNumber(v) : parseQuantity(v, 64)
   },
 }
 
