@@ -118,8 +118,8 @@ const MEMO_BYTES = 1024 * 1024
 const memo = new Map<number, Array<{ input: Buffer; hash: Uint8Array }>>()
 let memoBytes = 0
 
-/** A cheap key: the length and a hash of up to 64 bytes spread over the input. */
-function fingerprint(data: Uint8Array): number {
+/** A cheap key for bytes: their length and a hash of up to 64 bytes spread over them (equal bytes, equal key). */
+export function fingerprint(data: Uint8Array): number {
   const n = data.length
   let h = (0x811c9dc5 ^ n) >>> 0
   const step = n > 64 ? Math.floor(n / 64) : 1

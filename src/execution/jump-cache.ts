@@ -20,6 +20,7 @@
 import { patchOpcodeTable } from './fast-opcodes.js'
 import { analyseJumps } from './jump-analysis.js'
 import { contractCodeAnalysed } from '../compile-cache.js'
+import { fingerprint } from '../crypto/keccak.js'
 
 type Analysis = unknown
 /** `Interpreter#_getValidJumpDestinations`. */
@@ -69,15 +70,6 @@ interface Entry {
   byTable: WeakMap<object, Analysis>
 }
 
-/** A cheap key for code: its length and a hash of up to 64 bytes spread over it (equal code, equal key). */
-function contentKey(code: Uint8Array): number {
-  const n = code.length
-  let h = (0x811c9dc5 ^ n) >>> 0
-  const step = n > 64 ? Math.floor(n / 64) : 1
-  for (let i = 0; i < n; i += step) h = Math.imul(h ^ (code[i] as number), 0x01000193) >>> 0
-  return h
-}
-
 /**
  * The analysis cached per code and opcode table (computed by `jump-analysis.ts`, or by `analyse`,
  * the library's, where EIP-8024 is active); also puts the fast opcode handlers into each table.
@@ -89,7 +81,7 @@ export function cached(analyse: Analyse): Analyse {
   const byContent = new Map<number, Entry[]>()
   let contentBytes = 0
   const findByContent = (code: Uint8Array): Entry => {
-    const key = contentKey(code)
+    const key = fingerprint(code)
     const bucket = byContent.get(key)
     const found = bucket?.find((e) => e.copy.equals(code))
     if (found !== undefined) return found
