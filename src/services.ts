@@ -5,7 +5,7 @@ import type { BftEngine } from './consensus/bft.js'
 import type { Producer } from './consensus/producer.js'
 import type { ConsensusControls } from './consensus/consensus-controls.js'
 import type { Keyring } from './accounts/keyring.js'
-import type { TxPool } from './txpool/pool.js'
+import type { PoolReads } from './txpool/pool.js'
 import type { Limits } from './limits.js'
 import type { Clock } from './clock.js'
 import type { CallExecutor } from './execution/call.js'
@@ -25,12 +25,20 @@ export interface ServerControl {
   stopWs(): Promise<boolean>
 }
 
+/**
+ * The producer as handlers see it: its mode, clock, limits and pending block, read. Handlers change
+ * how blocks are made only through `controls.mining` (src/controls/mining.ts), its one writer.
+ */
+export type ProducerReads = Pick<Producer, 'mode' | 'blockGasLimit' | 'halted' | 'haltReason' | 'now' | 'nextCoinbase' | 'pending' | 'pendingReceipts'> & {
+  readonly settings: Pick<Producer['settings'], 'current'>
+}
+
 export interface Services {
   readonly chainId: bigint
   readonly common: Common
   readonly chain: Chain
-  readonly pool: TxPool
-  readonly producer: Producer
+  readonly pool: PoolReads
+  readonly producer: ProducerReads
   readonly bft: BftEngine
   /** Faults and validator-set changes on demand (the finality_ controls). */
   readonly consensus: ConsensusControls

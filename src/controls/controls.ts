@@ -15,6 +15,8 @@ import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
 import { fromHex } from '../hex.js'
 import type { StateDump } from './state-dump.js'
+import { importBlocks } from '../chain/import.js'
+import { MiningControls } from './mining.js'
 
 interface Snapshot {
   /** The head block when the snapshot was taken (anvil_metadata lists it). */
@@ -67,10 +69,11 @@ export class Controls {
   private snapshots: Snapshot[] = []
   private nextId = 1n
   /** Addresses whose transactions the node accepts without a signature. */
-  readonly impersonated = new Set<string>()
-  autoImpersonate = false
-  /** Whether the node's log output (Solidity console.log) is delivered; `*_setLoggingEnabled`. */
-  logging = true
+  private readonly impersonated = new Set<string>()
+  private impersonateAll = false
+  private loggingOn = true
+  /** The producer's mode, the next blocks' settings and the pool's floor and drops. */
+  readonly mining: MiningControls
   /** How many times hardhat_reset / anvil_reset ran. */
   private resets = 0n
 
@@ -79,7 +82,34 @@ export class Controls {
     private readonly pool: TxPool,
     private readonly producer: Producer,
     private readonly options: ControlsOptions,
-  ) {}
+  ) {
+    this.mining = new MiningControls(producer, pool)
+  }
+
+  /** Whether the node's log output (Solidity console.log, the request log) is delivered. */
+  get logging(): boolean {
+    return this.loggingOn
+  }
+
+  /** `*_setLoggingEnabled`. */
+  setLogging(on: boolean): void {
+    this.loggingOn = on
+  }
+
+  /** anvil_autoImpersonateAccount: every sender is accepted without a signature while on. */
+  setAutoImpersonate(on: boolean): void {
+    this.impersonateAll = on
+  }
+
+  /** anvil_setChainId: later transactions are signed and checked with `chainId`, and CHAINID reads it. */
+  setChainId(chainId: bigint): void {
+    this.chain.setChainId(chainId)
+  }
+
+  /** admin_importChain: executes and appends the exported blocks of `bytes`; answers how many. */
+  importChain(bytes: Uint8Array): Promise<number> {
+    return this.producer.exclusive(() => importBlocks(this.chain, bytes))
+  }
 
   /**
    * hardhat_metadata's and anvil_metadata's `instanceId`: keccak256 of the genesis hash and the
@@ -149,7 +179,7 @@ export class Controls {
     })
     this.snapshots = []
     this.impersonated.clear()
-    this.autoImpersonate = false
+    this.impersonateAll = false
     this.resets++
   }
 
@@ -297,6 +327,6 @@ export class Controls {
   }
 
   isImpersonated(address: string): boolean {
-    return this.autoImpersonate || this.impersonated.has(address)
+    return this.impersonateAll || this.impersonated.has(address)
   }
 }

@@ -20,7 +20,7 @@ import { blobTransaction } from '../chain/decode.js'
 import { Refused, TxRejected } from '../domain-errors.js'
 import { equalBytes } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
-import type { TxPool } from '../txpool/pool.js'
+import type { PoolReads } from '../txpool/pool.js'
 import { chainBlockhashes } from './blockhashes.js'
 import { readRefusal } from './geth-wording.js'
 
@@ -85,7 +85,7 @@ function refusal(error: unknown, from: Uint8Array): TxRejected {
 }
 
 /** Builds the block; throws geth's error when a given transaction cannot be included. */
-export async function buildTestingBlock(chain: Chain, pool: TxPool, request: BuildRequest, ecrecover?: EcrecoverOverrides): Promise<BuiltPayload> {
+export async function buildTestingBlock(chain: Chain, pool: PoolReads, request: BuildRequest, ecrecover?: EcrecoverOverrides): Promise<BuiltPayload> {
   const parent = chain.head
   if (!equalBytes(parent.hash(), request.parentHash)) throw new Refused('parentHash is not current head')
   const { attributes } = request
@@ -139,6 +139,6 @@ export async function buildTestingBlock(chain: Chain, pool: TxPool, request: Bui
 }
 
 /** The pool's executable transactions, best tip first, each sender's in nonce order. */
-function poolTransactions(chain: Chain, pool: TxPool, parent: Block): Array<{ tx: TypedTransaction; impersonated: boolean }> {
+function poolTransactions(chain: Chain, pool: PoolReads, parent: Block): Array<{ tx: TypedTransaction; impersonated: boolean }> {
   return pool.select(parent.header.calcNextBaseFee(), (sender) => chain.nonce(sender)).map(({ tx, impersonated }) => ({ tx, impersonated }))
 }

@@ -24,7 +24,7 @@ import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
-import type { TxPool } from '../txpool/pool.js'
+import type { PoolReads, TxPool } from '../txpool/pool.js'
 import type { CallExecutor } from './call.js'
 import { BlobStore } from './blob-store.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
@@ -52,7 +52,7 @@ function gasLimitTooHigh(gasLimit: bigint, hardhat: boolean): TxRejected {
 export const SUGGESTED_TIP = 1_000_000_000n
 
 /** The tip to suggest and fill in: 1 gwei, or the pool's minimum when miner_setGasPrice set more. */
-export function suggestedTip(pool: TxPool): bigint {
+export function suggestedTip(pool: PoolReads): bigint {
   return pool.minTip > SUGGESTED_TIP ? pool.minTip : SUGGESTED_TIP
 }
 

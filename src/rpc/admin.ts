@@ -9,7 +9,6 @@ import { open, readFile } from 'node:fs/promises'
 import { nodeZlib } from '../builtins.js'
 import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Mainnet } from '@ethereumjs/common'
-import { importBlocks } from '../chain/import.js'
 import { createChainCommon } from '../chain/common.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { ServerError } from '../errors.js'
@@ -167,7 +166,7 @@ async function importChain(s: Services, file: string): Promise<boolean> {
     }
   }
   const input = bytes
-  await s.producer.exclusive(() => importBlocks(s.chain, input))
+  await s.controls.importChain(input)
   return true
 }
 

@@ -4,7 +4,6 @@
  * geth's (`null` for start and stop, `true` for the setters). miner_setRecommitInterval and
  * miner_getHashrate are absent: blocks are built once per height, and nothing hashes for them.
  */
-import { ServerError } from '../errors.js'
 import { data } from '../hex.js'
 import { address, quantity, text } from './codecs.js'
 import { method, type MethodTable } from './method.js'
@@ -13,32 +12,28 @@ export const miner: MethodTable = {
   miner_stop: method({
     params: [],
     run: (s) => {
-      s.producer.stop()
+      s.controls.mining.stop()
       return null
     },
   }),
   miner_start: method({
     params: [],
     run: async (s) => {
-      await s.producer.start()
+      await s.controls.mining.start()
       return null
     },
   }),
-  miner_setEtherbase: method({ params: [address], run: (s, [etherbase]) => (s.producer.settings.setCoinbase(data(etherbase)), true) }),
+  miner_setEtherbase: method({ params: [address], run: (s, [etherbase]) => (s.controls.mining.setCoinbase(data(etherbase)), true) }),
   // One floor for every setter of the block gas limit (BlockSettings.setGasLimit).
-  miner_setGasLimit: method({ params: [quantity], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
+  miner_setGasLimit: method({ params: [quantity], run: (s, [limit]) => (s.controls.mining.setGasLimit(limit), true) }),
   // geth takes a string and uses its bytes (UTF-8), not hex.
-  miner_setExtra: method({ params: [text], run: (s, [extra]) => (s.producer.settings.setExtraData(new TextEncoder().encode(extra)), true) }),
+  miner_setExtra: method({ params: [text], run: (s, [extra]) => (s.controls.mining.setExtraData(new TextEncoder().encode(extra)), true) }),
   // geth's txpool price limit: new transactions must tip at least this much, and pooled ones below
   // a raised limit are dropped (their waiting senders get the refusal).
   miner_setGasPrice: method({
     params: [quantity],
     run: async (s, [tip]) => {
-      await s.producer.exclusive(async () => {
-        const dropped = s.pool.setMinTip(tip)
-        const reason = new ServerError(`transaction gas price below minimum: minimum needed ${tip}`)
-        for (const e of dropped) s.pool.inclusions.settle(e.hash, reason)
-      })
+      await s.controls.mining.setMinTip(tip)
       return true
     },
   }),

@@ -68,6 +68,13 @@ function tipCap(tx: TypedTransaction): bigint {
   return 'maxPriorityFeePerGas' in tx ? tx.maxPriorityFeePerGas : (tx as { gasPrice: bigint }).gasPrice
 }
 
+/**
+ * The pool read: what method handlers and block builders outside the producer may see. Entries
+ * are added through the intake (src/execution/transactions.ts) and removed by the producer and
+ * the controls, never by a handler.
+ */
+export type PoolReads = Pick<TxPool, 'minTip' | 'size' | 'has' | 'get' | 'pendingNonce' | 'select' | 'partition' | 'entriesOf' | 'all'>
+
 /** The tip a transaction pays per gas over `baseFee`. */
 export function effectiveTip(tx: TypedTransaction, baseFee: bigint): bigint {
   const cap = feeCap(tx) - baseFee

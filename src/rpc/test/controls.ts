@@ -101,19 +101,19 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
     [`${prefix}_setNextBlockBaseFeePerGas`]: method({
       params: [qty],
       run: t((s, [fee]: readonly [bigint]) => {
-        s.producer.settings.setNextBaseFee(fee)
+        s.controls.mining.setNextBaseFee(fee)
       }),
     }),
     [`${prefix}_setCoinbase`]: method({
       params: [address],
       run: t((s, [a]: readonly [Uint8Array]) => {
-        s.producer.settings.setCoinbase(data(a))
+        s.controls.mining.setCoinbase(data(a))
       }),
     }),
     [`${prefix}_setPrevRandao`]: method({
       params: [hash],
       run: t((s, [r]: readonly [Uint8Array]) => {
-        s.producer.settings.setPrevRandao(r)
+        s.controls.mining.setPrevRandao(r)
       }),
     }),
     [`${prefix}_reset`]: method({
@@ -126,14 +126,14 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
     [`${prefix}_setLoggingEnabled`]: method({
       params: [boolean],
       run: t((s, [on]: readonly [boolean]) => {
-        s.controls.logging = on
+        s.controls.setLogging(on)
       }),
     }),
     [`${prefix}_setMinGasPrice`]: minGasPrice(prefix),
     [`${prefix}_dropTransaction`]: method({
       params: [hash],
       run: (s, [h]) => {
-        const removed = s.pool.remove(Buffer.from(h).toString('hex')) !== undefined
+        const removed = s.controls.mining.dropTransaction(Buffer.from(h).toString('hex'))
         return ok === null ? null : removed
       },
     }),
@@ -165,7 +165,7 @@ export const evm: MethodTable = {
   evm_setAutomine: method({
     params: [boolean],
     run: (s, [on]) => {
-      s.producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' })
+      s.controls.mining.setMode(on ? { mode: 'auto' } : { mode: 'manual' })
       return true
     },
   }),
@@ -175,11 +175,11 @@ export const evm: MethodTable = {
       // Hardhat's automine is separate from interval mining: in Hardhat mode, turning interval
       // mining off leaves automine on when it is.
       if (ms === 0n && s.hardhatCompat && s.producer.mode.mode === 'auto') return true
-      s.producer.setMode(ms === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(ms) })
+      s.controls.mining.setMode(ms === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(ms) })
       return true
     },
   }),
-  evm_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
+  evm_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.controls.mining.setGasLimit(limit), true) }),
   evm_setAccountBalance: method({ params: [address, qty], run: async (s, [a, v]) => (await s.controls.setBalance(a, v), true) }),
   evm_setAccountCode: method({ params: [address, bytes], run: async (s, [a, c]) => (await s.controls.setCode(a, c), true) }),
   evm_setAccountNonce: method({ params: [address, qty], run: async (s, [a, n]) => (await s.controls.setNonce(a, n), true) }),
@@ -240,8 +240,8 @@ export const anvil: MethodTable = {
     params: [callRequest],
     run: async (s, [req]) => data(await s.transactions.submitUnsigned(req)),
   }),
-  anvil_setBlockTimestampInterval: method({ params: [numberOrQuantity], run: (s, [seconds]) => (s.producer.settings.setTimestampInterval(seconds), null) }),
-  anvil_removeBlockTimestampInterval: method({ params: [], run: (s) => s.producer.settings.removeTimestampInterval() }),
+  anvil_setBlockTimestampInterval: method({ params: [numberOrQuantity], run: (s, [seconds]) => (s.controls.mining.setTimestampInterval(seconds), null) }),
+  anvil_removeBlockTimestampInterval: method({ params: [], run: (s) => s.controls.mining.removeTimestampInterval() }),
   anvil_increaseTime: method({ params: [numberOrQuantity], run: (s, [sec]) => Number(s.controls.increaseTime(sec)) }),
   anvil_setNextBlockTimestamp: method({
     params: [numberOrQuantity],
@@ -253,14 +253,14 @@ export const anvil: MethodTable = {
   anvil_dropAllTransactions: method({
     params: [],
     run: (s) => {
-      s.pool.replaceAll([])
+      s.controls.mining.dropAllTransactions()
       return null
     },
   }),
   anvil_removePoolTransactions: method({
     params: [address],
     run: (s, [a]) => {
-      s.pool.removeSender(Buffer.from(a).toString('hex'))
+      s.controls.mining.dropTransactionsOf(Buffer.from(a).toString('hex'))
       return null
     },
   }),
@@ -285,7 +285,7 @@ export const anvil: MethodTable = {
     params: [numberOrQuantity],
     run: (s, [id]) => {
       if (id === 0n) throw new InvalidParamsError('invalid argument 0: the chain id must be positive')
-      s.chain.setChainId(id)
+      s.controls.setChainId(id)
       return null
     },
   }),
@@ -293,20 +293,20 @@ export const anvil: MethodTable = {
   anvil_autoImpersonateAccount: method({
     params: [boolean],
     run: (s, [on]) => {
-      s.controls.autoImpersonate = on
+      s.controls.setAutoImpersonate(on)
       return null
     },
   }),
   anvil_setAutomine: method({
     params: [boolean],
-    run: (s, [on]) => (s.producer.setMode(on ? { mode: 'auto' } : { mode: 'manual' }), null),
+    run: (s, [on]) => (s.controls.mining.setMode(on ? { mode: 'auto' } : { mode: 'manual' }), null),
   }),
   anvil_setIntervalMining: method({
     params: [numberOrQuantity],
-    run: (s, [sec]) => (s.producer.setMode(sec === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(sec) * 1000 }), null),
+    run: (s, [sec]) => (s.controls.mining.setMode(sec === 0n ? { mode: 'manual' } : { mode: 'interval', blockTime: Number(sec) * 1000 }), null),
   }),
   anvil_setTime: method({ params: [numberOrQuantity], run: (s, [ts]) => Number(s.controls.setTime(ts)) }),
-  anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.producer.settings.setGasLimit(limit), true) }),
+  anvil_setBlockGasLimit: method({ params: [qty], run: (s, [limit]) => (s.controls.mining.setGasLimit(limit), true) }),
   // Anvil's shape (alloy's NodeInfo, what forge reads): the block number and the environment's
   // amounts as quantities, the timestamp and chain id as numbers, the hardfork by Anvil's name.
   anvil_nodeInfo: method({
