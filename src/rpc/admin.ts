@@ -13,10 +13,13 @@ import { createChainCommon } from '../chain/common.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { ServerError } from '../errors.js'
 import { concat, data } from '../hex.js'
-import type { Services } from '../services.js'
 import { jsonInt, optional, text } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { numberOrQuantity } from './test/params.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'bft' | 'chain' | 'chainId' | 'clientVersion' | 'controls' | 'dataDir' | 'servers'>
+const method = methodsOf<keyof Here>()
 
 /** geth's ChainConfig keys of the block-numbered forks, by @ethereumjs/common's fork names. */
 const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -41,7 +44,7 @@ const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
  * made with it. A chain made from options runs only its newest fork: an earlier one's parameters
  * are that fork's defaults.
  */
-function commonOf(s: Services, fork: string): Common {
+function commonOf(s: Here, fork: string): Common {
   const forks = s.chain.forks
   const common = forks.single && fork !== forks.head.hardfork() ? createChainCommon(s.chainId, fork) : forks.named(fork)
   common.updateParams(paramsBlock)
@@ -53,7 +56,7 @@ function commonOf(s: Services, fork: string): Common {
  * their activation blocks and times, the merge's total difficulty, and the blob schedule. There is
  * no `ethash` or `clique` section: consensus is BFT (finality_getValidators describes it).
  */
-export function gethChainConfig(s: Services): Record<string, unknown> {
+export function gethChainConfig(s: Here): Record<string, unknown> {
   const forks = s.chain.forks
   const out: Record<string, unknown> = { chainId: Number(s.chainId) }
   const blobSchedule: Record<string, unknown> = {}
@@ -92,7 +95,7 @@ export function gethChainConfig(s: Services): Record<string, unknown> {
  * ed25519 public keys in set order (its consensus identity: there is no devp2p node key);
  * `enode`, `enr`, `ip`, `ports` and `listenAddr` are left out, as no p2p listener exists.
  */
-function nodeInfo(s: Services): Record<string, unknown> {
+function nodeInfo(s: Here): Record<string, unknown> {
   const genesis = s.chain.genesisHash
   return {
     id: data(keccak256(concat(...s.bft.set.validators.map((v) => v.publicKey)))).slice(2),
@@ -119,7 +122,7 @@ function fsError(error: unknown): ServerError {
 }
 
 /** admin_exportChain: blocks `first`..`last` (default all) as concatenated RLP, gzipped for `.gz`. */
-async function exportChain(s: Services, file: string, first: bigint | undefined, last: bigint | undefined): Promise<boolean> {
+async function exportChain(s: Here, file: string, first: bigint | undefined, last: bigint | undefined): Promise<boolean> {
   if (first === undefined && last !== undefined) throw new ServerError('last cannot be specified without first')
   const from = first ?? 0n
   const to = last ?? s.chain.height
@@ -151,7 +154,7 @@ async function exportChain(s: Services, file: string, first: bigint | undefined,
 }
 
 /** admin_importChain: a file admin_exportChain (or geth's `export`) wrote; blocks already held are skipped. */
-async function importChain(s: Services, file: string): Promise<boolean> {
+async function importChain(s: Here, file: string): Promise<boolean> {
   let bytes: Uint8Array
   try {
     bytes = await readFile(file)

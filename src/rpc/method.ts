@@ -33,5 +33,22 @@ export function method<const C extends readonly Codec<unknown>[]>(spec: {
   return spec as unknown as Method
 }
 
+/**
+ * The services a namespace's handlers receive: only the ports it names. A namespace declares its
+ * own `method` with them (`const method = methodsOf<'chain' | 'controls'>()`), so tsc refuses a
+ * handler that reaches a service its namespace does not list, and the list at the top of each
+ * file says what the namespace reads and through which owner it writes.
+ */
+export type Ports<K extends keyof Services> = Pick<Services, K>
+
+/** {@link method} for handlers that see only the ports `K` (the dispatcher hands them all the services). */
+export function methodsOf<K extends keyof Services>(): <const C extends readonly Codec<unknown>[]>(spec: {
+  namespace?: string
+  params: C
+  run: (services: Ports<K>, params: Decoded<C>, scope: MethodScope) => unknown
+}) => Method {
+  return (spec) => spec as unknown as Method
+}
+
 /** A namespace's methods, by full name. */
 export type MethodTable = Readonly<Record<string, Method>>

@@ -6,7 +6,11 @@
  */
 import { data } from '../hex.js'
 import { address, quantity, text } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'controls'>
+const method = methodsOf<keyof Here>()
 
 export const miner: MethodTable = {
   miner_stop: method({

@@ -9,13 +9,16 @@
 import { ServerError } from '../errors.js'
 import { data, keyOf } from '../hex.js'
 import { address, optional, text } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { callRequest } from './objects.js'
 import { numberOrQuantity } from './test/params.js'
 import { checksum } from './txpool.js'
 import { checkFee, result } from './eth/sign.js'
-import type { Services } from '../services.js'
 import type { CallRequest } from './objects.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'keyring' | 'limits' | 'transactions'>
+const method = methodsOf<keyof Here>()
 
 /** personal_unlockAccount's default duration, in seconds (geth's). */
 export const DEFAULT_UNLOCK_SECONDS = 300n
@@ -50,7 +53,7 @@ function parsePrivateKey(hex: string): Uint8Array {
  * them here, unlike eth_signTransaction), the key is decrypted with `passphrase` for this one
  * signature, and the answer is `{ raw, tx }`. Nothing is sent.
  */
-async function signWithPassphrase(s: Services, req: CallRequest, passphrase: string) {
+async function signWithPassphrase(s: Here, req: CallRequest, passphrase: string) {
   // geth's checks and messages, in its order.
   if (req.from === undefined) throw new ServerError('sender not specified')
   if (req.gas === undefined) throw new ServerError('gas not specified')
@@ -66,7 +69,7 @@ async function signWithPassphrase(s: Services, req: CallRequest, passphrase: str
 }
 
 /** A keyring account as geth's keystore lists a wallet; the keys live in memory, hence the URL scheme. */
-function wallets(s: Services) {
+function wallets(s: Here) {
   return s.keyring
     .statuses()
     .map(({ address, unlocked }) => {

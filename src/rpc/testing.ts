@@ -22,7 +22,11 @@ import {
   parseQuantity,
   type Codec,
 } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'calls' | 'chain' | 'pool' | 'producer'>
+const method = methodsOf<keyof Here>()
 
 /** A field geth's generated decoder requires (`gencodec:"required"`). */
 function required<T>(o: Record<string, unknown>, name: string, type: string, decode: (v: unknown) => T): T {

@@ -1,11 +1,14 @@
 /** The `txpool` namespace, with geth's shapes: sender → nonce → transaction. */
 import { keccak256 } from '../crypto/keccak.js'
-import type { Services } from '../services.js'
 import type { PoolEntry } from '../txpool/pool.js'
 import { address } from './codecs.js'
 import { effectiveGasPrice, formatTransaction } from './format.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { quantity } from '../hex.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'pool'>
+const method = methodsOf<keyof Here>()
 
 /** EIP-55 mixed-case form of an unprefixed lower-case address, as geth keys these maps. */
 export function checksum(address: string): string {
@@ -30,13 +33,13 @@ function grouped(entries: PoolEntry[], render: (e: PoolEntry) => unknown): Group
   return out
 }
 
-function split(s: Services) {
+function split(s: Here) {
   return s.pool.partition((sender) => s.chain.nonce(sender))
 }
 
 const full = (e: PoolEntry) => formatTransaction(e.tx, Buffer.from(e.sender, 'hex'))
 
-function summary(s: Services) {
+function summary(s: Here) {
   const base = s.chain.head.header.calcNextBaseFee()
   return (e: PoolEntry) => {
     const to = e.tx.to === undefined ? 'contract creation' : checksum(e.tx.to.toString().slice(2))

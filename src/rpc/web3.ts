@@ -2,8 +2,12 @@
 import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { data } from '../hex.js'
 import { bytes } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { VERSION } from '../version.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chainId' | 'clientVersion'>
+const method = methodsOf<keyof Here>()
 
 /**
  * `finality/<version>/<os>-<arch>/node-<version>`, geth's `<name>/<version>/<os>/<runtime>` form.

@@ -5,7 +5,7 @@
  * `(tsc: …)` names. A handler reads the producer and the pool; it changes how blocks are made,
  * the pool, the logging switch and impersonation only through the controls, their one writer.
  */
-import { method } from '../../src/rpc/method.js'
+import { method, methodsOf } from '../../src/rpc/method.js'
 import { quantity as qty } from '../../src/rpc/codecs.js'
 
 export const reads = method({
@@ -46,5 +46,16 @@ export const writes = method({
     // @ts-expect-error every service is handed over read-only (tsc: Cannot assign to 'pool' because it is a read-only property)
     s.pool = s.pool
     return null
+  },
+})
+
+/** A namespace's handlers see only the ports it lists (miner_ lists the controls alone). */
+const minerMethod = methodsOf<'controls'>()
+export const narrow = minerMethod({
+  params: [qty],
+  run: (s, [limit]) => {
+    s.controls.mining.setGasLimit(limit)
+    // @ts-expect-error the chain is not one of this namespace's ports (tsc: Property 'chain' does not exist)
+    return s.chain.height
   },
 })

@@ -10,11 +10,14 @@ import { ServerError } from '../../errors.js'
 import { fullGc } from '../../profiling/profiling.js'
 import { gcStats, memStats } from '../../profiling/stats.js'
 import { stacks } from '../../profiling/stacks.js'
-import type { Services } from '../../services.js'
 import { jsonInt, jsonUint, optional, text } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 
-function seconds(s: Services, n: bigint): number {
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'limits' | 'profiling'>
+const method = methodsOf<keyof Here>()
+
+function seconds(s: Here, n: bigint): number {
   if (n > BigInt(s.limits.profileSeconds)) throw new ServerError(`profile of ${n} seconds exceeds the limit of ${s.limits.profileSeconds} (limits.profileSeconds)`)
   return Number(n)
 }

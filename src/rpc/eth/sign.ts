@@ -50,7 +50,7 @@ function ether(wei: bigint): string {
 }
 
 /** geth's checkTxFee against `limits.txFeeCap`. */
-export function checkFee(s: Services, tx: TypedTransaction): void {
+export function checkFee(s: Pick<Services, 'limits'>, tx: TypedTransaction): void {
   const price = 'maxFeePerGas' in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice
   const fee = tx.gasLimit * price
   const cap = s.limits.txFeeCap

@@ -8,10 +8,13 @@
 import { findErc20Slot, allowanceCall, balanceOfCall } from '../../controls/erc20-slots.js'
 import { InvalidParamsError, RpcError } from '../../errors.js'
 import { data, fromHex, quantity, word } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { address, bytes, CodecError, hash, optional, parseQuantity, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { jsonNumber, numberOrQuantity } from './params.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'calls' | 'chain' | 'controls' | 'producer' | 'transactions'>
+const method = methodsOf<keyof Here>()
 
 /** An amount as Anvil takes it: a JSON number, a decimal string or a QTY, of up to 256 bits. */
 const amount: Codec<bigint> = {
@@ -43,7 +46,7 @@ const signaturePair: Codec<{ signature: Uint8Array; address?: Uint8Array }> = {
 }
 
 /** Writes `value` into the slot of `token` that `call` reads, found by {@link findErc20Slot}. */
-async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, value: bigint, what: string): Promise<null> {
+async function setErc20Slot(s: Here, token: Uint8Array, call: Uint8Array, value: bigint, what: string): Promise<null> {
   const slot = await findErc20Slot(s.calls, s.chain.head, token, call, value)
   // Anvil's words and code (its BlockchainError::Message is -32603).
   if (slot === undefined) throw new RpcError(-32603, `Unable to set ERC20 ${what}, no slot found`)
@@ -52,7 +55,7 @@ async function setErc20Slot(s: Services, token: Uint8Array, call: Uint8Array, va
 }
 
 /** True when transaction `tx` is in a block of the chain: Anvil answers only mined ones' blobs. */
-async function mined(s: Services, tx: Uint8Array): Promise<boolean> {
+async function mined(s: Here, tx: Uint8Array): Promise<boolean> {
   return (await s.chain.transaction(tx)) !== undefined
 }
 

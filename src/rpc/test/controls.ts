@@ -7,13 +7,17 @@ import { data, quantity } from '../../hex.js'
 import { formatBlock } from '../format.js'
 import type { Services } from '../../services.js'
 import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot } from '../codecs.js'
-import { method, type Method, type MethodTable } from '../method.js'
+import { type Method, type MethodTable, methodsOf, type Ports } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
 import { callRequest } from '../objects.js'
 import { InvalidParamsError, MethodNotFoundError, ServerError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 import type { ForkRequest } from '../../controls/controls.js'
 import { stateRootsNote } from '../../fork/fork.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'chainId' | 'clientVersion' | 'common' | 'controls' | 'fork' | 'hardhatCompat' | 'producer' | 'transactions'>
+const method = methodsOf<keyof Here>()
 
 /**
  * The options of hardhat_reset / anvil_reset: `{ forking?: { jsonRpcUrl?, blockNumber? } }`.
@@ -52,7 +56,7 @@ function rpcUrl(v: unknown): string {
 }
 
 /** `evm_mine_detailed`: the mined blocks as eth_getBlockByNumber(…, true) answers them. */
-async function mineDetailed(s: Services, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
+async function mineDetailed(s: Here, p: { blocks?: bigint; timestamp?: bigint } | undefined): Promise<unknown[]> {
   const mined = await s.controls.mine(p?.blocks ?? 1n, { interval: s.controls.mineInterval('anvil', undefined), first: p?.timestamp, keep: true })
   return Promise.all(mined.map(async (block) => formatBlock(block, true, await s.chain.receipts(block.hash()))))
 }
@@ -71,7 +75,7 @@ function minGasPrice(prefix: 'hardhat' | 'anvil'): Method {
 
 /** The methods both Hardhat and Anvil have, with each family's result convention. */
 function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Method> {
-  const t = <T>(run: (s: Services, p: T) => Promise<unknown> | unknown) => async (s: Services, p: T) => {
+  const t = <T>(run: (s: Here, p: T) => Promise<unknown> | unknown) => async (s: Here, p: T) => {
     await run(s, p)
     return ok
   }
@@ -194,7 +198,7 @@ export const evm: MethodTable = {
  * a fork adds `forkedNetwork` (Hardhat's and Anvil's field: the remote's chain id, the fork block;
  * and `stateRoots`, whether the fork's roots are the remote's).
  */
-function metadata({ chain, chainId, clientVersion, controls, fork }: Services) {
+function metadata({ chain, chainId, clientVersion, controls, fork }: Here) {
   return {
     clientVersion,
     chainId: Number(chainId),
