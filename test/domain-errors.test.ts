@@ -48,6 +48,8 @@ describe('domain errors', () => {
     expect(toWireError(new ForkRemoteError({ ...at, kind: 'badRequest', message: 'm' }))).toEqual({ code: -32600, message: 'm' })
     expect(toWireError(new ForkRemoteError({ ...at, kind: 'badParams', message: 'm' }))).toEqual({ code: -32602, message: 'm' })
     expect(new ForkRemoteError({ ...at, kind: 'answered', remoteCode: 3, message: 'm' }).answered).toBe(true)
+    // node.request callers read the remote, the method and whether it answered, as before.
+    expect(toRpcError(new ForkRemoteError({ ...at, kind: 'failed', message: 'm' }))).toMatchObject({ name: 'RpcError', code: -32000, ...at, answered: false })
     expect(new ForkRemoteError({ ...at, kind: 'failed', message: 'm' }).answered).toBe(false)
   })
 

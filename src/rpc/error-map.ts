@@ -14,7 +14,7 @@
  * | `LimitReached`        | `LimitExceededError`             | -32005                                 | —                              |
  * | `SimulationRefused`   | `RpcError`                       | eth_simulateV1's for the kind ({@link SIMULATION_CODES}) | —            |
  * | `TransactionFailed`   | `RpcError`                       | Hardhat's: -32000 out of gas, else -32603 | `{ message, txHash, data }` |
- * | `ForkRemoteError`     | `RpcError`                       | the remote's own when it answered; -32000 failed, 4900 closed, -32600/-32602 a bad request | the remote's |
+ * | `ForkRemoteError`     | `RpcError` (with `remote`, `method`, `answered`) | the remote's own when it answered; -32000 failed, 4900 closed, -32600/-32602 a bad request | the remote's |
  * | `ExecutionReverted`   | `ExecutionRevertedError`         | 3                                      | the revert bytes               |
  * | `NodeClosed`          | `NodeClosedError`                | 4900                                   | —                              |
  *
@@ -75,6 +75,22 @@ const FORK_REMOTE_CODES: Readonly<Record<Exclude<ForkRemoteFailure, 'answered'>,
   badParams: -32602,
 }
 
+/**
+ * A fork remote's error as a JSON-RPC error: the remote's own code when it answered, the table's
+ * otherwise; `remote`, `method` and `answered` stay readable on it, as on the remote client's error.
+ */
+class ForkRemoteRpcError extends RpcError {
+  readonly remote: string
+  readonly method: string
+  readonly answered: boolean
+  constructor(e: ForkRemoteError) {
+    super(e.kind === 'answered' ? (e.remoteCode as number) : FORK_REMOTE_CODES[e.kind], e.message, e.data)
+    this.remote = e.remote
+    this.method = e.method
+    this.answered = e.answered
+  }
+}
+
 /** One row: a domain error class and the JSON-RPC error it becomes (the first row whose class matches wins). */
 interface Row {
   readonly type: abstract new (...args: never[]) => DomainError
@@ -91,7 +107,7 @@ const TABLE: readonly Row[] = [
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
   row(TransactionFailed, (e) => new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data)),
-  row(ForkRemoteError, (e) => new RpcError(e.kind === 'answered' ? (e.remoteCode as number) : FORK_REMOTE_CODES[e.kind], e.message, e.data)),
+  row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
   row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
   row(NodeClosed, () => new NodeClosedError()),
 ]
