@@ -13,12 +13,9 @@ export abstract class DomainError extends Error {}
 
 /** The node refuses the request in the state it is in (a setting, an operation, a trace). */
 export class Refused extends DomainError {
-  /** What the refusal carries besides its message (answered as the wire error's `data`). */
-  readonly data: unknown
-  constructor(message: string, data?: unknown) {
+  constructor(message: string) {
     super(message)
     this.name = 'Refused'
-    this.data = data
   }
 }
 

@@ -7,7 +7,7 @@
  *
  * | domain error          | JSON-RPC error                   | code                                   | data                           |
  * | --------------------- | -------------------------------- | -------------------------------------- | ------------------------------ |
- * | `Refused`             | `ServerError`                    | -32000                                 | its data, if any               |
+ * | `Refused`             | `ServerError`                    | -32000                                 | —                              |
  * | `TxRejected`          | `ServerError`                    | -32000                                 | —                              |
  * | `NotFound`            | `ServerError`                    | -32000                                 | —                              |
  * | `InvalidInput`        | `InvalidParamsError`             | -32602                                 | —                              |
@@ -102,7 +102,7 @@ const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, 
 })
 
 const TABLE: readonly Row[] = [
-  row(Refused, (e) => new ServerError(e.message, e.data)),
+  row(Refused, (e) => new ServerError(e.message)),
   row(InvalidInput, (e) => new InvalidParamsError(e.message)),
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
