@@ -19,7 +19,7 @@ import {
   TransactionFailed,
   TxRejected,
 } from '../src/domain-errors.js'
-import { RpcError } from '../src/errors.js'
+import { InvalidParamsError, RpcError, ServerError } from '../src/errors.js'
 import { toRpcError, toWireError } from '../src/rpc/error-map.js'
 
 describe('domain errors', () => {
@@ -83,6 +83,13 @@ describe('domain errors', () => {
       const err = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string }) => ({ code: e.code, message: e.message }))
       expect(await err(node.request({ method: 'eth_uninstallFilter', params: ['0x1'] }))).toBeUndefined()
       expect(await err(node.request({ method: 'eth_getFilterChanges', params: ['0x1'] }))).toEqual({ code: -32000, message: 'filter not found' })
+      // node.request rejects with the JSON-RPC error class (its name too); the provider with its own error, same code and message.
+      const thrown = await node.request({ method: 'eth_getFilterChanges', params: ['0x1'] }).catch((e: unknown) => e)
+      expect(thrown).toBeInstanceOf(ServerError)
+      expect(thrown).not.toBeInstanceOf(DomainError)
+      expect((thrown as Error).name).toBe('ServerError')
+      await expect(node.provider.request({ method: 'eth_getFilterChanges', params: ['0x1'] })).rejects.toMatchObject({ name: 'ProviderRpcError', code: -32000, message: 'filter not found' })
+      expect(await node.handle({ jsonrpc: '2.0', id: 1, method: 'eth_getFilterChanges', params: ['0x1'] })).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'filter not found' } })
       expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, gas: '0x1' }] }))).toEqual({
         code: -32000,
         message: 'intrinsic gas too low: gas 1, minimum needed 21000',
@@ -98,6 +105,10 @@ describe('domain errors', () => {
         code: -32602,
         message: 'invalid argument 2: storage value must be 32 bytes',
       })
+      // The node's helper: the same domain error, mapped and renamed with the helper's names.
+      const helper = await node.setStorageAt(from!, '0x0', '0x01').catch((e: unknown) => e)
+      expect(helper).toBeInstanceOf(InvalidParamsError)
+      expect(helper).toMatchObject({ code: -32602, message: 'node.setStorageAt: invalid value: storage value must be 32 bytes' })
     } finally {
       await node.close()
     }
