@@ -1,31 +1,21 @@
 /**
  * The errors the services below the RPC layer throw (chain/, consensus/, execution/, state/,
- * txpool/, controls/, filters/, accounts/, profiling/). Each is named by what happened; its
- * message is geth's wording, which is part of the behaviour. Which JSON-RPC error a domain error
- * becomes (code and data) is decided here, in one place, by the base each class takes from
- * `errors.ts`; the dispatcher turns them into wire errors as it does any `RpcError`. Their
- * `name` stays the base's (`ServerError`, `InvalidParamsError`…), as callers of
- * `node.request` saw before these classes existed.
- *
- * | domain error         | JSON-RPC code | data                 |
- * | -------------------- | ------------- | -------------------- |
- * | `Refused`            | -32000        | —                    |
- * | `TxRejected`         | -32000        | —                    |
- * | `NotFound`           | -32000        | —                    |
- * | `InvalidInput`       | -32602        | —                    |
- * | `LimitReached`       | -32005        | —                    |
- * | `SimulationRefused`  | eth_simulateV1's code for the kind (-38010…) | — |
- * | `TransactionFailed`  | -32603 or -32000 (Hardhat's) | message, txHash, data |
- * | `ForkRemoteError`    | the remote's own code for its answer; -32000 when it failed, 4900 when closed | the remote's |
- * | `ExecutionRevertedError` | 3             | the revert bytes     |
- * | `NodeClosedError`    | 4900          | —                    |
+ * txpool/, controls/, filters/, accounts/, profiling/, fork/). Each is named by what happened and
+ * carries what the caller needs to know: its message in geth's or Hardhat's wording (part of the
+ * behaviour), a kind where one class covers several cases, and its structured fields (revert
+ * bytes, a transaction hash, a fork remote's own answer). None carries a JSON-RPC code: which
+ * wire error each becomes (code, message, data) is decided once, by the table of
+ * `rpc/error-map.ts`, where the dispatcher and every other boundary turn them into wire errors.
  */
-import { InvalidParamsError, LimitExceededError, RpcError, ServerError } from './errors.js'
+
+/** Base of every domain error: what lower layers throw instead of a JSON-RPC error. */
+export abstract class DomainError extends Error {}
 
 /** The node refuses the request in the state it is in (a setting, an operation, a trace). */
-export class Refused extends ServerError {
-  constructor(message: string, data?: unknown) {
-    super(message, data)
+export class Refused extends DomainError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'Refused'
   }
 }
 
@@ -33,6 +23,7 @@ export class Refused extends ServerError {
 export class TxRejected extends Refused {
   constructor(message: string) {
     super(message)
+    this.name = 'TxRejected'
   }
 }
 
@@ -40,72 +31,141 @@ export class TxRejected extends Refused {
 export class NotFound extends Refused {
   constructor(message: string) {
     super(message)
+    this.name = 'NotFound'
   }
 }
 
 /** A parameter found wrong below the codecs (its meaning depends on state or other parameters). */
-export class InvalidInput extends InvalidParamsError {
+export class InvalidInput extends DomainError {
   constructor(message: string) {
     super(message)
+    this.name = 'InvalidInput'
   }
   /** `invalid argument <index>: <reason>`. */
-  static override argument(index: number, reason: string): InvalidInput {
+  static argument(index: number, reason: string): InvalidInput {
     return new InvalidInput(`invalid argument ${index}: ${reason}`)
   }
 }
 
 /** A resource limit of the node was reached (live filters, subscriptions). */
-export class LimitReached extends LimitExceededError {
+export class LimitReached extends DomainError {
   constructor(message: string) {
     super(message)
+    this.name = 'LimitReached'
   }
 }
 
 /**
- * `eth_simulateV1` refused a block or call: that method's specification gives each kind of
- * refusal its own code (nonce too low -38010, base fee too low -38012, …), which `code` carries.
+ * The kinds of refusal of `eth_simulateV1` (geth's): its specification answers each with a code
+ * of its own (rpc/error-map.ts's table).
  */
-export class SimulationRefused extends RpcError {
-  constructor(code: number, message: string) {
-    super(code, message)
+export type SimulationRefusal =
+  | 'nonceTooLow'
+  | 'nonceTooHigh'
+  | 'baseFeeTooLow'
+  | 'intrinsicGas'
+  | 'insufficientFunds'
+  | 'blockGasLimitReached'
+  | 'blockNumberInvalid'
+  | 'blockTimestampInvalid'
+  | 'clientLimitExceeded'
+  | 'invalidParams'
+  | 'internal'
+
+/** `eth_simulateV1` refused a block or call, of one `kind`. */
+export class SimulationRefused extends DomainError {
+  readonly kind: SimulationRefusal
+  constructor(kind: SimulationRefusal, message: string) {
+    super(message)
+    this.name = 'SimulationRefused'
+    this.kind = kind
   }
 }
+
+/**
+ * How an execution Hardhat answers as failed ended: `outOfGas` (which Hardhat answers apart
+ * from every other failure), or any other revert or halt.
+ */
+export type FailureKind = 'outOfGas' | 'failed'
 
 /**
  * An execution failed, answered as Hardhat does: a mined transaction (its automine answer, with
- * `txHash`) or, in Hardhat mode, a call or estimate; its code, message and `{ message, txHash, data }`.
+ * `txHash`) or, in Hardhat mode, a call or estimate; its message and `{ message, txHash, data }`.
  */
-export class TransactionFailed extends RpcError {
-  constructor(code: number, message: string, data: { message: string; txHash?: string | null; data: string }) {
-    super(code, message, data)
+export class TransactionFailed extends DomainError {
+  readonly kind: FailureKind
+  /** Hardhat's `{ message, txHash, data }`: the wire error's `data`. */
+  readonly data: { message: string; txHash?: string | null; data: string }
+  constructor(kind: FailureKind, message: string, data: { message: string; txHash?: string | null; data: string }) {
+    super(message)
+    this.name = 'TransactionFailed'
+    this.kind = kind
+    this.data = data
   }
 }
 
 /**
- * A fork's remote did not give what was asked. When the remote answered a JSON-RPC error
- * (`answered`), its code, message and data pass through unchanged, so `execution reverted` stays
- * recognisable; when it could not be reached, timed out, or kept refusing past the retries, the
- * code is -32000 (4900 once the client is closed) and the message names the remote and the cause.
+ * How a fork's remote failed a request: it `answered` with a JSON-RPC error of its own; the
+ * request `failed` (unreachable, timed out, refusing past the retries); the client was `closed`;
+ * or the request given to the client was no request (`badRequest`) or had no params array
+ * (`badParams`).
  */
-export class ForkRemoteError extends RpcError {
+export type ForkRemoteFailure = 'answered' | 'failed' | 'closed' | 'badRequest' | 'badParams'
+
+/**
+ * A fork's remote did not give what was asked. When the remote answered a JSON-RPC error
+ * (`answered`), its code (`remoteCode`), message and data are kept unchanged, so `execution
+ * reverted` stays recognisable, and a rate-limit answer that outlasts the retries keeps its code
+ * too; otherwise the message names the remote and the cause.
+ */
+export class ForkRemoteError extends DomainError {
+  readonly kind: ForkRemoteFailure
   /** The remote's URL without credentials, query or key-like path segments; `provider` for an EIP-1193 provider. */
   readonly remote: string
   /** The JSON-RPC method that failed. */
   readonly method: string
-  /** True when this is the remote's own JSON-RPC error answer, false for a transport failure. */
-  readonly answered: boolean
-  constructor(init: { remote: string; method: string; code: number; message: string; data?: unknown; answered: boolean }) {
-    super(init.code, init.message, init.data)
+  /** The code of the remote's own JSON-RPC error answer (present for an answer, absent otherwise). */
+  readonly remoteCode: number | undefined
+  /** The data of the remote's answer. */
+  readonly data: unknown
+  constructor(init: { remote: string; method: string; kind: ForkRemoteFailure; message: string; remoteCode?: number; data?: unknown }) {
+    super(init.message)
+    this.name = 'ForkRemoteError'
+    this.kind = init.kind
     this.remote = init.remote
     this.method = init.method
-    this.answered = init.answered
+    this.remoteCode = init.remoteCode
+    this.data = init.data
+  }
+  /** True when this is the remote's own JSON-RPC error answer, false for a failure of the request. */
+  get answered(): boolean {
+    return this.kind === 'answered'
+  }
+}
+
+/** Execution reverted: geth's `execution reverted[: reason]`, with the full revert bytes as hex. */
+export class ExecutionReverted extends DomainError {
+  /** The decoded reason (an `Error(string)` or a panic's), absent when the bytes have none. */
+  readonly reason: string | undefined
+  /** The revert bytes, hex. */
+  readonly revertData: string
+  constructor(reason: string | undefined, revertData: string) {
+    super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`)
+    this.name = 'ExecutionReverted'
+    this.reason = reason
+    this.revertData = revertData
+  }
+}
+
+/** The node was closed: every call after `node.close()` began is refused with it. */
+export class NodeClosed extends DomainError {
+  constructor() {
+    super('the node is closed')
+    this.name = 'NodeClosed'
   }
 }
 
 /** True for an error the node words itself (a domain error): it passes through as it is. */
-export function isDomainError(error: unknown): error is RpcError {
-  return error instanceof RpcError
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError
 }
-
-/** Execution reverted (code 3, revert bytes as data), and the node was closed (4900): kept under their public names. */
-export { ExecutionRevertedError, NodeClosedError } from './errors.js'

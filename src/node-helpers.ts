@@ -12,6 +12,7 @@ import { address as addressCodec, blockTag, boolean as booleanCodec, decodeParam
 import type { Method, MethodScope } from './rpc/method.js'
 import { numberOrQuantity } from './rpc/test/params.js'
 import { blockByTag } from './rpc/blocks.js'
+import { toRpcError } from './rpc/error-map.js'
 import type { Services } from './services.js'
 import type { StateDump } from './controls/state-dump.js'
 import type { Block } from '@ethereumjs/block'
@@ -38,7 +39,9 @@ function wire(value: unknown, index: number): unknown {
  * `invalid argument N: …` (the codecs' and handlers' wording, geth's) as the helper's own:
  * `node.<helper>: invalid <name>: …`; any other -32602 gets the helper's name in front.
  */
-function renamed(helper: string, names: readonly string[], error: unknown): unknown {
+function renamed(helper: string, names: readonly string[], thrown: unknown): unknown {
+  // A domain error becomes the JSON-RPC error the method answers, as over node.request.
+  const error = toRpcError(thrown)
   if (!(error instanceof RpcError) || error.code !== -32602) return error
   const m = /^(?:invalid argument (\d+): |missing value for required argument (\d+)$)/.exec(error.message)
   if (m === null) return new InvalidParamsError(`node.${helper}: ${error.message}`)

@@ -1,7 +1,8 @@
 /**
  * The layers point one way: the services under src/ (chain, consensus, execution, state, txpool,
  * controls, filters, accounts, crypto, app) import nothing from rpc/ or adapters/, type-only
- * imports included; consensus reaches the EVM only through the application seam; and no module
+ * imports included; they throw domain errors, which carry no JSON-RPC code (those live in rpc/
+ * and adapters/); consensus reaches the EVM only through the application seam; and no module
  * of src/ reaches itself again through its imports.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
@@ -123,14 +124,36 @@ function path(edges: Map<string, string[]>, component: string[]): string[] {
   return component
 }
 
-/** Lower-layer files that import `errors.ts` (the JSON-RPC errors) instead of `domain-errors.ts`. */
+/**
+ * Lower-layer files that import `errors.ts` (the JSON-RPC errors) instead of `domain-errors.ts`,
+ * and `domain-errors.ts` itself if it does (its errors are mapped to JSON-RPC in rpc/error-map.ts).
+ */
 function errorClassImports(edges: Map<string, string[]>): string[] {
   const bad: string[] = []
   for (const [file, targets] of edges) {
-    if (!LOWER.includes(file.split('/')[0] as string)) continue
+    if (!LOWER.includes(file.split('/')[0] as string) && file !== 'domain-errors.ts') continue
     for (const t of targets) if (t === 'errors.ts') bad.push(`${file} → ${t}`)
   }
   return bad
+}
+
+/** JSON-RPC error codes of EIP-1193 (4001, 4100, 4200, 4900, 4901) and EIP-1474's execution error 3. */
+const POSITIVE_CODES = new Set(['3', '4001', '4100', '4200', '4900', '4901'])
+
+/**
+ * The JSON-RPC error code literals a file's code gives (comments aside), each with its line: a
+ * negative literal of JSON-RPC's ranges (-32768..-32000 reserved, -32xxx/-38xxx/-39xxx of geth and
+ * eth_simulateV1) anywhere but on the right of a comparison (reading a remote's answer is no giving
+ * of a code), and a positive code (3, 4900…) set as a `code`. Other numbers are not codes.
+ */
+export function errorCodeLiterals(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '')
+  const out: string[] = []
+  code.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(/(===?|!==?|<=?|>=?)?\s*(-3[2-9]\d{3})\b/g)) if (m[1] === undefined) out.push(`${i + 1}: ${m[2]}`)
+    for (const m of line.matchAll(/\bcode\s*:\s*(\d+)\b(?![.xn])/g)) if (POSITIVE_CODES.has(m[1] as string)) out.push(`${i + 1}: ${m[1]}`)
+  })
+  return out
 }
 
 describe('architecture', () => {
@@ -156,7 +179,7 @@ describe('architecture', () => {
     expect(bad).toEqual([])
   })
 
-  it('services throw domain errors: no lower layer imports the JSON-RPC error classes of errors.ts', () => {
+  it('services throw domain errors: no lower layer, nor domain-errors.ts, imports the JSON-RPC error classes of errors.ts', () => {
     expect(errorClassImports(edges)).toEqual([])
   })
 
@@ -166,7 +189,31 @@ describe('architecture', () => {
       ['rpc/eth.ts', ['errors.ts']],
       ['domain-errors.ts', ['errors.ts']],
     ])
-    expect(errorClassImports(g)).toEqual(['txpool/pool.ts → errors.ts'])
+    expect(errorClassImports(g)).toEqual(['txpool/pool.ts → errors.ts', 'domain-errors.ts → errors.ts'])
+  })
+
+  it('JSON-RPC codes live in rpc/ (and adapters/): no lower layer, nor domain-errors.ts, gives an error code literal', () => {
+    const bad: string[] = []
+    for (const file of sources(SRC)) {
+      const at = rel(file)
+      if (!LOWER.includes(at.split('/')[0] as string) && at !== 'domain-errors.ts') continue
+      for (const hit of errorCodeLiterals(readFileSync(file, 'utf8'))) bad.push(`${at}:${hit}`)
+    }
+    expect(bad).toEqual([])
+  })
+
+  it('finds an error code literal planted in a file, and not a number that is no code', () => {
+    const planted = [
+      "throw new RpcError(-32000, 'nonce too low')",
+      "out.error = { code: 3, message: 'execution reverted', data }",
+      '  const closed = { code: 4900, message }',
+      'const codes = { nonceTooLow: -38010 }',
+      "if (item.error?.code === -32600 && /batch/.test(m)) retry()",
+      'if (e.code === 4900 || e.code === 4901) reconnect()',
+      '// -32602 in a comment',
+      '/* code: 3 */ const gas = 4900n, code = 0x00, step = { code: 0x03 }, n = -1, limit = 32000',
+    ].join('\n')
+    expect(errorCodeLiterals(planted)).toEqual(['1: -32000', '2: 3', '3: 4900', '4: -38010'])
   })
 
   it('consensus decides on opaque proposals: it imports nothing from execution/, state/ or the application', () => {

@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
+import { toRpcError } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
@@ -65,7 +66,8 @@ export class Eip1193Provider {
     }
     try {
       return await this.call(args.method, args.params)
-    } catch (error) {
+    } catch (thrown) {
+      const error = toRpcError(thrown)
       if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data)
       throw new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error))
     }

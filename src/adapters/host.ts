@@ -3,7 +3,8 @@
  * batch-response and time-out limits, the private-method gate, and connection sessions that carry
  * subscriptions. HTTP and WebSocket stay thin: bytes, status codes and sockets only.
  */
-import { RpcError, toErrorObject } from '../errors.js'
+import { RpcError } from '../errors.js'
+import { toWireError } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { Limits } from '../limits.js'
 import { SubscriptionHub, Subscriptions, type Notify } from '../filters/subscriptions.js'
@@ -42,7 +43,7 @@ const NOTHING: Answer = { text: undefined, sent: () => {} }
 type RawId = string | undefined
 
 function errorText(id: RpcId, error: unknown, raw?: RawId): string {
-  return `{"jsonrpc":"2.0","id":${raw ?? JSON.stringify(id)},"error":${JSON.stringify(toErrorObject(error))}}`
+  return `{"jsonrpc":"2.0","id":${raw ?? JSON.stringify(id)},"error":${JSON.stringify(toWireError(error))}}`
 }
 
 /** A response's text with its id written exactly as the request's. */

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RpcError, toErrorObject } from '../errors.js'
+import { toRpcError, toWireError } from '../rpc/error-map.js'
 import { verifyBearer } from './auth.js'
 import type { RpcHost, TransportScope } from './host.js'
 import { decodeUtf8, methodNames } from './json.js'
@@ -165,7 +166,7 @@ export function createHttpHandler(host: RpcHost, t: ResolvedTransport, options: 
         try {
           text = decodeUtf8(bytes)
         } catch (error) {
-          return send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: toErrorObject(error) }), extra)
+          return send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: toWireError(error) }), extra)
         }
         answer = await host.handleText(text, scope)
         logged = options.onRequest === undefined ? [] : methodNames(text)
@@ -176,7 +177,8 @@ export function createHttpHandler(host: RpcHost, t: ResolvedTransport, options: 
     }
     run().catch((error: unknown) => {
       if (next !== undefined && !res.headersSent) return next(error)
-      send(res, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: toErrorObject(error instanceof RpcError ? error : new RpcError(-32603, 'internal error')) }))
+      const wire = toRpcError(error)
+      send(res, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: toErrorObject(wire instanceof RpcError ? wire : new RpcError(-32603, 'internal error')) }))
     })
   }
 }

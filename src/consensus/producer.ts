@@ -14,7 +14,7 @@ import type { TxOutcome } from '../txpool/inclusions.js'
 import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
 import { BlockSettings, type SettingBase } from './block-settings.js'
 import type { BftEngine } from './bft.js'
-import { NodeClosedError, Refused, TxRejected } from '../domain-errors.js'
+import { NodeClosed, Refused, TxRejected } from '../domain-errors.js'
 
 /** How blocks are produced. */
 export type MiningMode =
@@ -127,7 +127,7 @@ export class Producer {
    */
   private readonly onPending = (entry: PoolEntry): void => {
     // A send that was in flight when the node closed settles instead of waiting for ever.
-    if (this.closing) this.settleWaiter(entry.hash, new NodeClosedError())
+    if (this.closing) this.settleWaiter(entry.hash, new NodeClosed())
     else if (this.mining.mode !== 'auto') this.settleWaiter(entry.hash)
     else {
       // On a halted chain the sender gets the hash at once (automine takes one transaction per
@@ -139,7 +139,7 @@ export class Producer {
 
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
   mine(options: MineOptions = {}): Promise<Block | undefined> {
-    if (this.closing) return Promise.reject(new NodeClosedError())
+    if (this.closing) return Promise.reject(new NodeClosed())
     return this.serial(() => this.produce(options, Infinity))
   }
 
@@ -180,7 +180,7 @@ export class Producer {
 
   /** Runs `task` between heights, never during one (state writes by test controls). */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    if (this.closing) return Promise.reject(new NodeClosedError())
+    if (this.closing) return Promise.reject(new NodeClosed())
     return this.serial(task)
   }
 
@@ -452,7 +452,7 @@ export class Producer {
   /**
    * Stops timers and takes no new work; the heights already queued (automine's blocks for the
    * transactions already sent) finish, so their senders get receipts. Senders still waiting
-   * after that get NodeClosedError.
+   * after that get NodeClosed.
    */
   async close(): Promise<void> {
     this.closing = true
@@ -461,6 +461,6 @@ export class Producer {
     await this.queue
     this.closed = true
     // The pending listener stays: a send that reaches the pool after this settles with the error.
-    this.pool.inclusions.rejectAll(new NodeClosedError())
+    this.pool.inclusions.rejectAll(new NodeClosed())
   }
 }

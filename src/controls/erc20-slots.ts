@@ -7,7 +7,7 @@
  * computed or rebasing balance) has none, and the control says so.
  */
 import type { Block } from '@ethereumjs/block'
-import { ExecutionRevertedError, Refused } from '../domain-errors.js'
+import { ExecutionReverted, Refused } from '../domain-errors.js'
 import { keyOf, toBigInt, unpadded } from '../hex.js'
 import { createAccessList } from '../execution/access-list.js'
 import type { CallExecutor } from '../execution/call.js'
@@ -48,7 +48,7 @@ export async function findErc20Slot(calls: CallExecutor, block: Block, token: Ui
         answer = await calls.call(req, block, { state })
       } catch (error) {
         // This slot's value made the getter fail: not the one.
-        if (error instanceof Refused || error instanceof ExecutionRevertedError) continue
+        if (error instanceof Refused || error instanceof ExecutionReverted) continue
         throw error
       }
       // Anvil reads the answer's first word as the value.

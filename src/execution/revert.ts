@@ -1,5 +1,5 @@
 /** Turns revert data into geth's `execution reverted: <reason>` error. */
-import { ExecutionRevertedError } from '../domain-errors.js'
+import { ExecutionReverted } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 
 export const ERROR_SELECTOR = '08c379a0'
@@ -42,6 +42,6 @@ export function revertReason(output: Uint8Array): string | undefined {
 }
 
 /** The error for a reverted call. */
-export function revertError(output: Uint8Array): ExecutionRevertedError {
-  return new ExecutionRevertedError(revertReason(output), data(output))
+export function revertError(output: Uint8Array): ExecutionReverted {
+  return new ExecutionReverted(revertReason(output), data(output))
 }

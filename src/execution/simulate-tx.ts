@@ -1,6 +1,6 @@
 /**
  * eth_simulateV1's calls as transactions: the transaction a call becomes (geth's types and
- * defaults), the outcome of running it, and geth's codes for a call that is no valid transaction.
+ * defaults), the outcome of running it, and geth's refusal of a call that is no valid transaction.
  */
 import type { Common } from '@ethereumjs/common'
 import { paramsTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
@@ -15,22 +15,6 @@ import { revertReason } from './revert.js'
 import type { IndexedLog } from './transfer-tracer.js'
 import { requestTransaction, type Fees } from './request-tx.js'
 
-/** geth's error codes of eth_simulateV1. */
-export const SIMULATE_ERRORS = {
-  nonceTooLow: -38010,
-  nonceTooHigh: -38011,
-  baseFeeTooLow: -38012,
-  intrinsicGas: -38013,
-  insufficientFunds: -38014,
-  blockGasLimitReached: -38015,
-  blockNumberInvalid: -38020,
-  blockTimestampInvalid: -38021,
-  clientLimitExceeded: -38026,
-  invalidParams: -32602,
-  internal: -32603,
-  vmError: -32015,
-} as const
-
 /** The largest nonce: geth keeps nonces in a uint64, and EIP-2681 forbids using 2^64-1. */
 export const MAX_NONCE = 2n ** 64n - 1n
 
@@ -44,7 +28,8 @@ export interface SimCallResult {
   /** The most gas the call held at once: used plus refunded (geth's `maxUsedGas`). */
   maxUsedGas: bigint
   status: 0 | 1
-  error?: { code: number; message: string; data?: string }
+  /** How a failed call ended (a revert, with its bytes as `data`; or the EVM's own error) in geth's words. */
+  error?: { kind: 'reverted' | 'vm'; message: string; data?: string }
 }
 
 /** A call as a transaction: the one the block holds, and the one that runs. */
@@ -134,9 +119,9 @@ export function callResult(run: RunTxResult, logs: IndexedLog[]): SimCallResult 
     out.logs = []
     if (failure.error === 'revert') {
       const reason = revertReason(exec.returnValue)
-      out.error = { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(exec.returnValue) }
+      out.error = { kind: 'reverted', message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(exec.returnValue) }
     } else {
-      out.error = { code: SIMULATE_ERRORS.vmError, message: failure.error }
+      out.error = { kind: 'vm', message: failure.error }
     }
   }
   return out
@@ -144,12 +129,11 @@ export function callResult(run: RunTxResult, logs: IndexedLog[]): SimCallResult 
 
 /** geth's refusal of a call whose sender's nonce is already 2^64-1 (with validation). */
 export function nonceMaxError(from: Uint8Array, nonce: bigint, gas: bigint): SimulationRefused {
-  return new SimulationRefused(SIMULATE_ERRORS.internal, `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
+  return new SimulationRefused('internal', `err: nonce has max value: address ${new Address(from).toString()}, nonce: ${nonce} (supplied gas ${gas})`)
 }
 
-/** geth's code and wording for a call that is not a valid transaction. */
+/** geth's kind and wording for a call that is not a valid transaction. */
 export function invalidTx(error: unknown, from: Uint8Array): SimulationRefused {
   const read = readRefusal(error, from, { nonce: true, initcode: false })
-  const code = read.kind === 'other' || read.kind === 'initcodeTooLarge' ? SIMULATE_ERRORS.internal : SIMULATE_ERRORS[read.kind]
-  return new SimulationRefused(code, read.message)
+  return new SimulationRefused(read.kind === 'other' || read.kind === 'initcodeTooLarge' ? 'internal' : read.kind, read.message)
 }

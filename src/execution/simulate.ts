@@ -19,7 +19,7 @@ import { Account, Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
-import { isDomainError, SimulationRefused } from '../domain-errors.js'
+import { isDomainError, SimulationRefused, type SimulationRefusal } from '../domain-errors.js'
 import { data, fromHex } from '../hex.js'
 import type { CallRequest } from './call-request.js'
 import { JournaledState } from '../state/journaled-state.js'
@@ -31,7 +31,6 @@ import {
   MAX_NONCE,
   nonceMaxError,
   offeredPrice,
-  SIMULATE_ERRORS,
   simulatedTransaction,
   type SimCallResult,
 } from './simulate-tx.js'
@@ -69,8 +68,8 @@ export interface SimBlockResult {
   calls: SimCallResult[]
 }
 
-function fail(code: number, message: string): never {
-  throw new SimulationRefused(code, message)
+function fail(kind: SimulationRefusal, message: string): never {
+  throw new SimulationRefused(kind, message)
 }
 
 /** Assigns numbers and timestamps, fills gaps with empty blocks and checks the order (geth's `sanitizeChain`). */
@@ -81,8 +80,8 @@ function sanitize(base: Block, blocks: SimBlock[]): Array<SimBlock & { blockOver
   for (const b of blocks) {
     const o = { ...b.blockOverrides }
     const number = o.number ?? prevNumber + 1n
-    if (number <= prevNumber) fail(SIMULATE_ERRORS.blockNumberInvalid, `block numbers must be in order: ${number} <= ${prevNumber}`)
-    if (number - base.header.number > MAX_SIMULATE_BLOCKS) fail(SIMULATE_ERRORS.clientLimitExceeded, 'too many blocks')
+    if (number <= prevNumber) fail('blockNumberInvalid', `block numbers must be in order: ${number} <= ${prevNumber}`)
+    if (number - base.header.number > MAX_SIMULATE_BLOCKS) fail('clientLimitExceeded', 'too many blocks')
     for (let n = prevNumber + 1n; n < number; n++) {
       prevTime += TIMESTAMP_INCREMENT
       out.push({ calls: [], blockOverrides: { number: n, time: prevTime } })
@@ -91,7 +90,7 @@ function sanitize(base: Block, blocks: SimBlock[]): Array<SimBlock & { blockOver
     if (o.time === undefined) time = prevTime + TIMESTAMP_INCREMENT
     else {
       time = o.time
-      if (time <= prevTime) fail(SIMULATE_ERRORS.blockTimestampInvalid, `block timestamps must be in order: ${time} <= ${prevTime}`)
+      if (time <= prevTime) fail('blockTimestampInvalid', `block timestamps must be in order: ${time} <= ${prevTime}`)
     }
     prevNumber = number
     prevTime = time
@@ -105,7 +104,7 @@ async function writeOverrides(state: JournaledState, overrides: StateOverrides):
   try {
     validateOverrides(overrides)
   } catch (error) {
-    fail(SIMULATE_ERRORS.invalidParams, (error as Error).message)
+    fail('invalidParams', (error as Error).message)
   }
   for (const [key, o] of overrides) {
     const address = new Address(fromHex(key))
@@ -127,8 +126,8 @@ async function writeOverrides(state: JournaledState, overrides: StateOverrides):
 
 /** Runs a simulation; the result blocks carry their transactions, senders and call results. */
 export async function simulate(calls: CallExecutor, chain: Chain, base: Block, request: SimulateRequest): Promise<SimBlockResult[]> {
-  if (request.blockStateCalls.length === 0) fail(SIMULATE_ERRORS.invalidParams, 'empty input')
-  if (BigInt(request.blockStateCalls.length) > MAX_SIMULATE_BLOCKS) fail(SIMULATE_ERRORS.clientLimitExceeded, 'too many blocks')
+  if (request.blockStateCalls.length === 0) fail('invalidParams', 'empty input')
+  if (BigInt(request.blockStateCalls.length) > MAX_SIMULATE_BLOCKS) fail('clientLimitExceeded', 'too many blocks')
   const blocks = sanitize(base, request.blockStateCalls)
   const simulatedHashes = new Map<bigint, Uint8Array>()
   const blockhashes = callBlockhashes(chain)
@@ -260,7 +259,7 @@ async function simulateBlock(
       const nonce = req.nonce ?? stateNonce
       let gas = req.gas ?? context.header.gasLimit - gasUsed
       if (gasUsed + gas > context.header.gasLimit) {
-        fail(SIMULATE_ERRORS.blockGasLimitReached, `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
+        fail('blockGasLimitReached', `block gas limit reached: ${gasUsed} >= ${context.header.gasLimit}`)
       }
       if (budget.remaining !== undefined && gas > budget.remaining) gas = budget.remaining
       if (request.validation && stateNonce === MAX_NONCE && nonce === MAX_NONCE) throw nonceMaxError(from, nonce, gas)

@@ -33,29 +33,30 @@ const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
 
 /**
  * Hardhat Network's error for an execution that failed, as `hardhat node` writes it (EDR's halt
- * reasons, measured): a revert is -32603 with Hardhat's reading of its data; running out of gas
- * -32000 `Transaction ran out of gas`; INVALID or an undefined opcode -32603 `… invalid opcode`; a
- * creation over the code size limit -32603 `… trying to deploy a contract whose code is too
- * large`; any other halt (stack underflow or overflow, a bad jump, …) -32603 `Transaction reverted
- * without a reason string`. `data` is `{ message, txHash, data }`: `txHash` for a mined
- * transaction, null for a call that ran out of gas, absent for other calls; `data` the revert
- * bytes (`0x` for a halt). `failure` is the engine's error (`revert` for a revert).
+ * reasons, measured): a revert with Hardhat's reading of its data; running out of gas
+ * `Transaction ran out of gas` (kind `outOfGas`, which Hardhat answers with another code); INVALID
+ * or an undefined opcode `… invalid opcode`; a creation over the code size limit `… trying to
+ * deploy a contract whose code is too large`; any other halt (stack underflow or overflow, a bad
+ * jump, …) `Transaction reverted without a reason string`. `data` is `{ message, txHash, data }`:
+ * `txHash` for a mined transaction, null for a call that ran out of gas, absent for other calls;
+ * `data` the revert bytes (`0x` for a halt). `failure` is the engine's error (`revert` for a revert).
  */
 export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string): TransactionFailed {
-  const [code, message] =
+  const message =
     failure === 'revert'
-      ? [-32603, `Error: ${revertMessage(output)}`]
+      ? `Error: ${revertMessage(output)}`
       : OUT_OF_GAS.has(failure)
-        ? [-32000, 'Transaction ran out of gas']
+        ? 'Transaction ran out of gas'
         : failure === 'invalid opcode'
-          ? [-32603, `Error: ${VM_EXCEPTION}: invalid opcode`]
+          ? `Error: ${VM_EXCEPTION}: invalid opcode`
           : failure === 'code size to deposit exceeds maximum code size'
-            ? [-32603, 'Error: Transaction reverted: trying to deploy a contract whose code is too large']
-            : [-32603, 'Error: Transaction reverted without a reason string']
+            ? 'Error: Transaction reverted: trying to deploy a contract whose code is too large'
+            : 'Error: Transaction reverted without a reason string'
+  const kind = OUT_OF_GAS.has(failure) ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' ? data(output) : '0x'
-  if (txHash !== undefined) return new TransactionFailed(code, message, { message, txHash, data: returned })
-  if (code === -32000) return new TransactionFailed(code, message, { message, txHash: null, data: returned })
-  return new TransactionFailed(code, message, { message, data: returned })
+  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned })
+  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned })
+  return new TransactionFailed(kind, message, { message, data: returned })
 }
 
 /** The error for a mined transaction that failed (`outcome.error` set), with its hash. */

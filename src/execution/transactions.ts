@@ -18,7 +18,7 @@ import { LOCKED, UNKNOWN_ACCOUNT, type Keyring } from '../accounts/keyring.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
 import { MAX_LEGACY_CHAIN_ID } from '../chain/common.js'
-import { ExecutionRevertedError, Refused, TransactionFailed, TxRejected } from '../domain-errors.js'
+import { ExecutionReverted, Refused, TransactionFailed, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { concat, fromHex, keyOf, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../rlp.js'
@@ -474,7 +474,7 @@ export class Transactions {
       return await this.calls.estimate(req, head, { consoleLogOnFailure: send && !minesFailures })
     } catch (error) {
       const fails =
-        error instanceof ExecutionRevertedError || error instanceof TransactionFailed || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
+        error instanceof ExecutionReverted || error instanceof TransactionFailed || (error instanceof Refused && error.message.startsWith('gas required exceeds allowance'))
       if (!minesFailures || !fails) throw error
       return this.calls.gasCap(undefined, head)
     }

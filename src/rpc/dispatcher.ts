@@ -1,7 +1,8 @@
 /**
  * The dispatcher: validates the JSON-RPC 2.0 envelope, gates methods by namespace, decodes params
  * by codecs and runs handlers. It is the one place that turns anything thrown into an error
- * response; nothing thrown below it escapes, and bad input never changes state.
+ * response; nothing thrown below it escapes, and bad input never changes state. A domain error a
+ * method throws becomes its JSON-RPC error (error-map.ts) as it leaves `call`.
  */
 import { absentReason } from './absent.js'
 import {
@@ -10,9 +11,9 @@ import {
   MethodNotFoundError,
   NodeClosedError,
   RpcError,
-  toErrorObject,
   type RpcErrorObject,
 } from '../errors.js'
+import { toRpcError, toWireError } from './error-map.js'
 import type { Limits } from '../limits.js'
 import type { Services } from '../services.js'
 import { decodeParams } from './codecs.js'
@@ -69,9 +70,10 @@ export class Dispatcher {
   }
 
   /**
-   * Runs one method by name with positional params; rejects with an RpcError on failure. Not an
-   * `async` function: the handler's own promise is handed on rather than wrapped in another one
-   * that takes extra turns of the microtask queue to settle.
+   * Runs one method by name with positional params; rejects with an RpcError on failure (a domain
+   * error mapped by error-map.ts). Not an `async` function: a handler's result is handed on with
+   * one turn of the microtask queue at most (the mapping of a rejection), not the extra turns an
+   * async function's promise takes.
    */
   call(name: string, params: unknown, scope: CallScope): Promise<unknown> {
     const log = this.services.log
@@ -83,9 +85,10 @@ export class Dispatcher {
       if (this.services.closed) throw new NodeClosedError()
       const method = this.lookup(name, scope)
       const args = this.positional(params, method)
-      return Promise.resolve(method.run(this.services, args, { namespaces: scope.namespaces, methods: this.methods }))
+      const out = method.run(this.services, args, { namespaces: scope.namespaces, methods: this.methods })
+      return typeof (out as PromiseLike<unknown> | undefined)?.then === 'function' ? Promise.resolve(out).then(undefined, rejectMapped) : Promise.resolve(out)
     } catch (error) {
-      return Promise.reject(error)
+      return rejectMapped(error)
     }
   }
 
@@ -157,6 +160,11 @@ export class Dispatcher {
 
   private error(id: RpcId, error: unknown): RpcResponse {
     if (!(error instanceof RpcError) && process.env.FINALITY_DEBUG) console.error(error)
-    return { jsonrpc: '2.0', id, error: toErrorObject(error) }
+    return { jsonrpc: '2.0', id, error: toWireError(error) }
   }
+}
+
+/** A rejection with the JSON-RPC error of what was thrown. */
+function rejectMapped(error: unknown): Promise<never> {
+  return Promise.reject(toRpcError(error))
 }

@@ -152,7 +152,7 @@ describe('cachedRemote', () => {
     const cache = openForkCache(dir, { chainId: 1n, blockNumber: 0n })
     const c = cachedRemote(createRemote({ provider: node.provider }), cache, () => true)
     expect(await c.request({ method: 'eth_getTransactionByHash', params: [`0x${'11'.repeat(32)}`] })).toBeNull()
-    await expect(c.request({ method: 'eth_getBalance', params: ['0x12', '0x0'] })).rejects.toMatchObject({ code: -32602 })
+    await expect(c.request({ method: 'eth_getBalance', params: ['0x12', '0x0'] })).rejects.toMatchObject({ remoteCode: -32602 })
     expect(files(dir)).toEqual([])
     await c.close()
     await node.close()

@@ -60,7 +60,7 @@ describe.each(['http', 'ws'] as const)('Anvil over %s', (transport) => {
     const want = (await direct('eth_getBalance', ['0x12', 'latest'])).error
     const error = (await c.request({ method: 'eth_getBalance', params: ['0x12', 'latest'] }).catch((e: unknown) => e)) as ForkRemoteError
     expect(error).toBeInstanceOf(ForkRemoteError)
-    expect(error.code).toBe(want.code)
+    expect(error.remoteCode).toBe(want.code)
     // Anvil words its parse errors differently over WebSocket; over HTTP the message is the same.
     if (transport === 'http') expect(error.message).toBe(want.message)
     else expect(error.message).not.toMatch(/^fork remote/)

@@ -70,7 +70,7 @@ describe('batching', () => {
     const c = remote({ url: proxy.url })
     const [ok, bad] = await Promise.allSettled([c.request({ method: 'eth_chainId' }), c.request({ method: 'eth_getBalance', params: ['0x12', 'latest'] })])
     expect(ok).toEqual({ status: 'fulfilled', value: '0x539' })
-    expect(bad).toMatchObject({ status: 'rejected', reason: { code: -32602, answered: true } })
+    expect(bad).toMatchObject({ status: 'rejected', reason: { remoteCode: -32602, answered: true } })
     expect(sizes()).toEqual([2])
   })
 

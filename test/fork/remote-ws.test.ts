@@ -63,7 +63,7 @@ describe('createRemote over WebSocket', () => {
 
   it('behavior: the remote\'s error answer passes through', async () => {
     const c = remote({ url: served.ws! })
-    await expect(c.request({ method: 'eth_nope' })).rejects.toMatchObject({ code: -32601, answered: true })
+    await expect(c.request({ method: 'eth_nope' })).rejects.toMatchObject({ remoteCode: -32601, answered: true })
   })
 
   it('behavior: a server gone gives errors, and the client reconnects when it is back', async () => {
@@ -146,7 +146,7 @@ describe('createRemote over WebSocket', () => {
       while (server.messages.length === 0) await new Promise((r) => setTimeout(r, 5))
       const closedOnServer = new Promise<void>((resolve) => server.sockets[0]!.once('close', () => resolve()))
       await c.close()
-      expect(await pending).toMatchObject({ code: 4900 })
+      expect(await pending).toMatchObject({ kind: 'closed' })
       await closedOnServer
     } finally {
       await server.close()

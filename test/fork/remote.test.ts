@@ -8,6 +8,7 @@ import { createRemote, ForkRemoteError, redactUrl, remoteRule } from '../../src/
 import { remoteClients } from '../helpers/remote-clients.js'
 import { checkOptions, integerOrBigint } from '../../src/option-rules.js'
 import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
+import { toWireError } from '../../src/rpc/error-map.js'
 
 const ZERO = '0x0000000000000000000000000000000000000000'
 
@@ -49,7 +50,7 @@ describe('createRemote over HTTP', () => {
     const c = remote({ url: proxy.url, retryBaseMs: 1 })
     const error = await c.request({ method: 'eth_getBalance', params: ['0x12', 'latest'] }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ForkRemoteError)
-    expect(error).toMatchObject({ code: -32602, answered: true, method: 'eth_getBalance' })
+    expect(error).toMatchObject({ remoteCode: -32602, answered: true, method: 'eth_getBalance' })
     expect((error as Error).message).toMatch(/^invalid argument 0/)
     expect(proxy.arrivals).toHaveLength(1)
     expect(c.stats()).toMatchObject({ retries: 0, errors: 1 })
@@ -112,7 +113,8 @@ describe('createRemote over HTTP', () => {
     const c = remote({ url: proxy.url, retries: 2, retryBaseMs: 1 })
     const error = (await c.request({ method: 'eth_getCode', params: [ZERO, 'latest'] }).catch((e: unknown) => e)) as ForkRemoteError
     expect(error).toBeInstanceOf(ForkRemoteError)
-    expect(error).toMatchObject({ code: -32000, answered: false, remote: proxy.url, method: 'eth_getCode' })
+    expect(error).toMatchObject({ kind: 'failed', answered: false, remote: proxy.url, method: 'eth_getCode' })
+    expect(toWireError(error).code).toBe(-32000)
     expect(error.message).toBe(`fork remote ${proxy.url}: eth_getCode failed: HTTP 503 Service Unavailable, after 3 attempts`)
     expect(proxy.arrivals).toHaveLength(3)
     expect(c.stats()).toMatchObject({ retries: 2, errors: 1 })
@@ -132,7 +134,8 @@ describe('createRemote over HTTP', () => {
     proxy.fault = () => ({ status: 200, body: infura, headers: { 'content-type': 'application/json' } })
     const c = remote({ url: proxy.url, retries: 1, retryBaseMs: 1, batchSize: 1 })
     const error = (await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)) as ForkRemoteError
-    expect(error).toMatchObject({ code: -32005, answered: true })
+    expect(error).toMatchObject({ remoteCode: -32005, answered: true })
+    expect(toWireError(error).code).toBe(-32005)
     expect(error.message).toMatch(/rate limited \(-32005 project ID request rate exceeded\), after 2 attempts/)
     expect(proxy.arrivals).toHaveLength(2)
   })
@@ -155,7 +158,10 @@ describe('createRemote over HTTP', () => {
       const c = remote({ url: proxy.url, retryBaseMs: 1 })
       const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
       expect([error, proxy.arrivals.length], JSON.stringify(error)).toEqual([error, retried ? 2 : 1])
-      if (!retried) expect(outcome).toMatchObject({ ...error, answered: true })
+      if (!retried) {
+        expect(outcome).toMatchObject({ answered: true })
+        expect(toWireError(outcome)).toEqual(error)
+      }
     }
   })
 
@@ -167,7 +173,7 @@ describe('createRemote over HTTP', () => {
       const c = remote({ url: proxy.url, retryBaseMs: 1 })
       const outcome = await c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
       expect([status, withBody, proxy.arrivals.length]).toEqual([status, withBody, retried ? 2 : 1])
-      if (!retried) expect(outcome).toMatchObject({ code: -32603, message: 'upstream down', answered: true })
+      if (!retried) expect(outcome).toMatchObject({ remoteCode: -32603, message: 'upstream down', answered: true })
     }
   })
 
@@ -216,8 +222,10 @@ describe('createRemote over HTTP', () => {
     const pending = c.request({ method: 'eth_chainId' }).catch((e: unknown) => e)
     await new Promise((r) => setTimeout(r, 20))
     await c.close()
-    expect(await pending).toMatchObject({ code: 4900, answered: false })
-    await expect(c.request({ method: 'eth_chainId' })).rejects.toMatchObject({ code: 4900 })
+    const closed = await pending
+    expect(closed).toMatchObject({ kind: 'closed', answered: false })
+    expect(toWireError(closed).code).toBe(4900)
+    await expect(c.request({ method: 'eth_chainId' })).rejects.toMatchObject({ kind: 'closed' })
   })
 })
 
@@ -231,7 +239,7 @@ describe('createRemote over a provider', () => {
 
   it('behavior: the provider\'s error passes through with its code', async () => {
     const c = remote({ provider: node.provider })
-    await expect(c.request({ method: 'eth_nope' })).rejects.toMatchObject({ code: -32601, answered: true })
+    await expect(c.request({ method: 'eth_nope' })).rejects.toMatchObject({ remoteCode: -32601, answered: true })
   })
 
   it('behavior: a provider that never answers times out', async () => {

@@ -53,10 +53,10 @@ export function createClient(transport: Transport, remote: string, options: Remo
   let immediate: ReturnType<typeof setImmediate> | undefined
   let closed = false
 
-  const failed = (method: string, reason: string, code = -32000) =>
-    new ForkRemoteError({ remote, method, code, message: `fork remote ${remote}: ${method} failed: ${reason}`, answered: false })
+  const failed = (method: string, reason: string, kind: 'failed' | 'badRequest' | 'badParams' = 'failed') =>
+    new ForkRemoteError({ remote, method, kind, message: `fork remote ${remote}: ${method} failed: ${reason}` })
   const closedError = (method: string) =>
-    new ForkRemoteError({ remote, method, code: 4900, message: `fork remote ${remote}: the client is closed (${method} not answered)`, answered: false })
+    new ForkRemoteError({ remote, method, kind: 'closed', message: `fork remote ${remote}: the client is closed (${method} not answered)` })
 
   const reject = (job: Job, error: ForkRemoteError) => {
     stats.errors++
@@ -133,7 +133,7 @@ export function createClient(transport: Transport, remote: string, options: Remo
     if (outcome.ok) return job.resolve(outcome.result)
     const { code, message, data } = outcome.error
     if (isRateLimited(outcome.error)) return retry(job, `rate limited (${code} ${message})`, backoffOf(outcome.error), outcome.error)
-    reject(job, new ForkRemoteError({ remote, method, code, message, data, answered: true }))
+    reject(job, new ForkRemoteError({ remote, method, kind: 'answered', remoteCode: code, message, data }))
   }
 
   function retry(job: Job, reason: string, retryAfterMs: number | undefined, answer?: { code: number; message: string; data?: unknown }): void {
@@ -141,7 +141,7 @@ export function createClient(transport: Transport, remote: string, options: Remo
     const giveUp = (why: string) =>
       answer === undefined
         ? reject(job, failed(method, why))
-        : reject(job, new ForkRemoteError({ remote, method, code: answer.code, message: `fork remote ${remote}: ${method} failed: ${why}`, data: answer.data, answered: true }))
+        : reject(job, new ForkRemoteError({ remote, method, kind: 'answered', remoteCode: answer.code, message: `fork remote ${remote}: ${method} failed: ${why}`, data: answer.data }))
     if (job.attempts > retries) return giveUp(`${reason}, after ${job.attempts} attempt${job.attempts === 1 ? '' : 's'}`)
     if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
       return giveUp(`${reason}; the remote asks to wait ${Math.ceil(retryAfterMs / 1000)} s, more than ${MAX_RETRY_AFTER_MS / 1000} s`)
@@ -162,12 +162,12 @@ export function createClient(transport: Transport, remote: string, options: Remo
       const method = typeof args === 'object' && args !== null ? args.method : undefined
       if (typeof method !== 'string' || method === '') {
         stats.errors++
-        return Promise.reject(failed(String(method), 'the method must be a non-empty string', -32600))
+        return Promise.reject(failed(String(method), 'the method must be a non-empty string', 'badRequest'))
       }
       const params = args.params ?? []
       if (!Array.isArray(params)) {
         stats.errors++
-        return Promise.reject(failed(method, 'params must be an array', -32602))
+        return Promise.reject(failed(method, 'params must be an array', 'badParams'))
       }
       if (closed) {
         stats.errors++

@@ -3,6 +3,7 @@ import { simulate, sendersAsReceipts, type SimBlock, type SimulateRequest } from
 import { data, quantity } from '../../hex.js'
 import { stateBlock } from '../blocks.js'
 import { CodecError, blockSelector, field, objectParam, optional, type BlockSelector, type Codec } from '../codecs.js'
+import { simulatedCallError } from '../error-map.js'
 import { formatBlock } from '../format.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest } from '../objects.js'
@@ -76,7 +77,7 @@ export const simulation: MethodTable = {
             maxUsedGas: quantity(c.maxUsedGas),
             status: quantity(c.status),
           }
-          if (c.error !== undefined) result.error = c.error
+          if (c.error !== undefined) result.error = simulatedCallError(c.error)
           return result
         })
         return out

@@ -1,0 +1,131 @@
+/**
+ * The one table from domain errors (what the services below the RPC layer throw, no JSON-RPC
+ * code among them) to JSON-RPC errors: their code, message and data on the wire, and the class
+ * (and so the `name`) a caller of `node.request`, the node's helpers or the provider receives.
+ * The dispatcher maps every error a method throws through it before anything else sees it (the
+ * request log, `node.request`, the provider, the transports), and the node's helpers do the same.
+ *
+ * | domain error          | JSON-RPC error                   | code                                   | data                           |
+ * | --------------------- | -------------------------------- | -------------------------------------- | ------------------------------ |
+ * | `Refused`             | `ServerError`                    | -32000                                 | —                              |
+ * | `TxRejected`          | `ServerError`                    | -32000                                 | —                              |
+ * | `NotFound`            | `ServerError`                    | -32000                                 | —                              |
+ * | `InvalidInput`        | `InvalidParamsError`             | -32602                                 | —                              |
+ * | `LimitReached`        | `LimitExceededError`             | -32005                                 | —                              |
+ * | `SimulationRefused`   | `RpcError`                       | eth_simulateV1's for the kind ({@link SIMULATION_CODES}) | —            |
+ * | `TransactionFailed`   | `RpcError`                       | Hardhat's: -32000 out of gas, else -32603 | `{ message, txHash, data }` |
+ * | `ForkRemoteError`     | `RpcError` (with `remote`, `method`, `answered`) | the remote's own when it answered; -32000 failed, 4900 closed, -32600/-32602 a bad request | the remote's |
+ * | `ExecutionReverted`   | `ExecutionRevertedError`         | 3                                      | the revert bytes               |
+ * | `NodeClosed`          | `NodeClosedError`                | 4900                                   | —                              |
+ *
+ * Anything else thrown passes unchanged: a JSON-RPC error of rpc/ or adapters/ as it is, an
+ * unexpected failure as -32603 without its stack (`toErrorObject`).
+ */
+import {
+  DomainError,
+  ExecutionReverted,
+  ForkRemoteError,
+  InvalidInput,
+  LimitReached,
+  NodeClosed,
+  Refused,
+  SimulationRefused,
+  TransactionFailed,
+  type FailureKind,
+  type ForkRemoteFailure,
+  type SimulationRefusal,
+} from '../domain-errors.js'
+import {
+  ExecutionRevertedError,
+  InvalidParamsError,
+  LimitExceededError,
+  NodeClosedError,
+  RpcError,
+  ServerError,
+  toErrorObject,
+  type RpcErrorObject,
+} from '../errors.js'
+
+/** geth's codes of eth_simulateV1's refusals. */
+export const SIMULATION_CODES: Readonly<Record<SimulationRefusal, number>> = {
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  baseFeeTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimitReached: -38015,
+  blockNumberInvalid: -38020,
+  blockTimestampInvalid: -38021,
+  clientLimitExceeded: -38026,
+  invalidParams: -32602,
+  internal: -32603,
+}
+
+/** geth's codes of a failed call inside an eth_simulateV1 result: a revert 3, an EVM error -32015. */
+export const SIMULATED_CALL_CODES: Readonly<Record<'reverted' | 'vm', number>> = { reverted: 3, vm: -32015 }
+
+/** Hardhat's codes of a failed execution (`hardhat node`'s, measured). */
+const TRANSACTION_FAILED_CODES: Readonly<Record<FailureKind, number>> = { outOfGas: -32000, failed: -32603 }
+
+/** The codes of a fork remote's failures that are no answer of its own. */
+const FORK_REMOTE_CODES: Readonly<Record<Exclude<ForkRemoteFailure, 'answered'>, number>> = {
+  failed: -32000,
+  closed: 4900,
+  badRequest: -32600,
+  badParams: -32602,
+}
+
+/**
+ * A fork remote's error as a JSON-RPC error: the remote's own code when it answered, the table's
+ * otherwise; `remote`, `method` and `answered` stay readable on it, as on the remote client's error.
+ */
+class ForkRemoteRpcError extends RpcError {
+  readonly remote: string
+  readonly method: string
+  readonly answered: boolean
+  constructor(e: ForkRemoteError) {
+    super(e.kind === 'answered' ? (e.remoteCode as number) : FORK_REMOTE_CODES[e.kind], e.message, e.data)
+    this.remote = e.remote
+    this.method = e.method
+    this.answered = e.answered
+  }
+}
+
+/** One row: a domain error class and the JSON-RPC error it becomes (the first row whose class matches wins). */
+interface Row {
+  readonly type: abstract new (...args: never[]) => DomainError
+  readonly wire: (error: DomainError) => RpcError
+}
+const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, wire: (error: E) => RpcError): Row => ({
+  type,
+  wire: wire as (error: DomainError) => RpcError,
+})
+
+const TABLE: readonly Row[] = [
+  row(Refused, (e) => new ServerError(e.message)),
+  row(InvalidInput, (e) => new InvalidParamsError(e.message)),
+  row(LimitReached, (e) => new LimitExceededError(e.message)),
+  row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
+  row(TransactionFailed, (e) => new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data)),
+  row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
+  row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
+  row(NodeClosed, () => new NodeClosedError()),
+]
+
+/** The JSON-RPC error a domain error becomes; anything else is returned as it is. */
+export function toRpcError(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error
+  for (const { type, wire } of TABLE) if (error instanceof type) return wire(error)
+  return error
+}
+
+/** Anything thrown as a wire error object: a domain error by the table, the rest by `toErrorObject`. */
+export function toWireError(error: unknown): RpcErrorObject {
+  return toErrorObject(toRpcError(error))
+}
+
+/** A failed call inside an eth_simulateV1 result as geth answers it: `{ code, message, data? }`. */
+export function simulatedCallError(error: { kind: 'reverted' | 'vm'; message: string; data?: string }): RpcErrorObject {
+  const code = SIMULATED_CALL_CODES[error.kind]
+  return error.data === undefined ? { code, message: error.message } : { code, message: error.message, data: error.data }
+}
