@@ -26,6 +26,7 @@ export interface ServerControl {
 }
 
 export interface Services {
+  /** The EVM chain id, read from its owner, the chain (`chain.chainId`; anvil_setChainId changes it there). */
   readonly chainId: bigint
   readonly common: Common
   readonly chain: Chain

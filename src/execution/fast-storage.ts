@@ -18,6 +18,8 @@
  * 8037, 8038's gas schedule) or that prices SSTORE before EIP-2200.
  */
 import { Hardfork } from '@ethereumjs/common'
+import type { Common } from '@ethereumjs/common'
+import { activeEipsKey } from './engine/common.js'
 import { EVMError } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
 import { keyOf, toBigInt, unpadded, word } from '../hex.js'
@@ -147,7 +149,7 @@ const plainByCommon = new WeakMap<object, { eips: unknown; hardfork: string; pla
  * changes) stay the same; worked out afresh each time if that list is not found.
  */
 function plainStorage(common: Params): boolean {
-  const eips = (common as unknown as { _activatedEIPsCache?: unknown })._activatedEIPsCache
+  const eips = activeEipsKey(common as unknown as Common)
   const hardfork = common.hardfork()
   const known = plainByCommon.get(common)
   if (known !== undefined && known.eips === eips && known.hardfork === hardfork && Array.isArray(eips)) return known.plain
