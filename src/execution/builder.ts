@@ -30,7 +30,7 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
-import { builtHeader, type BuiltHeaderFields } from './header.js'
+import { builtHeader, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
@@ -354,7 +354,7 @@ export class BlockBuilder {
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
       const headerRlp = encodeStrings(headerFields(blockHeader))
-      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
+      setHeaderHash(blockHeader, keccak256(headerRlp))
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
       const transactions = included.map(({ tx }) => tx)
@@ -414,7 +414,7 @@ export class BlockBuilder {
       const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
       const headerRlp = encodeStrings(headerFields(blockHeader))
-      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
+      setHeaderHash(blockHeader, keccak256(headerRlp))
       const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
       let rlp: Uint8Array | undefined
       Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })

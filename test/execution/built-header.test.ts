@@ -11,7 +11,7 @@ import { Mainnet } from '@ethereumjs/common'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
-import { builtHeader, type BuiltHeaderFields } from '../../src/execution/header.js'
+import { builtHeader, type BuiltHeaderFields } from '../../src/execution/engine/header.js'
 
 function fieldsFor(hardfork: string, extra: Partial<BuiltHeaderFields> = {}): BuiltHeaderFields {
   const common = createChainCommon(31337n, hardfork)

@@ -11,12 +11,14 @@
  * constructor's checks could refuse the header (mainnet's DAO extra-data blocks, London's first
  * block on a chain whose London starts later, extra data over 32 bytes, a consensus other than
  * proof of stake or ethash, forks with fields this module does not set), the constructor itself
- * makes it, so it refuses as before.
+ * makes it, so it refuses as before. So does every header where @ethereumjs/block's version is
+ * not a verified one (gate.ts).
  */
 import { BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { type Common, ConsensusAlgorithm, Hardfork } from '@ethereumjs/common'
 import { type Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { fastPaths } from './gate.js'
 
 /** The fields of a built header; the ones left out take the constructor's defaults. */
 export interface BuiltHeaderFields {
@@ -41,7 +43,7 @@ export interface BuiltHeaderFields {
 
 /** What a Common decides about its headers, looked up once per Common. */
 interface Rules {
-  /** False when the constructor must make every header (see the module comment). */
+  /** False when the constructor must make every header (see the module comment, and the gate). */
   direct: boolean
   london: bigint | undefined
   dao: bigint | undefined
@@ -100,6 +102,7 @@ function rules(common: Common): Rules {
   }
   r = {
     direct:
+      fastPaths('@ethereumjs/block') &&
       (algorithm === ConsensusAlgorithm.Casper || algorithm === ConsensusAlgorithm.Ethash) &&
       !common.isActivatedEIP(7928) &&
       !common.isActivatedEIP(7843),
@@ -144,4 +147,13 @@ export function builtHeader(fields: BuiltHeaderFields, common: Common): BlockHea
   // The constructor merges the block parameters into its Common (a node's shared Common once).
   own.updateParams(paramsBlock)
   return new Made(fields, own, r)
+}
+
+/**
+ * Gives a frozen header the hash of its RLP, which the caller computed anyway (for the block's
+ * RLP): `hash()` would encode the header again. Where @ethereumjs/block's version is not a
+ * verified one, `hash()` computes it at its first call instead (the same value).
+ */
+export function setHeaderHash(header: BlockHeader, hash: Uint8Array): void {
+  if (fastPaths('@ethereumjs/block')) (header as unknown as { cache: { hash?: Uint8Array } }).cache.hash = hash
 }
