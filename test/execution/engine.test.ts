@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { createNode, engineStatus } from '../../src/index.js'
 import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../src/execution/engine/index.js'
 import { EVM_MEMBERS, missingMembers } from '../../src/execution/engine/internals.js'
-import { isPatched } from '../../src/execution/fast-opcodes.js'
+import { isPatched } from '../../src/execution/engine/fast-opcodes.js'
 import { SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
 
 const run = promisify(execFile)

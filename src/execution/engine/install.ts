@@ -15,11 +15,11 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM } from '@ethereumjs/evm'
-import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
-import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
-import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from '../fast-journal.js'
-import { rememberOriginalHandlers } from '../fast-opcodes.js'
-import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
+import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
+import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
+import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from './fast-journal.js'
+import { rememberOriginalHandlers } from './fast-opcodes.js'
+import { cached, leanEnv, type Analyse, type InterpreterRun } from './jump-cache.js'
 import {
   ENV_MEMBERS,
   EVM_MEMBERS,

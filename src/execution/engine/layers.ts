@@ -12,7 +12,7 @@
  * pauses as part of the opcode and every wrapper calls the faster handler. A layer applied out
  * of order or twice to one table is a bug in the node and throws.
  */
-import { patchOpcodeTable } from '../fast-opcodes.js'
+import { patchOpcodeTable } from './fast-opcodes.js'
 import { isFast } from './install.js'
 
 /** The layers of an opcode table, inside out. */

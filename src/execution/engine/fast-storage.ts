@@ -19,11 +19,11 @@
  */
 import { Hardfork } from '@ethereumjs/common'
 import type { Common } from '@ethereumjs/common'
-import { activeEipsKey } from './engine/common.js'
+import { activeEipsKey } from './common.js'
 import { EVMError } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
-import { keyOf, toBigInt, unpadded, word } from '../hex.js'
-import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { keyOf, toBigInt, unpadded, word } from '../../hex.js'
+import { NOT_AT_HAND } from '../../state/journaled-state.js'
 
 /** The EIPs under which storage access does more than these handlers do. */
 const STORAGE_EIPS = [6800, 7864, 7928, 8037, 8038]
