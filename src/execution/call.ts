@@ -32,7 +32,7 @@ import {
   type StateOverrides,
 } from './overrides.js'
 import { hardhatEstimate } from './hardhat-estimate.js'
-import { intrinsicGas } from './intrinsic-gas.js'
+import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { revertError } from './revert.js'
 import { hardhatFailure } from './transaction-failure.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'

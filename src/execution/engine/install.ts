@@ -14,7 +14,7 @@
  *   and `engineStatus()` says why. `FINALITY_ENGINE=plain` turns the patches off.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM, EVM } from '@ethereumjs/evm'
+import { createEVM, EVM, Message } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
 import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from './fast-journal.js'
@@ -26,6 +26,7 @@ import {
   INTERPRETER_MEMBERS,
   JOURNAL_MEMBERS,
   MEMORY_MEMBERS,
+  MESSAGE_MEMBERS,
   OPCODE_ENTRY_MEMBERS,
   OPCODE_INFO_MEMBERS,
   RESULT_MEMBERS,
@@ -158,6 +159,7 @@ async function install(): Promise<string | undefined> {
     ...missingMembers('EVM.journal', (evm as unknown as { journal?: unknown }).journal, JOURNAL_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD]', entry, OPCODE_ENTRY_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD].opcodeInfo', entry?.opcodeInfo, OPCODE_INFO_MEMBERS),
+    ...missingMembers('Message', new Message({ gasLimit: 0n }), MESSAGE_MEMBERS),
   ]
   if (!Array.isArray(table)) missing.push('EVM._opcodeMap (not an array)')
   const interpreterProto = interpreter.constructor.prototype

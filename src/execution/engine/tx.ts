@@ -11,7 +11,7 @@ import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto/keccak.js'
 import { concat, unpadded } from '../../hex.js'
 import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../../rlp.js'
-import { intrinsicGas } from '../intrinsic-gas.js'
+import { intrinsicGas } from './intrinsic-gas.js'
 import { fastPaths } from './gate.js'
 
 /** The order of secp256k1's group: `r` and `s` lie below it. */

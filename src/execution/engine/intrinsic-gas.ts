@@ -13,7 +13,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { Capability, type TypedTransaction } from '@ethereumjs/tx'
-import { paramsKey } from './engine/common.js'
+import { paramsKey } from './common.js'
 
 /** The costs of one parameter set, as numbers (each fits easily; sums stay far below 2^53). */
 interface Schedule {
