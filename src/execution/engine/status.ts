@@ -2,7 +2,7 @@
 import type { LibraryGate } from './gate.js'
 import type { EngineLibrary } from './version.js'
 
-/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "Patches to @ethereumjs/evm"). */
+/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "The engine"). */
 export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall'] as const
 
 /** One of the engine's patches. */
