@@ -14,7 +14,7 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
-import { createEngineVM } from './engine/vm.js'
+import { bindState, createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
@@ -243,9 +243,7 @@ export class BlockBuilder {
     const common = this.vm.common
     const view = this.chain.headView()
     const state = new JournaledState(view)
-    ;(this.vm as unknown as { stateManager: JournaledState }).stateManager = state
-    this.vm.evm.stateManager = state
-    ;(this.vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
+    bindState(this.vm, state)
     try {
       const number = parent.header.number + 1n
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined

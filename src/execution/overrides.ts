@@ -10,6 +10,7 @@ import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Refused } from '../domain-errors.js'
 import { precompilesOf, setPrecompiles, type Precompiles } from './engine/precompiles.js'
+import { setBlobGasPrice } from './engine/header.js'
 import { data } from '../hex.js'
 import type { StateReader } from '../state/types.js'
 
@@ -180,5 +181,5 @@ function buildOverridden(block: Block, o: BlockOverrides, common: Common): Block
 
 /** Makes BLOBBASEFEE (and blob fee checks) read `fee`: the header has no such field to set. */
 export function withBlobBaseFee(block: Block, fee: bigint): void {
-  ;(block.header as unknown as { getBlobGasPrice: () => bigint }).getBlobGasPrice = () => fee
+  setBlobGasPrice(block.header, fee)
 }

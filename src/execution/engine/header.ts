@@ -14,8 +14,9 @@
  * makes it, so it refuses as before. So does every header where @ethereumjs/block's version is
  * not a verified one (gate.ts).
  */
-import { BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
+import { type Block, BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { type Common, ConsensusAlgorithm, Hardfork } from '@ethereumjs/common'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { fastPaths } from './gate.js'
@@ -156,4 +157,17 @@ export function builtHeader(fields: BuiltHeaderFields, common: Common): BlockHea
  */
 export function setHeaderHash(header: BlockHeader, hash: Uint8Array): void {
   if (fastPaths('@ethereumjs/block')) (header as unknown as { cache: { hash?: Uint8Array } }).cache.hash = hash
+}
+
+/** Makes BLOBBASEFEE (and blob fee checks) of an unfrozen header read `fee`: the header has no such field to set. */
+export function setBlobGasPrice(header: BlockHeader, fee: bigint): void {
+  ;(header as unknown as { getBlobGasPrice: () => bigint }).getBlobGasPrice = () => fee
+}
+
+/**
+ * Gives an unfrozen block these transactions themselves (`createBlock` makes copies, which lose
+ * what the caller's know: their sender and unsigned hash).
+ */
+export function setBlockTransactions(block: Block, transactions: TypedTransaction[]): void {
+  ;(block as unknown as { transactions: TypedTransaction[] }).transactions = transactions
 }

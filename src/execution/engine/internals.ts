@@ -86,7 +86,7 @@ export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts)' },
   { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
-  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up, bindState (vm.ts: a VM pointed at a state)' },
   { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
 ]
 

@@ -203,3 +203,23 @@ const EMPTY_STRINGS = Uint8Array.of(0x80, 0x80)
 export function withSenderAddress(tx: TypedTransaction, sender: Address): TypedTransaction {
   return Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction
 }
+
+/**
+ * Makes an unfrozen transaction answer `getSenderAddress()` with `sender` (a call's `from`, which
+ * nothing signed). The library's runTx asks the transaction itself, so the instance's method wins.
+ */
+export function setSender(tx: TypedTransaction, sender: Address): void {
+  ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
+}
+
+/** Makes an unfrozen transaction answer `hash()` with `hash` (eth_simulateV1's unsigned hash). */
+export function setHash(tx: TypedTransaction, hash: Uint8Array): void {
+  ;(tx as unknown as { hash: () => Uint8Array }).hash = () => hash
+}
+
+/** Sets an unfrozen transaction's gas limit and nonce after it was made (its fields are read-only in the types). */
+export function setGasAndNonce(tx: TypedTransaction, gasLimit: bigint, nonce: bigint): void {
+  const fields = tx as unknown as { gasLimit: bigint; nonce: bigint }
+  fields.gasLimit = gasLimit
+  fields.nonce = nonce
+}

@@ -30,7 +30,7 @@ import type { JsTracerLimits } from './js-tracer.js'
 import type { CallRequest } from '../call-request.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
-import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
+import { callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
 import {
   OverriddenState,
   applyPrecompileOverrides,
@@ -42,6 +42,7 @@ import { CallGuard, EvmTimeout } from '../timeout.js'
 import { hasPlaceholderSignature } from '../transactions.js'
 import { createTracer, isJavaScript, prepareTracer, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
 import { withSenderAddress } from '../engine/tx.js'
+import { bindState } from '../engine/vm.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
 import type { Tracer } from './types.js'
