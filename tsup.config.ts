@@ -9,21 +9,24 @@ import { writeDistEntries } from './scripts/dist-entries.mjs'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
-/** The version of the @ethereumjs/evm the build bundles (its package.json, beside its entry point). */
-function evmVersion(): string {
-  let dir = dirname(createRequire(import.meta.url).resolve('@ethereumjs/evm'))
+/** The version of an @ethereumjs package the build bundles (its package.json, beside its entry point). */
+function libraryVersion(name: string): string {
+  let dir = dirname(createRequire(import.meta.url).resolve(name))
   for (;;) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version: string }
-      if (pkg.name === '@ethereumjs/evm') return pkg.version
+      if (pkg.name === name) return pkg.version
     } catch {
       // one level up
     }
     const up = dirname(dir)
-    if (up === dir) throw new Error('@ethereumjs/evm: package.json not found')
+    if (up === dir) throw new Error(`${name}: package.json not found`)
     dir = up
   }
 }
+
+/** The libraries whose private members the engine touches (src/execution/engine/version.ts). */
+const ENGINE_LIBRARIES = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block']
 
 /**
  * Pure-JS ESM libraries bundled into dist/ as well: Node.js loads one file much faster than the
@@ -210,7 +213,10 @@ export default defineConfig({
     options.alias = { ...options.alias, debug: './src/execution/engine/lazy-debug.ts', 'hash-wasm': 'hash-wasm/dist/index.esm.js' }
   },
   esbuildPlugins: [startUpPatches, companionEntries],
-  define: { __FINALITY_EVM_VERSION__: JSON.stringify(evmVersion()) },
+  define: {
+    __FINALITY_EVM_VERSION__: JSON.stringify(libraryVersion('@ethereumjs/evm')),
+    __FINALITY_LIBRARY_VERSIONS__: JSON.stringify(Object.fromEntries(ENGINE_LIBRARIES.map((name) => [name, libraryVersion(name)]))),
+  },
   // dist/index.cjs and dist/index.js become a small loader of the CommonJS bundle (renamed
   // dist/finality.cjs) through V8's code cache (scripts/entry-loader.cjs, scripts/dist-entries.mjs).
   async onSuccess() {

@@ -52,7 +52,7 @@ export function blockStored(): void {
   }
 }
 
-/** Notes that the EVM has analysed contract code (once per code: see execution/jump-cache.ts). */
+/** Notes that the EVM has analysed contract code (once per code: see execution/engine/jump-cache.ts). */
 export function contractCodeAnalysed(): void {
   contractCodeRan = true
 }

@@ -412,7 +412,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const services: Services = {
     // The EVM chain id can change (anvil_setChainId); consensus keeps the genesis one as its domain.
     get chainId() {
-      return common.chainId()
+      return chain.chainId
     },
     common, chain, pool, producer, bft, consensus, keyring, limits, clock, calls, transactions, filters, controls,
     tracing: new Tracing(chain, calls, clock, limits, hardhat),
@@ -508,7 +508,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   nodeStarted()
   return {
     get chainId() {
-      return common.chainId()
+      return chain.chainId
     },
     // EIP-55 checksummed, as viem's getAddresses and privateKeyToAccount give them.
     accounts: local.map((a) => ({ address: checksumAddress(a.address) as Hex, privateKey: data(a.privateKey) })),

@@ -34,6 +34,7 @@ export type ProducerReads = Pick<Producer, 'mode' | 'blockGasLimit' | 'halted' |
 }
 
 export interface Services {
+  /** The EVM chain id, read from its owner, the chain (`chain.chainId`; anvil_setChainId changes it there). */
   readonly chainId: bigint
   readonly common: Common
   readonly chain: Chain

@@ -2,8 +2,10 @@
  * The layers point one way: the services under src/ (chain, consensus, execution, state, txpool,
  * controls, filters, accounts, crypto, app) import nothing from rpc/ or adapters/, type-only
  * imports included; they throw domain errors, which carry no JSON-RPC code (those live in rpc/
- * and adapters/); consensus reaches the EVM only through the application seam; and no module
- * of src/ reaches itself again through its imports.
+ * and adapters/); consensus reaches the EVM only through the application seam; no module of
+ * src/ reaches itself again through its imports; and only the engine (src/execution/engine/)
+ * reaches inside a library's objects (private `_members`, prototypes, objects made without their
+ * constructors), behind its version gate.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -156,6 +158,45 @@ export function errorCodeLiterals(text: string): string[] {
   return out
 }
 
+/** Where the engine lives: the one directory allowed inside library objects. */
+const ENGINE_DIR = 'execution/engine/'
+
+/**
+ * Reaches inside an object: a `_`-prefixed member (`._x`, `?._x`, `['_x']`), a prototype, or an
+ * object made from or re-pointed at one (`Object.create`, `Object.getPrototypeOf`/`setPrototypeOf`).
+ */
+const INTERNAL_TOUCH = /(?:\?)?\.\s*_[A-Za-z$][\w$]*|\[\s*['"`]_[A-Za-z$][\w$]*['"`]\s*\]|\.prototype\b|\bObject\.(?:create|getPrototypeOf|setPrototypeOf)\s*\(|\b__proto__\b/g
+
+/** Touches outside the engine that are not of @ethereumjs objects, each with the reason. */
+export const INTERNAL_TOUCH_ALLOWED: readonly { file: string; match: string; why: string }[] = [
+  { file: 'hex.ts', match: '.prototype', why: "Node's Buffer.prototype.latin1Slice, read once" },
+  { file: 'execution/tracers/js-prelude.ts', match: '.prototype', why: "a JavaScript tracer's prelude (bignumber aliases), run inside QuickJS" },
+  { file: 'hardhat/hardhat2.ts', match: '._wrappedProvider', why: "Hardhat 2's ProviderWrapper: the member its plugins extend it through" },
+  { file: 'adapters/http.ts', match: '._body', why: "body-parser's mark of a parsed request body (Express, Connect)" },
+]
+
+/**
+ * Every touch of an object's insides in `files` (path relative to src/ → text) outside the
+ * engine's directory and the allow-list, as `file: match`.
+ */
+export function internalTouches(files: Map<string, string>, allowed = INTERNAL_TOUCH_ALLOWED): string[] {
+  const out: string[] = []
+  for (const [file, text] of files) {
+    if (file.startsWith(ENGINE_DIR)) continue
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/([^:'"`])\/\/.*$/gm, '$1')
+    for (const m of code.matchAll(INTERNAL_TOUCH)) {
+      const match = m[0].replace(/^\?/, '').replace(/\s+/g, '').replace(/\($/, '')
+      if (allowed.some((a) => a.file === file && a.match === match)) continue
+      out.push(`${file}: ${match}`)
+    }
+  }
+  return out
+}
+
+function sourceTexts(): Map<string, string> {
+  return new Map(sources(SRC).map((file) => [rel(file), readFileSync(file, 'utf8')]))
+}
+
 describe('architecture', () => {
   const edges = graph()
 
@@ -227,6 +268,34 @@ describe('architecture', () => {
 
   it('no import cycle among the modules of src/', () => {
     expect(cycles(edges).map((c) => c.join(' → '))).toEqual([])
+  })
+
+  it('only the engine reaches inside library objects: no `_` member, prototype or Object.create outside src/execution/engine/', () => {
+    expect(internalTouches(sourceTexts())).toEqual([])
+  })
+
+  it('each allowed touch outside the engine is still there (a stale entry would hide a new one)', () => {
+    const texts = sourceTexts()
+    for (const a of INTERNAL_TOUCH_ALLOWED) expect(internalTouches(new Map([[a.file, texts.get(a.file) ?? '']]), [])).toContain(`${a.file}: ${a.match}`)
+  })
+
+  it('finds the touches it is given, and none inside the engine or in comments', () => {
+    const files = new Map([
+      ['chain/x.ts', "const p = (common as any)._chainParams\nconst q = c?._cache\nconst r = o['_store']"],
+      ['execution/y.ts', 'Made.prototype = BlockHeader.prototype\nconst tx = Object.create(FeeMarket1559Tx.prototype)\nObject.getPrototypeOf(tx)'],
+      ['execution/engine/z.ts', 'const t = (evm as any)._opcodeMap'],
+      ['rpc/w.ts', '/** reads `_chainParams` */\n// o._x\nconst a = b.c_d // x._y'],
+    ])
+    expect(internalTouches(files, [])).toEqual([
+      'chain/x.ts: ._chainParams',
+      'chain/x.ts: ._cache',
+      "chain/x.ts: ['_store']",
+      'execution/y.ts: .prototype',
+      'execution/y.ts: .prototype',
+      'execution/y.ts: Object.create',
+      'execution/y.ts: .prototype',
+      'execution/y.ts: Object.getPrototypeOf',
+    ])
   })
 
   it('finds a cycle it is given', () => {

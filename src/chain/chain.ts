@@ -7,7 +7,6 @@ import { type Block, createBlock } from '@ethereumjs/block'
 import { blockNumberAndTime, decodeBlock } from './decode.js'
 import { Forks } from './forks.js'
 import { BadBlocks } from './bad-blocks.js'
-import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { EventEmitter } from 'eventemitter3'
@@ -23,6 +22,7 @@ import type { Account } from '@ethereumjs/util'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { StoredReceipt } from './receipts.js'
 import { ChainStore, type Database } from './store.js'
+import type { NodeCommon } from '../execution/engine/common.js'
 import { blockStored } from '../compile-cache.js'
 
 /** Events the chain publishes; filters, subscriptions and the provider listen. */
@@ -96,7 +96,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** @param db where the chain is kept (and resumed from); undefined keeps it in memory. */
   constructor(
-    readonly common: Common,
+    readonly common: NodeCommon,
     db: Database | undefined,
     forks?: Forks,
   ) {
@@ -339,11 +339,18 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * Changes the chain id later transactions are signed and checked with, and CHAINID reads
-   * (anvil_setChainId). Every service shares the node's one Common, so one write serves all.
+   * The EVM chain id: transactions are signed and checked with it, CHAINID reads it, eth_chainId
+   * answers it. The chain owns it (the node's Common holds it, every service shares that Common);
+   * it starts as the chain id the node was made with (recorded in the store with the genesis)
+   * and only {@link setChainId} changes it.
    */
+  get chainId(): bigint {
+    return this.common.chainId()
+  }
+
+  /** Changes the chain id later transactions are signed and checked with, and CHAINID reads (anvil_setChainId). */
   setChainId(chainId: bigint): void {
-    ;(this.common as unknown as { _chainParams: { chainId: bigint } })._chainParams.chainId = chainId
+    this.common.setChainId(chainId)
     this.emit('chainChanged', chainId)
   }
 

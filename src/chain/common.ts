@@ -1,7 +1,8 @@
 /** The `@ethereumjs/common` configuration of a finality chain. */
-import { type ChainConfig, Common, Hardfork, Mainnet, type ParamsDict } from '@ethereumjs/common'
+import { type ChainConfig, type Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { customCrypto } from '../crypto/secp256k1.js'
+import { createNodeCommon, isNodeCommon, type NodeCommon } from '../execution/engine/common.js'
 
 /** Hardforks the engine supports fully, oldest first; the default is the newest. */
 export const SUPPORTED_HARDFORKS = [
@@ -22,87 +23,6 @@ export type HardforkName = (typeof SUPPORTED_HARDFORKS)[number]
  */
 export const DEFAULT_HARDFORK: HardforkName = Hardfork.Prague
 
-/**
- * A Common shared by every block, transaction and VM of one node. ethereumjs copies its Common
- * into each header and transaction and re-merges parameter tables into the copy (a JSON round
- * trip per EIP): 12 % of a transfer's time in a profile. A node's hardfork never changes, so one
- * instance can serve all of them, and merging the same parameter table twice changes nothing.
- */
-/** EIP numbers below this are looked up in a table (the highest ethereumjs knows is in the 8000s). */
-const EIP_TABLE_SIZE = 16384
-
-class SharedCommon extends Common {
-  private readonly merged = new WeakSet<object>()
-  /**
-   * The active EIPs as a table indexed by EIP number (a set for numbers past its end):
-   * ethereumjs keeps them in an array and `isActivatedEIP` searches it, and the EVM asks for
-   * every opcode (~3 % of an ERC20 transfer). Filled by the constructor (through
-   * `_buildActivatedEIPsCache`), hence `declare`: no field initializer may reset it.
-   */
-  declare private eipTable: Uint8Array
-  declare private eipSet: Set<number>
-
-  /**
-   * Parameters as bigints, by name: `param` converts the stored value with `BigInt()` on every
-   * call, and the EVM asks for gas costs at nearly every opcode. Emptied whenever ethereumjs
-   * rebuilds its parameter cache (hardfork, EIPs or parameter tables changed).
-   */
-  declare private bigParams: Map<string, bigint>
-
-  /** Parameters the node sets over the fork's (the code size limits); they survive rebuilds. */
-  declare private overrides: Map<string, bigint> | undefined
-
-  /** The blob gas schedule, made once per parameter cache (the builder and the header ask each block). */
-  declare private blobSchedule: ReturnType<Common['getBlobGasSchedule']> | undefined
-
-  protected override _buildParamsCache(): void {
-    super._buildParamsCache()
-    this.bigParams = new Map(this.overrides)
-    this.blobSchedule = undefined
-  }
-
-  override getBlobGasSchedule(): ReturnType<Common['getBlobGasSchedule']> {
-    return (this.blobSchedule ??= Object.freeze(super.getBlobGasSchedule()))
-  }
-
-  /** Sets `name` to `value` for every later `param(name)`, whatever tables are merged after. */
-  overrideParam(name: string, value: bigint): void {
-    ;(this.overrides ??= new Map()).set(name, value)
-    this.bigParams.set(name, value)
-    this.blobSchedule = undefined
-  }
-
-  override param(name: string): bigint {
-    let value = this.bigParams.get(name)
-    if (value === undefined) {
-      value = super.param(name)
-      this.bigParams.set(name, value)
-    }
-    return value
-  }
-
-  protected override _buildActivatedEIPsCache(): void {
-    super._buildActivatedEIPsCache()
-    this.eipSet = new Set(this._activatedEIPsCache)
-    this.eipTable = new Uint8Array(EIP_TABLE_SIZE)
-    for (const eip of this._activatedEIPsCache) if (eip >= 0 && eip < EIP_TABLE_SIZE) this.eipTable[eip] = 1
-  }
-
-  override isActivatedEIP(eip: number): boolean {
-    return eip >= 0 && eip < EIP_TABLE_SIZE ? this.eipTable[eip] === 1 : this.eipSet.has(eip)
-  }
-
-  override copy(): Common {
-    return this
-  }
-
-  override updateParams(params: ParamsDict): void {
-    if (this.merged.has(params)) return
-    super.updateParams(params)
-    this.merged.add(params)
-  }
-}
-
 /** The largest contract code a creation may deploy, in bytes (EIP-170), or no limit at all. */
 export type CodeSizeLimit = number | 'unlimited'
 
@@ -115,7 +35,7 @@ export type CodeSizeLimit = number | 'unlimited'
  * apply the same limit.
  */
 export function setCodeSizeLimit(common: Common, limit: CodeSizeLimit): void {
-  if (!(common instanceof SharedCommon)) throw new Error('the code size limit applies to a node\'s own Common')
+  if (!isNodeCommon(common)) throw new Error('the code size limit applies to a node\'s own Common')
   // No size in memory reaches 2^53: "unlimited" is a limit nothing can exceed.
   const code = limit === 'unlimited' ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(limit)
   const initcode = limit === 'unlimited' ? code : 2n * code
@@ -167,13 +87,14 @@ export function localChainConfig(chainId: bigint, hardfork: string): ChainConfig
 }
 
 /**
- * A Common fixed at one hardfork from genesis on, with the fast crypto hooks. Without `chain`
+ * A Common fixed at one hardfork from genesis on, with the fast crypto hooks, shared by every
+ * block, transaction and VM of the node (the engine's, src/execution/engine/common.ts). Without `chain`
  * it is the node's own chain ({@link localChainConfig}) under the node's chain id; a geth
  * genesis supplies its own configuration and a fork of a known chain the remote's (mainnet's
  * activation numbers are kept there, for the remote's blocks), both under `chainId`.
  */
-export function createChainCommon(chainId: bigint, hardfork: string, chain?: ChainConfig, codeSizeLimit?: CodeSizeLimit): Common {
-  const common = new SharedCommon({
+export function createChainCommon(chainId: bigint, hardfork: string, chain?: ChainConfig, codeSizeLimit?: CodeSizeLimit): NodeCommon {
+  const common = createNodeCommon({
     chain: chain === undefined ? localChainConfig(chainId, hardfork) : { ...chain, chainId: chainId.toString() },
     hardfork,
     customCrypto: customCrypto(),

@@ -3,7 +3,8 @@
  * schedule, genesis header fields and `alloc` with balances, nonces, code and storage.
  */
 import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
-import { type ChainConfig, type Common, type GethGenesis, createCommonFromGethGenesis } from '@ethereumjs/common'
+import { type ChainConfig, type Common, type GethGenesis, createCommonFromGethGenesis, parseGethGenesis as parseGethConfig } from '@ethereumjs/common'
+import type { NodeCommon } from '../execution/engine/common.js'
 import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.js'
 import { fromHex } from '../hex.js'
@@ -21,7 +22,7 @@ export interface GenesisSpec {
   /** Forks the schedule activates after genesis, by name. */
   laterForks: string[]
   /** A Common fixed at the genesis hardfork, with the file's chain configuration. */
-  common: Common
+  common: NodeCommon
   /** The whole schedule, for picking each block's hardfork. */
   schedule: Common
   /** The file's chain configuration. */
@@ -79,7 +80,9 @@ export function parseGethGenesis(json: unknown): GenesisSpec {
     .hardforks()
     .filter((h) => (h.block !== null && h.block !== undefined && BigInt(h.block) > 0n) || (h.timestamp !== undefined && h.timestamp !== null && BigInt(h.timestamp) > timestamp))
     .map((h) => h.name)
-  const config = (schedule as unknown as { _chainParams: ChainConfig })._chainParams
+  // The configuration the schedule was made from, as its constructor copies it (the same parse).
+  const parsed = parseGethConfig(g, 'genesis') as ChainConfig
+  const config = JSON.parse(JSON.stringify({ ...parsed, name: parsed.name ?? 'Custom chain' })) as ChainConfig
   keepBlobCounts(config, (g.config as { blobSchedule?: Record<string, { target?: number; max?: number }> }).blobSchedule)
   const common = createChainCommon(chainId, hardfork, config)
   const headHardfork = schedule.getHardforkBy({ blockNumber: 1n << 62n, timestamp: 1n << 62n })

@@ -10,7 +10,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type VM, runBlock } from '@ethereumjs/vm'
-import { createEngineVM } from '../execution/engine/vm.js'
+import { bindState, createEngineVM } from '../execution/engine/vm.js'
 import { Refused } from '../domain-errors.js'
 import { equalBytes, keyOf } from '../hex.js'
 import { JournaledState } from '../state/journaled-state.js'
@@ -72,9 +72,7 @@ async function importOne(chain: Chain, block: Block, vm: VM): Promise<void> {
   const parentRoot = chain.stateRoot
   let prepared: PreparedState | undefined
   const state = new JournaledState(view, async (diff) => (prepared = await chain.prepareState(diff, view, parentRoot)).root)
-  ;(vm as unknown as { stateManager: JournaledState }).stateManager = state
-  vm.evm.stateManager = state
-  ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
+  bindState(vm, state)
   try {
     let result
     try {

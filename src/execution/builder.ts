@@ -14,7 +14,7 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
-import { createEngineVM } from './engine/vm.js'
+import { bindState, createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
@@ -30,8 +30,8 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
-import { builtHeader, type BuiltHeaderFields } from './header.js'
-import { encodeList, encodeString, encodeStrings } from '../rlp.js'
+import { builtHeader, keepBlockEncoding, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
+import { encodeStrings } from '../rlp.js'
 import { fromHex, unpadded } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
@@ -98,18 +98,6 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
 /** What a header under construction holds until its state root and bloom are known (never read). */
 const PLACEHOLDER_ROOT = new Uint8Array(32)
 const PLACEHOLDER_BLOOM = new Uint8Array(256)
-
-/** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
-const EMPTY_LIST = Uint8Array.of(0xc0)
-
-/**
- * The RLP of a block from its header's RLP and its transactions' kept encodings, as
- * `Block.serialize` would make it (typed transactions as byte strings, legacy ones as lists).
- */
-function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
-  const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
-  return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
-}
 
 /** Zero as an RLP quantity (empty), shared: the fields lists below are only read, to be encoded. */
 const ZERO_QUANTITY = new Uint8Array(0)
@@ -243,9 +231,7 @@ export class BlockBuilder {
     const common = this.vm.common
     const view = this.chain.headView()
     const state = new JournaledState(view)
-    ;(this.vm as unknown as { stateManager: JournaledState }).stateManager = state
-    this.vm.evm.stateManager = state
-    ;(this.vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
+    bindState(this.vm, state)
     try {
       const number = parent.header.number + 1n
       const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
@@ -354,13 +340,12 @@ export class BlockBuilder {
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
       const headerRlp = encodeStrings(headerFields(blockHeader))
-      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
+      setHeaderHash(blockHeader, keccak256(headerRlp))
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
       const transactions = included.map(({ tx }) => tx)
       const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
-      let rlp: Uint8Array | undefined
-      Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, transactions, withdrawals)) })
+      keepBlockEncoding(block, headerRlp, transactions, withdrawals)
       Object.freeze(block)
       return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, close: () => view.close() }
     } catch (error) {
@@ -414,10 +399,9 @@ export class BlockBuilder {
       const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
       const headerRlp = encodeStrings(headerFields(blockHeader))
-      ;(blockHeader as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(headerRlp)
+      setHeaderHash(blockHeader, keccak256(headerRlp))
       const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
-      let rlp: Uint8Array | undefined
-      Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, [], withdrawals)) })
+      keepBlockEncoding(block, headerRlp, [], withdrawals)
       Object.freeze(block)
       return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {

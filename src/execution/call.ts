@@ -11,7 +11,8 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
-import { createEngineVM } from './engine/vm.js'
+import { bindState, createEngineVM } from './engine/vm.js'
+import { setSender } from './engine/tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
@@ -32,7 +33,7 @@ import {
   type StateOverrides,
 } from './overrides.js'
 import { hardhatEstimate } from './hardhat-estimate.js'
-import { intrinsicGas } from './intrinsic-gas.js'
+import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { revertError } from './revert.js'
 import { hardhatFailure } from './transaction-failure.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
@@ -163,7 +164,7 @@ export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigin
   const blobFee = type === TransactionType.BlobEIP4844 && req.maxFeePerBlobGas === undefined && block.header.excessBlobGas !== undefined ? { maxFeePerBlobGas: block.header.getBlobGasPrice() } : undefined
   const tx = requestTransaction(blobFee === undefined ? req : { ...req, ...blobFee }, type, nonce, gasLimit, fees, { common, freeze: false })
   const sender = new Address(req.from ?? ZERO_ADDRESS)
-  ;(tx as unknown as { getSenderAddress: () => Address }).getSenderAddress = () => sender
+  setSender(tx, sender)
   return tx
 }
 
@@ -172,12 +173,6 @@ export function isPriced(req: CallRequest): boolean {
   return req.gasPrice !== undefined || req.maxFeePerGas !== undefined || req.maxPriorityFeePerGas !== undefined
 }
 
-/** Points a VM at a state overlay. */
-export function bindState(vm: VM, state: JournaledState): void {
-  ;(vm as unknown as { stateManager: JournaledState }).stateManager = state
-  vm.evm.stateManager = state
-  ;(vm.evm.journal as unknown as { stateManager: JournaledState }).stateManager = state
-}
 
 export class CallExecutor {
   /** Idle call VMs by fork: a call runs under its block's fork (a chain with a schedule has several). */

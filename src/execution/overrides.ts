@@ -9,6 +9,8 @@ import type { EVMInterface } from '@ethereumjs/evm'
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Refused } from '../domain-errors.js'
+import { precompilesOf, setPrecompiles, type Precompiles } from './engine/precompiles.js'
+import { setBlobGasPrice } from './engine/header.js'
 import { data } from '../hex.js'
 import type { StateReader } from '../state/types.js'
 
@@ -85,7 +87,6 @@ export function validateOverrides(overrides: StateOverrides): void {
   }
 }
 
-type Precompiles = Map<string, unknown>
 
 /**
  * The overridden precompile set, which still lists the fork's own precompiles: the EVM dispatches
@@ -113,8 +114,7 @@ class OverriddenPrecompiles extends Map<string, unknown> {
  * Returns the function that restores the EVM's precompiles.
  */
 export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOverrides): () => void {
-  const holder = evm as unknown as { _precompiles: Precompiles }
-  const original = holder._precompiles
+  const original = precompilesOf(evm)
   let touched = false
   for (const a of overrides.keys()) if (original.has(a)) touched = true
   for (const o of overrides.values()) if (o.movePrecompileToAddress !== undefined) touched = true
@@ -133,10 +133,8 @@ export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOver
     }
     if (precompile !== undefined && !moved.has(address)) active.delete(address)
   }
-  holder._precompiles = OverriddenPrecompiles.of(active, original)
-  return () => {
-    holder._precompiles = original
-  }
+  setPrecompiles(evm, OverriddenPrecompiles.of(active, original))
+  return () => setPrecompiles(evm, original)
 }
 
 /** The block a run executes in: `block` with the header overrides applied. */
@@ -183,5 +181,5 @@ function buildOverridden(block: Block, o: BlockOverrides, common: Common): Block
 
 /** Makes BLOBBASEFEE (and blob fee checks) read `fee`: the header has no such field to set. */
 export function withBlobBaseFee(block: Block, fee: bigint): void {
-  ;(block.header as unknown as { getBlobGasPrice: () => bigint }).getBlobGasPrice = () => fee
+  setBlobGasPrice(block.header, fee)
 }

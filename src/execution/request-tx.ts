@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common'
 import { Blob4844Tx, createTx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { data } from '../hex.js'
 import type { Authorization, CallRequest } from './call-request.js'
-import { unsignedFeeMarket } from './fee-market-tx.js'
+import { unsignedFeeMarket } from './engine/fee-market-tx.js'
 
 /** What a transaction pays per gas: a gas price (legacy, EIP-2930) or a fee cap and tip. */
 export type Fees = { gasPrice: bigint } | { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }

@@ -14,6 +14,7 @@ import { readRefusal } from './geth-wording.js'
 import { revertReason } from './revert.js'
 import type { IndexedLog } from './transfer-tracer.js'
 import { requestTransaction, type Fees } from './request-tx.js'
+import { setGasAndNonce, setHash, setSender } from './engine/tx.js'
 
 /** The largest nonce: geth keeps nonces in a uint64, and EIP-2681 forbids using 2^64-1. */
 export const MAX_NONCE = 2n ** 64n - 1n
@@ -87,14 +88,9 @@ function txGasCap(common: Common): bigint | undefined {
 
 /** Gives a made transaction its real gas and nonce, its sender and its unsigned hash. */
 function finish(tx: TypedTransaction, req: CallRequest, nonce: bigint, gasLimit: bigint): TypedTransaction {
-  const fields = tx as unknown as { gasLimit: bigint; nonce: bigint }
-  fields.gasLimit = gasLimit
-  fields.nonce = nonce
-  const sender = new Address(req.from ?? ZERO_ADDRESS)
-  const hash = keccak_256(tx.serialize())
-  const patch = tx as unknown as { getSenderAddress: () => Address; hash: () => Uint8Array }
-  patch.getSenderAddress = () => sender
-  patch.hash = () => hash
+  setGasAndNonce(tx, gasLimit, nonce)
+  setSender(tx, new Address(req.from ?? ZERO_ADDRESS))
+  setHash(tx, keccak_256(tx.serialize()))
   return tx
 }
 

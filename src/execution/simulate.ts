@@ -23,7 +23,9 @@ import { isDomainError, SimulationRefused, type SimulationRefusal } from '../dom
 import { data, fromHex } from '../hex.js'
 import type { CallRequest } from './call-request.js'
 import { JournaledState } from '../state/journaled-state.js'
-import { bindState, callBlockhashes, type CallExecutor, type Lease } from './call.js'
+import { callBlockhashes, type CallExecutor, type Lease } from './call.js'
+import { bindState } from './engine/vm.js'
+import { setBlockTransactions } from './engine/header.js'
 import { applyPrecompileOverrides, validateOverrides, withBlobBaseFee, type BlockOverrides, type StateOverrides } from './overrides.js'
 import {
   callResult,
@@ -324,7 +326,7 @@ async function simulateBlock(
     )
     // Ours, not copies made by createBlock: they know their sender and unsigned hash, and a copy
     // would be held to EIP-7825 and EIP-2681 again.
-    ;(block as unknown as { transactions: TypedTransaction[] }).transactions = txs
+    setBlockTransactions(block, txs)
     return { block, senders, calls: results }
   } finally {
     restore()

@@ -16,6 +16,7 @@ import type { RawLog } from '../chain/receipts.js'
 import { emptyDiff, type StateDiff, type SyncStateReader } from '../state/types.js'
 import { SYSTEM_CONTRACTS } from '../chain/system-contracts.js'
 import { fromHex } from '../hex.js'
+import { depositContractAddress } from './engine/common.js'
 
 const SYSTEM_ADDRESS = createAddressFromString('0xfffffffffffffffffffffffffffffffffffffffe')
 const BEACON_ROOTS = createAddressFromString('0x000f3df6d732807ef1319fb7b8bb8522d0beac02')
@@ -158,16 +159,15 @@ async function dequeue(vm: VM, contract: Address, block: Block): Promise<Uint8Ar
   return result.execResult.returnValue
 }
 
-/** Each chain configuration's deposit contract, parsed once. */
+/** Each Common's deposit contract, parsed once. */
 const depositContracts = new WeakMap<object, Uint8Array>()
 
 /** The chain's deposit contract (EIP-6110), from its chain configuration. */
 function depositContract(vm: VM): Uint8Array {
-  const config = (vm.common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-  let address = depositContracts.get(config)
+  let address = depositContracts.get(vm.common)
   if (address === undefined) {
-    address = fromHex(config.depositContractAddress ?? Mainnet.depositContractAddress ?? '0x' + '00'.repeat(20))
-    depositContracts.set(config, address)
+    address = fromHex(depositContractAddress(vm.common) ?? Mainnet.depositContractAddress ?? '0x' + '00'.repeat(20))
+    depositContracts.set(vm.common, address)
   }
   return address
 }

@@ -9,6 +9,7 @@
  */
 import type { EVMInterface, EVMResult, Message } from '@ethereumjs/evm'
 import { concat, equalBytes, fromHex, word } from '../hex.js'
+import { codeAddress, frameLogs } from './engine/frames.js'
 import { layerOpcodeTable } from './engine/layers.js'
 
 /** ERC-7528's pseudo-address for ether. */
@@ -29,7 +30,7 @@ type Pending = IndexedLog | { transfer: { from: Uint8Array; value: bigint; index
 
 type OpEntry = {
   opcodeInfo: unknown
-  opHandler: (runState: { interpreter: { _result: { logs: RawLog[] } } }, common: unknown) => unknown
+  opHandler: (runState: { interpreter: object }, common: unknown) => unknown
   gasHandler: unknown
 }
 
@@ -96,7 +97,7 @@ export class TransferTracer {
         ...entry,
         opHandler: (runState, common) => {
           const out = run(runState, common)
-          const logs = runState.interpreter._result.logs
+          const logs = frameLogs(runState.interpreter)
           const log = logs[logs.length - 1]
           if (log !== undefined) this.frames[this.frames.length - 1]?.push({ log, index: this.count++ })
           return out
@@ -128,7 +129,7 @@ export class TransferTracer {
 
   private enter(m: Message): void {
     const frame: Pending[] = []
-    const callcode = m.to !== undefined && equalBytes(m.to.bytes, m.caller.bytes) && m._codeAddress !== undefined && !equalBytes(m._codeAddress.bytes, m.to.bytes)
+    const callcode = m.to !== undefined && equalBytes(m.to.bytes, m.caller.bytes) && codeAddress(m) !== undefined && !equalBytes(codeAddress(m)!.bytes, m.to.bytes)
     if (this.traceTransfers && m.value > 0n && !m.delegatecall && !callcode) {
       const transfer: { from: Uint8Array; value: bigint; index: number; log?: RawLog } = { from: m.caller.bytes, value: m.value, index: this.count++ }
       if (m.to !== undefined) transfer.log = transferLog(m.caller.bytes, m.to.bytes, m.value)

@@ -10,6 +10,7 @@ import { nodeZlib } from '../builtins.js'
 import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Mainnet } from '@ethereumjs/common'
 import { createChainCommon } from '../chain/common.js'
+import { depositContractAddress } from '../execution/engine/common.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { ServerError } from '../errors.js'
 import { concat, data } from '../hex.js'
@@ -83,8 +84,7 @@ export function gethChainConfig(s: Here): Record<string, unknown> {
   }
   const head = forks.head
   if (head.isActivatedEIP(6110)) {
-    const params = (head as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-    out.depositContractAddress = (params.depositContractAddress ?? Mainnet.depositContractAddress ?? '').toLowerCase()
+    out.depositContractAddress = (depositContractAddress(head) ?? Mainnet.depositContractAddress ?? '').toLowerCase()
   }
   if (Object.keys(blobSchedule).length > 0) out.blobSchedule = blobSchedule
   return out

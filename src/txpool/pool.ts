@@ -7,7 +7,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import { EventEmitter } from 'eventemitter3'
 import { keyOf } from '../hex.js'
-import { minimumGasLimit } from '../execution/intrinsic-gas.js'
+import { minimumGasLimit } from '../execution/engine/intrinsic-gas.js'
 import { TxRejected } from '../domain-errors.js'
 import { Inclusions } from './inclusions.js'
 

@@ -1,5 +1,5 @@
 /**
- * Built blocks' headers are made without @ethereumjs/block's constructor (src/execution/header.ts).
+ * Built blocks' headers are made without @ethereumjs/block's constructor (src/execution/engine/header.ts).
  * They must be the object the constructor makes from the same fields (same fields in the same
  * order, same hash, RLP and JSON) under every hardfork the node runs, and where the constructor
  * refuses a header (mainnet's DAO extra-data blocks, the first London block of a chain whose
@@ -11,7 +11,7 @@ import { Mainnet } from '@ethereumjs/common'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
-import { builtHeader, type BuiltHeaderFields } from '../../src/execution/header.js'
+import { builtHeader, type BuiltHeaderFields } from '../../src/execution/engine/header.js'
 
 function fieldsFor(hardfork: string, extra: Partial<BuiltHeaderFields> = {}): BuiltHeaderFields {
   const common = createChainCommon(31337n, hardfork)

@@ -8,12 +8,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM } from '@ethereumjs/evm'
+import { createEVM, Message } from '@ethereumjs/evm'
 import { describe, expect, it } from 'vitest'
 import { createNode, engineStatus } from '../../src/index.js'
 import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../src/execution/engine/index.js'
-import { EVM_MEMBERS, missingMembers } from '../../src/execution/engine/internals.js'
-import { isPatched } from '../../src/execution/fast-opcodes.js'
+import { versionRefusal } from '../../src/execution/engine/gate.js'
+import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers } from '../../src/execution/engine/internals.js'
+import { isPatched } from '../../src/execution/engine/fast-opcodes.js'
 import { SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
 
 const run = promisify(execFile)
@@ -67,6 +68,22 @@ describe('the checks that keep the patches off', () => {
     expect(refusal(undefined, '10.2.0')).toBe('@ethereumjs/evm 10.2.0 is not a version the patches were verified against (10.1.3)')
     expect(refusal(undefined, undefined)).toBe('the version of @ethereumjs/evm could not be read')
     expect(refusal('turbo', '10.1.3')).toBe("FINALITY_ENGINE=turbo is not 'plain' or 'fast'; the plain library runs")
+  })
+
+  it('gates each library the engine reaches inside of by its own version', () => {
+    expect(refusal(undefined, '10.2.0', '@ethereumjs/common')).toBe('@ethereumjs/common 10.2.0 is not a version the patches were verified against (10.1.3)')
+    expect(refusal(undefined, undefined, '@ethereumjs/tx')).toBe('the version of @ethereumjs/tx could not be read')
+    expect(versionRefusal('10.1.3', '@ethereumjs/block')).toBeUndefined()
+    // FINALITY_ENGINE=plain turns the fast paths off, never what has no public path.
+    expect(versionRefusal('10.1.3', '@ethereumjs/evm')).toBeUndefined()
+    const status = engineStatus()
+    expect(Object.keys(status.libraries)).toEqual(['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block'])
+    for (const gate of Object.values(status.libraries)) expect(gate).toEqual({ version: '10.1.3', verified: true, fast: true, reason: undefined })
+  })
+
+  it('a Message still has the private field the transfer logs read', () => {
+    expect(missingMembers('Message', new Message({ gasLimit: 0n }), MESSAGE_MEMBERS)).toEqual([])
+    expect(missingMembers('Message', {}, MESSAGE_MEMBERS)).toEqual(['Message._codeAddress'])
   })
 
   it('names each private member that is missing or of another kind', async () => {

@@ -1,5 +1,5 @@
 /**
- * The call-frame fast path (src/execution/fast-call.ts) ends every frame as @ethereumjs/evm's own
+ * The call-frame fast path (src/execution/engine/fast-call.ts) ends every frame as @ethereumjs/evm's own
  * `_executeCall` does: the same result and the same state, for a contract call with and without
  * value, a revert, a value the sender cannot pay, a call to an account without code and a
  * precompile call. Each case runs on two fresh EVMs, one through each method. The frame's result

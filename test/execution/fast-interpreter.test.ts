@@ -1,5 +1,5 @@
 /**
- * The interpreter loop of src/execution/fast-interpreter.ts changes no result. Each program runs
+ * The interpreter loop of src/execution/engine/fast-interpreter.ts changes no result. Each program runs
  * twice on fresh EVMs: once through the fast loop, once with a `step` listener attached, which
  * sends every step through @ethereumjs/evm's own `runStep`. Gas, return data, logs, the error
  * and the storage written must be the same, for success, STOP, REVERT, INVALID, bad jumps,

@@ -1,5 +1,5 @@
 /**
- * The journal's clean-up without promises (src/execution/fast-journal.ts): on the node's own
+ * The journal's clean-up without promises (src/execution/engine/fast-journal.ts): on the node's own
  * state it deletes the same touched empty accounts as the library's `Journal#cleanup` (EIP-161),
  * keeps the others, resets the warm sets, and reads no account through a promise.
  */

@@ -1,5 +1,5 @@
 /**
- * SLOAD and SSTORE without promises (src/execution/fast-storage.ts): on the node's own state
+ * SLOAD and SSTORE without promises (src/execution/engine/fast-storage.ts): on the node's own state
  * with a base read synchronously they read and write through `storageNow` / `setStorage` and
  * never through the promise-returning reads; on a base read through promises they fall back to
  * the library's handlers; the gas and refunds are the same either way (and the same as the

@@ -1,5 +1,5 @@
 /**
- * The EIP-1559 fast path of eth_sendRawTransaction's decoding (src/execution/fee-market-tx.ts)
+ * The EIP-1559 fast path of eth_sendRawTransaction's decoding (src/execution/engine/fee-market-tx.ts)
  * makes the very object @ethereumjs/tx's `create1559FeeMarketTxFromBytesArray` makes (prototype,
  * own properties in order, values), and leaves every value the library refuses to the library:
  * over node.request the refusals keep the library's words. The same for the unsigned transaction
@@ -12,7 +12,7 @@ import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { createChainCommon } from '../../src/chain/common.js'
-import { fastFeeMarket, unsignedFeeMarket, type FeeMarketFields } from '../../src/execution/fee-market-tx.js'
+import { fastFeeMarket, unsignedFeeMarket, type FeeMarketFields } from '../../src/execution/engine/fee-market-tx.js'
 import { rpcError, testNode } from './helpers.js'
 
 const common = createChainCommon(31337n, 'prague')

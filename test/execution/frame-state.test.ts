@@ -1,5 +1,5 @@
 /**
- * A call frame's state steps without promises (src/execution/frame-state.ts): on the node's own
+ * A call frame's state steps without promises (src/execution/engine/frame-state.ts): on the node's own
  * state with a base read synchronously, a call with value, an inner call with value and a call
  * to a precompile set up their frames without the promise-returning reads, and end
  * with the same balances, return data, gas and errors as the library's steps (a sender short of

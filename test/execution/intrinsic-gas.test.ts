@@ -1,5 +1,5 @@
 /**
- * The intrinsic gas and minimum gas limit the node works out itself (src/execution/intrinsic-gas.ts)
+ * The intrinsic gas and minimum gas limit the node works out itself (src/execution/engine/intrinsic-gas.ts)
  * equal @ethereumjs/tx's `getIntrinsicGas` and `getMinimumGasLimit` on every hardfork the node runs
  * and every transaction type: calldata of zeros, non-zeros and both, creations with init code of
  * whole and partial words, access lists, authorisation lists; and on a later hardfork whose EIPs
@@ -9,7 +9,7 @@ import { Blob4844Tx, createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createChainCommon, SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
-import { intrinsicGas, minimumGasLimit } from '../../src/execution/intrinsic-gas.js'
+import { intrinsicGas, minimumGasLimit } from '../../src/execution/engine/intrinsic-gas.js'
 import type { Hex } from '../../src/index.js'
 import { rpcError, testNode } from './helpers.js'
 

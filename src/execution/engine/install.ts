@@ -14,18 +14,19 @@
  *   and `engineStatus()` says why. `FINALITY_ENGINE=plain` turns the patches off.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM, EVM } from '@ethereumjs/evm'
-import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from '../fast-call.js'
-import { fastRun, type InterpreterRun as FastRunnable } from '../fast-interpreter.js'
-import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from '../fast-journal.js'
-import { rememberOriginalHandlers } from '../fast-opcodes.js'
-import { cached, leanEnv, type Analyse, type InterpreterRun } from '../jump-cache.js'
+import { createEVM, EVM, Message } from '@ethereumjs/evm'
+import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
+import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
+import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from './fast-journal.js'
+import { rememberOriginalHandlers } from './fast-opcodes.js'
+import { cached, leanEnv, type Analyse, type InterpreterRun } from './jump-cache.js'
 import {
   ENV_MEMBERS,
   EVM_MEMBERS,
   INTERPRETER_MEMBERS,
   JOURNAL_MEMBERS,
   MEMORY_MEMBERS,
+  MESSAGE_MEMBERS,
   OPCODE_ENTRY_MEMBERS,
   OPCODE_INFO_MEMBERS,
   RESULT_MEMBERS,
@@ -33,11 +34,10 @@ import {
   STACK_MEMBERS,
   missingMembers,
 } from './internals.js'
+import { ENGINE_ENV, VERIFIED_VERSIONS, libraryGates, refusal } from './gate.js'
 import { PATCHES, type EngineStatus } from './status.js'
 import { BUNDLED, evmVersion } from './version.js'
 
-/** The @ethereumjs/evm versions the patches were verified against (their tests and the differential test). */
-export const VERIFIED_VERSIONS: readonly string[] = ['10.1.3']
 
 /**
  * The hardforks the patches were verified on (the differential test runs every supported fork).
@@ -45,8 +45,6 @@ export const VERIFIED_VERSIONS: readonly string[] = ['10.1.3']
  */
 export const VERIFIED_HARDFORKS: readonly string[] = [Hardfork.London, Hardfork.Paris, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka]
 
-/** Environment variable that turns the patches off (`plain`). */
-export const ENGINE_ENV = 'FINALITY_ENGINE'
 
 /** An unassigned opcode in every fork the node runs, used once to reach the interpreter. */
 const PROBE_OPCODE = 0x0c
@@ -108,6 +106,7 @@ export function engineStatus(): EngineStatus {
     verifiedVersions: VERIFIED_VERSIONS,
     verifiedHardforks: VERIFIED_HARDFORKS,
     patches,
+    libraries: libraryGates(),
     reason: installing === undefined ? 'not installed yet (createNode() installs it)' : reason,
   }
 }
@@ -139,20 +138,6 @@ async function probe(): Promise<Probe | undefined> {
   return { evm, interpreter: seen.interpreter as Probe['interpreter'], runState: seen }
 }
 
-/**
- * Why the patches stay off for this setting of {@link ENGINE_ENV} and this library version,
- * before any internals are looked at; undefined when they may go in.
- */
-export function refusal(setting: string | undefined, version: string | undefined): string | undefined {
-  if (setting === 'plain') return `turned off by ${ENGINE_ENV}=plain`
-  if (setting !== undefined && setting !== '' && setting !== 'fast') return `${ENGINE_ENV}=${setting} is not 'plain' or 'fast'; the plain library runs`
-  if (version === undefined) return 'the version of @ethereumjs/evm could not be read'
-  if (!VERIFIED_VERSIONS.includes(version)) {
-    return `@ethereumjs/evm ${version} is not a version the patches were verified against (${VERIFIED_VERSIONS.join(', ')})`
-  }
-  return undefined
-}
-
 /** Installs the patches; answers why not, or undefined when they are in. */
 async function install(): Promise<string | undefined> {
   const version = evmVersion()
@@ -174,6 +159,7 @@ async function install(): Promise<string | undefined> {
     ...missingMembers('EVM.journal', (evm as unknown as { journal?: unknown }).journal, JOURNAL_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD]', entry, OPCODE_ENTRY_MEMBERS),
     ...missingMembers('_opcodeMap[MLOAD].opcodeInfo', entry?.opcodeInfo, OPCODE_INFO_MEMBERS),
+    ...missingMembers('Message', new Message({ gasLimit: 0n }), MESSAGE_MEMBERS),
   ]
   if (!Array.isArray(table)) missing.push('EVM._opcodeMap (not an array)')
   const interpreterProto = interpreter.constructor.prototype

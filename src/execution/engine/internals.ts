@@ -38,6 +38,7 @@ export const EVM_MEMBERS: readonly Member[] = [
   { name: 'events', kind: 'object', usedBy: 'fast interpreter (step listeners)' },
   { name: 'common', kind: 'object', usedBy: 'every patch (fork checks)' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast-call' },
+  { name: '_precompiles', kind: 'object', usedBy: 'precompile overrides (precompiles.ts)' },
 ]
 
 /** Members of an `Interpreter` instance (the class is not exported; reached by a probe opcode). */
@@ -50,9 +51,9 @@ export const INTERPRETER_MEMBERS: readonly Member[] = [
   { name: 'storageLoad', kind: 'function', usedBy: 'fast opcodes (SLOAD)' },
   { name: 'log', kind: 'function', usedBy: 'fast opcodes (LOGs)' },
   { name: '_runState', kind: 'object', usedBy: 'fast interpreter' },
-  { name: '_env', kind: 'object', usedBy: 'lean environment, tracers' },
+  { name: '_env', kind: 'object', usedBy: 'lean environment, fast storage, tracers (frames.ts)' },
   { name: '_evm', kind: 'object', usedBy: 'jump cache, fast interpreter' },
-  { name: '_result', kind: 'object', usedBy: 'tracers, transfer logs (logs)' },
+  { name: '_result', kind: 'object', usedBy: 'tracers, transfer logs (logs; frames.ts)' },
   { name: 'common', kind: 'object', usedBy: 'fast interpreter, jump cache (EIP-8024)' },
 ]
 
@@ -85,7 +86,7 @@ export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts)' },
   { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
-  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up' },
+  { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up, bindState (vm.ts: a VM pointed at a state)' },
   { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
 ]
 
@@ -115,7 +116,7 @@ export const STACK_MEMBERS: readonly Member[] = [
 export const MEMORY_MEMBERS: readonly Member[] = [
   { name: 'read', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'write', kind: 'function', usedBy: 'fast opcodes' },
-  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step)' },
+  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step; frames.ts)' },
 ]
 
 /** Fields of the interpreter's environment (`_env`, `runState.env`). */
@@ -124,6 +125,9 @@ export const ENV_MEMBERS: readonly Member[] = [
   { name: 'depth', kind: 'number', usedBy: 'tracers (call depth)' },
   { name: 'contract', kind: 'object', usedBy: 'tracers (balance, nonce)' },
 ]
+
+/** Fields of a `Message` (made with every option unset: the field must still be an own property). */
+export const MESSAGE_MEMBERS: readonly Member[] = [{ name: '_codeAddress', kind: 'present', usedBy: 'transfer logs (a CALLCODE frame; frames.ts)' }]
 
 /** Fields of the interpreter's result (`_result`). */
 export const RESULT_MEMBERS: readonly Member[] = [{ name: 'logs', kind: 'object', usedBy: 'tracers, transfer logs' }]

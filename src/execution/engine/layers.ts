@@ -10,9 +10,12 @@
  *
  * Each outer layer wraps the handlers the inner ones left, so a tracer sees the time-out guard's
  * pauses as part of the opcode and every wrapper calls the faster handler. A layer applied out
- * of order or twice to one table is a bug in the node and throws.
+ * of order or twice to one table is a bug in the node and throws. The table is a private member
+ * of the EVM (`_opcodeMap`): where @ethereumjs/evm's version is not a verified one, adding a layer
+ * refuses (the feature that asked for it answers with the reason).
  */
-import { patchOpcodeTable } from '../fast-opcodes.js'
+import { patchOpcodeTable } from './fast-opcodes.js'
+import { requireVerifiedEvm } from './frames.js'
 import { isFast } from './install.js'
 
 /** The layers of an opcode table, inside out. */
@@ -29,6 +32,7 @@ const outermost = new WeakMap<object, number>()
  * fast paths), then `wrap`, which replaces entries of the table with wrappers of theirs.
  */
 export function layerOpcodeTable<Entry>(evm: unknown, layer: OpcodeLayer, wrap: (table: Entry[]) => void): void {
+  requireVerifiedEvm(`the ${layer} layer of the opcode table`)
   const table = (evm as { _opcodeMap: Entry[] })._opcodeMap
   const index = OPCODE_LAYERS.indexOf(layer)
   const current = outermost.get(table) ?? 0

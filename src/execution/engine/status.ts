@@ -1,6 +1,8 @@
 /** What the engine runs: which patches of @ethereumjs/evm are on, and why any is off. */
+import type { LibraryGate } from './gate.js'
+import type { EngineLibrary } from './version.js'
 
-/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "Patches to @ethereumjs/evm"). */
+/** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "The engine"). */
 export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall'] as const
 
 /** One of the engine's patches. */
@@ -20,6 +22,8 @@ export interface EngineStatus {
   verifiedHardforks: readonly string[]
   /** Each patch and whether it is on. */
   patches: Record<EnginePatch, boolean>
+  /** Each @ethereumjs library the engine reaches inside of: its version and whether its fast paths run (gate.ts). */
+  libraries: Record<EngineLibrary, LibraryGate>
   /** Why the patches are off; undefined when they are on, or before the first node started. */
   reason: string | undefined
 }

@@ -2,6 +2,8 @@
 import { createEVM, type EVM, type EVMOpts } from '@ethereumjs/evm'
 import { createVM, type VM, type VMOpts } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from '../ecrecover-overrides.js'
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { requireVerifiedEvm } from './frames.js'
 import { installEngine, ownEvm } from './install.js'
 
 /**
@@ -22,4 +24,17 @@ export async function createEngineVM(opts: VMOpts, ecrecover?: EcrecoverOverride
 export async function createEngineEVM(opts: EVMOpts): Promise<EVM> {
   await installEngine()
   return ownEvm(await createEVM(opts))
+}
+
+/**
+ * Points a VM at another state (a block's overlay, a call's): the VM's, its EVM's and its
+ * journal's state manager. The journal's is private to @ethereumjs/evm (listed in internals.ts)
+ * and a VM's is read-only in its types; making a VM per state is the public path, too slow for a
+ * call. Refused where the library's version is not a verified one.
+ */
+export function bindState(vm: VM, state: StateManagerInterface): void {
+  requireVerifiedEvm('running on the node\'s state')
+  ;(vm as unknown as { stateManager: StateManagerInterface }).stateManager = state
+  vm.evm.stateManager = state
+  ;(vm.evm.journal as unknown as { stateManager: StateManagerInterface }).stateManager = state
 }

@@ -13,10 +13,10 @@
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { bigIntToBytes, generateAddress, generateAddress2, type Address } from '@ethereumjs/util'
-import type { RawLog } from '../../chain/receipts.js'
 import { word } from '../../hex.js'
 import { frameError, isFaultError, isStepError, preStepError } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
+import { frameEnv, frameLogs, memoryBytes, type FrameInterpreter } from '../engine/frames.js'
 import { layerOpcodeTable } from '../engine/layers.js'
 
 const EMPTY = new Uint8Array(0)
@@ -35,14 +35,10 @@ const CALL_OPS = new Map<number, FrameType>([
 
 interface RunState {
   stack: { peek(n: number): bigint[]; length: number }
-  memory: { _store: Uint8Array }
+  memory: object
   messageGasLimit?: bigint
   stateManager: StateManagerInterface
-  interpreter: {
-    getAddress(): Address
-    _result: { logs: RawLog[] }
-    _env: { depth: number; contract: { balance: bigint; nonce: bigint } }
-  }
+  interpreter: FrameInterpreter
 }
 
 type Handler = (runState: RunState, common: unknown) => unknown
@@ -253,7 +249,7 @@ export class TraceHooks {
       gasLeft: rs.gasLeft,
       gasRefund: rs.gasRefund,
       stack: rs.stack.getStack(),
-      memory: rs.memory._store.slice(0, Number(rs.memoryWordCount) * 32),
+      memory: memoryBytes(rs.memory).slice(0, Number(rs.memoryWordCount) * 32),
       depth: frame?.message?.depth ?? 0,
       address: rs.env.address,
       stateManager: rs.stateManager,
@@ -352,7 +348,7 @@ export class TraceHooks {
     const tracer = this.tracer
     if (tracer === undefined) return
     const layout = ARGS[type]
-    const env = rs.interpreter._env
+    const env = frameEnv(rs.interpreter)
     const create = type === 'CREATE' || type === 'CREATE2'
     const value = layout.value === undefined ? 0n : (args[layout.value] ?? 0n)
     let error: string
@@ -362,7 +358,7 @@ export class TraceHooks {
     else return
     const depth = this.depth + 1
     const from = rs.interpreter.getAddress().bytes
-    const input = readMemory(rs.memory._store, args[layout.input] ?? 0n, args[layout.input + 1] ?? 0n)
+    const input = readMemory(memoryBytes(rs.memory), args[layout.input] ?? 0n, args[layout.input + 1] ?? 0n)
     // geth computes a create's address before these checks and names it as the frame's `to`.
     let to: Uint8Array
     if (type === 'CREATE') to = generateAddress(from, bigIntToBytes(env.contract.nonce))
@@ -384,7 +380,7 @@ export class TraceHooks {
   /** LOG0…LOG4: the log the opcode appended. */
   private logOp(run: Handler, rs: RunState, common: unknown): unknown {
     const out = run(rs, common)
-    const logs = rs.interpreter._result.logs
+    const logs = frameLogs(rs.interpreter)
     const log = logs[logs.length - 1]
     if (log !== undefined) this.tracer?.onLog?.(log)
     return out

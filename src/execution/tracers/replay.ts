@@ -30,7 +30,7 @@ import type { JsTracerLimits } from './js-tracer.js'
 import type { CallRequest } from '../call-request.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
-import { bindState, callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
+import { callBlockhashes, callTransaction, gethMessage, isPriced, type CallExecutor, type CallOptions } from '../call.js'
 import {
   OverriddenState,
   applyPrecompileOverrides,
@@ -41,6 +41,8 @@ import { preBlock } from '../system-calls.js'
 import { CallGuard, EvmTimeout } from '../timeout.js'
 import { hasPlaceholderSignature } from '../transactions.js'
 import { createTracer, isJavaScript, prepareTracer, traceTimeout, type TraceBudget, type TraceConfig } from './config.js'
+import { withSenderAddress } from '../engine/tx.js'
+import { bindState } from '../engine/vm.js'
 import { TraceHooks } from './hooks.js'
 import { frameError } from './opcodes.js'
 import type { Tracer } from './types.js'
@@ -112,7 +114,7 @@ function withSender(tx: TypedTransaction, from: Uint8Array): { tx: TypedTransact
   }
   if (recovered !== undefined && equalBytes(recovered, from)) return { tx, exempt: hasPlaceholderSignature(tx, from) }
   const sender = new Address(from)
-  return { tx: Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction, exempt: true }
+  return { tx: withSenderAddress(tx, sender), exempt: true }
 }
 
 /** The EIP-7702 authorities a transaction names (those whose signature recovers). */

@@ -6,6 +6,7 @@ import { Mainnet } from '@ethereumjs/common'
 import { data, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { SYSTEM_CONTRACTS } from '../../chain/system-contracts.js'
+import { depositContractAddress } from '../../execution/engine/common.js'
 import { method, type MethodTable } from '../method.js'
 
 const at = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
@@ -40,8 +41,7 @@ function systemContracts(c: Common): Record<string, string> {
   if (c.isActivatedEIP(7002)) out.WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS = address('WITHDRAWAL_REQUESTS')
   if (c.isActivatedEIP(7251)) out.CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS = address('CONSOLIDATION_REQUESTS')
   if (c.isActivatedEIP(6110)) {
-    const config = (c as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
-    out.DEPOSIT_CONTRACT_ADDRESS = (config.depositContractAddress ?? Mainnet.depositContractAddress ?? at(0)).toLowerCase()
+    out.DEPOSIT_CONTRACT_ADDRESS = (depositContractAddress(c) ?? Mainnet.depositContractAddress ?? at(0)).toLowerCase()
   }
   return out
 }

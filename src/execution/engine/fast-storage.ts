@@ -18,10 +18,12 @@
  * 8037, 8038's gas schedule) or that prices SSTORE before EIP-2200.
  */
 import { Hardfork } from '@ethereumjs/common'
+import type { Common } from '@ethereumjs/common'
+import { activeEipsKey } from './common.js'
 import { EVMError } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
-import { keyOf, toBigInt, unpadded, word } from '../hex.js'
-import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { keyOf, toBigInt, unpadded, word } from '../../hex.js'
+import { NOT_AT_HAND } from '../../state/journaled-state.js'
 
 /** The EIPs under which storage access does more than these handlers do. */
 const STORAGE_EIPS = [6800, 7864, 7928, 8037, 8038]
@@ -147,7 +149,7 @@ const plainByCommon = new WeakMap<object, { eips: unknown; hardfork: string; pla
  * changes) stay the same; worked out afresh each time if that list is not found.
  */
 function plainStorage(common: Params): boolean {
-  const eips = (common as unknown as { _activatedEIPsCache?: unknown })._activatedEIPsCache
+  const eips = activeEipsKey(common as unknown as Common)
   const hardfork = common.hardfork()
   const known = plainByCommon.get(common)
   if (known !== undefined && known.eips === eips && known.hardfork === hardfork && Array.isArray(eips)) return known.plain

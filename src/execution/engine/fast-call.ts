@@ -15,7 +15,7 @@
  */
 import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
 import { Account, createZeroAddress } from '@ethereumjs/util'
-import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { accountNow, creditRecipient, debitSender, loadCodeNow, syncSide, type FrameStateEvm } from './frame-state.js'
 
 /** EIPs that add work to a call frame in the library's method. */

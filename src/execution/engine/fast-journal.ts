@@ -14,8 +14,8 @@
  */
 import { Hardfork } from '@ethereumjs/common'
 import { Address, type Account } from '@ethereumjs/util'
-import { fromHex } from '../hex.js'
-import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { fromHex } from '../../hex.js'
+import { NOT_AT_HAND } from '../../state/journaled-state.js'
 
 /** What the clean-up reads and calls on a journal. */
 export interface JournalInternals {

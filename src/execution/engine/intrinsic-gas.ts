@@ -13,6 +13,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { Capability, type TypedTransaction } from '@ethereumjs/tx'
+import { paramsKey } from './common.js'
 
 /** The costs of one parameter set, as numbers (each fits easily; sums stay far below 2^53). */
 interface Schedule {
@@ -37,7 +38,8 @@ interface Schedule {
 const schedules = new WeakMap<object, Schedule>()
 
 function scheduleOf(common: Common): Schedule {
-  const key = (common as unknown as { _paramsCache: object })._paramsCache
+  const key = paramsKey(common)
+  if (key === undefined) return readSchedule(common)
   let schedule = schedules.get(key)
   if (schedule === undefined) {
     schedule = readSchedule(common)

@@ -11,12 +11,16 @@
  * constructor's checks could refuse the header (mainnet's DAO extra-data blocks, London's first
  * block on a chain whose London starts later, extra data over 32 bytes, a consensus other than
  * proof of stake or ethash, forks with fields this module does not set), the constructor itself
- * makes it, so it refuses as before.
+ * makes it, so it refuses as before. So does every header where @ethereumjs/block's version is
+ * not a verified one (gate.ts).
  */
-import { BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
+import { type Block, BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { type Common, ConsensusAlgorithm, Hardfork } from '@ethereumjs/common'
+import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { type Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { encodeList, encodeString } from '../../rlp.js'
+import { fastPaths } from './gate.js'
 
 /** The fields of a built header; the ones left out take the constructor's defaults. */
 export interface BuiltHeaderFields {
@@ -41,7 +45,7 @@ export interface BuiltHeaderFields {
 
 /** What a Common decides about its headers, looked up once per Common. */
 interface Rules {
-  /** False when the constructor must make every header (see the module comment). */
+  /** False when the constructor must make every header (see the module comment, and the gate). */
   direct: boolean
   london: bigint | undefined
   dao: bigint | undefined
@@ -100,6 +104,7 @@ function rules(common: Common): Rules {
   }
   r = {
     direct:
+      fastPaths('@ethereumjs/block') &&
       (algorithm === ConsensusAlgorithm.Casper || algorithm === ConsensusAlgorithm.Ethash) &&
       !common.isActivatedEIP(7928) &&
       !common.isActivatedEIP(7843),
@@ -144,4 +149,46 @@ export function builtHeader(fields: BuiltHeaderFields, common: Common): BlockHea
   // The constructor merges the block parameters into its Common (a node's shared Common once).
   own.updateParams(paramsBlock)
   return new Made(fields, own, r)
+}
+
+/**
+ * Gives a frozen header the hash of its RLP, which the caller computed anyway (for the block's
+ * RLP): `hash()` would encode the header again. Where @ethereumjs/block's version is not a
+ * verified one, `hash()` computes it at its first call instead (the same value).
+ */
+export function setHeaderHash(header: BlockHeader, hash: Uint8Array): void {
+  if (fastPaths('@ethereumjs/block')) (header as unknown as { cache: { hash?: Uint8Array } }).cache.hash = hash
+}
+
+/** Makes BLOBBASEFEE (and blob fee checks) of an unfrozen header read `fee`: the header has no such field to set. */
+export function setBlobGasPrice(header: BlockHeader, fee: bigint): void {
+  ;(header as unknown as { getBlobGasPrice: () => bigint }).getBlobGasPrice = () => fee
+}
+
+/**
+ * Gives an unfrozen block these transactions themselves (`createBlock` makes copies, which lose
+ * what the caller's know: their sender and unsigned hash).
+ */
+export function setBlockTransactions(block: Block, transactions: TypedTransaction[]): void {
+  ;(block as unknown as { transactions: TypedTransaction[] }).transactions = transactions
+}
+
+/** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
+const EMPTY_LIST = Uint8Array.of(0xc0)
+
+/**
+ * Makes a built block (not yet frozen) answer `serialize()` from its header's RLP, which the
+ * builder encoded once for the hash, and its transactions' kept encodings, computed at the first
+ * call: the block's RLP as `Block.serialize` makes it (typed transactions as byte strings, legacy
+ * ones as lists). Where @ethereumjs/block's version is not a verified one, the library encodes it.
+ */
+export function keepBlockEncoding(block: Block, headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): void {
+  if (!fastPaths('@ethereumjs/block')) return
+  let rlp: Uint8Array | undefined
+  Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, txs, withdrawals)) })
+}
+
+function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
+  const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
+  return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
 }

@@ -16,7 +16,7 @@
  * The modules that wrap entries (the call time-out, tracers, transfer logs) go through
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
-import { toBigInt, word } from '../hex.js'
+import { toBigInt, word } from '../../hex.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
 
 /** One entry of an EVM's opcode table. */

@@ -18,9 +18,9 @@
  * `leanEnv` drops an interpreter's spent environment.
  */
 import { patchOpcodeTable } from './fast-opcodes.js'
-import { analyseJumps } from './jump-analysis.js'
-import { contractCodeAnalysed } from '../compile-cache.js'
-import { fingerprint } from '../crypto/keccak.js'
+import { analyseJumps } from '../jump-analysis.js'
+import { contractCodeAnalysed } from '../../compile-cache.js'
+import { fingerprint } from '../../crypto/keccak.js'
 
 type Analysis = unknown
 /** `Interpreter#_getValidJumpDestinations`. */

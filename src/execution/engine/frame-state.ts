@@ -14,7 +14,7 @@
  */
 import { EVMError, type Message } from '@ethereumjs/evm'
 import { Account, MAX_INTEGER, type Address } from '@ethereumjs/util'
-import { NOT_AT_HAND } from '../state/journaled-state.js'
+import { NOT_AT_HAND } from '../../state/journaled-state.js'
 
 /** The synchronous side of `JournaledState`. */
 interface SyncState {

@@ -8,7 +8,8 @@
  * here directly and at least as strictly (no leading zeros, sizes, the chain id, EIP-1559 on,
  * the 64-bit nonce and gas, the EIP-7825 gas cap, the EIP-3860 initcode limit, the fee product,
  * the fee order, the y-parity, a low `s`); anything else, including any access list, goes to the
- * library, whose error words the refusal. The object it makes has the library's prototype, its
+ * library, whose error words the refusal. Where @ethereumjs/tx's version is not a verified one
+ * (gate.ts), the library makes every transaction. The object it makes has the library's prototype, its
  * own properties in the constructor's order and the same values (test/execution/fee-market-tx.test.ts
  * compares the two). eth_sendTransaction's unsigned transaction is made the same way from the
  * filled fields ({@link unsignedFeeMarket}).
@@ -16,7 +17,8 @@
 import type { Common } from '@ethereumjs/common'
 import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, paramsTx, TransactionType } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { toBigInt } from '../hex.js'
+import { toBigInt } from '../../hex.js'
+import { fastPaths } from './gate.js'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
@@ -29,9 +31,12 @@ export interface FeeMarketOptions {
   freeze: false
 }
 
-/** The transaction `values` describe: by the fast path when it applies, else by @ethereumjs/tx. */
+/**
+ * The transaction `values` describe: by the fast path when it applies (and @ethereumjs/tx's
+ * version is a verified one, gate.ts), else by @ethereumjs/tx.
+ */
 export function feeMarketFromValues(values: unknown, opts: FeeMarketOptions): FeeMarket1559Tx {
-  return fastFeeMarket(values, opts) ?? create1559FeeMarketTxFromBytesArray(values as never, opts)
+  return (fastPaths('@ethereumjs/tx') ? fastFeeMarket(values, opts) : undefined) ?? create1559FeeMarketTxFromBytesArray(values as never, opts)
 }
 
 /** A string item with a leading zero byte (ethereumjs' `validateNoLeadingZeroes` refuses it). */
@@ -167,7 +172,7 @@ export function unsignedFeeMarket(fields: FeeMarketFields, opts: FeeMarketOption
     common.isActivatedEIP(1559) &&
     !(common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')) &&
     !(to === undefined && common.isActivatedEIP(3860) && initcodeTooLarge(common, data.length))
-  if (!plain) return createFeeMarket1559Tx({ ...fields, type: TransactionType.FeeMarketEIP1559 } as never, opts)
+  if (!plain || !fastPaths('@ethereumjs/tx')) return createFeeMarket1559Tx({ ...fields, type: TransactionType.FeeMarketEIP1559 } as never, opts)
   return make(opts, to, nonce, gasLimit, value, data, undefined, undefined, undefined, [], maxFeePerGas, maxPriorityFeePerGas)
 }
 
