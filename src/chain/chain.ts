@@ -148,7 +148,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   async initFork(
     block: Block,
-    makeLazy: (flat: FlatState) => ForkLazyState,
+    makeLazy: (into: Pick<FlatState, 'loadAccount' | 'loadSlot'>) => ForkLazyState,
     start: (chain: Chain) => Promise<StateDiff>,
     history?: ForkHistorySource,
     proofs = true,
