@@ -1,6 +1,7 @@
 /** createNode(): wires the chain, pool, consensus, executor and dispatcher together. */
-import { Account, KECCAK256_NULL } from '@ethereumjs/util'
-import { initKeccak, keccak256 as keccak_256 } from './crypto/keccak.js'
+import { Account } from '@ethereumjs/util'
+import { initKeccak } from './crypto/keccak.js'
+import { putAccount, type AllocAccount } from './chain/genesis.js'
 import { nodeClosed, nodeStarted } from './compile-cache.js'
 import { checksumAddress } from './crypto/checksum.js'
 import { installEngine } from './execution/engine/install.js'
@@ -38,7 +39,7 @@ import { EcrecoverOverrides } from './execution/ecrecover-overrides.js'
 import { CallExecutor } from './execution/call.js'
 import { Transactions } from './execution/transactions.js'
 import { Tracing } from './execution/tracers/replay.js'
-import { fromHex, keyOf, quantity, type Hex } from './hex.js'
+import { fromHex, quantity, type Hex } from './hex.js'
 import { resolveLimits } from './limits.js'
 import { DEFAULTS, HARDHAT_DEFAULTS, codeSizeLimitOf, startTimeOf, type NodeOptions } from './options.js'
 import { checkMiningMode, checkNodeOptions } from './options-check.js'
@@ -169,22 +170,7 @@ export interface FinalityNode {
 
 function genesisDiff(options: NodeOptions, accounts: Array<{ address: Hex; balance: bigint }>, withSystem: boolean): StateDiff {
   const diff = emptyDiff()
-  const put = (address: string, a: { balance?: bigint; nonce?: bigint; code?: Uint8Array; storage?: Record<string, string> }) => {
-    const key = address.toLowerCase().replace(/^0x/, '')
-    const code = a.code ?? new Uint8Array()
-    diff.accounts.set(key, new Account(a.nonce ?? 0n, a.balance ?? 0n, undefined, code.length > 0 ? keccak_256(code) : KECCAK256_NULL))
-    if (code.length > 0) diff.code.set(key, code)
-    if (a.storage !== undefined) {
-      const slots = new Map<string, Uint8Array>()
-      for (const [k, v] of Object.entries(a.storage)) {
-        const value = fromHex(v)
-        let i = 0
-        while (i < value.length && value[i] === 0) i++
-        slots.set(keyOf(fromHex(k)).padStart(64, '0'), value.subarray(i))
-      }
-      diff.storage.set(key, slots)
-    }
-  }
+  const put = (address: string, a: AllocAccount) => putAccount(diff, address, a)
   if (withSystem) for (const c of SYSTEM_CONTRACTS) put(c.address, { nonce: 1n, code: fromHex(c.code) })
   for (const a of accounts) put(a.address, { balance: a.balance })
   const fromDump = options.state === undefined ? {} : dumpToAlloc(parseDump(options.state))

@@ -15,6 +15,7 @@ import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
 import { fromHex } from '../hex.js'
 import type { StateDump } from './state-dump.js'
+import { putAccount, withoutLeadingZeros } from '../chain/genesis.js'
 
 interface Snapshot {
   /** The head block when the snapshot was taken (anvil_metadata lists it). */
@@ -50,12 +51,6 @@ export interface ControlsOptions {
  * block: measured against Hardhat 2.29.1 (7 blocks are all built, 8 are one built and 7 reserved).
  */
 export const HARDHAT_RESERVED_FROM = 8n
-
-function unpad(value: Uint8Array): Uint8Array {
-  let i = 0
-  while (i < value.length && value[i] === 0) i++
-  return value.subarray(i)
-}
 
 /** What a reset with `forking` asks for: a remote (the current fork's when absent) and a block (its head when absent). */
 export interface ForkRequest {
@@ -198,7 +193,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
       diff.accounts.set(key, (await this.chain.headState().getAccount(key)) ?? new Account())
-      diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
+      diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), withoutLeadingZeros(value)]]))
       await this.chain.modify(diff)
     })
   }
@@ -267,18 +262,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
       for (const [address, a] of Object.entries(dump.accounts)) {
-        const key = address.slice(2)
-        const code = a.code === undefined ? new Uint8Array(0) : fromHex(a.code)
-        const account = new Account(BigInt(a.nonce), BigInt(a.balance))
-        account.codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
-        diff.accounts.set(key, account)
-        diff.code.set(key, code)
-        diff.cleared.add(key)
-        const slots = new Map<string, Uint8Array>()
-        for (const [slot, value] of Object.entries(a.storage ?? {})) {
-          slots.set(slot.slice(2).padStart(64, '0'), unpad(fromHex(value)))
-        }
-        if (slots.size > 0) diff.storage.set(key, slots)
+        putAccount(diff, address, { nonce: BigInt(a.nonce), balance: BigInt(a.balance), code: a.code === undefined ? undefined : fromHex(a.code), storage: a.storage ?? {} }, true)
       }
       await this.chain.modify(diff)
       for (const address of Object.keys(dump.accounts)) {
