@@ -16,6 +16,8 @@ import { emptyDiff } from '../state/types.js'
 import { fromHex } from '../hex.js'
 import type { StateDump } from './state-dump.js'
 import { putAccount, withoutLeadingZeros } from '../chain/genesis.js'
+import type { Impersonation } from './impersonation.js'
+import type { LogSwitch } from '../log/log-switch.js'
 
 interface Snapshot {
   /** The head block when the snapshot was taken (anvil_metadata lists it). */
@@ -61,11 +63,6 @@ export interface ForkRequest {
 export class Controls {
   private snapshots: Snapshot[] = []
   private nextId = 1n
-  /** Addresses whose transactions the node accepts without a signature. */
-  readonly impersonated = new Set<string>()
-  autoImpersonate = false
-  /** Whether the node's log output (Solidity console.log) is delivered; `*_setLoggingEnabled`. */
-  logging = true
   /** How many times hardhat_reset / anvil_reset ran. */
   private resets = 0n
 
@@ -73,8 +70,32 @@ export class Controls {
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly producer: Producer,
+    /** Addresses whose transactions the node accepts without a signature. */
+    private readonly impersonation: Impersonation,
+    /** The node's output switch (`*_setLoggingEnabled`). */
+    private readonly output: LogSwitch,
+    /** Starts the chain again from a remote's block (hardhat_reset / anvil_reset with `forking`). */
+    private readonly fork: { reset(request: ForkRequest): Promise<void> },
     private readonly options: ControlsOptions,
   ) {}
+
+  /** Whether the node's log output (Solidity console.log, the request log) is delivered; `*_setLoggingEnabled`. */
+  get logging(): boolean {
+    return this.output.on
+  }
+
+  set logging(on: boolean) {
+    this.output.on = on
+  }
+
+  /** Every address impersonated (anvil_autoImpersonateAccount). */
+  get autoImpersonate(): boolean {
+    return this.impersonation.auto
+  }
+
+  set autoImpersonate(on: boolean) {
+    this.impersonation.auto = on
+  }
 
   /**
    * hardhat_metadata's and anvil_metadata's `instanceId`: keccak256 of the genesis hash and the
@@ -124,18 +145,12 @@ export class Controls {
   }
 
   /**
-   * Starts the chain again from a remote's block (hardhat_reset / anvil_reset with `forking`):
-   * set by the node, which opens the remote (src/fork).
-   */
-  forker: ((request: ForkRequest) => Promise<void>) | undefined
-
-  /**
    * hardhat_reset / anvil_reset: back to genesis (a fork's fork block), with an empty pool and
    * default settings; with `fork`, to a fork of that remote and block instead.
    */
   async reset(fork?: ForkRequest): Promise<void> {
     await this.producer.exclusive(async () => {
-      if (fork !== undefined && this.forker !== undefined) await this.forker(fork)
+      if (fork !== undefined) await this.fork.reset(fork)
       else await this.chain.resetToGenesis()
       this.producer.rewound(0)
       this.pool.replaceAll([])
@@ -143,8 +158,8 @@ export class Controls {
       this.pool.setMinTip(0n)
     })
     this.snapshots = []
-    this.impersonated.clear()
-    this.autoImpersonate = false
+    this.impersonation.addresses.clear()
+    this.impersonation.auto = false
     this.resets++
   }
 
@@ -273,14 +288,14 @@ export class Controls {
   }
 
   impersonate(address: Uint8Array): void {
-    this.impersonated.add(keyOf(address))
+    this.impersonation.addresses.add(keyOf(address))
   }
 
   stopImpersonating(address: Uint8Array): boolean {
-    return this.impersonated.delete(keyOf(address))
+    return this.impersonation.addresses.delete(keyOf(address))
   }
 
   isImpersonated(address: string): boolean {
-    return this.autoImpersonate || this.impersonated.has(address)
+    return this.impersonation.has(address)
   }
 }
