@@ -12,6 +12,8 @@ import { Dispatcher } from './rpc/dispatcher.js'
 import { eventFormat } from './rpc/format.js'
 import { NAMESPACES, buildRegistry } from './rpc/registry.js'
 import { clientVersion } from './rpc/web3.js'
+import { localHistory } from './rpc/history.js'
+import { forkedHistory } from './rpc/history-forked.js'
 import type { Services } from './services.js'
 import { createComponents, type Components } from './node/components.js'
 import type { FinalityNode } from './node/finality-node.js'
@@ -46,6 +48,8 @@ function nodeServices(settings: NodeSettings, c: Components, lifecycle: Lifecycl
     get fork() {
       return c.fork.status()
     },
+    // One reader of history: below a fork's fork block it asks the remote (a reset may open a fork later).
+    history: forkedHistory(localHistory, c.fork),
   }
 }
 

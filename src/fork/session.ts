@@ -12,13 +12,11 @@ import type { ForkRequest } from '../controls/controls.js'
 import { quantity } from '../hex.js'
 import { FlatState } from '../state/flat-state.js'
 import { emptyDiff } from '../state/types.js'
-import { AnswerCache } from './answer-cache.js'
 import { forkBlock, openFork, switchRemote, type ForkStatus, type OpenedFork } from './fork.js'
 import { ForkHistory } from './history.js'
 import { ForkState, type LoadedValues } from './lazy-state.js'
 import { DEFAULT_HISTORY_ENTRIES, DEFAULT_WALK_FETCHES, type ForkOptions } from './options.js'
 import { recording, replaying } from './recorded.js'
-import { fetchRemoteBlock, type RemoteBlock } from './remote-block.js'
 import { RemoteForks } from './remote-forks.js'
 
 /** What the session works on. */
@@ -35,16 +33,14 @@ interface Started {
   readonly opened: OpenedFork
   readonly state: ForkState
   readonly history: ForkHistory
-  /** The hardfork each remote block at or below the fork block is read and replayed under. */
-  readonly remoteForks: RemoteForks
 }
 
 export class ForkSession {
   private started: Started | undefined
   /** The options the current remote was opened with (a reset to another URL keeps none of them). */
   private options: ForkOptions | undefined
-  /** History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound. */
-  private readonly answers: AnswerCache
+  /** Most history answers and headers kept (`fork.historyEntries`), for every remote forked. */
+  private readonly historyEntries: number
   private readonly walkFetches: number
 
   /** `options`: the node's `fork` option (undefined: the node forks nothing until a reset asks). */
@@ -53,7 +49,7 @@ export class ForkSession {
     options: ForkOptions | undefined,
   ) {
     this.options = options
-    this.answers = new AnswerCache(options?.historyEntries ?? DEFAULT_HISTORY_ENTRIES)
+    this.historyEntries = options?.historyEntries ?? DEFAULT_HISTORY_ENTRIES
     this.walkFetches = options?.walkFetches ?? DEFAULT_WALK_FETCHES
   }
 
@@ -78,7 +74,7 @@ export class ForkSession {
     await Promise.all(keys.map((key) => probe.getAccount(key)))
     const remote = replaying(opened.remote, recorder.answers)
     const remoteForks = new RemoteForks(common, opened.chainId)
-    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, remoteForks, (nodes) => chain.addTrieNodes(nodes), opened.proofs, this.answers.maxEntries)
+    const history = new ForkHistory(opened.remote, opened.remoteName, opened.number, remoteForks, (nodes) => chain.addTrieNodes(nodes), opened.proofs, this.historyEntries)
     let state!: ForkState
     const makeLazy = (into: LoadedValues) =>
       (state = new ForkState(remote, point(), into, (nodes) => chain.addTrieNodes(nodes), (hash, code) => chain.addCode(hash, code), (k) => chain.addPreimages(k)))
@@ -94,7 +90,7 @@ export class ForkSession {
       })
       return diff
     }, history, opened.proofs)
-    this.started = { opened, state, history, remoteForks }
+    this.started = { opened, state, history }
   }
 
   /**
@@ -117,20 +113,7 @@ export class ForkSession {
     }
     if (opened.chainId !== common.chainId()) chain.setChainId(opened.chainId)
     this.options = base
-    this.answers.clear()
     if (current !== undefined && current.remote !== opened.remote) await current.remote.close()
-  }
-
-  /** Asks the remote (history at or below the fork block); answers kept in memory. */
-  private call(opened: OpenedFork, method: string, params: unknown[]): Promise<unknown> {
-    return this.answers.get(`${opened.remoteName} ${opened.number} ${method} ${JSON.stringify(params)}`, () => opened.remote.request({ method, params }))
-  }
-
-  /** The remote's block at or below the fork block, with transactions and receipts, verified. */
-  private async remoteBlock(started: Started, at: bigint | Uint8Array): Promise<RemoteBlock | undefined> {
-    const { opened } = started
-    const found = await fetchRemoteBlock((method, params) => this.call(opened, method, params), opened.remoteName, started.remoteForks, at)
-    return found !== undefined && found.block.header.number <= opened.number ? found : undefined
   }
 
   /** anvil_setRpcUrl: reads from the remote at `url` from now on (it must have the fork block). */
@@ -148,7 +131,7 @@ export class ForkSession {
   status(): ForkStatus | undefined {
     const started = this.started
     if (started === undefined) return undefined
-    const { opened, state } = started
+    const { opened, state, history } = started
     return {
       url: opened.url,
       remote: opened.remoteName,
@@ -156,10 +139,10 @@ export class ForkSession {
       blockNumber: opened.number,
       blockHash: opened.hash,
       proofs: opened.proofs,
-      stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats }, history: { entries: this.answers.size, maxEntries: this.answers.maxEntries } }),
-      remoteCall: (method, params) => this.call(opened, method, params),
+      stats: () => ({ remote: opened.remote.stats(), state: { ...state.stats }, history: history.kept }),
+      remoteCall: (method, params) => history.answer(method, params),
       walking: (what, run) => state.walking(what, this.walkFetches, run),
-      remoteBlock: (at) => this.remoteBlock(started, at),
+      remoteBlock: (at) => history.whole(at),
       setRpcUrl: (url) => this.setRpcUrl(started, url),
     }
   }
