@@ -1,4 +1,9 @@
-/** createNode(): the composition root. It resolves the settings, makes the components and wires them behind the dispatcher, the transports and the node object; it decides nothing itself. */
+/**
+ * createNode(): the composition root. It checks the options, resolves the settings
+ * (node/settings.ts), makes the components (node/components.ts) and wires them behind the
+ * services, the dispatcher, the transports and the node object (node/node-object.ts); it
+ * decides nothing itself (docs/architecture.md, Composition).
+ */
 import { initKeccak } from './crypto/keccak.js'
 import { nodeStarted } from './compile-cache.js'
 import { installEngine } from './execution/engine/install.js'

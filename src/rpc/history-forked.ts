@@ -12,7 +12,9 @@ import { ServerError } from '../errors.js'
 import type { LogFilter } from '../filters/log-filter.js'
 import type { ForkStatus } from '../fork/fork.js'
 import type { RemoteBlock } from '../fork/remote-block.js'
-import { data, equalBytes, fromHex, quantity } from '../hex.js'
+import { data, equalBytes, fromHex, keyOf, quantity } from '../hex.js'
+import { verifyProof } from '../fork/proof.js'
+import { rewardsOf } from './eth/fees.js'
 import type { Services } from '../services.js'
 import type { BlockSelector, BlockTag } from './codecs.js'
 import { indexedLogs, logRange, overLimit } from './eth/logs.js'
@@ -167,6 +169,37 @@ export function forkedHistory(local: History<Services>, session: ForkSource): Hi
       const remote = await fork.remoteBlock(number)
       if (remote === undefined) throw new ServerError(`block #${number} not found on the remote ${fork.remote}`)
       return remoteWhole(fork, remote)
+    },
+    async proof(s, block, address, keys) {
+      const fork = session.status()
+      if (fork === undefined || block.header.number >= fork.blockNumber) return local.proof(s, block, address, keys)
+      // A block below the fork block: the remote's proof, answered once it verifies against that block's root.
+      const answer = await fork.remoteCall('eth_getProof', [data(address), keys.map((k) => data(k.key)), quantity(block.header.number)])
+      await verifyProof(answer, block.header.stateRoot, keyOf(address), keys.map((k) => keyOf(k.key)))
+      return answer
+    },
+    feeRewards(s, first, last, percentiles) {
+      const fork = session.status()
+      const here = local.feeRewards(s, first, last, percentiles)
+      if (fork === undefined) return here
+      // The remote's eth_feeHistory for the remote part of the range, asked once per request.
+      let answer: Promise<unknown> | undefined
+      return async (block) => {
+        const h = block.header.number
+        if (h > fork.blockNumber) return here(block)
+        const end = last < fork.blockNumber ? last : fork.blockNumber
+        // A remote without eth_feeHistory (an error answer) gets its blocks read instead.
+        answer ??= fork.remoteCall('eth_feeHistory', [quantity(end - first + 1n), quantity(end), percentiles]).catch(() => null)
+        const got = (await answer) as { oldestBlock?: unknown; reward?: unknown } | null
+        if (got !== null && typeof got === 'object' && typeof got.oldestBlock === 'string' && Array.isArray(got.reward)) {
+          const entry = got.reward[Number(h - BigInt(got.oldestBlock))] as unknown
+          if (Array.isArray(entry) && entry.length === percentiles.length && entry.every((v) => typeof v === 'string')) return entry as string[]
+        }
+        // Where the remote's answer does not cover the block (a remote with a smaller block limit): computed from the remote's block and receipts.
+        const remote = await fork.remoteBlock(h)
+        if (remote === undefined) throw new ServerError(`block #${h} not found on the remote ${fork.remote}`)
+        return rewardsOf(remote.block, remote.receipts, percentiles)
+      }
     },
     async givenBlockCopy(s, header) {
       const fork = session.status()

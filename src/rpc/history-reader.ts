@@ -49,6 +49,13 @@ export interface History<S> {
    * decode under this chain's rules. The chain's own blocks are found after decoding: none here.
    */
   givenBlockCopy(s: S, header: { number: bigint; hash: Uint8Array }): Promise<WholeBlock | undefined>
+  /** eth_getProof's answer for `address` and `keys` at `block`. */
+  proof(s: S, block: Block, address: Uint8Array, keys: Array<{ given: string; key: Uint8Array }>): Promise<unknown>
+  /**
+   * eth_feeHistory's rewards: for one request over blocks `first` … `last`, the tips paid at
+   * each percentile of a block (hex quantities).
+   */
+  feeRewards(s: S, first: bigint, last: bigint, percentiles: number[]): (block: Block) => Promise<string[]>
   /** A mined transaction with its block whole; undefined when none is mined with that hash. */
   minedTransaction(s: S, hash: Uint8Array): Promise<{ whole: WholeBlock; index: number; tx: TypedTransaction } | undefined>
 }

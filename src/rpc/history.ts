@@ -13,6 +13,8 @@ import type { BlockSelector } from './codecs.js'
 import type { History } from './history-reader.js'
 import { formatBlock, formatHeader, formatReceipt, formatTransaction } from './format.js'
 import { getLogs } from './eth/logs.js'
+import { localProof } from './eth/proof.js'
+import { rewardsOf } from './eth/fees.js'
 
 async function full(s: Services, block: Block | undefined, txs: boolean) {
   if (block === undefined) return null
@@ -93,6 +95,8 @@ export const localHistory: History<Services> = {
     return block === undefined ? undefined : { block, receipts: await receiptsOf(s, block), replay: replayHere }
   },
   givenBlockCopy: async () => undefined,
+  proof: localProof,
+  feeRewards: (s, _first, _last, percentiles) => async (block) => rewardsOf(block, await s.chain.receipts(block.hash()), percentiles),
   async minedTransaction(s, hash) {
     const found = await s.chain.transaction(hash)
     return found === undefined ? undefined : { whole: { block: found.block, receipts: found.receipts, replay: replayHere }, index: found.index, tx: found.tx }
