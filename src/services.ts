@@ -16,6 +16,7 @@ import type { FilterManager } from './filters/manager.js'
 import type { Profiling } from './profiling/profiling.js'
 import type { ForkStatus } from './fork/fork.js'
 import type { NodeLog } from './log/node-log.js'
+import type { History } from './rpc/history-reader.js'
 
 /** The node's own HTTP and WebSocket servers, for geth's admin_start* / admin_stop* methods. */
 export interface ServerControl {
@@ -68,6 +69,11 @@ export interface Services {
   readonly closed: boolean
   /** The servers node.listen() (and the CLI) opened. */
   readonly servers: ServerControl
+  /**
+   * The chain's history as the JSON-RPC methods read it (rpc/history.ts): the local chain's, and
+   * a fork's remote history at and below its fork block.
+   */
+  readonly history: History<Services>
   /** The fork, when the node forks a remote chain (src/fork). */
   readonly fork: ForkStatus | undefined
   /** The node's log (createNode's `onLog`); undefined when none is asked for. */

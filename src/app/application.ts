@@ -43,12 +43,11 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
   private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
   /** The block committed last and not yet announced. */
   private committed: { block: Block; receipts: StoredReceipt[]; outcomes: TxOutcome[]; consoleLogs: string[][] } | undefined
-  /** Told of each committed block before the chain announces it (the node's log, when one is on). */
-  onCommitted: ((committed: { block: Block; receipts: readonly StoredReceipt[]; outcomes: readonly TxOutcome[]; consoleLogs: readonly string[][] }) => void) | undefined
-
   constructor(
     private readonly chain: Chain,
     private readonly builder: BlockBuilder,
+    /** Told of each committed block before the chain announces it (the node's log, when one is on). */
+    private readonly onCommitted?: (committed: { block: Block; receipts: readonly StoredReceipt[]; outcomes: readonly TxOutcome[]; consoleLogs: readonly string[][] }) => void,
   ) {}
 
   async prepareProposal(req: PrepareProposalRequest): Promise<EvmProposal> {

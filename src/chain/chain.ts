@@ -3,7 +3,8 @@
  * Blocks enter only through `commit`, which writes everything in one database batch and then
  * makes the block visible at once; `safe` and `finalized` are the head (BFT blocks are final).
  */
-import { type Block, createBlock } from '@ethereumjs/block'
+import type { Block, HeaderData } from '@ethereumjs/block'
+import { genesisBlock } from './genesis.js'
 import { blockNumberAndTime, decodeBlock } from './decode.js'
 import { Forks } from './forks.js'
 import { BadBlocks } from './bad-blocks.js'
@@ -115,15 +116,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Commits the genesis block: `diff` is the genesis allocation. */
-  async initGenesis(diff: StateDiff, header: Parameters<typeof createBlock>[0] extends infer D ? D extends { header?: infer H } ? H : never : never): Promise<Block> {
+  async initGenesis(diff: StateDiff, header: HeaderData): Promise<Block> {
     this.genesisDiff = diff
     const state = await this.trie.prepare(KECCAK256_RLP, diff, this.flat)
     const stateRoot = state.root
     const common = this.forks.at(0n, BigInt((header as { timestamp?: bigint }).timestamp ?? 0n))
-    const block = createBlock(
-      { header: { ...header, number: 0n, stateRoot }, withdrawals: common.isActivatedEIP(4895) ? [] : undefined },
-      { common, setHardfork: false },
-    )
+    const block = genesisBlock(header, stateRoot, common)
     await this.commit(block, [], diff, undefined, state)
     this.announce(block, [])
     return block
@@ -148,7 +146,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   async initFork(
     block: Block,
-    makeLazy: (flat: FlatState) => ForkLazyState,
+    makeLazy: (into: Pick<FlatState, 'loadAccount' | 'loadSlot'>) => ForkLazyState,
     start: (chain: Chain) => Promise<StateDiff>,
     history?: ForkHistorySource,
     proofs = true,

@@ -2,17 +2,17 @@
  * geth-format genesis files (`genesis.json`, the file Anvil's `--init` takes): chain id, fork
  * schedule, genesis header fields and `alloc` with balances, nonces, code and storage.
  */
-import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
+import type { Block, HeaderData } from '@ethereumjs/block'
 import { type ChainConfig, type Common, type GethGenesis, createCommonFromGethGenesis, parseGethGenesis as parseGethConfig } from '@ethereumjs/common'
 import type { NodeCommon } from '../execution/engine/common.js'
-import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
-import { keccak256 } from '../crypto/keccak.js'
+import { KECCAK256_RLP } from '@ethereumjs/util'
 import { fromHex } from '../hex.js'
 import { NodeStore } from '../state/node-store.js'
 import { StateTrie } from '../state/state-trie.js'
 import { FlatState } from '../state/flat-state.js'
 import { emptyDiff, type StateDiff } from '../state/types.js'
 import { checkChainId, createChainCommon } from './common.js'
+import { genesisBlock, putAccount } from './genesis.js'
 
 /** What a genesis file describes, ready for a node. */
 export interface GenesisSpec {
@@ -43,12 +43,6 @@ function quantity(v: unknown, what: string): bigint {
 function bytes(v: unknown, what: string): Uint8Array {
   if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new Error(`genesis: ${what} is not hex data`)
   return fromHex(v)
-}
-
-function unpad(value: Uint8Array): Uint8Array {
-  let i = 0
-  while (i < value.length && value[i] === 0) i++
-  return value.subarray(i)
 }
 
 /**
@@ -89,26 +83,17 @@ export function parseGethGenesis(json: unknown): GenesisSpec {
 
   const alloc = emptyDiff()
   for (const [rawAddress, a] of Object.entries((g.alloc ?? {}) as Record<string, Record<string, unknown>>)) {
-    const address = rawAddress.toLowerCase().replace(/^0x/, '')
-    if (!/^[0-9a-f]{40}$/.test(address)) throw new Error(`genesis: bad alloc address ${rawAddress}`)
-    const code = a.code === undefined ? new Uint8Array() : bytes(a.code, `code of ${rawAddress}`)
-    const account = new Account(
-      quantity(a.nonce ?? '0x0', `nonce of ${rawAddress}`),
-      quantity(a.balance ?? '0x0', `balance of ${rawAddress}`),
-      KECCAK256_RLP,
-      code.length === 0 ? KECCAK256_NULL : keccak256(code),
-    )
-    alloc.accounts.set(address, account)
-    if (code.length > 0) alloc.code.set(address, code)
+    if (!/^(0x)?[0-9a-fA-F]{40}$/.test(rawAddress)) throw new Error(`genesis: bad alloc address ${rawAddress}`)
+    const code = a.code === undefined ? undefined : bytes(a.code, `code of ${rawAddress}`)
+    const nonce = quantity(a.nonce ?? '0x0', `nonce of ${rawAddress}`)
+    const balance = quantity(a.balance ?? '0x0', `balance of ${rawAddress}`)
     const storage = a.storage as Record<string, string> | undefined
-    if (storage !== undefined) {
-      const slots = new Map<string, Uint8Array>()
-      for (const [k, v] of Object.entries(storage)) {
-        const key = bytes(k.length % 2 === 0 ? k : `0x0${k.slice(2)}`, `storage key of ${rawAddress}`)
-        slots.set(Buffer.from(key).toString('hex').padStart(64, '0'), unpad(bytes(v.length % 2 === 0 ? v : `0x0${v.slice(2)}`, 'storage value')))
-      }
-      alloc.storage.set(address, slots)
+    // Checked here, so that a bad key or value is named as the file's.
+    for (const [k, v] of Object.entries(storage ?? {})) {
+      bytes(k.length % 2 === 0 ? k : `0x0${k.slice(2)}`, `storage key of ${rawAddress}`)
+      bytes(v.length % 2 === 0 ? v : `0x0${v.slice(2)}`, 'storage value')
     }
+    putAccount(alloc, rawAddress, { nonce, balance, code, storage })
   }
 
   const header: HeaderData = {
@@ -139,11 +124,5 @@ export async function gethGenesisBlock(json: unknown): Promise<Block> {
   const spec = parseGethGenesis(json)
   const trie = new StateTrie(new NodeStore(undefined))
   const stateRoot = await trie.commit(KECCAK256_RLP, spec.alloc, new FlatState())
-  return createBlock(
-    {
-      header: { ...spec.header, stateRoot },
-      withdrawals: spec.common.isActivatedEIP(4895) ? [] : undefined,
-    },
-    { common: spec.common, setHardfork: false },
-  )
+  return genesisBlock(spec.header, stateRoot, spec.common)
 }

@@ -15,6 +15,9 @@ import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import { emptyDiff } from '../state/types.js'
 import { fromHex } from '../hex.js'
 import type { StateDump } from './state-dump.js'
+import { putAccount, withoutLeadingZeros } from '../chain/genesis.js'
+import type { Impersonation } from './impersonation.js'
+import type { LogSwitch } from '../log/log-switch.js'
 import { importBlocks } from '../chain/import.js'
 import { MiningControls } from './mining.js'
 
@@ -53,12 +56,6 @@ export interface ControlsOptions {
  */
 export const HARDHAT_RESERVED_FROM = 8n
 
-function unpad(value: Uint8Array): Uint8Array {
-  let i = 0
-  while (i < value.length && value[i] === 0) i++
-  return value.subarray(i)
-}
-
 /** What a reset with `forking` asks for: a remote (the current fork's when absent) and a block (its head when absent). */
 export interface ForkRequest {
   url?: string | undefined
@@ -68,10 +65,6 @@ export interface ForkRequest {
 export class Controls {
   private snapshots: Snapshot[] = []
   private nextId = 1n
-  /** Addresses whose transactions the node accepts without a signature. */
-  private readonly impersonated = new Set<string>()
-  private impersonateAll = false
-  private loggingOn = true
   /** The producer's mode, the next blocks' settings and the pool's floor and drops. */
   readonly mining: MiningControls
   /** How many times hardhat_reset / anvil_reset ran. */
@@ -81,6 +74,12 @@ export class Controls {
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly producer: Producer,
+    /** Addresses whose transactions the node accepts without a signature. */
+    private readonly impersonation: Impersonation,
+    /** The node's output switch (`*_setLoggingEnabled`). */
+    private readonly output: LogSwitch,
+    /** Starts the chain again from a remote's block (hardhat_reset / anvil_reset with `forking`). */
+    private readonly fork: { reset(request: ForkRequest): Promise<void> },
     private readonly options: ControlsOptions,
   ) {
     this.mining = new MiningControls(producer, pool)
@@ -88,17 +87,17 @@ export class Controls {
 
   /** Whether the node's log output (Solidity console.log, the request log) is delivered. */
   get logging(): boolean {
-    return this.loggingOn
+    return this.output.on
   }
 
   /** `*_setLoggingEnabled`. */
   setLogging(on: boolean): void {
-    this.loggingOn = on
+    this.output.on = on
   }
 
   /** anvil_autoImpersonateAccount: every sender is accepted without a signature while on. */
   setAutoImpersonate(on: boolean): void {
-    this.impersonateAll = on
+    this.impersonation.auto = on
   }
 
   /** anvil_setChainId: later transactions are signed and checked with `chainId`, and CHAINID reads it. */
@@ -159,18 +158,12 @@ export class Controls {
   }
 
   /**
-   * Starts the chain again from a remote's block (hardhat_reset / anvil_reset with `forking`):
-   * set by the node, which opens the remote (src/fork).
-   */
-  forker: ((request: ForkRequest) => Promise<void>) | undefined
-
-  /**
    * hardhat_reset / anvil_reset: back to genesis (a fork's fork block), with an empty pool and
    * default settings; with `fork`, to a fork of that remote and block instead.
    */
   async reset(fork?: ForkRequest): Promise<void> {
     await this.producer.exclusive(async () => {
-      if (fork !== undefined && this.forker !== undefined) await this.forker(fork)
+      if (fork !== undefined) await this.fork.reset(fork)
       else await this.chain.resetToGenesis()
       this.producer.rewound(0)
       this.pool.replaceAll([])
@@ -178,8 +171,8 @@ export class Controls {
       this.pool.setMinTip(0n)
     })
     this.snapshots = []
-    this.impersonated.clear()
-    this.impersonateAll = false
+    this.impersonation.addresses.clear()
+    this.impersonation.auto = false
     this.resets++
   }
 
@@ -228,7 +221,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
       diff.accounts.set(key, (await this.chain.headState().getAccount(key)) ?? new Account())
-      diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), unpad(value)]]))
+      diff.storage.set(key, new Map([[slot.toString(16).padStart(64, '0'), withoutLeadingZeros(value)]]))
       await this.chain.modify(diff)
     })
   }
@@ -297,18 +290,7 @@ export class Controls {
     await this.producer.exclusive(async () => {
       const diff = emptyDiff()
       for (const [address, a] of Object.entries(dump.accounts)) {
-        const key = address.slice(2)
-        const code = a.code === undefined ? new Uint8Array(0) : fromHex(a.code)
-        const account = new Account(BigInt(a.nonce), BigInt(a.balance))
-        account.codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code)
-        diff.accounts.set(key, account)
-        diff.code.set(key, code)
-        diff.cleared.add(key)
-        const slots = new Map<string, Uint8Array>()
-        for (const [slot, value] of Object.entries(a.storage ?? {})) {
-          slots.set(slot.slice(2).padStart(64, '0'), unpad(fromHex(value)))
-        }
-        if (slots.size > 0) diff.storage.set(key, slots)
+        putAccount(diff, address, { nonce: BigInt(a.nonce), balance: BigInt(a.balance), code: a.code === undefined ? undefined : fromHex(a.code), storage: a.storage ?? {} }, true)
       }
       await this.chain.modify(diff)
       for (const address of Object.keys(dump.accounts)) {
@@ -319,14 +301,14 @@ export class Controls {
   }
 
   impersonate(address: Uint8Array): void {
-    this.impersonated.add(keyOf(address))
+    this.impersonation.addresses.add(keyOf(address))
   }
 
   stopImpersonating(address: Uint8Array): boolean {
-    return this.impersonated.delete(keyOf(address))
+    return this.impersonation.addresses.delete(keyOf(address))
   }
 
   isImpersonated(address: string): boolean {
-    return this.impersonateAll || this.impersonated.has(address)
+    return this.impersonation.has(address)
   }
 }

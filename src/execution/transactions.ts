@@ -139,6 +139,8 @@ export interface TransactionsOptions {
   hardhat: boolean
   /** True while blocks are automined (Hardhat refuses a nonce gap then). */
   automine: () => boolean
+  /** Whether the node sends for an address (hex, no 0x) without its key (hardhat_impersonateAccount). */
+  impersonated: (address: string) => boolean
 }
 
 export class Transactions {
@@ -221,9 +223,6 @@ export class Transactions {
   /** The blobs of accepted blob transactions (Anvil's blob readers). */
   readonly blobs = new BlobStore()
 
-  /** Addresses the node sends for without a key (hardhat_impersonateAccount); set by the node. */
-  impersonation: (address: string) => boolean = () => false
-
   /**
    * eth_sendTransaction: fills the missing fields, signs with the node's key, submits. The key
    * must be unlocked, or the account impersonated; with `passphrase` (personal_sendTransaction)
@@ -236,7 +235,7 @@ export class Transactions {
     const key = passphrase !== undefined ? await this.keyring.withPassphrase(sender, passphrase) : this.keyring.unlocked(sender)
     const from = req.from
     if (key !== undefined) return this.inTurn(sender, async () => this.admit(signWith(await this.fill(req, false, true), key, from)))
-    if (this.impersonation(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
+    if (this.options.impersonated(sender)) return this.inTurn(sender, async () => this.admit(impersonated(await this.fill(req, false, true), from), true))
     if (!this.keyring.has(sender) && this.options.hardhat) throw new TxRejected(`Unknown account ${checksumAddress(`0x${sender}`)}`)
     throw new TxRejected(this.keyring.has(sender) ? LOCKED : UNKNOWN_ACCOUNT)
   }

@@ -1,8 +1,11 @@
 /**
- * A fork's history: blocks below the fork block are the remote's. Their headers are fetched on
- * first use (checked against their hash) and kept in memory, and the state at such a block is
- * read on demand as the fork block's is, each account and slot proven against that block's
- * state root (eth_call, eth_estimateGas and traces at an older block run on it).
+ * A fork's history: blocks at and below the fork block are the remote's, and this is the one
+ * place they are read from. The chain reads headers below the fork block here (fetched on first
+ * use, checked against their hash, kept in memory) and the state at such a block, read on demand
+ * as the fork block's is, each account and slot proven against that block's state root
+ * (eth_call, eth_estimateGas and traces at an older block run on it). The JSON-RPC history reader
+ * (rpc/history/forked.ts) reads the remote's answers (kept, `fork.historyEntries` at most) and
+ * whole blocks with their transactions and receipts, verified, for replays.
  */
 import { Block, createBlockHeaderFromRPC } from '@ethereumjs/block'
 import { Refused } from '../domain-errors.js'
@@ -11,6 +14,8 @@ import { FlatState } from '../state/flat-state.js'
 import type { StateReader } from '../state/types.js'
 import { ForkState, type RemoteRequests } from './lazy-state.js'
 import type { RemoteForks } from './remote-forks.js'
+import { AnswerCache } from './answer-cache.js'
+import { fetchRemoteBlock, type RemoteBlock } from './remote-block.js'
 
 /** How many older blocks' states are kept loaded at once. */
 const STATES_KEPT = 8
@@ -19,6 +24,8 @@ export class ForkHistory {
   private readonly headers = new Map<bigint, Promise<Block | undefined>>()
   private readonly byHash = new Map<string, bigint>()
   private readonly states = new Map<string, FlatState>()
+  /** History answers of the remote, by request (the remote is pinned below the fork block), least recently used dropped past the bound. */
+  private readonly answers: AnswerCache
 
   constructor(
     private remote: RemoteRequests,
@@ -30,9 +37,32 @@ export class ForkHistory {
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** False: the remote has no eth_getProof; older states are read with the plain getters, unverified. */
     private readonly proofs = true,
-    /** Most headers kept (`fork.historyEntries`), the oldest fetched dropped first. */
+    /** Most headers and most answers kept (`fork.historyEntries`), the oldest fetched dropped first. */
     private readonly maxHeaders = Number.MAX_SAFE_INTEGER,
-  ) {}
+  ) {
+    this.answers = new AnswerCache(maxHeaders)
+  }
+
+  /** The remote's name in messages. */
+  get remoteLabel(): string {
+    return this.remoteName
+  }
+
+  /** The remote's answers kept now, and their bound. */
+  get kept(): { entries: number; maxEntries: number } {
+    return { entries: this.answers.size, maxEntries: this.answers.maxEntries }
+  }
+
+  /** The remote's answer to a history request (at or below the fork block); answers kept in memory. */
+  answer(method: string, params: unknown[]): Promise<unknown> {
+    return this.answers.get(`${this.remoteName} ${this.forkNumber} ${method} ${JSON.stringify(params)}`, () => this.remote.request({ method, params }))
+  }
+
+  /** The remote's block at or below the fork block (a number or a hash), with transactions and receipts, verified; undefined above it or unknown. */
+  async whole(at: bigint | Uint8Array): Promise<RemoteBlock | undefined> {
+    const found = await fetchRemoteBlock((method, params) => this.answer(method, params), this.remoteName, this.forks, at)
+    return found !== undefined && found.block.header.number <= this.forkNumber ? found : undefined
+  }
 
   /** Reads from another remote from now on (anvil_setRpcUrl); states already loaded stay. */
   setRemote(remote: RemoteRequests, name: string): void {

@@ -1,9 +1,10 @@
 /**
  * A fork's head state, loaded on demand: an account (with its code) or a storage slot is fetched
  * from the remote with `eth_getProof` at the fork block the first time anything touches it,
- * verified against the fork block's state root, put into the flat head state and kept. The proof
- * nodes go into the chain's trie store by hash: they are a partial trie of the remote state, so
- * blocks built on the fork get real state roots and `eth_getProof` on the fork answers real proofs.
+ * verified against the fork block's state root, handed to the flat head state (its `loadAccount`
+ * and `loadSlot`, which keep it unless a write came first) and kept. The proof nodes go into the
+ * chain's trie store by hash: they are a partial trie of the remote state, so blocks built on the
+ * fork get real state roots and `eth_getProof` on the fork answers real proofs.
  *
  * A trie update can need a node no proof brought: deleting a key from a branch with two children
  * leaves one, which is merged into its parent when it is a leaf or an extension, so its contents
@@ -18,7 +19,6 @@ import { keccak256 as keccak_256 } from '../crypto/keccak.js'
 import { Refused } from '../domain-errors.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { ForkLazyState } from '../chain/chain.js'
-import type { FlatState } from '../state/flat-state.js'
 import { EMPTY_ROOT, nibbles } from '../state/mpt.js'
 import { touchedAddresses, type StateDiff } from '../state/types.js'
 import { ForkProofError, verifyCode, verifyProof, type ProvenState } from './proof.js'
@@ -26,6 +26,15 @@ import { ForkProofError, verifyCode, verifyProof, type ProvenState } from './pro
 /** What the lazy state needs of the remote: EIP-1193 requests. */
 export interface RemoteRequests {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>
+}
+
+/**
+ * Where loaded values are kept: the flat state the lazy state fills, through its owner's methods
+ * (a value is kept only where no write came first).
+ */
+export interface LoadedValues {
+  loadAccount(address: string, account: Account, code: Uint8Array | undefined): void
+  loadSlot(address: string, slot: string, value: Uint8Array): void
 }
 
 /** The remote block the state is read at. */
@@ -89,7 +98,7 @@ export class ForkState implements ForkLazyState {
   constructor(
     private remote: RemoteRequests,
     private readonly point: ForkPoint,
-    private readonly flat: FlatState,
+    private readonly into: LoadedValues,
     private readonly addNodes: (nodes: readonly Uint8Array[]) => void,
     /** Keeps proven code by hash for readers of the trie (older states, replays); none for a throwaway state. */
     private readonly addCode?: (codeHash: Uint8Array, code: Uint8Array) => void,
@@ -223,9 +232,7 @@ export class ForkState implements ForkLazyState {
   private async loadAccount(address: string, generation: number): Promise<void> {
     if (this.point.proofs === false) {
       const { account, code } = await this.plainAccount(address)
-      if (generation !== this.generation || this.flat.accounts.has(address) || account === undefined) return
-      this.flat.accounts.set(address, account)
-      if (code.length > 0) this.flat.code.set(address, code)
+      if (generation === this.generation && account !== undefined) this.into.loadAccount(address, account, code)
       return
     }
     const { account } = await this.prove(address, [])
@@ -244,9 +251,7 @@ export class ForkState implements ForkLazyState {
       this.addCode?.(account.codeHash, code)
     }
     this.storageRoots.set(address, account?.storageRoot ?? EMPTY_ROOT)
-    if (generation !== this.generation || this.flat.accounts.has(address) || account === undefined) return
-    this.flat.accounts.set(address, account)
-    if (code !== undefined && code.length > 0) this.flat.code.set(address, code)
+    if (generation === this.generation && account !== undefined) this.into.loadAccount(address, account, code)
   }
 
   private async loadSlot(address: string, slot: string, generation: number): Promise<void> {
@@ -267,12 +272,7 @@ export class ForkState implements ForkLazyState {
       value = proven.slots.get(slot) ?? new Uint8Array(0)
     }
     if (generation !== this.generation || value.length === 0 || this.wiped.has(address)) return
-    let slots = this.flat.storage.get(address)
-    if (slots === undefined) {
-      slots = new Map()
-      this.flat.storage.set(address, slots)
-    }
-    if (!slots.has(slot)) slots.set(slot, value)
+    this.into.loadSlot(address, slot, value)
   }
 
   /** Records where every node referenced by hash in the proofs sits (for {@link missingNode}). */

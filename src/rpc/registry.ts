@@ -41,7 +41,6 @@ import { trace } from './trace.js'
 import { method, type Method, type MethodTable } from './method.js'
 import { openRpcDocument } from './discover.js'
 import { net, web3 } from './web3.js'
-import { withForkHistory } from './eth/fork-history.js'
 
 /** Every namespace this node serves. */
 export const NAMESPACES = ['eth', 'web3', 'net', 'rpc', 'finality', 'txpool', 'personal', 'admin', 'miner', 'debug', 'trace', 'testing', 'evm', 'hardhat', 'anvil'] as const
@@ -55,7 +54,6 @@ export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, trace, testing, evm, hardhat, anvil, anvilExtras]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
-  withForkHistory(methods)
   methods.set(
     'rpc_modules',
     method({

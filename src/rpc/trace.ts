@@ -19,6 +19,7 @@ import type { StoredReceipt } from '../chain/receipts.js'
 import type { BlockTag } from '../chain/block-tag.js'
 import type { Services } from '../services.js'
 import { blockByTag } from './blocks.js'
+import type { WholeBlock } from './history-reader.js'
 import { CodecError, blockSelector, blockTag, bytes, hash, optional, parseQuantity, type BlockSelector, type Codec } from './codecs.js'
 import { method, type MethodTable } from './method.js'
 import { callRequest } from './objects.js'
@@ -72,14 +73,15 @@ export async function replayBlock(s: Services, block: Block, receipts: StoredRec
 }
 
 async function tracesOfTransaction(s: Services, h: Uint8Array): Promise<Record<string, unknown>[] | undefined> {
-  const found = await s.chain.transaction(h)
-  if (found === undefined) return undefined
-  return transactionTraces(s, found.block, found.receipts, found.index)
+  const mined = await s.history.minedTransaction(s, h)
+  if (mined === undefined) return undefined
+  const { whole, index } = mined
+  return whole.replay(() => transactionTraces(s, whole.block, whole.receipts, index))
 }
 
-/** The block trace_block and trace_replayBlockTransactions name; none past the head or for `pending` (Anvil's `[]`). */
-async function minedBlock(s: Services, tag: BlockTag): Promise<Block | undefined> {
-  return tag.kind === 'tag' && tag.tag === 'pending' ? undefined : blockByTag(s, tag)
+/** The block trace_block and trace_replayBlockTransactions name, whole; none past the head or for `pending` (Anvil's `[]`). */
+async function minedBlock(s: Services, tag: BlockTag): Promise<WholeBlock | undefined> {
+  return tag.kind === 'tag' && tag.tag === 'pending' ? undefined : s.history.wholeBlock(s, tag)
 }
 
 /** The trace types param: a list of `trace`, `vmTrace`, `stateDiff` (serde's words for others). */
@@ -197,8 +199,8 @@ export const trace: MethodTable = {
   trace_block: method({
     params: [blockTag],
     run: async (s, [tag]) => {
-      const block = await minedBlock(s, tag)
-      return block === undefined ? [] : blockTraces(s, block, await s.chain.receipts(block.hash()))
+      const whole = await minedBlock(s, tag)
+      return whole === undefined ? [] : whole.replay(() => blockTraces(s, whole.block, whole.receipts))
     },
   }),
   trace_filter: method({
@@ -208,16 +210,17 @@ export const trace: MethodTable = {
   trace_replayTransaction: method({
     params: [hash, traceTypes],
     run: async (s, [h, types]) => {
-      const found = await s.chain.transaction(h)
-      if (found === undefined) throw new ServerError('transaction not found')
-      return replayTransaction(s, found.block, found.receipts, found.index, types)
+      const mined = await s.history.minedTransaction(s, h)
+      if (mined === undefined) throw new ServerError('transaction not found')
+      const { whole, index } = mined
+      return whole.replay(() => replayTransaction(s, whole.block, whole.receipts, index, types))
     },
   }),
   trace_replayBlockTransactions: method({
     params: [blockTag, traceTypes],
     run: async (s, [tag, types]) => {
-      const block = await minedBlock(s, tag)
-      return block === undefined ? [] : replayBlock(s, block, await s.chain.receipts(block.hash()), types)
+      const whole = await minedBlock(s, tag)
+      return whole === undefined ? [] : whole.replay(() => replayBlock(s, whole.block, whole.receipts, types))
     },
   }),
   trace_call: method({

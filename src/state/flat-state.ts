@@ -72,6 +72,26 @@ export class FlatState implements StateReader {
     this.now = undefined
   }
 
+  /**
+   * Keeps an account a fork's lazy state loaded from its remote (with its code), unless the key
+   * is held already (a write came first). A base value: every version agrees on it, so no undo.
+   */
+  loadAccount(address: string, account: Account, code: Uint8Array | undefined): void {
+    if (this.accounts.has(address)) return
+    this.accounts.set(address, account)
+    if (code !== undefined && code.length > 0) this.code.set(address, code)
+  }
+
+  /** Keeps a slot a fork's lazy state loaded from its remote, unless the slot is held already. */
+  loadSlot(address: string, slot: string, value: Uint8Array): void {
+    let slots = this.storage.get(address)
+    if (slots === undefined) {
+      slots = new Map()
+      this.storage.set(address, slots)
+    }
+    if (!slots.has(slot)) slots.set(slot, value)
+  }
+
   async getAccount(address: string): Promise<Account | undefined> {
     if (this.lazy !== undefined) await this.lazy.account(address)
     const a = this.accounts.get(address)

@@ -41,8 +41,8 @@ export const writes = method({
     s.pool.add
     // @ts-expect-error the logging switch has a setter (tsc: Cannot assign to 'logging' because it is a read-only property)
     s.controls.logging = false
-    // @ts-expect-error (tsc: Property 'impersonated' is private)
-    s.controls.impersonated.clear()
+    // @ts-expect-error the impersonation set is the controls' own (tsc: Property 'impersonation' is private)
+    s.controls.impersonation.addresses.clear()
     // @ts-expect-error every service is handed over read-only (tsc: Cannot assign to 'pool' because it is a read-only property)
     s.pool = s.pool
     return null

@@ -173,14 +173,10 @@ export class Tracing {
     return { bytes: this.limits.traceBytes, limit: this.limits.traceBytes }
   }
 
-  /** debug_traceTransaction: replays the block up to the transaction and traces it. */
-  async traceTransaction(hash: Uint8Array, config: TraceConfig): Promise<unknown> {
-    const found = await this.chain.transaction(hash)
-    if (found === undefined) throw new NotFound('transaction not found')
-    return this.traceInBlock(found.block, found.receipts, found.index, config)
-  }
-
-  /** Transaction `index` of `block` traced: the block replayed up to it (a fork's remote blocks come here). */
+  /**
+   * Transaction `index` of `block` traced (debug_traceTransaction): the block replayed up to it.
+   * The block is the history reader's, a fork's remote block included.
+   */
   async traceInBlock(block: Block, receipts: StoredReceipt[] | undefined, index: number, config: TraceConfig): Promise<unknown> {
     if (block.header.number === 0n) throw new Refused('genesis is not traceable')
     await prepareTracer(config)

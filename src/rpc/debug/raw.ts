@@ -2,27 +2,25 @@
  * debug_getRaw*: the consensus encodings of blocks, headers, receipts and transactions; and
  * geth's older debug_getBlockRlp / debug_getHeaderRlp, which take the block number as a JSON number.
  */
-import type { Block } from '@ethereumjs/block'
-import { encodeReceipt } from '@ethereumjs/vm'
+import { encodeConsensusReceipt } from '../../chain/receipts.js'
+import { Refused } from '../../domain-errors.js'
 import { ServerError } from '../../errors.js'
 import { data } from '../../hex.js'
-import type { Services } from '../../services.js'
-import { blockByTag, receiptsOf } from '../blocks.js'
-import { blockSelector, hash, jsonUint64, type BlockSelector } from '../codecs.js'
+import { receiptsOf } from '../blocks.js'
+import { blockSelector, hash, jsonUint64 } from '../codecs.js'
+import { selected } from '../history.js'
 import { method, type MethodTable } from '../method.js'
 import { rawTransaction } from '../eth/raw.js'
 import { printBlock } from './print-block.js'
-
-async function selected(s: Services, at: BlockSelector): Promise<Block | undefined> {
-  return at.kind === 'hash' ? s.chain.blockByHash(at.hash) : blockByTag(s, at)
-}
 
 export const debugRaw: MethodTable = {
   debug_getRawBlock: method({
     params: [blockSelector],
     run: async (s, [at]) => {
-      const block = await selected(s, at)
-      return block === undefined ? null : data(block.serialize())
+      const whole = await s.history.wholeBlock(s, at)
+      if (whole === undefined) return null
+      if (whole.noRawForm !== undefined) throw new Refused(whole.noRawForm)
+      return data(whole.block.serialize())
     },
   }),
   debug_getRawHeader: method({
@@ -35,13 +33,12 @@ export const debugRaw: MethodTable = {
   debug_getRawReceipts: method({
     params: [blockSelector],
     run: async (s, [at]) => {
-      const block = await selected(s, at)
-      if (block === undefined) return null
-      const receipts = await receiptsOf(s, block)
+      const whole = await s.history.wholeBlock(s, at)
+      if (whole === undefined) return null
+      const { block, receipts } = whole
       return receipts.map((r, i) => {
         const base = { cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.bloom, logs: r.logs }
-        const receipt = r.root === undefined ? { ...base, status: r.status } : { ...base, stateRoot: r.root }
-        return data(encodeReceipt(receipt as never, block.transactions[i]!.type))
+        return data(encodeConsensusReceipt(r.root === undefined ? { ...base, status: r.status } : { ...base, stateRoot: r.root }, block.transactions[i]!.type))
       })
     },
   }),
@@ -72,6 +69,9 @@ export const debugRaw: MethodTable = {
   debug_getRawTransaction: method({
     params: [hash],
     // geth answers an unknown transaction with empty bytes.
-    run: async (s, [h]) => (await rawTransaction(s, h)) ?? '0x',
+    run: async (s, [h]) => {
+      const mined = await s.history.minedTransaction(s, h)
+      return mined === undefined ? ((await rawTransaction(s, h)) ?? '0x') : data(mined.tx.serialize())
+    },
   }),
 }

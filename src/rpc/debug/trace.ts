@@ -9,12 +9,16 @@ import type { Block } from '@ethereumjs/block'
 import { blockNumberAndTime, decodeBlock } from '../../chain/decode.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
 import { ServerError } from '../../errors.js'
+import { NotFound, Refused } from '../../domain-errors.js'
+import { RLP } from '@ethereumjs/rlp'
+import { keccak256 } from '../../crypto/keccak.js'
+import type { WholeBlock } from '../history-reader.js'
 import { data } from '../../hex.js'
 import type { TraceConfig } from '../../execution/tracers/config.js'
 import { isTracerObject } from '../../execution/tracers/object-tracer.js'
 import type { TraceCallOptions } from '../../execution/tracers/replay.js'
 import type { Services } from '../../services.js'
-import { blockByTag, receiptsOf } from '../blocks.js'
+import { blockByTag } from '../blocks.js'
 import { CodecError, blockSelector, blockTag, bytes, hash, objectParam, optional, parseQuantity, text, type BlockSelector, type Codec } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import { callRequest } from '../objects.js'
@@ -121,6 +125,21 @@ async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
 }
 
 /**
+ * The history's copy of the block an RLP holds (a fork's remote block: it may not decode under
+ * this chain's rules), found by its header's number and hash; none for bytes with no header.
+ */
+async function givenBlockCopy(s: Services, rlp: Uint8Array): Promise<WholeBlock | undefined> {
+  let header: { number: bigint; hash: Uint8Array }
+  try {
+    // The hash of the header as given, whatever hardfork it is of.
+    header = { number: blockNumberAndTime(rlp).number, hash: keccak256(RLP.encode((RLP.decode(rlp) as Uint8Array[][])[0] as Uint8Array[])) }
+  } catch {
+    return undefined
+  }
+  return s.history.givenBlockCopy(s, header)
+}
+
+/**
  * A block from its RLP (debug_traceBlock), under the fork of its number and time; the chain's own
  * copy when it holds the block, with its receipts (the senders of impersonated transactions).
  */
@@ -168,25 +187,34 @@ async function readBlockFile(s: Services, file: string): Promise<Uint8Array> {
 export const debugTrace: MethodTable = {
   debug_traceTransaction: method({
     params: [hash, traceConfig],
-    run: (s, [h, config]) => s.tracing.traceTransaction(h, config),
+    run: async (s, [h, config]) => {
+      const mined = await s.history.minedTransaction(s, h)
+      if (mined === undefined) throw new NotFound('transaction not found')
+      const { whole, index } = mined
+      return whole.replay(() => s.tracing.traceInBlock(whole.block, whole.receipts, index, config))
+    },
   }),
   debug_traceBlockByNumber: method({
     params: [blockTag, traceConfig],
     run: async (s, [tag, config]) => {
-      const block = await blockAt(s, tag)
-      return s.tracing.traceBlock(block, await receiptsOf(s, block), config)
+      const whole = await s.history.wholeBlock(s, tag)
+      if (whole === undefined) throw new ServerError(`block #${tag.kind === 'number' ? tag.number : s.chain.height} not found`)
+      return whole.replay(() => s.tracing.traceBlock(whole.block, whole.receipts, config))
     },
   }),
   debug_traceBlockByHash: method({
     params: [hash, traceConfig],
     run: async (s, [h, config]) => {
-      const block = await blockWithHash(s, h)
-      return s.tracing.traceBlock(block, await receiptsOf(s, block), config)
+      const whole = await s.history.wholeBlock(s, h)
+      if (whole === undefined) throw new ServerError(`block ${data(h)} not found`)
+      return whole.replay(() => s.tracing.traceBlock(whole.block, whole.receipts, config))
     },
   }),
   debug_traceBlock: method({
     params: [bytes, traceConfig],
     run: async (s, [rlp, config]) => {
+      const copy = await givenBlockCopy(s, rlp)
+      if (copy !== undefined) return copy.replay(() => s.tracing.traceBlock(copy.block, copy.receipts, config))
       const { block, receipts } = await rlpBlock(s, rlp)
       return s.tracing.traceBlock(block, receipts, config)
     },
@@ -201,12 +229,13 @@ export const debugTrace: MethodTable = {
   debug_intermediateRoots: method({
     params: [hash, traceConfig],
     run: async (s, [h]) => {
+      const whole = await s.history.wholeBlock(s, h)
+      if (whole?.noIntermediateRoots !== undefined) throw new Refused(whole.noIntermediateRoots)
       // geth looks among the bad blocks for a hash the chain does not hold.
-      const ours = await s.chain.blockByHash(h)
-      const block = ours ?? s.chain.badBlocks.get(h)
+      const block = whole?.block ?? s.chain.badBlocks.get(h)
       if (block === undefined) throw new ServerError(`block ${data(h)} not found`)
-      const roots = await s.tracing.intermediateRoots(block, ours === undefined ? undefined : await s.chain.receipts(h))
-      return roots.map(data)
+      const roots = whole === undefined ? s.tracing.intermediateRoots(block, undefined) : whole.replay(() => s.tracing.intermediateRoots(block, whole.receipts))
+      return (await roots).map(data)
     },
   }),
   debug_traceCall: method({

@@ -1,8 +1,7 @@
 /** Fee suggestions and history (EIP-1559). */
 import type { Block } from '@ethereumjs/block'
 import type { StoredReceipt } from '../../chain/receipts.js'
-import { InvalidParamsError, ServerError } from '../../errors.js'
-import type { Services } from '../../services.js'
+import { InvalidParamsError } from '../../errors.js'
 import { quantity } from '../../hex.js'
 import { suggestedTip } from '../../execution/transactions.js'
 import { effectiveGasPrice } from '../format.js'
@@ -59,8 +58,7 @@ export const fees: MethodTable = {
       const rewards: string[][] = []
       let lastBlock
       // A fork's blocks at or below the fork block are the remote's: their rewards are its answer.
-      const fork = s.fork
-      const remoteAnswer: { value?: Promise<unknown> } = {}
+      const rewardsOfBlock = rewardPercentiles === undefined ? undefined : s.history.feeRewards(s, first, last, rewardPercentiles)
       for (let h = first; h <= last; h++) {
         const block = await chain.blockByNumber(h)
         if (block === undefined) break
@@ -73,11 +71,7 @@ export const fees: MethodTable = {
           const max = s.common.param('maxBlobGasPerBlock')
           blobRatios.push(max > 0n ? Number(header.blobGasUsed ?? 0n) / Number(max) : 0)
         }
-        if (rewardPercentiles !== undefined && fork !== undefined && h <= fork.blockNumber) {
-          rewards.push(await remoteRewards(fork, first, last, h, rewardPercentiles, remoteAnswer))
-        } else if (rewardPercentiles !== undefined) {
-          rewards.push(rewardsOf(block, await chain.receipts(block.hash()), rewardPercentiles))
-        }
+        if (rewardsOfBlock !== undefined) rewards.push(await rewardsOfBlock(block))
       }
       if (lastBlock !== undefined) {
         baseFees.push(quantity(lastBlock.header.calcNextBaseFee()))
@@ -96,27 +90,8 @@ export const fees: MethodTable = {
   }),
 }
 
-/**
- * The rewards of a fork's block `h` at or below the fork block: the remote's eth_feeHistory for
- * the remote part of the range (asked once per request), or, where its answer does not cover the
- * block (a remote with a smaller block limit), computed from the remote's block and receipts.
- */
-async function remoteRewards(fork: NonNullable<Services['fork']>, first: bigint, last: bigint, h: bigint, percentiles: number[], answer: { value?: Promise<unknown> }): Promise<string[]> {
-  const end = last < fork.blockNumber ? last : fork.blockNumber
-  // A remote without eth_feeHistory (an error answer) gets its blocks read instead.
-  answer.value ??= fork.remoteCall('eth_feeHistory', [quantity(end - first + 1n), quantity(end), percentiles]).catch(() => null)
-  const got = (await answer.value) as { oldestBlock?: unknown; reward?: unknown } | null
-  if (got !== null && typeof got === 'object' && typeof got.oldestBlock === 'string' && Array.isArray(got.reward)) {
-    const entry = got.reward[Number(h - BigInt(got.oldestBlock))] as unknown
-    if (Array.isArray(entry) && entry.length === percentiles.length && entry.every((v) => typeof v === 'string')) return entry as string[]
-  }
-  const remote = await fork.remoteBlock(h)
-  if (remote === undefined) throw new ServerError(`block #${h} not found on the remote ${fork.remote}`)
-  return rewardsOf(remote.block, remote.receipts, percentiles)
-}
-
 /** The tips paid at each percentile of a block's gas (geth's), from its transactions and receipts. */
-function rewardsOf(block: Block, receipts: StoredReceipt[], percentiles: number[]): string[] {
+export function rewardsOf(block: Block, receipts: StoredReceipt[], percentiles: number[]): string[] {
   const header = block.header
   const base = header.baseFeePerGas ?? 0n
   const tips = block.transactions

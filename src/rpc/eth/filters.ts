@@ -4,7 +4,6 @@ import type { Codec } from '../codecs.js'
 import { CodecError } from '../codecs.js'
 import { method, type MethodTable } from '../method.js'
 import type { LogFilter } from '../objects.js'
-import { getLogs } from './logs.js'
 
 /** A FILTER_ID: any string (unknown ones answer `filter not found`), as geth's rpc.ID. */
 export const filterId: Codec<string> = {
@@ -29,7 +28,7 @@ export function filters(logFilter: Codec<LogFilter>): MethodTable {
       run: ({ filters }) => filters.install(FilterType.pendingTransactions),
     }),
     eth_getFilterChanges: method({ params: [filterId], run: ({ filters }, [id]) => filters.changes(id) }),
-    eth_getFilterLogs: method({ params: [filterId], run: (s, [id]) => getLogs(s, s.filters.criteria(id)) }),
+    eth_getFilterLogs: method({ params: [filterId], run: (s, [id]) => s.history.logs(s, s.filters.criteria(id)) }),
     eth_uninstallFilter: method({ params: [filterId], run: ({ filters }, [id]) => filters.uninstall(id) }),
   }
 }

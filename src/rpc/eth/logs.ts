@@ -1,10 +1,10 @@
 /**
  * eth_getLogs: a range is answered from the log index (filters/log-index.ts); a single block
- * (blockHash) from its receipts, when its header bloom may match.
+ * (blockHash) from its receipts, when its header bloom may match. A fork's history reader
+ * (rpc/history-forked.ts) puts the remote's logs in front of these.
  */
 import type { Block } from '@ethereumjs/block'
 import { InvalidParamsError, ServerError } from '../../errors.js'
-import { data, quantity } from '../../hex.js'
 import { bloomMayMatch, matchingLogs } from '../../filters/log-filter.js'
 import type { Services } from '../../services.js'
 import { heightOf } from '../blocks.js'
@@ -19,25 +19,18 @@ export async function blockLogs(s: Services, block: Block, filter: LogFilter): P
   return matchingLogs(block, await s.chain.receipts(block.hash()), filter, formatLogs) as Record<string, unknown>[]
 }
 
-/** All matching logs of a filter's range, within the node's range and result limits. */
-export async function getLogs(s: Services, filter: LogFilter): Promise<Record<string, unknown>[]> {
-  if (filter.blockHash !== undefined) {
-    const block = await s.chain.blockByHash(filter.blockHash)
-    // A fork's blocks at or below its fork block are the remote's, logs included.
-    if (s.fork !== undefined && (block === undefined || block.header.number <= s.fork.blockNumber)) {
-      if (block === undefined) throw new ServerError('unknown block')
-      return remoteLogs(s.fork, { blockHash: data(filter.blockHash) }, filter)
-    }
-    if (block === undefined) throw new ServerError('unknown block')
-    return blockLogs(s, block, filter)
-  }
+/**
+ * The block range of a filter (geth's answers for a range past the head or reversed), or
+ * undefined when Hardhat mode answers no logs for it.
+ */
+export function logRange(s: Services, filter: LogFilter): { from: bigint; to: bigint } | undefined {
   const from = heightOf(s, filter.fromBlock ?? { kind: 'tag', tag: 'latest' })
   let to = heightOf(s, filter.toBlock ?? { kind: 'tag', tag: 'latest' })
   if (s.hardhatCompat) {
     // Hardhat answers what it has: a range reaching past the head ends there, and one that starts
     // after its end (or after the head) has no logs.
     if (to > s.chain.height) to = s.chain.height
-    if (from > to) return []
+    if (from > to) return undefined
   }
   // geth's answers for a range past the head and for a reversed range.
   if (from > s.chain.height || to > s.chain.height) throw new InvalidParamsError('block range extends beyond current head block')
@@ -46,43 +39,43 @@ export async function getLogs(s: Services, filter: LogFilter): Promise<Record<st
   if (span > BigInt(s.limits.logsBlockRange)) {
     throw new InvalidParamsError(`block range too large: ${span} blocks, the limit is ${s.limits.logsBlockRange}`)
   }
-  const limit = s.limits.logsResults
-  const overLimit = (height: number): never => {
+  return { from, to }
+}
+
+/** The error of a range whose logs pass the result limit at block `height`, naming a range that fits. */
+export function overLimit(s: Services, from: bigint): (height: number) => never {
+  return (height) => {
     const h = BigInt(height)
     throw new InvalidParamsError(
-      `query returned more than ${limit} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
+      `query returned more than ${s.limits.logsResults} results; try the range 0x${from.toString(16)}-0x${(h - 1n > from ? h - 1n : from).toString(16)}`,
     )
   }
-  const fork = s.fork
-  if (fork !== undefined && from <= fork.blockNumber) {
-    // Stitched: the remote's logs up to the fork block (its logs included), then this chain's.
-    const split = to < fork.blockNumber ? to : fork.blockNumber
-    const older = await remoteLogs(fork, { fromBlock: quantity(from), toBlock: quantity(split) }, filter)
-    if (older.length > limit) overLimit(Number(BigInt(String(older[limit]?.blockNumber ?? quantity(split)))))
-    if (to <= fork.blockNumber) return older
-    const hits = await s.filters.logIndex.query(filter, Number(fork.blockNumber + 1n), Number(to), limit - older.length, overLimit)
-    return [...older, ...hits.map(formatLogHit)]
-  }
-  const hits = await s.filters.logIndex.query(filter, Number(from), Number(to), limit, overLimit)
+}
+
+/**
+ * The matching logs of this chain's blocks `from` … `to` (the log index), at most `limit`; past
+ * it, the error names a range from `start` (where the query's range began).
+ */
+export async function indexedLogs(s: Services, filter: LogFilter, from: bigint, to: bigint, limit: number, start = from): Promise<Record<string, unknown>[]> {
+  const hits = await s.filters.logIndex.query(filter, Number(from), Number(to), limit, overLimit(s, start))
   return hits.map(formatLogHit)
 }
 
-/** The remote's logs for `range`, with the filter's addresses and topics. */
-async function remoteLogs(fork: NonNullable<Services['fork']>, range: Record<string, string>, filter: LogFilter): Promise<Record<string, unknown>[]> {
-  const query = {
-    ...range,
-    ...(filter.addresses.length === 0 ? {} : { address: filter.addresses.map((a) => data(a)) }),
-    ...(filter.topics.length === 0 ? {} : { topics: filter.topics.map((t) => (t === null ? null : t.map((x) => data(x)))) }),
+/** All matching logs of a filter's block or range, from this chain's blocks. */
+export async function getLogs(s: Services, filter: LogFilter): Promise<Record<string, unknown>[]> {
+  if (filter.blockHash !== undefined) {
+    const block = await s.chain.blockByHash(filter.blockHash)
+    if (block === undefined) throw new ServerError('unknown block')
+    return blockLogs(s, block, filter)
   }
-  const logs = await fork.remoteCall('eth_getLogs', [query])
-  if (!Array.isArray(logs)) throw new ServerError(`fork: the remote ${fork.remote} answered eth_getLogs without a list`)
-  return logs as Record<string, unknown>[]
+  const range = logRange(s, filter)
+  return range === undefined ? [] : indexedLogs(s, filter, range.from, range.to, s.limits.logsResults)
 }
 
 /** The filter codec bound to the node's limits, built once per node. */
 export function logs(filter: Codec<LogFilter>): MethodTable {
   return {
-    eth_getLogs: method({ params: [filter], run: (s, [f]) => getLogs(s, f) }),
+    eth_getLogs: method({ params: [filter], run: (s, [f]) => s.history.logs(s, f) }),
   }
 }
 

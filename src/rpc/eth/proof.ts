@@ -9,8 +9,9 @@
  */
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import { CodecError, address, blockSelector, optional, type BlockSelector, type Codec } from '../codecs.js'
-import { data, fromHex, keyOf, quantity, toBigInt } from '../../hex.js'
-import { verifyProof } from '../../fork/proof.js'
+import { data, fromHex, quantity, toBigInt } from '../../hex.js'
+import type { Block } from '@ethereumjs/block'
+import type { Services } from '../../services.js'
 import { EMPTY_ROOT } from '../../state/mpt.js'
 import { stateBlock } from '../blocks.js'
 import { method, type MethodTable } from '../method.js'
@@ -19,7 +20,13 @@ import { method, type MethodTable } from '../method.js'
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
 /** Storage keys: hex of up to 32 bytes each (geth left-pads shorter ones), echoed as given. */
-const storageKeys: Codec<Array<{ given: string; key: Uint8Array }>> = {
+/** A storage key as given (echoed) and as 32 bytes. */
+export interface StorageKey {
+  given: string
+  key: Uint8Array
+}
+
+const storageKeys: Codec<StorageKey[]> = {
   name: 'storage keys',
   optional: false,
   decode(v) {
@@ -35,34 +42,30 @@ const storageKeys: Codec<Array<{ given: string; key: Uint8Array }>> = {
   },
 }
 
+/** The proof of `addr` and `keys` at `block`, from this chain's trie (the local history reader's). */
+export async function localProof(s: Services, block: Block, addr: Uint8Array, keys: StorageKey[]): Promise<unknown> {
+  // Test-control writes may have moved a block's state past its header's root: prove what reads see.
+  const root = s.chain.stateRootOf(block)
+  const p = await s.chain.proof(root, addr, keys.map((k) => k.key))
+  return {
+    address: data(addr),
+    accountProof: p.accountProof.map(data),
+    balance: quantity(p.account?.balance ?? 0n),
+    codeHash: data(p.account?.codeHash ?? KECCAK256_NULL),
+    nonce: quantity(p.account?.nonce ?? 0n),
+    storageHash: data(p.account?.storageRoot ?? EMPTY_ROOT),
+    storageProof: p.storage.map((entry, i) => ({
+      // geth: a full 32-byte key is echoed as given, a shorter one as a number.
+      key: keys[i]!.given.length === 66 ? keys[i]!.given : quantity(toBigInt(keys[i]!.key)),
+      value: quantity(toBigInt(entry.value)),
+      proof: entry.proof.map(data),
+    })),
+  }
+}
+
 export const proof: MethodTable = {
   eth_getProof: method({
     params: [address, storageKeys, optional(blockSelector, LATEST)],
-    run: async (s, [addr, keys, at]) => {
-      const block = await stateBlock(s, at)
-      // A fork's block below its fork block: the remote's proof, answered once it verifies against that block's root.
-      if (s.fork !== undefined && block.header.number < s.fork.blockNumber) {
-        const answer = await s.fork.remoteCall('eth_getProof', [data(addr), keys.map((k) => data(k.key)), quantity(block.header.number)])
-        await verifyProof(answer, block.header.stateRoot, keyOf(addr), keys.map((k) => keyOf(k.key)))
-        return answer
-      }
-      // Test-control writes may have moved a block's state past its header's root: prove what reads see.
-      const root = s.chain.stateRootOf(block)
-      const p = await s.chain.proof(root, addr, keys.map((k) => k.key))
-      return {
-        address: data(addr),
-        accountProof: p.accountProof.map(data),
-        balance: quantity(p.account?.balance ?? 0n),
-        codeHash: data(p.account?.codeHash ?? KECCAK256_NULL),
-        nonce: quantity(p.account?.nonce ?? 0n),
-        storageHash: data(p.account?.storageRoot ?? EMPTY_ROOT),
-        storageProof: p.storage.map((entry, i) => ({
-          // geth: a full 32-byte key is echoed as given, a shorter one as a number.
-          key: keys[i]!.given.length === 66 ? keys[i]!.given : quantity(toBigInt(keys[i]!.key)),
-          value: quantity(toBigInt(entry.value)),
-          proof: entry.proof.map(data),
-        })),
-      }
-    },
+    run: async (s, [addr, keys, at]) => s.history.proof(s, await stateBlock(s, at), addr, keys),
   }),
 }

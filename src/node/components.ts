@@ -1,0 +1,114 @@
+/**
+ * The node's components, each made once with what it depends on (no member set afterwards): the
+ * chain and its start, consensus and block production, execution, the fork session, the controls
+ * and the filters. The node (src/node.ts) puts them behind the dispatcher and the transports.
+ */
+import { resolve } from 'node:path'
+import { Keyring } from '../accounts/keyring.js'
+import { EvmApplication } from '../app/application.js'
+import { Chain } from '../chain/chain.js'
+import { BftEngine } from '../consensus/bft.js'
+import { ConsensusControls } from '../consensus/consensus-controls.js'
+import { Producer } from '../consensus/producer.js'
+import { DEFAULT_TIMEOUTS } from '../consensus/tendermint/timeouts.js'
+import { createValidator, validatorSeed } from '../consensus/validator.js'
+import { Controls } from '../controls/controls.js'
+import { Impersonation } from '../controls/impersonation.js'
+import { BlockBuilder } from '../execution/builder.js'
+import { CallExecutor } from '../execution/call.js'
+import { EcrecoverOverrides } from '../execution/ecrecover-overrides.js'
+import { Transactions } from '../execution/transactions.js'
+import { Tracing } from '../execution/tracers/replay.js'
+import { FilterManager } from '../filters/manager.js'
+import { ForkSession } from '../fork/session.js'
+import { LogSwitch } from '../log/log-switch.js'
+import { NodeLog } from '../log/node-log.js'
+import { DEFAULTS, HARDHAT_DEFAULTS } from '../options.js'
+import { Profiling } from '../profiling/profiling.js'
+import { eventFormat } from '../rpc/format.js'
+import { DEFAULT_POOL_OPTIONS, TxPool } from '../txpool/pool.js'
+import { startChain } from './genesis.js'
+import type { NodeSettings } from './settings.js'
+
+/** The node's console.log sink: `onConsoleLog` (printed by default), while the output switch lets it through. */
+function consoleSink(settings: NodeSettings, output: LogSwitch): ((message: string) => void) | undefined {
+  const { onConsoleLog } = settings.options
+  // Printed by default, one line per call, as Hardhat's in-process network prints them; `false` is
+  // silence. console.log is looked up at each call, so a later spy or a replaced console sees them.
+  const user = onConsoleLog === false ? undefined : (onConsoleLog ?? ((message: string) => console.log(message)))
+  if (user === undefined) return undefined
+  return (message) => {
+    try {
+      if (output.allows('console')) user(message)
+    } catch {
+      // A throwing callback must not change the execution it observes.
+    }
+  }
+}
+
+/** Makes the components and starts the chain (its genesis, resumed blocks or fork block). */
+export async function createComponents(settings: NodeSettings) {
+  const { options, common, limits, clock, hardhat, seed, chainId, startTime } = settings
+  const keyring = new Keyring(settings.local, clock)
+  const chain = new Chain(common, settings.db, settings.forks)
+  const fork = new ForkSession({ chain, common, balances: settings.balances }, options.fork)
+  await startChain(chain, settings, fork)
+
+  const validators = Array.from({ length: options.validators ?? DEFAULTS.validators }, (_, i) => createValidator(validatorSeed(seed, i)))
+  const bft = new BftEngine(chainId, validators, {
+    clock,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.consensus?.timeouts },
+    maxRounds: options.consensus?.maxRounds,
+    seed: options.consensus?.seed,
+    head: () => chain.height,
+  })
+  const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool }, options.minGasPrice ?? 0n)
+  // anvil_impersonateSignature's pairs: one registry for the VMs of blocks, calls and traces.
+  const ecrecover = new EcrecoverOverrides()
+  const builder = await BlockBuilder.create(chain, common, ecrecover)
+  const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
+  // console.log output and the node's log go out while logging is on (hardhat_/anvil_setLoggingEnabled).
+  const output = new LogSwitch(profiling.log)
+  const onConsoleLog = consoleSink(settings, output)
+  // The node's log (onLog): made only when asked for, so that nothing runs for it otherwise.
+  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => output.allows(source))
+  if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
+  const application = new EvmApplication(chain, builder, log === undefined ? undefined : (committed) => log.committed(committed))
+  const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => settings.blockGasLimit, onConsoleLog, () => ({
+    coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
+    // The clock starts at the given time when the node is made, and again at each hardhat_reset.
+    timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
+  }))
+  if (log !== undefined) {
+    // The producer takes no halt listener at construction (consensus/producer.ts).
+    producer.onHalt = (halted, height) => log.halted(halted, height)
+    bft.subscribe((event) => log.consensus(event))
+  }
+  // Calls' console.log goes to the log (under its request) as well as to onConsoleLog.
+  const callConsoleLog = log === undefined ? onConsoleLog : (message: string) => {
+    log.consoleLog(message)
+    onConsoleLog?.(message)
+  }
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat })
+  const impersonation = new Impersonation()
+  const blockGasLimit = settings.blockGasLimit
+  const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
+    allowUnprotectedTxs: options.allowUnprotectedTxs ?? (hardhat && HARDHAT_DEFAULTS.allowUnprotectedTxs),
+    defaultGas: options.sendTransactionGas ?? (hardhat ? (blockGasLimit < HARDHAT_DEFAULTS.sendTransactionGasCap ? blockGasLimit : HARDHAT_DEFAULTS.sendTransactionGasCap) : undefined),
+    defaultGasPrice: options.sendTransactionGasPrice,
+    // Hardhat compatibility turns on what Hardhat Network does by default.
+    throwOnTransactionFailures: options.throwOnTransactionFailures ?? hardhat,
+    nextBlockGasLimit: () => producer.blockGasLimit,
+    hardhat,
+    automine: () => producer.mode.mode === 'auto',
+    impersonated: (address) => impersonation.has(address),
+  })
+  const controls = new Controls(chain, pool, producer, impersonation, output, fork, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: hardhat })
+  const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
+  const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
+  const tracing = new Tracing(chain, calls, clock, limits, hardhat)
+  return { keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing }
+}
+
+/** The components of a node. */
+export type Components = Awaited<ReturnType<typeof createComponents>>
