@@ -73,7 +73,7 @@ export interface Services {
    * The chain's history as the JSON-RPC methods read it (rpc/history.ts): the local chain's, and
    * a fork's remote history at and below its fork block.
    */
-  readonly history: History<Services>
+  readonly history: History<HistoryPorts>
   /** The fork, when the node forks a remote chain (src/fork). */
   readonly fork: ForkStatus | undefined
   /** The node's log (createNode's `onLog`); undefined when none is asked for. */
@@ -81,3 +81,9 @@ export interface Services {
   /** Names of the methods served (for rpc_modules). */
   readonly namespaces: () => string[]
 }
+
+/**
+ * What the history readers (rpc/history.ts, rpc/history-forked.ts) and the block helpers of
+ * rpc/blocks.ts read: a namespace that answers through them lists these ports too.
+ */
+export type HistoryPorts = Pick<Services, 'chain' | 'pool' | 'producer' | 'filters' | 'limits' | 'hardhatCompat' | 'history' | 'fork'>

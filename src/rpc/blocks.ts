@@ -3,7 +3,7 @@ import type { Block } from '@ethereumjs/block'
 import type { StoredReceipt } from '../chain/receipts.js'
 import { ServerError } from '../errors.js'
 import { equalBytes } from '../hex.js'
-import type { Services } from '../services.js'
+import type { HistoryPorts } from '../services.js'
 import type { BlockSelector, BlockTag } from './codecs.js'
 
 /**
@@ -11,7 +11,7 @@ import type { BlockSelector, BlockTag } from './codecs.js'
  * the head there, since the pending block is never stored; `safe` and `finalized` are the head
  * (blocks are final when committed).
  */
-export function heightOf({ chain }: Services, tag: BlockTag): bigint {
+export function heightOf({ chain }: HistoryPorts, tag: BlockTag): bigint {
   if (tag.kind === 'number') return tag.number
   return tag.tag === 'earliest' ? 0n : chain.height
 }
@@ -21,18 +21,18 @@ export function heightOf({ chain }: Services, tag: BlockTag): bigint {
  * the next block, as the pool would make it now (empty when nothing is pending), as geth's and
  * Hardhat's.
  */
-export async function blockByTag(services: Services, tag: BlockTag): Promise<Block | undefined> {
+export async function blockByTag(services: HistoryPorts, tag: BlockTag): Promise<Block | undefined> {
   if (tag.kind === 'tag' && tag.tag === 'pending') return (await services.producer.pending()).block
   return services.chain.blockByNumber(heightOf(services, tag))
 }
 
 /** A block's receipts, the pending block's included. */
-export async function receiptsOf(services: Services, block: Block): Promise<StoredReceipt[]> {
+export async function receiptsOf(services: HistoryPorts, block: Block): Promise<StoredReceipt[]> {
   return services.producer.pendingReceipts(block) ?? services.chain.receipts(block.hash())
 }
 
 /** The block whose state a state method reads; unknown → geth's `header not found`. */
-export async function stateBlock(services: Services, selector: BlockSelector): Promise<Block> {
+export async function stateBlock(services: HistoryPorts, selector: BlockSelector): Promise<Block> {
   if (selector.kind === 'hash') {
     const block = await services.chain.blockByHash(selector.hash)
     if (block === undefined) throw new ServerError(`header for hash not found`)

@@ -15,7 +15,7 @@ import type { RemoteBlock } from '../fork/remote-block.js'
 import { data, equalBytes, fromHex, keyOf, quantity } from '../hex.js'
 import { verifyProof } from '../fork/proof.js'
 import { rewardsOf } from './eth/fees.js'
-import type { Services } from '../services.js'
+import type { HistoryPorts } from '../services.js'
 import type { BlockSelector, BlockTag } from './codecs.js'
 import { indexedLogs, logRange, overLimit } from './eth/logs.js'
 import type { History, WholeBlock } from './history-reader.js'
@@ -29,7 +29,7 @@ export interface ForkSource {
  * The block number a tag names when it is at or below the fork block, else undefined; `latest`
  * (and `safe`, `finalized`) too while the fork block is still the head.
  */
-function historic(s: Services, fork: ForkStatus, tag: BlockTag): bigint | undefined {
+function historic(s: HistoryPorts, fork: ForkStatus, tag: BlockTag): bigint | undefined {
   const n = tag.kind === 'number' ? tag.number : tag.tag === 'earliest' ? 0n : tag.tag === 'pending' ? undefined : s.chain.height
   return n !== undefined && n <= fork.blockNumber ? n : undefined
 }
@@ -42,7 +42,7 @@ function ours(fork: ForkStatus, answer: unknown): unknown {
 }
 
 /** Whether the block with `hash` is this chain's and at or below the fork block. */
-async function atFork(s: Services, fork: ForkStatus, hash: Uint8Array): Promise<boolean> {
+async function atFork(s: HistoryPorts, fork: ForkStatus, hash: Uint8Array): Promise<boolean> {
   const block = await s.chain.blockByHash(hash)
   return block !== undefined && block.header.number <= fork.blockNumber
 }
@@ -85,9 +85,9 @@ async function remoteLogs(fork: ForkStatus, range: Record<string, string>, filte
 }
 
 /** The history reader of a node that forks (or may fork, after a reset) a remote. */
-export function forkedHistory(local: History<Services>, session: ForkSource): History<Services> {
+export function forkedHistory(local: History<HistoryPorts>, session: ForkSource): History<HistoryPorts> {
   /** By tag: the remote's answer of `method` for a block at or below the fork block, else the local one. */
-  const byTag = (method: string, tag: BlockTag, s: Services, rest: unknown[], answer: () => Promise<unknown>): Promise<unknown> => {
+  const byTag = (method: string, tag: BlockTag, s: HistoryPorts, rest: unknown[], answer: () => Promise<unknown>): Promise<unknown> => {
     const fork = session.status()
     const n = fork === undefined ? undefined : historic(s, fork, tag)
     return n === undefined ? answer() : fork!.remoteCall(method, [quantity(n), ...rest])
@@ -98,7 +98,7 @@ export function forkedHistory(local: History<Services>, session: ForkSource): Hi
    * remote's though the chain knows the hash. Without a fork the local answer is handed on as it
    * is (eth_getTransactionReceipt after each send: no async step of its own).
    */
-  const byHash = (method: string, hash: Uint8Array, s: Services, rest: unknown[], ofBlock: boolean, answer: () => Promise<unknown>): Promise<unknown> => {
+  const byHash = (method: string, hash: Uint8Array, s: HistoryPorts, rest: unknown[], ofBlock: boolean, answer: () => Promise<unknown>): Promise<unknown> => {
     const fork = session.status()
     if (fork === undefined) return answer()
     return (async () => {
@@ -113,7 +113,7 @@ export function forkedHistory(local: History<Services>, session: ForkSource): Hi
     })()
   }
   /** The number of the block `at` names when it is at or below the fork block. */
-  const historicNumber = async (s: Services, fork: ForkStatus, at: BlockSelector | Uint8Array): Promise<bigint | undefined> => {
+  const historicNumber = async (s: HistoryPorts, fork: ForkStatus, at: BlockSelector | Uint8Array): Promise<bigint | undefined> => {
     const number = at instanceof Uint8Array ? (await s.chain.blockByHash(at))?.header.number : at.kind === 'hash' ? (await s.chain.blockByHash(at.hash))?.header.number : historic(s, fork, at)
     return number !== undefined && number <= fork.blockNumber ? number : undefined
   }

@@ -7,7 +7,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import { quantity } from '../hex.js'
-import type { Services } from '../services.js'
+import type { HistoryPorts } from '../services.js'
 import { blockByTag, receiptsOf } from './blocks.js'
 import type { BlockSelector } from './codecs.js'
 import type { History } from './history-reader.js'
@@ -16,7 +16,7 @@ import { getLogs } from './eth/logs.js'
 import { localProof } from './eth/proof.js'
 import { rewardsOf } from './eth/fees.js'
 
-async function full(s: Services, block: Block | undefined, txs: boolean) {
+async function full(s: HistoryPorts, block: Block | undefined, txs: boolean) {
   if (block === undefined) return null
   const json = formatBlock(block, txs, txs ? await receiptsOf(s, block) : [])
   // Hardhat still writes the pre-merge total difficulty (0 on its post-merge chains); geth dropped it.
@@ -38,7 +38,7 @@ function hardhatPending(json: Record<string, unknown>): Record<string, unknown> 
   return json
 }
 
-async function atIndex(s: Services, block: Block | undefined, index: bigint) {
+async function atIndex(s: HistoryPorts, block: Block | undefined, index: bigint) {
   if (block === undefined || index >= BigInt(block.transactions.length)) return null
   const i = Number(index)
   const receipts = await receiptsOf(s, block)
@@ -52,7 +52,7 @@ const count = (block: Block | undefined) => (block === undefined ? null : quanti
 const header = (block: Block | undefined) => (block === undefined ? null : formatHeader(block.header))
 
 /** The block of a selector: by hash, or by tag (the pending block included). */
-export function selected(s: Services, at: BlockSelector | Uint8Array): Promise<Block | undefined> {
+export function selected(s: HistoryPorts, at: BlockSelector | Uint8Array): Promise<Block | undefined> {
   if (at instanceof Uint8Array) return s.chain.blockByHash(at)
   return at.kind === 'hash' ? s.chain.blockByHash(at.hash) : blockByTag(s, at)
 }
@@ -60,7 +60,7 @@ export function selected(s: Services, at: BlockSelector | Uint8Array): Promise<B
 const replayHere = <T>(run: () => Promise<T>): Promise<T> => run()
 
 /** The local reader: the chain's blocks, the pending block and the pool. */
-export const localHistory: History<Services> = {
+export const localHistory: History<HistoryPorts> = {
   async blockByTag(s, tag, txs) {
     const json = await full(s, await blockByTag(s, tag), txs)
     return s.hardhatCompat && tag.kind === 'tag' && tag.tag === 'pending' && json !== null ? hardhatPending(json as Record<string, unknown>) : json

@@ -17,14 +17,19 @@ import type { BlockOverrides, StateOverrides } from '../execution/overrides.js'
 import type { TraceCallOptions } from '../execution/tracers/replay.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { BlockTag } from '../chain/block-tag.js'
-import type { Services } from '../services.js'
 import { blockByTag } from './blocks.js'
 import type { WholeBlock } from './history-reader.js'
 import { CodecError, blockSelector, blockTag, bytes, hash, optional, parseQuantity, type BlockSelector, type Codec } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { callRequest } from './objects.js'
 import { decodeBlockOverrides, decodeStateOverrides } from './overrides.js'
 import { traceFilter, matches, type TraceFilter } from './trace-filter.js'
+
+import type { HistoryPorts } from '../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'history' | 'limits' | 'tracing'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 /** A trace with its block and transaction, fields in the order reth and Anvil write them. */
 function localized(t: ParityTrace, block: Block, txHash: Uint8Array, position: number): Record<string, unknown> {
@@ -41,7 +46,7 @@ function localized(t: ParityTrace, block: Block, txHash: Uint8Array, position: n
 }
 
 /** Transaction `index` of `block`'s flat traces, localized (Anvil keeps precompile calls here). */
-export async function transactionTraces(s: Services, block: Block, receipts: StoredReceipt[], index: number): Promise<Record<string, unknown>[]> {
+export async function transactionTraces(s: Here, block: Block, receipts: StoredReceipt[], index: number): Promise<Record<string, unknown>[]> {
   const tracer = new ParityTracer()
   await s.tracing.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined))
   const hash = (block.transactions[index] as TypedTransaction).hash()
@@ -49,7 +54,7 @@ export async function transactionTraces(s: Services, block: Block, receipts: Sto
 }
 
 /** Every transaction's flat traces of `block`, localized. */
-export async function blockTraces(s: Services, block: Block, receipts: StoredReceipt[]): Promise<Record<string, unknown>[]> {
+export async function blockTraces(s: Here, block: Block, receipts: StoredReceipt[]): Promise<Record<string, unknown>[]> {
   const txs = block.transactions
   if (txs.length === 0) return []
   const tracers = txs.map(() => new ParityTracer())
@@ -58,21 +63,21 @@ export async function blockTraces(s: Services, block: Block, receipts: StoredRec
 }
 
 /** Transaction `index` of `block` replayed with `types` (trace_replayTransaction). */
-export async function replayTransaction(s: Services, block: Block, receipts: StoredReceipt[], index: number, types: Set<TraceType>): Promise<TraceResults> {
+export async function replayTransaction(s: Here, block: Block, receipts: StoredReceipt[], index: number, types: Set<TraceType>): Promise<TraceResults> {
   const tracer = new ReplayTracer(types)
   await s.tracing.replayWith(block, receipts, index + 1, (i) => (i === index ? tracer : undefined))
   return tracer.result()
 }
 
 /** Every transaction of `block` replayed with `types` (trace_replayBlockTransactions). */
-export async function replayBlock(s: Services, block: Block, receipts: StoredReceipt[], types: Set<TraceType>): Promise<Array<TraceResults & { transactionHash: string }>> {
+export async function replayBlock(s: Here, block: Block, receipts: StoredReceipt[], types: Set<TraceType>): Promise<Array<TraceResults & { transactionHash: string }>> {
   if (block.transactions.length === 0) return []
   const tracers = block.transactions.map(() => new ReplayTracer(types))
   await s.tracing.replayWith(block, receipts, tracers.length, (i) => tracers[i])
   return tracers.map((t, i) => ({ ...t.result(), transactionHash: data((block.transactions[i] as TypedTransaction).hash()) }))
 }
 
-async function tracesOfTransaction(s: Services, h: Uint8Array): Promise<Record<string, unknown>[] | undefined> {
+async function tracesOfTransaction(s: Here, h: Uint8Array): Promise<Record<string, unknown>[] | undefined> {
   const mined = await s.history.minedTransaction(s, h)
   if (mined === undefined) return undefined
   const { whole, index } = mined
@@ -80,7 +85,7 @@ async function tracesOfTransaction(s: Services, h: Uint8Array): Promise<Record<s
 }
 
 /** The block trace_block and trace_replayBlockTransactions name, whole; none past the head or for `pending` (Anvil's `[]`). */
-async function minedBlock(s: Services, tag: BlockTag): Promise<WholeBlock | undefined> {
+async function minedBlock(s: Here, tag: BlockTag): Promise<WholeBlock | undefined> {
   return tag.kind === 'tag' && tag.tag === 'pending' ? undefined : s.history.wholeBlock(s, tag)
 }
 
@@ -129,7 +134,7 @@ const callList: Codec<Array<{ call: CallRequest; types: Set<TraceType> }>> = {
 }
 
 /** The block a traced call runs on: the latest by default; `pending` is refused as debug_traceCall does. */
-async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
+async function callBlock(s: Here, at: BlockSelector): Promise<Block> {
   if (at.kind === 'tag' && at.tag === 'pending') throw new ServerError('tracing on top of pending is not supported')
   const block = at.kind === 'hash' ? await s.chain.blockByHash(at.hash) : await blockByTag(s, at)
   if (block === undefined) throw new ServerError(at.kind === 'hash' ? `block ${data(at.hash)} not found` : 'header not found')
@@ -143,7 +148,7 @@ const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
 /** Runs calls (or signed transactions) in sequence on the state after `block`, each with its trace types. */
 async function traceCalls(
-  s: Services,
+  s: Here,
   runs: Array<{ call: CallRequest | TypedTransaction; types: Set<TraceType> }>,
   at: BlockSelector,
   options: TraceCallOptions = {},
@@ -165,7 +170,7 @@ function signedTransaction(raw: Uint8Array, block: Block): TypedTransaction {
 }
 
 /** trace_filter: the matching traces of a block range (Anvil's rules: at most `limits.traceFilterBlocks` past `fromBlock`). */
-async function filterTraces(s: Services, f: TraceFilter): Promise<Record<string, unknown>[]> {
+async function filterTraces(s: Here, f: TraceFilter): Promise<Record<string, unknown>[]> {
   const start = f.fromBlock ?? 0n
   const end = f.toBlock ?? s.chain.height
   if (start > end) throw new InvalidParamsError('invalid block range, ensure that to block is greater than from block')

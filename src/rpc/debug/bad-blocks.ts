@@ -8,8 +8,13 @@ import { data } from '../../hex.js'
 import { sendersAsReceipts } from '../../execution/simulate.js'
 import { hash } from '../codecs.js'
 import { formatBlock } from '../format.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { traceConfig } from './trace.js'
+
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'tracing'>
+const method = methodsOf<keyof Here>()
 
 /** The sender a transaction's signature names; geth's block JSON shows the zero address where none recovers. */
 function senderOf(tx: TypedTransaction): Uint8Array {

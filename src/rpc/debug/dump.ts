@@ -8,11 +8,16 @@
 import type { Block } from '@ethereumjs/block'
 import { ServerError } from '../../errors.js'
 import { data, keyOf } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { blockByTag } from '../blocks.js'
 import { blockSelector, blockTag, boolean, bytes, jsonInt, type BlockSelector } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { checksum } from '../txpool.js'
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'fork'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 /** geth's `AccountRangeMaxResults`: the accounts one RPC dump holds. */
 export const DUMP_PAGE = 256
@@ -40,7 +45,7 @@ const DUMP_BLOCK: DumpOptions = { start: START, max: DUMP_PAGE, skipCode: false,
  * The dump of `block`'s state; on a fork, within `fork.walkFetches` fetches of the remote's trie
  * nodes, and refused for the remote's blocks below the fork block (whose state is only read key by key).
  */
-async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK, what = 'debug_dumpBlock') {
+async function dump(s: Here, block: Block, o: DumpOptions = DUMP_BLOCK, what = 'debug_dumpBlock') {
   const fork = s.fork
   if (fork === undefined) return walk(s, block, o)
   if (block.header.number < fork.blockNumber) {
@@ -49,7 +54,7 @@ async function dump(s: Services, block: Block, o: DumpOptions = DUMP_BLOCK, what
   return fork.walking(what, () => walk(s, block, o))
 }
 
-async function walk(s: Services, block: Block, o: DumpOptions) {
+async function walk(s: Here, block: Block, o: DumpOptions) {
   const root = s.chain.stateRootOf(block)
   const { accounts, next } = await s.chain.accountRange(root, o.start, o.max)
   const out: Record<string, unknown> = {}
@@ -85,7 +90,7 @@ function leftPad(key: Uint8Array): Uint8Array {
 }
 
 /** debug_accountRange's block: a number, tag or hash; geth's messages when unknown. */
-async function rangeBlock(s: Services, at: BlockSelector): Promise<Block> {
+async function rangeBlock(s: Here, at: BlockSelector): Promise<Block> {
   if (at.kind === 'hash') {
     const block = await s.chain.blockByHash(at.hash)
     if (block === undefined) throw new ServerError(`block ${data(at.hash)} not found`)

@@ -9,9 +9,16 @@ import { data } from '../../hex.js'
 import { receiptsOf } from '../blocks.js'
 import { blockSelector, hash, jsonUint64 } from '../codecs.js'
 import { selected } from '../history.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { rawTransaction } from '../eth/raw.js'
 import { printBlock } from './print-block.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'common' | 'history'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 export const debugRaw: MethodTable = {
   debug_getRawBlock: method({

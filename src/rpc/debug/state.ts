@@ -7,10 +7,15 @@
 import type { Block } from '@ethereumjs/block'
 import { ServerError } from '../../errors.js'
 import { data, keyOf, quantity } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { blockByTag, receiptsOf } from '../blocks.js'
 import { address, blockSelector, bytes, hash, jsonInt, jsonUint64, optional, type BlockSelector } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'tracing'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 /** A 32-byte word of unpadded bytes (geth's `common.BytesToHash`). */
 function word32(value: Uint8Array): string {
@@ -18,7 +23,7 @@ function word32(value: Uint8Array): string {
 }
 
 /** The block debug_storageRangeAt names (the pending block included, as geth's `BlockByNumberOrHash`). */
-async function rangeBlock(s: Services, at: BlockSelector): Promise<Block> {
+async function rangeBlock(s: Here, at: BlockSelector): Promise<Block> {
   const block = at.kind === 'hash' ? await s.chain.blockByHash(at.hash) : await blockByTag(s, at)
   if (block !== undefined) return block
   // geth prints the selector: a hash, a number in hex, or a tag.
@@ -27,7 +32,7 @@ async function rangeBlock(s: Services, at: BlockSelector): Promise<Block> {
 }
 
 /** The addresses whose accounts differ between the states after `from` and after `to`. */
-async function modifiedAccounts(s: Services, from: Block, to: Block): Promise<string[]> {
+async function modifiedAccounts(s: Here, from: Block, to: Block): Promise<string[]> {
   if (from.header.number >= to.header.number) {
     throw new ServerError(`start block height (${from.header.number}) must be less than end block height (${to.header.number})`)
   }
@@ -39,7 +44,7 @@ async function modifiedAccounts(s: Services, from: Block, to: Block): Promise<st
 }
 
 /** geth's answer for the one-param form: the block and its parent. */
-async function withParent(s: Services, block: Block): Promise<Block> {
+async function withParent(s: Here, block: Block): Promise<Block> {
   const parent = block.header.number === 0n ? undefined : await s.chain.blockByHash(block.header.parentHash)
   if (parent === undefined) throw new ServerError(`block ${block.header.number.toString(16)} has no parent`)
   return parent

@@ -12,9 +12,12 @@ import { ServerError } from '../../errors.js'
 import { opName } from '../../execution/tracers/opcodes.js'
 import type { StructLogEntry } from '../../execution/tracers/struct-log-forms.js'
 import { data, quantity } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { CodecError, hash, objectParam, optional, parseData, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'profiling' | 'tracing'>
+const method = methodsOf<keyof Here>()
 
 /** geth's `StdTraceConfig`: the struct logger's options and `txHash`, the one transaction to trace. */
 interface StdTraceConfig {
@@ -83,7 +86,7 @@ function fileName(block: Block, index: number, txHash: Uint8Array): string {
   return `block_${data(block.hash().subarray(0, 4))}-${index}-${data(txHash.subarray(0, 4))}-${randomInt(0, 2 ** 32)}`
 }
 
-async function traceToFiles(s: Services, block: Block, receipts: StoredReceipt[] | undefined, config: StdTraceConfig): Promise<string[]> {
+async function traceToFiles(s: Here, block: Block, receipts: StoredReceipt[] | undefined, config: StdTraceConfig): Promise<string[]> {
   s.profiling.check()
   const txs = block.transactions
   let indexes = txs.map((_, i) => i)

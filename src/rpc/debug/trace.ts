@@ -17,12 +17,17 @@ import { data } from '../../hex.js'
 import type { TraceConfig } from '../../execution/tracers/config.js'
 import { isTracerObject } from '../../execution/tracers/object-tracer.js'
 import type { TraceCallOptions } from '../../execution/tracers/replay.js'
-import type { Services } from '../../services.js'
 import { blockByTag } from '../blocks.js'
 import { CodecError, blockSelector, blockTag, bytes, hash, objectParam, optional, parseQuantity, text, type BlockSelector, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
 import { decodeBlockOverrides, decodeStateOverrides } from '../overrides.js'
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'history' | 'limits' | 'profiling' | 'tracing'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 function goKind(v: unknown): string {
   if (v === null) return 'null'
@@ -104,21 +109,21 @@ export const traceCallConfig: Codec<{ config: TraceConfig; options: TraceCallOpt
 )
 
 /** The block debug_traceBlockByNumber names; geth's `block #N not found` past the head. */
-async function blockAt(s: Services, tag: Parameters<typeof blockByTag>[1]): Promise<Block> {
+async function blockAt(s: Here, tag: Parameters<typeof blockByTag>[1]): Promise<Block> {
   const block = await blockByTag(s, tag)
   if (block !== undefined) return block
   const number = tag.kind === 'number' ? tag.number : s.chain.height
   throw new ServerError(`block #${number} not found`)
 }
 
-async function blockWithHash(s: Services, h: Uint8Array): Promise<Block> {
+async function blockWithHash(s: Here, h: Uint8Array): Promise<Block> {
   const block = await s.chain.blockByHash(h)
   if (block === undefined) throw new ServerError(`block ${data(h)} not found`)
   return block
 }
 
 /** The block a traced call runs on; geth refuses `pending`. */
-async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
+async function callBlock(s: Here, at: BlockSelector): Promise<Block> {
   if (at.kind === 'hash') return blockWithHash(s, at.hash)
   if (at.kind === 'tag' && at.tag === 'pending') throw new ServerError('tracing on top of pending is not supported')
   return blockAt(s, at)
@@ -128,7 +133,7 @@ async function callBlock(s: Services, at: BlockSelector): Promise<Block> {
  * The history's copy of the block an RLP holds (a fork's remote block: it may not decode under
  * this chain's rules), found by its header's number and hash; none for bytes with no header.
  */
-async function givenBlockCopy(s: Services, rlp: Uint8Array): Promise<WholeBlock | undefined> {
+async function givenBlockCopy(s: Here, rlp: Uint8Array): Promise<WholeBlock | undefined> {
   let header: { number: bigint; hash: Uint8Array }
   try {
     // The hash of the header as given, whatever hardfork it is of.
@@ -143,7 +148,7 @@ async function givenBlockCopy(s: Services, rlp: Uint8Array): Promise<WholeBlock 
  * A block from its RLP (debug_traceBlock), under the fork of its number and time; the chain's own
  * copy when it holds the block, with its receipts (the senders of impersonated transactions).
  */
-async function rlpBlock(s: Services, rlp: Uint8Array): Promise<{ block: Block; receipts: StoredReceipt[] | undefined }> {
+async function rlpBlock(s: Here, rlp: Uint8Array): Promise<{ block: Block; receipts: StoredReceipt[] | undefined }> {
   let block: Block
   try {
     const { number, timestamp } = blockNumberAndTime(rlp)
@@ -160,7 +165,7 @@ async function rlpBlock(s: Services, rlp: Uint8Array): Promise<{ block: Block; r
  * `limits.httpBodyBytes` (what a debug_traceBlock request could carry); geth's `could not read
  * file` when it cannot be read.
  */
-async function readBlockFile(s: Services, file: string): Promise<Uint8Array> {
+async function readBlockFile(s: Here, file: string): Promise<Uint8Array> {
   const path = s.profiling.path(file, 'read')
   const max = s.limits.httpBodyBytes
   let handle

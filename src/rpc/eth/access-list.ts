@@ -3,9 +3,16 @@ import { createAccessList } from '../../execution/access-list.js'
 import { data, quantity } from '../../hex.js'
 import { stateBlock } from '../blocks.js'
 import { blockSelector, optional, type BlockSelector } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
 import { blockOverrides, stateOverrides } from '../overrides.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'calls' | 'common'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 

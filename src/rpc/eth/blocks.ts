@@ -1,6 +1,13 @@
 /** eth methods that read blocks and headers, through the history reader (rpc/history.ts). */
 import { blockSelector, blockTag, boolean, hash, optional } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'history'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 export const blocks: MethodTable = {
   eth_getBlockByNumber: method({

@@ -2,9 +2,16 @@
 import { data, quantity } from '../../hex.js'
 import { stateBlock } from '../blocks.js'
 import { blockSelector, optional, type BlockSelector } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
 import { blockOverrides, stateOverrides } from '../overrides.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'calls' | 'hardhatCompat'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 const PENDING: BlockSelector = { kind: 'tag', tag: 'pending' }

@@ -1,7 +1,12 @@
 /** eth methods about the chain and the node itself (and the uncle methods of a chain without uncles). */
 import { quantity } from '../../hex.js'
 import { blockTag, hash, quantity as qty } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'chainId' | 'keyring' | 'producer'>
+const method = methodsOf<keyof Here>()
 
 export const chain: MethodTable = {
   eth_chainId: method({ params: [], run: ({ chainId }) => quantity(chainId) }),

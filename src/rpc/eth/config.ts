@@ -4,10 +4,13 @@
 import type { Common } from '@ethereumjs/common'
 import { Mainnet } from '@ethereumjs/common'
 import { data, quantity } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { SYSTEM_CONTRACTS } from '../../chain/system-contracts.js'
 import { depositContractAddress } from '../../execution/engine/common.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'chainId' | 'producer'>
+const method = methodsOf<keyof Here>()
 
 const at = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
 
@@ -46,7 +49,7 @@ function systemContracts(c: Common): Record<string, string> {
   return out
 }
 
-function forkConfig(s: Services, name: string, activationTime: bigint): Record<string, unknown> {
+function forkConfig(s: Here, name: string, activationTime: bigint): Record<string, unknown> {
   const c = s.chain.forks.named(name)
   const out: Record<string, unknown> = { activationTime: Number(activationTime) }
   if (c.isActivatedEIP(4844)) {

@@ -7,7 +7,14 @@ import { suggestedTip } from '../../execution/transactions.js'
 import { effectiveGasPrice } from '../format.js'
 import { heightOf } from '../blocks.js'
 import { blockTag, CodecError, optionalArray, parseQuantity, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'common' | 'history' | 'pool'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 /** Reward percentiles: numbers from 0 to 100, ascending. */
 const percentiles: Codec<number[] | undefined> = {

@@ -2,8 +2,15 @@
 import { FilterType } from '../../filters/manager.js'
 import type { Codec } from '../codecs.js'
 import { CodecError } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import type { LogFilter } from '../objects.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'filters' | 'history'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 /** A FILTER_ID: any string (unknown ones answer `filter not found`), as geth's rpc.ID. */
 export const filterId: Codec<string> = {

@@ -6,15 +6,21 @@
 import type { Block } from '@ethereumjs/block'
 import { InvalidParamsError, ServerError } from '../../errors.js'
 import { bloomMayMatch, matchingLogs } from '../../filters/log-filter.js'
-import type { Services } from '../../services.js'
 import { heightOf } from '../blocks.js'
 import { formatLogHit, formatLogs } from '../format.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { logFilter, type LogFilter } from '../objects.js'
 import type { Codec } from '../codecs.js'
 
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'filters' | 'hardhatCompat' | 'history' | 'limits'> & HistoryPorts
+const method = methodsOf<keyof Here>()
+
 /** The logs of one block that match, formatted. */
-export async function blockLogs(s: Services, block: Block, filter: LogFilter): Promise<Record<string, unknown>[]> {
+export async function blockLogs(s: HistoryPorts, block: Block, filter: LogFilter): Promise<Record<string, unknown>[]> {
   if (!bloomMayMatch(block, filter)) return []
   return matchingLogs(block, await s.chain.receipts(block.hash()), filter, formatLogs) as Record<string, unknown>[]
 }
@@ -23,7 +29,7 @@ export async function blockLogs(s: Services, block: Block, filter: LogFilter): P
  * The block range of a filter (geth's answers for a range past the head or reversed), or
  * undefined when Hardhat mode answers no logs for it.
  */
-export function logRange(s: Services, filter: LogFilter): { from: bigint; to: bigint } | undefined {
+export function logRange(s: HistoryPorts, filter: LogFilter): { from: bigint; to: bigint } | undefined {
   const from = heightOf(s, filter.fromBlock ?? { kind: 'tag', tag: 'latest' })
   let to = heightOf(s, filter.toBlock ?? { kind: 'tag', tag: 'latest' })
   if (s.hardhatCompat) {
@@ -43,7 +49,7 @@ export function logRange(s: Services, filter: LogFilter): { from: bigint; to: bi
 }
 
 /** The error of a range whose logs pass the result limit at block `height`, naming a range that fits. */
-export function overLimit(s: Services, from: bigint): (height: number) => never {
+export function overLimit(s: HistoryPorts, from: bigint): (height: number) => never {
   return (height) => {
     const h = BigInt(height)
     throw new InvalidParamsError(
@@ -56,13 +62,13 @@ export function overLimit(s: Services, from: bigint): (height: number) => never 
  * The matching logs of this chain's blocks `from` … `to` (the log index), at most `limit`; past
  * it, the error names a range from `start` (where the query's range began).
  */
-export async function indexedLogs(s: Services, filter: LogFilter, from: bigint, to: bigint, limit: number, start = from): Promise<Record<string, unknown>[]> {
+export async function indexedLogs(s: HistoryPorts, filter: LogFilter, from: bigint, to: bigint, limit: number, start = from): Promise<Record<string, unknown>[]> {
   const hits = await s.filters.logIndex.query(filter, Number(from), Number(to), limit, overLimit(s, start))
   return hits.map(formatLogHit)
 }
 
 /** All matching logs of a filter's block or range, from this chain's blocks. */
-export async function getLogs(s: Services, filter: LogFilter): Promise<Record<string, unknown>[]> {
+export async function getLogs(s: HistoryPorts, filter: LogFilter): Promise<Record<string, unknown>[]> {
   if (filter.blockHash !== undefined) {
     const block = await s.chain.blockByHash(filter.blockHash)
     if (block === undefined) throw new ServerError('unknown block')

@@ -1,13 +1,16 @@
 /** eth methods about the transaction pool: pending transactions and geth's eth_resend. */
 import { ServerError } from '../../errors.js'
 import { data, keyOf } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { optional, quantity as qty, CodecError, type Codec } from '../codecs.js'
 import { formatTransaction } from '../format.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest, type CallRequest } from '../objects.js'
 
-const pendingOf = (s: Services) => s.pool.partition((sender) => s.chain.nonce(sender)).pending
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'keyring' | 'pool' | 'transactions'>
+const method = methodsOf<keyof Here>()
+
+const pendingOf = (s: Here) => s.pool.partition((sender) => s.chain.nonce(sender)).pending
 
 /**
  * eth_resend's first param: a transaction object that must name its nonce. geth checks the nonce

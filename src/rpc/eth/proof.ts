@@ -11,10 +11,16 @@ import { KECCAK256_NULL } from '@ethereumjs/util'
 import { CodecError, address, blockSelector, optional, type BlockSelector, type Codec } from '../codecs.js'
 import { data, fromHex, quantity, toBigInt } from '../../hex.js'
 import type { Block } from '@ethereumjs/block'
-import type { Services } from '../../services.js'
 import { EMPTY_ROOT } from '../../state/mpt.js'
 import { stateBlock } from '../blocks.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'history'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
@@ -43,7 +49,7 @@ const storageKeys: Codec<StorageKey[]> = {
 }
 
 /** The proof of `addr` and `keys` at `block`, from this chain's trie (the local history reader's). */
-export async function localProof(s: Services, block: Block, addr: Uint8Array, keys: StorageKey[]): Promise<unknown> {
+export async function localProof(s: HistoryPorts, block: Block, addr: Uint8Array, keys: StorageKey[]): Promise<unknown> {
   // Test-control writes may have moved a block's state past its header's root: prove what reads see.
   const root = s.chain.stateRootOf(block)
   const p = await s.chain.proof(root, addr, keys.map((k) => k.key))

@@ -6,10 +6,15 @@
 import type { Block } from '@ethereumjs/block'
 import { ServerError } from '../../errors.js'
 import { data, quantity, type Hex } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { blockByTag } from '../blocks.js'
 import { blockTag, hash, quantity as qty } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'common' | 'pool'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 function rawAt(block: Block | undefined, index: bigint) {
   if (block === undefined || index >= BigInt(block.transactions.length)) return null
@@ -18,7 +23,7 @@ function rawAt(block: Block | undefined, index: bigint) {
 }
 
 /** A mined or pending transaction's EIP-2718 encoding, or undefined when neither holds it. */
-export async function rawTransaction(s: Services, h: Uint8Array): Promise<Hex | undefined> {
+export async function rawTransaction(s: Here, h: Uint8Array): Promise<Hex | undefined> {
   const found = await s.chain.transaction(h)
   if (found !== undefined) return data(found.tx.serialize())
   const pending = s.pool.get(h)

@@ -14,9 +14,12 @@ import { typedDataHash, TypedDataError, type TypedData } from '../../crypto/eip7
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
 import { concat, data, keyOf } from '../../hex.js'
-import type { Services } from '../../services.js'
 import { address, bytes, CodecError, optional, text, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'keyring'>
+const method = methodsOf<keyof Here>()
 
 /** EIP-191 version 0x45: keccak256("\x19Ethereum Signed Message:\n" ‖ len ‖ message). */
 export function personalMessageHash(message: Uint8Array): Uint8Array {
@@ -24,7 +27,7 @@ export function personalMessageHash(message: Uint8Array): Uint8Array {
   return keccak256(concat(prefix, message))
 }
 
-function privateKeyOf(s: Services, account: Uint8Array): Uint8Array {
+function privateKeyOf(s: Here, account: Uint8Array): Uint8Array {
   return s.keyring.signer(keyOf(account))
 }
 
@@ -86,7 +89,7 @@ function withDomainType(t: TypedData): TypedData {
 /** geth's TypedDataDomain.validate: a domain needs at least one of its fields. */
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt'] as const
 
-function signTypedData(s: Services, account: Uint8Array, typed: TypedData): string {
+function signTypedData(s: Here, account: Uint8Array, typed: TypedData): string {
   if (DOMAIN_FIELDS.every((f) => typed.domain[f] === undefined || typed.domain[f] === null || typed.domain[f] === '')) throw new ServerError('domain is undefined')
   const key = privateKeyOf(s, account)
   let hash: Uint8Array

@@ -10,9 +10,13 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { ServerError } from '../../errors.js'
 import { data, keyOf, quantity } from '../../hex.js'
 import type { Services } from '../../services.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
 import { authorizationListJson } from '../format.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'keyring' | 'limits' | 'transactions'>
+const method = methodsOf<keyof Here>()
 
 /** A transaction as geth's `types.Transaction` JSON (the `tx` of a sign / fill result). */
 export function transactionJson(tx: TypedTransaction): Record<string, unknown> {

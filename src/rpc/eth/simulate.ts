@@ -5,9 +5,16 @@ import { stateBlock } from '../blocks.js'
 import { CodecError, blockSelector, field, objectParam, optional, type BlockSelector, type Codec } from '../codecs.js'
 import { simulatedCallError } from '../error-map.js'
 import { formatBlock } from '../format.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
 import { decodeBlockOverrides, decodeStateOverrides } from '../overrides.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'calls' | 'chain'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 

@@ -3,11 +3,17 @@ import { data, quantity, word, keyOf } from '../../hex.js'
 import type { Services } from '../../services.js'
 import { stateBlock } from '../blocks.js'
 import { address, blockSelector, optional, storageSlot, type BlockSelector } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'pool'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
-async function read<T>(s: Services, selector: BlockSelector, fn: (state: ReturnType<Services['chain']['stateAt']>) => Promise<T>): Promise<T> {
+async function read<T>(s: Here, selector: BlockSelector, fn: (state: ReturnType<Services['chain']['stateAt']>) => Promise<T>): Promise<T> {
   const state = s.chain.stateAt(await stateBlock(s, selector))
   try {
     return await fn(state)

@@ -3,7 +3,14 @@ import { InvalidParamsError } from '../../errors.js'
 import { data, keyOf } from '../../hex.js'
 import { stateBlock } from '../blocks.js'
 import { CodecError, blockSelector, decodeAddress, objectParam, optional, parseData, type BlockSelector, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 /** Slots one call may read, over all accounts (geth's limit). */

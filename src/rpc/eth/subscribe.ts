@@ -10,8 +10,13 @@ import type { Hex } from '../../hex.js'
 import type { Limits } from '../../limits.js'
 import type { SubscriptionKind, Subscriptions } from '../../filters/subscriptions.js'
 import { decodeParam, field, objectParam, type Codec } from '../codecs.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf } from '../method.js'
 import { logFilter } from '../objects.js'
+import type { Services } from '../../services.js'
+
+
+/** The services these handlers read: all of them, as debug_subscribe and finality_subscribe hand them on. */
+const method = methodsOf<keyof Services>()
 
 const any: Codec<unknown> = { name: 'any', optional: false, decode: (v) => v }
 const anyOptional: Codec<unknown> = { name: 'any', optional: true, decode: (v) => v }

@@ -2,8 +2,15 @@
 import { data } from '../../hex.js'
 import { blockTag, bytes, hash, quantity as qty } from '../codecs.js'
 import { formatLogs } from '../format.js'
-import { method, type MethodTable } from '../method.js'
+import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
+
+
+import type { HistoryPorts } from '../../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'chain' | 'history' | 'transactions'> & HistoryPorts
+const method = methodsOf<keyof Here>()
 
 export const transactions: MethodTable = {
   eth_sendRawTransaction: method({
