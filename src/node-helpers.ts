@@ -16,7 +16,7 @@ import type { Services } from './services.js'
 import type { StateDump } from './controls/state-dump.js'
 import type { Block } from '@ethereumjs/block'
 import type { CertificateWithSetJson } from './consensus/certificate.js'
-import type { MineOptions } from './consensus/producer.js'
+import type { MineOptions } from './producer/producer.js'
 
 /** A quantity a helper takes: a bigint, a safe non-negative integer, or a hex quantity (`0x10`). */
 export type Quantity = bigint | number | Hex

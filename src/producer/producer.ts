@@ -11,9 +11,9 @@ import type { Clock } from '../clock.js'
 import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
-import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
+import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from '../consensus/application.js'
 import { BlockSettings, type SettingBase } from './block-settings.js'
-import type { BftEngine } from './bft.js'
+import type { BftEngine } from '../consensus/bft.js'
 import { NodeClosedError, Refused, TxRejected } from '../domain-errors.js'
 
 /** How blocks are produced. */
