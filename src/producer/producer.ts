@@ -57,7 +57,7 @@ export class Producer {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly app: Application<Proposal, Block, StoredReceipt>,
+    private readonly app: Application<Proposal, PoolEntry, TxOutcome, Block, StoredReceipt>,
     private readonly bft: BftEngine,
     private readonly clock: Clock,
     private mining: MiningMode,
@@ -315,7 +315,7 @@ export class Producer {
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const height = parent.header.number + 1n
       const proposer = this.bft.proposer(height, 0)
-      const req: PrepareProposalRequest = {
+      const req: PrepareProposalRequest<PoolEntry> = {
         height,
         round: 0,
         feeRecipient: proposer.feeRecipient,
