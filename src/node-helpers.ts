@@ -6,6 +6,7 @@
  * helper and the argument (`node.setBalance: invalid address: …`), code -32602 as the method's.
  */
 import type { Fault } from './consensus/tendermint/faults.js'
+import { UnknownValidator } from './consensus/consensus-controls.js'
 import { InvalidParamsError, RpcError } from './errors.js'
 import { data, type Hex } from './hex.js'
 import { address as addressCodec, blockTag, boolean as booleanCodec, decodeParam, decodeParams, withHexLimit, type Codec } from './rpc/codecs.js'
@@ -65,8 +66,6 @@ export interface HelperDeps {
   readonly scope: MethodScope
   /** The hex length limit of a param (`limits.hexParamLength`). */
   readonly hexLimit: number
-  /** Takes a validator offline or back online; false for an unknown address. */
-  setValidatorOnline(address: Hex, online: boolean): boolean
   /** The certificate of a block with its validator set, and whether it verifies. */
   certificate(block: Block): Promise<CertificateWithSetJson & { valid: boolean } | undefined>
   /** Produces one block now (`node.mine`). */
@@ -131,7 +130,13 @@ export function nodeHelpers(deps: HelperDeps) {
       named('setValidatorOnline', ['address', 'online'], () => {
         const a = data(decode(addressCodec, address, 0))
         const on = decode(booleanCodec, online, 1)
-        if (!deps.setValidatorOnline(a, on)) throw InvalidParamsError.argument(0, `unknown validator ${address}`)
+        try {
+          services.consensus.setOnline(a, on)
+        } catch (error) {
+          // The writer's one error, named as the helper's argument (as the codecs' errors are).
+          if (error instanceof UnknownValidator) throw InvalidParamsError.argument(0, `unknown validator ${address}`)
+          throw error
+        }
       }),
     /** `number`: a block number (bigint, integer or hex) or a tag (`latest`, …), as finality_getCommitCertificate takes it. */
     commitCertificate: (number: Quantity | 'latest' | 'earliest' | 'safe' | 'finalized') =>

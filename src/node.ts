@@ -492,7 +492,6 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
     methods,
     scope: { namespaces: new Set(NAMESPACES), methods },
     hexLimit: limits.hexParamLength,
-    setValidatorOnline: (address, online) => producer.setValidatorOnline(address, online),
     certificate: async (block) => {
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined

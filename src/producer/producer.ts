@@ -385,18 +385,6 @@ export class Producer {
     if (was && this.mining.mode === 'auto') void this.drain()
   }
 
-  /**
-   * Takes a validator offline or back online; answers false for an address not in the next
-   * height's set. A validator back online lets a halted chain mine what is pending again.
-   */
-  setValidatorOnline(address: string, online: boolean): boolean {
-    if (this.bft.set.byAddress(address) === undefined) return false
-    const fault = this.bft.faults.get(address as `0x${string}`)
-    this.bft.faults.set(address as `0x${string}`, { ...fault, offline: !online })
-    this.consensusChanged()
-    return true
-  }
-
   /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
   nextCoinbase(): string {
     return this.settings.current.coinbase ?? this.bft.proposer(this.chain.height + 1n, 0).feeRecipient
