@@ -6,6 +6,7 @@
  * helper and the argument (`node.setBalance: invalid address: …`), code -32602 as the method's.
  */
 import type { Fault } from './consensus/tendermint/faults.js'
+import { UnknownValidator } from './consensus/consensus-controls.js'
 import { InvalidParamsError, RpcError } from './errors.js'
 import { data, type Hex } from './hex.js'
 import { address as addressCodec, blockTag, boolean as booleanCodec, decodeParam, decodeParams, withHexLimit, type Codec } from './rpc/codecs.js'
@@ -17,7 +18,7 @@ import type { Services } from './services.js'
 import type { StateDump } from './controls/state-dump.js'
 import type { Block } from '@ethereumjs/block'
 import type { CertificateWithSetJson } from './consensus/certificate.js'
-import type { MineOptions } from './consensus/producer.js'
+import type { MineOptions } from './producer/producer.js'
 
 /** A quantity a helper takes: a bigint, a safe non-negative integer, or a hex quantity (`0x10`). */
 export type Quantity = bigint | number | Hex
@@ -68,8 +69,6 @@ export interface HelperDeps {
   readonly scope: MethodScope
   /** The hex length limit of a param (`limits.hexParamLength`). */
   readonly hexLimit: number
-  /** Takes a validator offline or back online; false for an unknown address. */
-  setValidatorOnline(address: Hex, online: boolean): boolean
   /** The certificate of a block with its validator set, and whether it verifies. */
   certificate(block: Block): Promise<CertificateWithSetJson & { valid: boolean } | undefined>
   /** Produces one block now (`node.mine`). */
@@ -134,7 +133,13 @@ export function nodeHelpers(deps: HelperDeps) {
       named('setValidatorOnline', ['address', 'online'], () => {
         const a = data(decode(addressCodec, address, 0))
         const on = decode(booleanCodec, online, 1)
-        if (!deps.setValidatorOnline(a, on)) throw InvalidParamsError.argument(0, `unknown validator ${address}`)
+        try {
+          services.consensus.setOnline(a, on)
+        } catch (error) {
+          // The writer's one error, named as the helper's argument (as the codecs' errors are).
+          if (error instanceof UnknownValidator) throw InvalidParamsError.argument(0, `unknown validator ${address}`)
+          throw error
+        }
       }),
     /** `number`: a block number (bigint, integer or hex) or a tag (`latest`, …), as finality_getCommitCertificate takes it. */
     commitCertificate: (number: Quantity | 'latest' | 'earliest' | 'safe' | 'finalized') =>

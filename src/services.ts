@@ -2,7 +2,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Chain } from './chain/chain.js'
 import type { BftEngine } from './consensus/bft.js'
-import type { Producer } from './consensus/producer.js'
+import type { Producer } from './producer/producer.js'
 import type { ConsensusControls } from './consensus/consensus-controls.js'
 import type { Keyring } from './accounts/keyring.js'
 import type { PoolReads } from './txpool/pool.js'

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
-const LOWER = ['chain', 'consensus', 'execution', 'state', 'txpool', 'controls', 'filters', 'accounts', 'crypto', 'app', 'profiling', 'fork']
+const LOWER = ['chain', 'consensus', 'producer', 'execution', 'state', 'txpool', 'controls', 'filters', 'accounts', 'crypto', 'app', 'profiling', 'fork']
 const UPPER = ['rpc', 'adapters']
 
 function sources(dir: string): string[] {

@@ -16,6 +16,7 @@ import type { CommitCertificate } from '../consensus/votes.js'
 import type { BlockBuilder, BlockParams, BuiltBlock } from '../execution/builder.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
+import type { PoolEntry } from '../txpool/pool.js'
 
 /** A proposal of this application: a built candidate block on a known parent. */
 export interface EvmProposal extends Proposal {
@@ -25,7 +26,7 @@ export interface EvmProposal extends Proposal {
   readonly built: BuiltBlock
 }
 
-function params(req: PrepareProposalRequest): BlockParams {
+function params(req: PrepareProposalRequest<PoolEntry>): BlockParams {
   const h = req.header
   return {
     coinbase: h.coinbase ?? req.feeRecipient,
@@ -38,7 +39,7 @@ function params(req: PrepareProposalRequest): BlockParams {
 }
 
 /** The EVM chain as an ABCI-shaped application. */
-export class EvmApplication implements Application<EvmProposal, Block, StoredReceipt> {
+export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOutcome, Block, StoredReceipt> {
   /** The finalized, not yet committed block (between FinalizeBlock and Commit). */
   private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
   /** The block committed last and not yet announced. */
@@ -50,7 +51,7 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
     private readonly onCommitted?: (committed: { block: Block; receipts: readonly StoredReceipt[]; outcomes: readonly TxOutcome[]; consoleLogs: readonly string[][] }) => void,
   ) {}
 
-  async prepareProposal(req: PrepareProposalRequest): Promise<EvmProposal> {
+  async prepareProposal(req: PrepareProposalRequest<PoolEntry>): Promise<EvmProposal> {
     const parent = this.chain.head
     const txs = req.txs.map((e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated }))
     const built = await this.builder.build(txs, params(req))
@@ -67,7 +68,7 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
     proposal.built.close()
   }
 
-  async finalizeBlock(proposal: EvmProposal, certificate: CommitCertificate): Promise<Finalized<Block>> {
+  async finalizeBlock(proposal: EvmProposal, certificate: CommitCertificate): Promise<Finalized<Block, TxOutcome>> {
     if (this.finalized !== undefined) throw new Error(`block ${this.finalized.proposal.height} is finalized and not yet committed`)
     const { block, outcomes, consoleLogs, rejected } = proposal.built
     // The build's pinned view is no longer needed: closing it first lets the commit skip keeping
@@ -100,7 +101,7 @@ export class EvmApplication implements Application<EvmProposal, Block, StoredRec
     this.chain.announce(committed.block, committed.receipts)
   }
 
-  async preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
+  async preview(req: PrepareProposalRequest<PoolEntry>): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
     const proposal = await this.prepareProposal(req)
     this.discardProposal(proposal)
     const { block, receipts, state } = proposal.built

@@ -4,9 +4,11 @@
  * checks, executes and stores blocks. Consensus sees a proposal as an opaque value named by its
  * hash and never touches the EVM; the application never decides. Several validators (in this
  * process or, later, behind a real CometBFT) talk to the same application through these calls.
+ *
+ * The seam speaks its own types: the transactions a proposal is built of (`Tx`) and how each
+ * ended (`Outcome`) are type parameters, opaque here; the host that drives the seam (the block
+ * producer, with its pool) and the application behind it name them.
  */
-import type { TxOutcome } from '../txpool/inclusions.js'
-import type { PoolEntry } from '../txpool/pool.js'
 import type { CommitCertificate } from './votes.js'
 
 /** A proposal as consensus sees it: opaque, named by the hash validators vote on. */
@@ -19,14 +21,15 @@ export interface Proposal {
  * pool offers (in the pool's order) and the header choices of the block; the application may
  * leave some out (they do not fit, or are invalid), as CometBFT lets it reorder and drop.
  */
-export interface PrepareProposalRequest {
+export interface PrepareProposalRequest<Tx> {
   height: bigint
   round: number
   /** The proposer's fee recipient (`0x`-prefixed hex), unless `header.coinbase` names another. */
   feeRecipient: string
   /** The block's time in seconds (CometBFT's proposer time). */
   time: bigint
-  txs: readonly PoolEntry[]
+  /** The offered transactions, opaque to consensus (the host's pool entries). */
+  txs: readonly Tx[]
   header: HeaderChoices
 }
 
@@ -41,10 +44,10 @@ export interface HeaderChoices {
 }
 
 /** How the decided block's transactions ended (FinalizeBlock's `tx_results`, by transaction hash). */
-export interface TxResult {
+export interface TxResult<Outcome> {
   /** The transaction's hash, unprefixed hex. */
   hash: string
-  outcome: TxOutcome
+  outcome: Outcome
 }
 
 /** A transaction the proposal left out: `retry` when a later block may take it. */
@@ -55,10 +58,10 @@ export interface LeftOut {
 }
 
 /** FinalizeBlock's response: the results of the decided block, executed but not yet stored. */
-export interface Finalized<Block> {
+export interface Finalized<Block, Outcome> {
   block: Block
   /** Parallel to the block's transactions. */
-  txResults: TxResult[]
+  txResults: TxResult<Outcome>[]
   /** Transactions offered to PrepareProposal that the block does not carry. */
   leftOut: LeftOut[]
   /** The application's messages for the operator (Solidity console.log), delivered after Commit. */
@@ -68,9 +71,14 @@ export interface Finalized<Block> {
 }
 
 /** The application behind consensus (ABCI++'s consensus connection). */
-export interface Application<P extends Proposal, Block, Receipt> {
+/**
+ * `P`: the application's proposals; `Tx`: the transactions PrepareProposal is offered; `Outcome`:
+ * how a transaction of a decided block ended; `Block` and `Receipt`: what FinalizeBlock and
+ * `preview` answer.
+ */
+export interface Application<P extends Proposal, Tx, Outcome, Block, Receipt> {
   /** PrepareProposal: the proposer's block of `req.txs` under `req.header`'s choices. */
-  prepareProposal(req: PrepareProposalRequest): Promise<P>
+  prepareProposal(req: PrepareProposalRequest<Tx>): Promise<P>
   /**
    * ProcessProposal: a validator's check of a proposal before it prevotes; false rejects it (the
    * validator prevotes nil). Deterministic: every correct validator answers the same.
@@ -82,7 +90,7 @@ export interface Application<P extends Proposal, Block, Receipt> {
    * FinalizeBlock: the decided proposal and its commit certificate; answers the block's results.
    * Nothing is visible to readers until {@link commit}.
    */
-  finalizeBlock(proposal: P, certificate: CommitCertificate): Promise<Finalized<Block>>
+  finalizeBlock(proposal: P, certificate: CommitCertificate): Promise<Finalized<Block, Outcome>>
   /** Commit: stores the finalized block; from now on readers see it. */
   commit(): Promise<void>
   /**
@@ -96,5 +104,5 @@ export interface Application<P extends Proposal, Block, Receipt> {
    * application, as ABCI's Query is, outside consensus. Its state stays readable by its root
    * until `release`, and nothing of it is kept after.
    */
-  preview(req: PrepareProposalRequest): Promise<{ block: Block; receipts: Receipt[]; release(): void }>
+  preview(req: PrepareProposalRequest<Tx>): Promise<{ block: Block; receipts: Receipt[]; release(): void }>
 }

@@ -14,7 +14,7 @@ import { keepingAlive, systemClock, type Clock } from '../clock.js'
 import { equalBytes, type Hex } from '../hex.js'
 import { EvidenceStore } from './evidence.js'
 import type { ConsensusEvent } from './tendermint/events.js'
-import { FaultPlan } from './tendermint/faults.js'
+import { FaultPlan, type FaultView } from './tendermint/faults.js'
 import { HeightRun } from './tendermint/network.js'
 import { HeightSet } from './tendermint/round-set.js'
 import { DEFAULT_TIMEOUTS, type Timeouts } from './tendermint/timeouts.js'
@@ -118,8 +118,10 @@ export const DEFAULT_MAX_ROUNDS = 16
 export type ProposeFn<C extends Candidate> = (proposer: Validator, round: number, variant: number) => Promise<C>
 
 export class BftEngine {
-  /** The validators' faults and the partition (test controls). */
-  readonly faults = new FaultPlan()
+  /** The validators' faults and the partition (test controls), read-only: see {@link faultWriter}. */
+  readonly faults: FaultView
+  private readonly plan = new FaultPlan()
+  private writerTaken = false
   readonly history: ValidatorHistory
   readonly evidence = new EvidenceStore()
   private readonly sets = new WeakMap<readonly Validator[], ValidatorSet>()
@@ -138,6 +140,7 @@ export class BftEngine {
     validators: readonly Validator[] | ValidatorSet,
     options: ConsensusOptions = {},
   ) {
+    this.faults = this.plan
     const list = validators instanceof ValidatorSet ? validators.validators : validators
     this.history = new ValidatorHistory(list, (options.head?.() ?? 0n) + 1n)
     this.clock = options.clock ?? systemClock
@@ -145,6 +148,16 @@ export class BftEngine {
     this.maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
     this.seed = options.seed ?? 1
     this.head = options.head ?? (() => 0n)
+  }
+
+  /**
+   * The writable faults, handed once to their one writer (`ConsensusControls`, which checks each
+   * change against the validator set and tells the producer); a second call throws.
+   */
+  faultWriter(): FaultPlan {
+    if (this.writerTaken) throw new Error('the validator faults have one writer, and it has them already')
+    this.writerTaken = true
+    return this.plan
   }
 
   /** The round time-outs in force (ms). */

@@ -1,32 +1,54 @@
 /** Storage and wire forms of commit certificates. */
-import { RLP } from '@ethereumjs/rlp'
 import { data, fromHex, quantity, toBigInt, type Hex } from '../hex.js'
+import { encodeList, encodeString, itemBounds, listItems, uintLength, writeUint } from '../rlp.js'
 import type { CommitCertificate } from './votes.js'
 import type { Validator } from './validator.js'
 
-/** RLP bytes for the database. */
+/**
+ * RLP bytes for the database: `[height, round, blockHash, proposer, [[validator, signature], …]]`,
+ * integers as minimal big-endian strings (the bytes @ethereumjs/rlp wrote for the same list, so
+ * stores written before read the same).
+ */
 export function encodeCertificate(c: CommitCertificate): Uint8Array {
-  return RLP.encode([
-    c.height,
-    c.round,
-    c.blockHash,
-    fromHex(c.proposer),
-    c.precommits.map((p) => [fromHex(p.validator), p.signature]),
+  return encodeList([
+    encodeUint(c.height),
+    encodeUint(BigInt(c.round)),
+    encodeString(c.blockHash),
+    encodeString(fromHex(c.proposer)),
+    encodeList(c.precommits.map((p) => encodeList([encodeString(fromHex(p.validator)), encodeString(p.signature)]))),
   ])
 }
 
-/** Inverse of {@link encodeCertificate}. */
+/** Inverse of {@link encodeCertificate}; throws on bytes of another shape. */
 export function decodeCertificate(bytes: Uint8Array): CommitCertificate {
-  const [height, round, blockHash, proposer, precommits] = RLP.decode(bytes) as unknown as [
-    Uint8Array, Uint8Array, Uint8Array, Uint8Array, Array<[Uint8Array, Uint8Array]>,
-  ]
+  const top = listItems(bytes, 0)
+  if (top.end !== bytes.length || top.starts.length !== 5) throw new Error('RLP: not a commit certificate')
+  const [height, round, blockHash, proposer, precommits] = top.starts as [number, number, number, number, number]
   return {
-    height: toBigInt(height),
-    round: Number(toBigInt(round)),
-    blockHash,
-    proposer: data(proposer),
-    precommits: precommits.map(([v, s]) => ({ validator: data(v), signature: s })),
+    height: toBigInt(stringAt(bytes, height)),
+    round: Number(toBigInt(stringAt(bytes, round))),
+    blockHash: stringAt(bytes, blockHash),
+    proposer: data(stringAt(bytes, proposer)),
+    precommits: listItems(bytes, precommits).starts.map((at) => {
+      const pair = listItems(bytes, at).starts
+      if (pair.length !== 2) throw new Error('RLP: a precommit is [validator, signature]')
+      return { validator: data(stringAt(bytes, pair[0] as number)), signature: stringAt(bytes, pair[1] as number) }
+    }),
   }
+}
+
+function encodeUint(value: bigint): Uint8Array {
+  const out = new Uint8Array(uintLength(value))
+  writeUint(out, 0, value)
+  return out
+}
+
+/** The byte string at `pos` (a copy: the certificate outlives the bytes it was read from). */
+function stringAt(bytes: Uint8Array, pos: number): Uint8Array {
+  if ((bytes[pos] ?? 0) >= 0xc0) throw new Error('RLP: a list where a string belongs')
+  const { payload, end } = itemBounds(bytes, pos)
+  if (end > bytes.length) throw new Error('RLP: truncated input')
+  return bytes.slice(payload, end)
 }
 
 /** The JSON shape returned by `finality_getCommitCertificate`. */

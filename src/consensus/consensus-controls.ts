@@ -3,12 +3,22 @@
  * checks its input against the validator set first and changes nothing when it refuses.
  * A change of the faults or the partition reaches a height under way at once; healing lets a
  * halted chain resume (automine mines what is pending).
+ *
+ * The one writer of the validators' faults: it holds the engine's writable plan (handed out
+ * once), everything else reads `BftEngine.faults`, a read-only view.
  */
 import { InvalidInput } from '../domain-errors.js'
 import type { Hex } from '../hex.js'
 import type { BftEngine } from './bft.js'
-import type { Fault } from './tendermint/faults.js'
+import type { Fault, FaultPlan } from './tendermint/faults.js'
 import type { Validator } from './validator.js'
+
+/** A fault, a heal or a partition names an address that is not in the next height's validator set. */
+export class UnknownValidator extends InvalidInput {
+  constructor(readonly address: string) {
+    super(`unknown validator ${address}`)
+  }
+}
 
 /** One requested change: a validator by address (or a new one by key index) and its new power (0 removes it). */
 export interface ValidatorChange {
@@ -19,6 +29,8 @@ export interface ValidatorChange {
 }
 
 export class ConsensusControls {
+  private readonly faults: FaultPlan
+
   constructor(
     private readonly bft: BftEngine,
     /** Tells the producer: a height under way follows, a halted chain resumes. */
@@ -26,19 +38,31 @@ export class ConsensusControls {
     /** The validator of key index `i` (derived from the node's seed). */
     private readonly validatorAt: (index: number) => Validator,
     private readonly head: () => bigint,
-  ) {}
+  ) {
+    this.faults = bft.faultWriter()
+  }
 
   /** Sets a validator's faults (replacing the ones it had); all off is a correct validator. */
   setFault(address: Hex, fault: Fault): void {
     const a = this.member(address)
-    this.bft.faults.set(a, fault)
+    this.faults.set(a, fault)
+    this.changed()
+  }
+
+  /**
+   * Takes a validator offline or back online, its other faults kept (`node.setValidatorOnline`).
+   * A validator back online lets a halted chain mine what is pending again.
+   */
+  setOnline(address: Hex, online: boolean): void {
+    const a = this.member(address)
+    this.faults.set(a, { ...this.faults.get(a), offline: !online })
     this.changed()
   }
 
   /** Heals one validator, or every validator and the partition. */
   heal(address?: Hex): void {
-    if (address === undefined) this.bft.faults.heal()
-    else this.bft.faults.heal(this.member(address))
+    if (address === undefined) this.faults.heal()
+    else this.faults.heal(this.member(address))
     this.changed()
   }
 
@@ -59,7 +83,7 @@ export class ConsensusControls {
     const rest = this.bft.set.validators.map((v) => v.address).filter((a) => !seen.has(a))
     if (rest.length > 0) clean.push(rest)
     const nonEmpty = clean.filter((g) => g.length > 0)
-    this.bft.faults.partition = nonEmpty.length > 1 ? nonEmpty : undefined
+    this.faults.partition = nonEmpty.length > 1 ? nonEmpty : undefined
     this.changed()
   }
 
@@ -87,10 +111,10 @@ export class ConsensusControls {
     }
   }
 
-  /** The address of a member of the next height's set, or a -32602 error. */
+  /** The address of a member of the next height's set, or {@link UnknownValidator} (-32602). */
   private member(address: Hex): Hex {
     const a = address.toLowerCase() as Hex
-    if (this.bft.set.byAddress(a) === undefined) throw new InvalidInput(`unknown validator ${address}`)
+    if (this.bft.set.byAddress(a) === undefined) throw new UnknownValidator(address)
     return a
   }
 

@@ -5,7 +5,7 @@
  * each setting has one writer and each rule (a gas limit's floor, extra data's length, the
  * waiting senders of a dropped transaction) is kept whichever method asks.
  */
-import type { Producer, MiningMode } from '../consensus/producer.js'
+import type { Producer, MiningMode } from '../producer/producer.js'
 import { Refused } from '../domain-errors.js'
 import type { TxPool } from '../txpool/pool.js'
 

@@ -1,7 +1,7 @@
 /** The node object's type: what createNode() answers. */
 import type { Server } from 'node:http'
 import type { CertificateWithSetJson } from '../consensus/certificate.js'
-import type { MiningMode } from '../consensus/producer.js'
+import type { MiningMode } from '../producer/producer.js'
 import type { Fault } from '../consensus/tendermint/faults.js'
 import type { ValidatorStatus } from '../consensus/validator.js'
 import type { StateDump } from '../controls/state-dump.js'

@@ -81,7 +81,6 @@ export function nodeObject({ settings, components, services, methods, dispatcher
     methods,
     scope: { namespaces: new Set(NAMESPACES), methods },
     hexLimit: settings.limits.hexParamLength,
-    setValidatorOnline: (address, online) => producer.setValidatorOnline(address, online),
     certificate: async (block) => {
       const cert = await chain.certificate(block.hash())
       if (cert === undefined) return undefined

@@ -13,6 +13,7 @@ import type { PrepareProposalRequest } from '../../src/consensus/application.js'
 import { createValidator } from '../../src/consensus/validator.js'
 import { BlockBuilder } from '../../src/execution/builder.js'
 import { emptyDiff } from '../../src/state/types.js'
+import type { PoolEntry } from '../../src/txpool/pool.js'
 import { manualClock, type ManualClock } from '../helpers/manual-clock.js'
 
 const validators = () => new ValidatorSet([1, 2, 3, 4].map((i) => createValidator(new Uint8Array(32).fill(i))))
@@ -66,7 +67,7 @@ describe('consensus ↔ application seam', () => {
     await chain.initGenesis(emptyDiff(), { gasLimit: 30_000_000n, timestamp: 1_000n, baseFeePerGas: 1_000_000_000n })
     const app = new EvmApplication(chain, await BlockBuilder.create(chain, common))
     const bft = new BftEngine(1337n, validators())
-    const request = (height: bigint, round: number, time: bigint): PrepareProposalRequest => ({
+    const request = (height: bigint, round: number, time: bigint): PrepareProposalRequest<PoolEntry> => ({
       height,
       round,
       feeRecipient: '00000000000000000000000000000000000000aa',

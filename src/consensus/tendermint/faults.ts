@@ -39,8 +39,26 @@ export function checkFault(value: unknown, maxDelay: number): Fault {
   return out
 }
 
+/**
+ * The faults as their readers see them (the engine, the network, the RPC handlers): nothing here
+ * writes. The node has one writer, `ConsensusControls`, which alone holds the {@link FaultPlan}.
+ */
+export interface FaultView {
+  /** The faults of `address` (none: `{}`). */
+  get(address: Hex): Readonly<Fault>
+  /** The faulty validators and their faults. */
+  entries(): Array<[Hex, Readonly<Fault>]>
+  /** The groups of the partition in force, or undefined. */
+  readonly partition: ReadonlyArray<readonly Hex[]> | undefined
+  readonly calm: boolean
+  isFaulty(address: Hex): boolean
+  canDecide(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): boolean
+  haltReason(validators: ReadonlyArray<{ address: Hex; power: bigint }>, isQuorum: (power: bigint) => boolean): string | undefined
+  conditions(): BusConditions
+}
+
 /** Faults per validator and the partition, as the node keeps them between heights. */
-export class FaultPlan {
+export class FaultPlan implements FaultView {
   private readonly faults = new Map<Hex, Fault>()
   partition: Hex[][] | undefined
 

@@ -13,7 +13,7 @@ import { fromHex, type Hex } from '../../hex.js'
 import type { Validator } from '../validator.js'
 import { MessageBus, type BusConditions } from './bus.js'
 import type { ConsensusEvent } from './events.js'
-import type { FaultPlan } from './faults.js'
+import type { FaultView } from './faults.js'
 import { HeightMachine, type Output } from './machine.js'
 import { signProposal, signVote, valueId, type ProposalMessage, type Value, type ValueId, type VoteMessage } from './messages.js'
 import type { HeightSet } from './round-set.js'
@@ -29,7 +29,7 @@ export interface HeightRunOptions<V extends Value> {
   chainId: bigint
   timeouts: Timeouts
   clock: Clock
-  plan: FaultPlan
+  plan: FaultView
   seed: number
   /** Rounds after which the height is given up (the chain halts until something changes). */
   maxRounds: number

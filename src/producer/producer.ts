@@ -11,9 +11,9 @@ import type { Clock } from '../clock.js'
 import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
-import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from './application.js'
+import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from '../consensus/application.js'
 import { BlockSettings, type SettingBase } from './block-settings.js'
-import type { BftEngine } from './bft.js'
+import type { BftEngine } from '../consensus/bft.js'
 import { NodeClosed, Refused, TxRejected } from '../domain-errors.js'
 
 /** How blocks are produced. */
@@ -57,7 +57,7 @@ export class Producer {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly app: Application<Proposal, Block, StoredReceipt>,
+    private readonly app: Application<Proposal, PoolEntry, TxOutcome, Block, StoredReceipt>,
     private readonly bft: BftEngine,
     private readonly clock: Clock,
     private mining: MiningMode,
@@ -315,7 +315,7 @@ export class Producer {
       const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const height = parent.header.number + 1n
       const proposer = this.bft.proposer(height, 0)
-      const req: PrepareProposalRequest = {
+      const req: PrepareProposalRequest<PoolEntry> = {
         height,
         round: 0,
         feeRecipient: proposer.feeRecipient,
@@ -383,18 +383,6 @@ export class Producer {
     // Whether the chain is still halted is known only by trying: the next height tells.
     this.stalled = false
     if (was && this.mining.mode === 'auto') void this.drain()
-  }
-
-  /**
-   * Takes a validator offline or back online; answers false for an address not in the next
-   * height's set. A validator back online lets a halted chain mine what is pending again.
-   */
-  setValidatorOnline(address: string, online: boolean): boolean {
-    if (this.bft.set.byAddress(address) === undefined) return false
-    const fault = this.bft.faults.get(address as `0x${string}`)
-    this.bft.faults.set(address as `0x${string}`, { ...fault, offline: !online })
-    this.consensusChanged()
-    return true
   }
 
   /** The fee recipient of the next block: the set one, else the proposer's of round 0. */
