@@ -197,6 +197,18 @@ function sourceTexts(): Map<string, string> {
   return new Map(sources(SRC).map((file) => [rel(file), readFileSync(file, 'utf8')]))
 }
 
+/**
+ * The rpc/ files that declare methods with `method` (every service) instead of a namespace's own
+ * `methodsOf<…>()` (only the ports it lists): only rpc/method.ts, which defines both, and
+ * rpc/registry.ts (rpc_modules and rpc_discover read the registry itself) may.
+ */
+export function allServiceMethods(files: Map<string, string>): string[] {
+  const allowed = new Set(['rpc/method.ts', 'rpc/registry.ts'])
+  return [...files]
+    .filter(([file, text]) => file.startsWith('rpc/') && !allowed.has(file) && /import\s*\{[^}]*\bmethod\b[^}]*\}\s*from\s*'[./]*method\.js'/.test(text))
+    .map(([file]) => file)
+}
+
 describe('architecture', () => {
   const edges = graph()
 
@@ -255,6 +267,12 @@ describe('architecture', () => {
       '/* code: 3 */ const gas = 4900n, code = 0x00, step = { code: 0x03 }, n = -1, limit = 32000',
     ].join('\n')
     expect(errorCodeLiterals(planted)).toEqual(['1: -32000', '2: 3', '3: 4900', '4: -38010'])
+  })
+
+  it("every namespace's handlers see only the ports it lists (methodsOf), not every service", () => {
+    const files = new Map(sources(SRC).map((file) => [rel(file), readFileSync(file, 'utf8')]))
+    expect(allServiceMethods(files)).toEqual([])
+    expect(allServiceMethods(new Map([['rpc/eth/x.ts', "import { method, type MethodTable } from '../method.js'"], ['rpc/registry.ts', "import { method } from './method.js'"]]))).toEqual(['rpc/eth/x.ts'])
   })
 
   it('consensus decides on opaque proposals: it imports nothing from execution/, state/ or the application', () => {

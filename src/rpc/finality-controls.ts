@@ -7,8 +7,12 @@ import { checkFault } from '../consensus/tendermint/faults.js'
 import { InvalidParamsError } from '../errors.js'
 import { quantity, type Hex } from '../hex.js'
 import { address, decodeParam, optional, parseQuantity, type Codec } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { data } from '../hex.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'consensus' | 'limits'>
+const method = methodsOf<keyof Here>()
 
 const addr = (v: unknown, index: number): Hex => data(decodeParam(address, v, index))
 

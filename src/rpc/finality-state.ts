@@ -14,7 +14,7 @@ function tally(m: HeightMachine<Value>, type: 'prevote' | 'precommit', round: nu
   return (m.votes(type, round)?.tally() ?? []).map((t) => ({ blockHash: t.id === '' ? null : t.id, votingPower: quantity(t.power), votes: quantity(t.votes) }))
 }
 
-export function consensusState(s: Services) {
+export function consensusState(s: Pick<Services, 'bft' | 'chain'>) {
   const current = s.bft.current
   const next = s.chain.height + 1n
   const faults = s.bft.faults.entries().map(([validator, fault]) => ({ validator, ...fault }))

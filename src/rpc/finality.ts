@@ -10,13 +10,18 @@ import type { VoteMessage } from '../consensus/tendermint/messages.js'
 import { InvalidParamsError } from '../errors.js'
 import { stateRootsNote } from '../fork/fork.js'
 import { data, quantity } from '../hex.js'
-import type { Services } from '../services.js'
 import { blockByTag, heightOf } from './blocks.js'
 import { blockTag, optional } from './codecs.js'
-import { method, type MethodTable } from './method.js'
+import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { consensusState } from './finality-state.js'
 
-function validatorJson(s: Services, v: Validator) {
+import type { HistoryPorts } from '../services.js'
+
+/** The services this namespace's handlers read and write through. */
+type Here = Ports<'bft' | 'chain' | 'fork' | 'limits'> & HistoryPorts
+const method = methodsOf<keyof Here>()
+
+function validatorJson(s: Here, v: Validator) {
   return {
     address: v.address,
     publicKey: data(v.publicKey),
