@@ -197,6 +197,38 @@ function sourceTexts(): Map<string, string> {
   return new Map(sources(SRC).map((file) => [rel(file), readFileSync(file, 'utf8')]))
 }
 
+/** What consensus/ may not import: the chain, the pool, execution, state, the application, the producer and @ethereumjs. */
+const CONSENSUS_FORBIDDEN = ['chain/', 'txpool/', 'execution/', 'state/', 'app/', 'producer/']
+
+/** Imports of consensus/ files (path relative to src/ → text) that reach what the core may not, as `file → target`. */
+export function consensusReaches(files: Map<string, string>): string[] {
+  const bad: string[] = []
+  for (const [file, text] of files) {
+    if (!file.startsWith('consensus/')) continue
+    for (const spec of specifiers(text)) {
+      if (spec.startsWith('@ethereumjs/')) bad.push(`${file} → ${spec}`)
+      else if (spec.startsWith('.')) {
+        const target = join(dirname(file), spec).split('\\').join('/')
+        if (CONSENSUS_FORBIDDEN.some((d) => target.startsWith(d))) bad.push(`${file} → ${target}`)
+      }
+    }
+  }
+  return bad
+}
+
+/** Every module `from` reaches through its imports (itself excluded). */
+function reachable(edges: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>()
+  const todo = [...(edges.get(from) ?? [])]
+  while (todo.length > 0) {
+    const v = todo.pop() as string
+    if (seen.has(v)) continue
+    seen.add(v)
+    todo.push(...(edges.get(v) ?? []))
+  }
+  return seen
+}
+
 /**
  * The rpc/ files that declare methods with `method` (every service) instead of a namespace's own
  * `methodsOf<…>()` (only the ports it lists): only rpc/method.ts, which defines both, and
@@ -267,6 +299,23 @@ describe('architecture', () => {
       '/* code: 3 */ const gas = 4900n, code = 0x00, step = { code: 0x03 }, n = -1, limit = 32000',
     ].join('\n')
     expect(errorCodeLiterals(planted)).toEqual(['1: -32000', '2: 3', '3: 4900', '4: -38010'])
+  })
+
+  it('the consensus core imports no chain, pool, execution, state, application, producer or @ethereumjs', () => {
+    const files = new Map(sources(SRC).map((file) => [rel(file), readFileSync(file, 'utf8')]))
+    expect(consensusReaches(files)).toEqual([])
+    const planted = new Map([
+      ['consensus/bft.ts', "import type { Chain } from '../chain/chain.js'\nimport { RLP } from '@ethereumjs/rlp'\nimport { keyOf } from '../hex.js'"],
+      ['consensus/tendermint/x.ts', "import type { PoolEntry } from '../../txpool/pool.js'"],
+      ['rpc/finality.ts', "import type { Chain } from '../chain/chain.js'"],
+    ])
+    expect(consensusReaches(planted)).toEqual(['consensus/bft.ts → chain/chain.js', 'consensus/bft.ts → @ethereumjs/rlp', 'consensus/tendermint/x.ts → txpool/pool.js'])
+  })
+
+  it('the Tendermint state machine signs and verifies nothing: it reaches no crypto, keys or signing module', () => {
+    const reached = [...reachable(edges, 'consensus/tendermint/machine.ts')]
+    expect(reached.length).toBeGreaterThan(0)
+    expect(reached.filter((m) => m.startsWith('crypto/') || m === 'consensus/keys.ts' || m === 'consensus/tendermint/signing.ts')).toEqual([])
   })
 
   it("every namespace's handlers see only the ports it lists (methodsOf), not every service", () => {

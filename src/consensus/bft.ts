@@ -20,7 +20,8 @@ import { HeightSet } from './tendermint/round-set.js'
 import { DEFAULT_TIMEOUTS, type Timeouts } from './tendermint/timeouts.js'
 import { ValidatorHistory } from './validator-history.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
-import { verifySignature, type Validator } from './validator.js'
+import { verifySignature } from './keys.js'
+import type { Validator } from './validator.js'
 
 /** A decided height; the proposal's signature is made if someone asks for it (nobody keeps it). */
 class Decided<C extends Candidate> implements Decision<C> {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { BftEngine } from '../../src/consensus/bft.js'
 import { ConsensusControls, UnknownValidator } from '../../src/consensus/consensus-controls.js'
-import { createValidator } from '../../src/consensus/validator.js'
+import { createValidator } from '../../src/consensus/keys.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { manualClock } from '../helpers/manual-clock.js'
 

@@ -1,6 +1,7 @@
 /** Runs heights of the Tendermint core over the bus on a manual clock, for the consensus tests. */
 import { sha256 } from '@noble/hashes/sha2.js'
-import { createValidator, type Validator } from '../../src/consensus/validator.js'
+import { createValidator } from '../../src/consensus/keys.js'
+import type { Validator } from '../../src/consensus/validator.js'
 import { FaultPlan } from '../../src/consensus/tendermint/faults.js'
 import { HeightRun, type HeightOutcome } from '../../src/consensus/tendermint/network.js'
 import { ProposerPriorities } from '../../src/consensus/tendermint/proposer.js'

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { FaultPlan } from '../../src/consensus/tendermint/faults.js'
 import { HeightMachine, type Output } from '../../src/consensus/tendermint/machine.js'
-import { signProposal, signVote, valueId, type VoteMessage } from '../../src/consensus/tendermint/messages.js'
+import { valueId, type VoteMessage } from '../../src/consensus/tendermint/messages.js'
+import { signProposal, signVote, verifyMessage } from '../../src/consensus/tendermint/signing.js'
 import { ProposerPriorities } from '../../src/consensus/tendermint/proposer.js'
 import { HeightSet } from '../../src/consensus/tendermint/round-set.js'
 import { DEFAULT_TIMEOUTS, timeoutFor } from '../../src/consensus/tendermint/timeouts.js'
@@ -67,7 +68,7 @@ describe('proposer selection (weighted round-robin with priorities)', () => {
 function fixture(me = 0) {
   const vs = sorted(makeValidators([1n, 1n, 1n, 1n]))
   const set = new HeightSet(vs, new ProposerPriorities(vs))
-  const m = new HeightMachine<TestValue>(vs[me]!, 1n, set, CHAIN_ID)
+  const m = new HeightMachine<TestValue>(vs[me]!.address, 1n, set)
   const proposer = (r: number) => vs.find((v) => v.address === set.proposer(r))!
   const vote = (i: number, type: 'prevote' | 'precommit', round: number, v: TestValue | null) => signVote(vs[i]!, CHAIN_ID, type, 1n, round, v?.hash ?? null)
   const sent = (out: Output<TestValue>[]) =>
@@ -152,21 +153,33 @@ describe('the state machine', () => {
     expect(m.round).toBe(5)
   })
 
-  it('drops and counts a message with a bad signature, from outside the set, or for another height', () => {
-    const { m, vote, proposer } = fixture(3)
+  it('drops and counts a message from outside the set, from another than the round\'s proposer, or for another height', () => {
+    const { m, proposer } = fixture(3)
     m.start()
-    const good = vote(0, 'prevote', 0, null)
-    const bad: VoteMessage = { ...good, signature: good.signature.map((b, i) => (i === 0 ? b ^ 1 : b)) }
-    expect(m.receiveVote(bad)).toEqual([{ kind: 'rejected', reason: 'signature' }])
-    expect(m.votes('prevote', 0)).toBeUndefined()
     const outsider = makeValidators([1n, 1n, 1n, 1n, 1n])[4]!
     expect(m.receiveVote(signVote(outsider, CHAIN_ID, 'prevote', 1n, 0, null))).toEqual([{ kind: 'rejected', reason: 'sender' }])
     expect(m.receiveVote(signVote(proposer(0), CHAIN_ID, 'prevote', 2n, 0, null))).toEqual([{ kind: 'rejected', reason: 'height' }])
     // A proposal signed by someone who is not the round's proposer.
     const notProposer = fixture(3).vs.find((v) => v.address !== proposer(0).address)!
     expect(m.receiveProposal({ ...signProposal(notProposer, CHAIN_ID, 1n, 0, -1, valueOf('x')) }, true)).toEqual([{ kind: 'rejected', reason: 'sender' }])
-    // A vote signed for another chain does not verify here.
-    expect(m.receiveVote(signVote(proposer(0), 1n, 'prevote', 1n, 0, null))).toEqual([{ kind: 'rejected', reason: 'signature' }])
+  })
+
+  it('makes unsigned messages and signs nothing: the host signs them, and checks signatures before the machine hears them', () => {
+    const { m, vs, vote, proposer } = fixture(0)
+    const out = m.start()
+    const own = out.find((o) => o.kind === 'getValue')
+    expect(own).toEqual({ kind: 'getValue', round: 0 })
+    const proposal = m.proposeValue(0, valueOf('v')).find((o) => o.kind === 'broadcast')
+    expect(proposal).toBeDefined()
+    expect(proposal!.kind === 'broadcast' && 'signature' in proposal!.message).toBe(false)
+    expect(proposal).toMatchObject({ kind: 'broadcast', message: { type: 'proposal', round: 0, validRound: -1, proposer: vs[0]!.address } })
+    // The host's check: a flipped byte, or a signature for another chain, does not verify.
+    const good = vote(1, 'prevote', 0, null)
+    const bad: VoteMessage = { ...good, signature: good.signature.map((b, i) => (i === 0 ? b ^ 1 : b)) }
+    const key = vs[1]!.publicKey
+    expect(verifyMessage(CHAIN_ID, good, key)).toBe(true)
+    expect(verifyMessage(CHAIN_ID, bad, key)).toBe(false)
+    expect(verifyMessage(CHAIN_ID, signVote(proposer(0), 1n, 'prevote', 1n, 0, null), proposer(0).publicKey)).toBe(false)
   })
 
   it('records duplicate-vote evidence for two different votes of one validator in a round', () => {

@@ -6,12 +6,16 @@
  *
  * Pure: each input (start, a message, a time-out, the proposer's value) answers the outputs
  * (messages to broadcast, time-outs to schedule, the decision, events); nothing here does I/O,
- * reads a clock or builds a block. A proposal's validity (the application's ProcessProposal) is
- * given with the proposal, as the network checks it once for the validators sharing the process.
+ * reads a clock, builds a block or touches a key. As malachite's core state machine, it makes
+ * unsigned proposals and votes: its host signs them before they go on the network, and hears
+ * only messages whose signatures it has checked (`signing.ts`). The signature of a received
+ * message is carried along untouched (a decision's precommits are the commit certificate).
+ * A proposal's validity (the application's ProcessProposal) is given with the proposal, as the
+ * network checks it once for the validators sharing the process.
  */
 import type { Hex } from '../../hex.js'
 import type { Validator } from '../validator.js'
-import { NIL, signProposal, signVote, valueId, verifyMessage, type ProposalMessage, type Value, type ValueId, type VoteMessage, type VoteType } from './messages.js'
+import { NIL, valueId, type ProposalMessage, type UnsignedProposal, type UnsignedVote, type Value, type ValueId, type VoteMessage, type VoteType } from './messages.js'
 import type { HeightSet } from './round-set.js'
 import type { TimeoutStep } from './timeouts.js'
 import { VoteSet, type DuplicateVoteEvidence } from './vote-set.js'
@@ -19,7 +23,8 @@ import { VoteSet, type DuplicateVoteEvidence } from './vote-set.js'
 export type StepName = 'propose' | 'prevote' | 'precommit' | 'commit'
 
 export type Output<V extends Value> =
-  | { kind: 'broadcast'; message: ProposalMessage<V> | VoteMessage }
+  /** A message of this validator, unsigned: the host signs it and sends it to every validator. */
+  | { kind: 'broadcast'; message: UnsignedProposal<V> | UnsignedVote }
   /** The machine is the proposer of `round` and has no valid value: it needs a new one. */
   | { kind: 'getValue'; round: number }
   | { kind: 'schedule'; step: TimeoutStep; round: number }
@@ -28,7 +33,8 @@ export type Output<V extends Value> =
   | { kind: 'polka'; round: number; id: ValueId }
   | { kind: 'lock'; round: number; id: ValueId }
   | { kind: 'evidence'; evidence: DuplicateVoteEvidence }
-  | { kind: 'rejected'; reason: 'signature' | 'sender' | 'height' }
+  /** A message dropped: from outside the set (or not the round's proposer), or for another height. */
+  | { kind: 'rejected'; reason: 'sender' | 'height' }
 
 /** What a validator knows of its height, for `finality_getConsensusState`. */
 export interface MachineState {
@@ -67,10 +73,10 @@ export class HeightMachine<V extends Value> {
   private out: Output<V>[] = []
 
   constructor(
-    readonly self: Validator,
+    /** This validator's address (its key stays with the host). */
+    readonly self: Hex,
     readonly height: bigint,
     readonly set: HeightSet,
-    private readonly chainId: bigint,
   ) {}
 
   start(): Output<V>[] {
@@ -80,18 +86,18 @@ export class HeightMachine<V extends Value> {
 
   /** The value the application built for this proposer's `round`. */
   proposeValue(round: number, value: V): Output<V>[] {
-    if (this.decision === undefined && round === this.round && this.step === 'propose' && this.set.proposer(round) === this.self.address) {
-      this.broadcast(signProposal(this.self, this.chainId, this.height, round, -1, value))
+    if (this.decision === undefined && round === this.round && this.step === 'propose' && this.set.proposer(round) === this.self) {
+      this.broadcast(this.proposal(round, -1, value))
     }
     return this.flush()
   }
 
+  /** A proposal whose signature the host checked. */
   receiveProposal(message: ProposalMessage<V>, valid: boolean): Output<V>[] {
     if (message.height !== this.height) return this.reject('height')
     if (message.proposer !== this.set.proposer(message.round)) return this.reject('sender')
     const member = this.set.member(message.proposer)
     if (member === undefined) return this.reject('sender')
-    if (!verifyMessage(this.chainId, message, member.publicKey)) return this.reject('signature')
     // The first proposal of a round is the one prevoted on; others count for polkas and commits.
     if (!this.proposals.has(message.round)) this.proposals.set(message.round, { message, valid })
     let byValue = this.proposed.get(message.round)
@@ -103,11 +109,11 @@ export class HeightMachine<V extends Value> {
     return this.flush()
   }
 
+  /** A vote whose signature the host checked. */
   receiveVote(vote: VoteMessage): Output<V>[] {
     if (vote.height !== this.height) return this.reject('height')
     const member = this.set.member(vote.validator)
     if (member === undefined) return this.reject('sender')
-    if (!verifyMessage(this.chainId, vote, member.publicKey)) return this.reject('signature')
     const sets = vote.type === 'prevote' ? this.prevotes : this.precommits
     let set = sets.get(vote.round)
     if (set === undefined) sets.set(vote.round, (set = new VoteSet()))
@@ -150,8 +156,8 @@ export class HeightMachine<V extends Value> {
     this.step = 'propose'
     const proposer = this.set.proposer(round)
     this.out.push({ kind: 'newRound', round, proposer })
-    if (proposer === this.self.address) {
-      if (this.validValue !== undefined) this.broadcast(signProposal(this.self, this.chainId, this.height, round, this.validRound, this.validValue))
+    if (proposer === this.self) {
+      if (this.validValue !== undefined) this.broadcast(this.proposal(round, this.validRound, this.validValue))
       else this.out.push({ kind: 'getValue', round })
     }
     // Scheduled by every validator, the proposer too: a proposer whose value never comes (the
@@ -238,11 +244,15 @@ export class HeightMachine<V extends Value> {
 
   private vote(type: VoteType, hash: Uint8Array | null): void {
     this.step = type
-    this.broadcast(signVote(this.self, this.chainId, type, this.height, this.round, hash))
+    this.broadcast({ type, height: this.height, round: this.round, blockHash: hash, validator: this.self })
   }
 
-  /** Broadcasts go to every validator, this one included (the network delivers its own back). */
-  private broadcast(message: ProposalMessage<V> | VoteMessage): void {
+  private proposal(round: number, validRound: number, value: V): UnsignedProposal<V> {
+    return { type: 'proposal', height: this.height, round, validRound, value, proposer: this.self }
+  }
+
+  /** Broadcasts go to every validator, this one included (the network delivers its own back, signed). */
+  private broadcast(message: UnsignedProposal<V> | UnsignedVote): void {
     this.out.push({ kind: 'broadcast', message })
   }
 
@@ -262,7 +272,7 @@ export class HeightMachine<V extends Value> {
     return true
   }
 
-  private reject(reason: 'signature' | 'sender' | 'height'): Output<V>[] {
+  private reject(reason: 'sender' | 'height'): Output<V>[] {
     this.out.push({ kind: 'rejected', reason })
     return this.flush()
   }

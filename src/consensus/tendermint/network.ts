@@ -7,6 +7,10 @@
  * at the first decision; or with none when a round limit passes, when nothing can move any more
  * (no message queued or in flight, no time-out set), or when a round went by and the faults leave
  * no quorum able to vote for a block: the chain halts until the faults change.
+ *
+ * The host of the machines: it performs their effects. A machine's messages are unsigned; this
+ * signs each with the validator's key before it goes on the bus, and checks the signature of
+ * each message before the receiving machine hears it (a bad one is dropped and counted).
  */
 import type { Clock } from '../../clock.js'
 import { fromHex, type Hex } from '../../hex.js'
@@ -15,7 +19,8 @@ import { MessageBus, type BusConditions } from './bus.js'
 import type { ConsensusEvent } from './events.js'
 import type { FaultView } from './faults.js'
 import { HeightMachine, type Output } from './machine.js'
-import { signProposal, signVote, valueId, type ProposalMessage, type Value, type ValueId, type VoteMessage } from './messages.js'
+import { valueId, type ProposalMessage, type UnsignedProposal, type UnsignedVote, type Value, type ValueId, type VoteMessage } from './messages.js'
+import { sign, signProposal, signVote, verifyMessage } from './signing.js'
 import type { HeightSet } from './round-set.js'
 import { timeoutFor, type TimeoutStep, type Timeouts } from './timeouts.js'
 import type { DuplicateVoteEvidence } from './vote-set.js'
@@ -75,7 +80,7 @@ export class HeightRun<V extends Value> {
   private readonly bus: MessageBus<ProposalMessage<V> | VoteMessage>
   private readonly evidenceSeen = new Set<string>()
   readonly evidence: DuplicateVoteEvidence[] = []
-  /** Messages dropped by their receivers for a bad signature, sender or height. */
+  /** Messages dropped for a bad signature (by this host) or sender or height (by the machines). */
   rejected = 0
   private outcome: HeightOutcome<V> | undefined
   private decider: Hex | undefined
@@ -103,7 +108,7 @@ export class HeightRun<V extends Value> {
   start(): Promise<HeightOutcome<V> | undefined> {
     for (const v of this.o.set.validators) {
       if (this.o.plan.get(v.address).offline === true) continue
-      this.machines.set(v.address, new HeightMachine<V>(v, this.o.height, this.o.set, this.o.chainId))
+      this.machines.set(v.address, new HeightMachine<V>(v.address, this.o.height, this.o.set))
       this.queue.push({ kind: 'start', to: v.address })
     }
     void this.pump()
@@ -116,7 +121,7 @@ export class HeightRun<V extends Value> {
     this.bus.setConditions(this.conditions())
     for (const v of this.o.set.validators) {
       if (this.machines.has(v.address) || this.o.plan.get(v.address).offline === true) continue
-      this.machines.set(v.address, new HeightMachine<V>(v, this.o.height, this.o.set, this.o.chainId))
+      this.machines.set(v.address, new HeightMachine<V>(v.address, this.o.height, this.o.set))
       this.enqueue({ kind: 'start', to: v.address })
     }
   }
@@ -193,10 +198,28 @@ export class HeightRun<V extends Value> {
     const message = item.message
     if (message.type === 'proposal') {
       const valid = await this.isValid(message.value)
+      if (!this.signedBySender(message)) return
       await this.apply(item.to, m.receiveProposal(message, valid))
     } else {
+      if (!this.signedBySender(message)) return
       await this.apply(item.to, m.receiveVote(message))
     }
+  }
+
+  /**
+   * Whether a message carries its sender's signature; false drops and counts it. A sender outside
+   * the set has no key to check against: its machine rejects it as a stranger.
+   */
+  private signedBySender(message: ProposalMessage<V> | VoteMessage): boolean {
+    const member = this.o.set.member(message.type === 'proposal' ? message.proposer : message.validator)
+    if (member === undefined || verifyMessage(this.o.chainId, message, member.publicKey)) return true
+    this.rejected++
+    return false
+  }
+
+  /** The key holder of a running validator. */
+  private signer(address: Hex): Validator {
+    return this.o.set.member(address) as Validator
   }
 
   private isValid(value: V): Promise<boolean> {
@@ -214,12 +237,12 @@ export class HeightRun<V extends Value> {
       if (this.finished && !this.o.untilAll) return
       switch (out.kind) {
         case 'broadcast':
-          await this.broadcast(m.self, out.message)
+          await this.broadcast(this.signer(address), out.message)
           break
         case 'getValue': {
           // A silent proposer builds nothing; once decided, nobody needs a new block.
           if (fault.silent === true || this.committing) break
-          const value = await this.o.propose(m.self, out.round, 0)
+          const value = await this.o.propose(this.signer(address), out.round, 0)
           this.values.set(valueId(value.hash), value)
           await this.apply(address, m.proposeValue(out.round, value))
           break
@@ -266,32 +289,32 @@ export class HeightRun<V extends Value> {
     }
   }
 
-  /** Sends a machine's message to every validator, as its fault makes it. */
-  private async broadcast(self: Validator, message: ProposalMessage<V> | VoteMessage): Promise<void> {
+  /** Signs a machine's message and sends it to every validator, as its fault makes it. */
+  private async broadcast(self: Validator, message: UnsignedProposal<V> | UnsignedVote): Promise<void> {
     const fault = this.o.plan.get(self.address)
     const h = this.o.height
     const c = this.o.chainId
     if (message.type === 'proposal') {
       if (fault.silent === true) return
       this.o.onEvent?.({ type: 'proposal', height: h, round: message.round, proposer: self.address, blockHash: message.value.hash, validRound: message.validRound })
+      const signed = sign(self, c, message)
       if (fault.equivocate === true) {
         const other = await this.o.propose(self, message.round, 1)
         this.values.set(valueId(other.hash), other)
-        this.split(self, message, signProposal(self, c, h, message.round, message.validRound, other))
+        this.split(self, signed, signProposal(self, c, h, message.round, message.validRound, other))
         return
       }
-    } else {
-      let vote = message
-      if (fault.nil === true && vote.blockHash !== null) vote = signVote(self, c, vote.type, h, vote.round, null)
-      this.o.onEvent?.({ type: 'vote', height: h, round: vote.round, vote: vote.type, validator: self.address, blockHash: vote.blockHash })
-      if (fault.equivocate === true) {
-        const second = signVote(self, c, vote.type, h, vote.round, vote.blockHash === null ? PHANTOM : null)
-        this.split(self, vote, second)
-        return
-      }
-      message = vote
+      for (const v of this.o.set.validators) this.bus.send(self.address, v.address, signed)
+      return
     }
-    for (const v of this.o.set.validators) this.bus.send(self.address, v.address, message)
+    const vote: UnsignedVote = fault.nil === true && message.blockHash !== null ? { ...message, blockHash: null } : message
+    this.o.onEvent?.({ type: 'vote', height: h, round: vote.round, vote: vote.type, validator: self.address, blockHash: vote.blockHash })
+    const signed = sign(self, c, vote)
+    if (fault.equivocate === true) {
+      this.split(self, signed, signVote(self, c, vote.type, h, vote.round, vote.blockHash === null ? PHANTOM : null))
+      return
+    }
+    for (const v of this.o.set.validators) this.bus.send(self.address, v.address, signed)
   }
 
   /** An equivocator's two messages: half the validators hear `a` first, the other half `b`. */
