@@ -32,7 +32,7 @@ import {
   type BlockOverrides,
   type StateOverrides,
 } from './overrides.js'
-import { hardhatEstimate } from './hardhat-estimate.js'
+import { GasProbe, hardhatEstimate } from './hardhat-estimate.js'
 import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { revertError } from './revert.js'
 import { hardhatFailure } from './transaction-failure.js'
@@ -378,26 +378,31 @@ export class CallExecutor {
       if (size !== undefined) throw new Refused(size)
       throw new Refused(`gas required exceeds allowance (${hi})`)
     }
+    const probe = new GasProbe((gas) => this.succeeds(req, block, gas, run))
+    probe.saw(hi, true)
     if (hardhat) {
       const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
-      return hardhatEstimate(first.totalGasSpent, intrinsic, hi, (gas) => this.succeeds(req, block, gas, run))
+      return hardhatEstimate(first.totalGasSpent, first.totalGasSpent + first.gasRefund, intrinsic, hi, probe)
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
     // from there on succeeds the same way. No second run is needed.
     if (first.execResult.executionGasUsed === 0n && first.gasRefund === 0n) return first.totalGasSpent
     let lo = first.totalGasSpent - 1n
-    // Most calls need exactly the gas they consumed before refunds: one run settles them. Then
-    // geth's guess, which covers the 63/64 rule of nested calls, and a binary search.
+    probe.saw(lo, false)
+    // Most calls need exactly the gas they consumed before refunds: two runs (it and one less)
+    // settle them. Then geth's guess, which covers the 63/64 rule of nested calls, and a binary
+    // search, whose steps the probe answers without a run where earlier runs decide them.
     const used = first.totalGasSpent + first.gasRefund
+    if (used > lo + 1n && used < hi) await probe.pin(used)
     const optimistic = ((used + 2300n) * 64n) / 63n
     for (const guess of [used, optimistic]) {
       if (guess <= lo || guess >= hi) continue
-      if (await this.succeeds(req, block, guess, run)) hi = guess
+      if (await probe.succeeds(guess)) hi = guess
       else lo = guess
     }
     while (lo + 1n < hi) {
       const mid = (lo + hi) / 2n
-      if (await this.succeeds(req, block, mid, run)) hi = mid
+      if (await probe.succeeds(mid)) hi = mid
       else lo = mid
     }
     return hi
