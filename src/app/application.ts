@@ -104,7 +104,7 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
   async preview(req: PrepareProposalRequest<PoolEntry>): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
     const proposal = await this.prepareProposal(req)
     this.discardProposal(proposal)
-    const { block, receipts, state } = proposal.built
-    return { block, receipts, release: this.chain.holdState(state) }
+    const { block, receipts, state, diff, baseVersion } = proposal.built
+    return { block, receipts, release: this.chain.holdState(state, { diff, version: baseVersion }) }
   }
 }

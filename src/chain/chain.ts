@@ -13,6 +13,7 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { EventEmitter } from 'eventemitter3'
 import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
+import { DiffReader } from '../state/diff-reader.js'
 import { NodeStore } from '../state/node-store.js'
 import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
 import { EMPTY_ROOT, type TrieNode } from '../state/mpt.js'
@@ -322,6 +323,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.refuseWithoutProofs(`the state at block ${block.header.number}`)
     const root = this.stateRootOf(block)
     const prepared = this.held.get(keyOf(root))
+    // The pending block's state while the head is still the one it was built on: its diff over
+    // the flat head, map lookups instead of trie walks (a fork's misses go the trie's way).
+    const over = prepared?.over
+    if (over !== undefined && over.version === this.flat.version && this.flat.lazy === undefined) {
+      const view = this.flat.view()
+      if (view.now !== undefined) return new DiffReader(over.diff, view as StateView & { now: SyncStateReader }, this.trie.hold(prepared!.state))
+      view.close()
+    }
     const release = prepared === undefined ? () => {} : this.trie.hold(prepared.state)
     const reader = this.trie.reader(root)
     const lazy = this.flat.lazy
@@ -545,13 +554,17 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Prepared states held readable, by root, with how many holders. */
-  private readonly held = new Map<string, { state: PreparedState; holders: number }>()
+  private readonly held = new Map<string, { state: PreparedState; holders: number; over?: { diff: StateDiff; version: number } }>()
 
-  /** Makes a prepared state readable by its root (`stateAt` of the `pending` block) until the returned function is called. */
-  holdState(state: PreparedState): () => void {
+  /**
+   * Makes a prepared state readable by its root (`stateAt` of the `pending` block) until the
+   * returned function is called. With `over`, the diff that made it from a version of the flat
+   * head, it is read as that diff over the head while the head is still that version.
+   */
+  holdState(state: PreparedState, over?: { diff: StateDiff; version: number }): () => void {
     const key = keyOf(state.root)
     const entry = this.held.get(key)
-    if (entry === undefined) this.held.set(key, { state, holders: 1 })
+    if (entry === undefined) this.held.set(key, over === undefined ? { state, holders: 1 } : { state, holders: 1, over })
     else entry.holders++
     const release = this.trie.hold(state)
     let released = false

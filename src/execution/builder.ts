@@ -58,6 +58,8 @@ export interface BuiltBlock {
   /** Parallel to `receipts`: each transaction's console.log messages (none at all while not collecting). */
   txConsoleLogs: string[][]
   diff: StateDiff
+  /** The version of the flat head state the block was built on (its `diff` applies to that). */
+  baseVersion: number
   /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
   state: PreparedState
   rejected: Rejected[]
@@ -347,7 +349,7 @@ export class BlockBuilder {
       const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
       keepBlockEncoding(block, headerRlp, transactions, withdrawals)
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
@@ -403,7 +405,7 @@ export class BlockBuilder {
       const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
       keepBlockEncoding(block, headerRlp, [], withdrawals)
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, state: prepared, rejected: [], close: () => view.close() }
+      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
