@@ -17,7 +17,7 @@ import type { ConsensusEvent } from './tendermint/events.js'
 import { FaultPlan, type FaultView } from './tendermint/faults.js'
 import { HeightRun } from './tendermint/network.js'
 import { HeightSet } from './tendermint/round-set.js'
-import { DEFAULT_TIMEOUTS, type Timeouts } from './tendermint/timeouts.js'
+import { DEFAULT_TIMEOUTS, type ConsensusTime, type Timeouts } from './tendermint/timeouts.js'
 import { ValidatorHistory } from './validator-history.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature } from './keys.js'
@@ -102,9 +102,15 @@ export interface Decision<C extends Candidate> {
 
 /** How the validators' rounds run (several validators, or any fault). */
 export interface ConsensusOptions {
-  /** The node's clock: time-outs and message delays are waited out on it. */
+  /** The node's clock: consensus time runs over it; with `time: 'clock'` time-outs and message delays are waited out on it. */
   clock?: Clock
   timeouts?: Timeouts
+  /**
+   * How time-outs and message delays pass (`tendermint/timeouts.ts`): `simulated`, on consensus
+   * time, which jumps to the next one when nothing else can happen; `clock`, waited out on
+   * `clock`. Default: `simulated`, or `clock` when a clock is given (its owner moves time).
+   */
+  time?: ConsensusTime
   /** Rounds after which a height is given up and the chain halts (until something changes). */
   maxRounds?: number
   /** Seed of the message bus's random choices. */
@@ -129,6 +135,7 @@ export class BftEngine {
   private readonly listeners = new Set<(event: ConsensusEvent) => void>()
   private readonly clock: Clock
   private readonly timeouts: Timeouts
+  private readonly time: ConsensusTime
   private readonly maxRounds: number
   private readonly seed: number
   private readonly head: () => bigint
@@ -146,6 +153,7 @@ export class BftEngine {
     this.history = new ValidatorHistory(list, (options.head?.() ?? 0n) + 1n)
     this.clock = options.clock ?? systemClock
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
+    this.time = options.time ?? (options.clock === undefined ? 'simulated' : 'clock')
     this.maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
     this.seed = options.seed ?? 1
     this.head = options.head ?? (() => 0n)
@@ -164,6 +172,11 @@ export class BftEngine {
   /** The round time-outs in force (ms). */
   get timeoutSettings(): Readonly<Timeouts> {
     return this.timeouts
+  }
+
+  /** How the time-outs pass: on consensus time (`simulated`) or on the node's clock. */
+  get timeMode(): ConsensusTime {
+    return this.time
   }
 
   /** The set of the next height. */
@@ -269,8 +282,9 @@ export class BftEngine {
       chainId: this.chainId,
       timeouts: this.timeouts,
       // A caller waits on this height (a send, a mine): its round time-outs and message delays
-      // keep the process alive until it is decided or given up.
+      // keep the process alive until it is decided or given up. (Consensus time sets no timer.)
       clock: waited ? keepingAlive(this.clock) : this.clock,
+      time: this.time,
       plan: this.faults,
       seed: (this.seed + Number(height % 0x7fffffffn)) >>> 0,
       maxRounds: this.maxRounds,
