@@ -20,9 +20,52 @@ export const systemClock: Clock = {
   },
 }
 
-/** `clock` with every timer keeping the process alive (the timers something waits on). */
-export function keepingAlive(clock: Clock): Clock {
-  return { now: () => clock.now(), setTimer: (fn, ms) => clock.setTimer(fn, ms, true) }
+/**
+ * `base` whose timers keep the process alive once someone waits on them: from the start
+ * (`waited`), or from {@link KeepAliveSwitch.keepAlive} on, which sets the timers already running
+ * again as keep-alive ones for the time they have left (a request queued behind an interval
+ * block's rounds waits on their time-outs too).
+ */
+export class KeepAliveSwitch implements Clock {
+  private seq = 0
+  private readonly timers = new Map<number, { fn: () => void; due: number; cancel: () => void }>()
+
+  constructor(
+    private readonly base: Clock,
+    private waited = false,
+  ) {}
+
+  now(): number {
+    return this.base.now()
+  }
+
+  setTimer(fn: () => void, ms: number): () => void {
+    const id = this.seq++
+    const entry = { fn, due: this.base.now() + ms, cancel: () => {} }
+    entry.cancel = this.start(id, entry, ms)
+    this.timers.set(id, entry)
+    return () => {
+      entry.cancel()
+      this.timers.delete(id)
+    }
+  }
+
+  /** From now on every timer, those already set included, keeps the process alive. */
+  keepAlive(): void {
+    if (this.waited) return
+    this.waited = true
+    for (const [id, entry] of this.timers) {
+      entry.cancel()
+      entry.cancel = this.start(id, entry, Math.max(0, entry.due - this.base.now()))
+    }
+  }
+
+  private start(id: number, entry: { fn: () => void }, ms: number): () => void {
+    return this.base.setTimer(() => {
+      this.timers.delete(id)
+      entry.fn()
+    }, ms, this.waited)
+  }
 }
 
 /**

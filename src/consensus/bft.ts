@@ -10,7 +10,7 @@
  * thousands of blocks at once signs none it is not asked for). {@link verifyCertificate} checks
  * any certificate independently against the set of its height.
  */
-import { keepingAlive, systemClock, type Clock } from '../clock.js'
+import { KeepAliveSwitch, systemClock, type Clock } from '../clock.js'
 import { equalBytes, type Hex } from '../hex.js'
 import { EvidenceStore } from './evidence.js'
 import type { ConsensusEvent } from './tendermint/events.js'
@@ -141,6 +141,8 @@ export class BftEngine {
   private readonly head: () => bigint
   /** The height being decided by the validators' machines, and the last one. */
   private running: HeightRun<Candidate> | undefined
+  /** The running height's clock, which keeps the process alive once someone waits on the height. */
+  private runningClock: KeepAliveSwitch | undefined
   private lastRun: HeightRun<Candidate> | undefined
 
   constructor(
@@ -221,6 +223,14 @@ export class BftEngine {
     this.evidence.dropAbove(head)
   }
 
+  /**
+   * A caller now waits on the height under way (a request queued behind an interval block): its
+   * time-outs and message delays keep the process alive from now on.
+   */
+  waitedOn(): void {
+    this.runningClock?.keepAlive()
+  }
+
   /** The faults or the partition changed: a height under way follows at once. */
   refresh(): void {
     this.running?.refresh()
@@ -276,14 +286,16 @@ export class BftEngine {
     waited = false,
   ): Promise<Decision<C> | undefined> {
     let highest = 0
+    // A caller waits on this height (a send, a mine): its round time-outs and message delays keep
+    // the process alive until it is decided or given up; an interval block's, once someone waits
+    // behind it (`waitedOn`). Consensus time sets no timer on it at all.
+    const clock = new KeepAliveSwitch(this.clock, waited)
     const run = new HeightRun<C>({
       height,
       set: new HeightSet(set.validators, this.history.prioritiesAt(height)),
       chainId: this.chainId,
       timeouts: this.timeouts,
-      // A caller waits on this height (a send, a mine): its round time-outs and message delays
-      // keep the process alive until it is decided or given up. (Consensus time sets no timer.)
-      clock: waited ? keepingAlive(this.clock) : this.clock,
+      clock,
       time: this.time,
       plan: this.faults,
       seed: (this.seed + Number(height % 0x7fffffffn)) >>> 0,
@@ -306,11 +318,13 @@ export class BftEngine {
       },
     })
     this.running = run as unknown as HeightRun<Candidate>
+    this.runningClock = clock
     let outcome
     try {
       outcome = await run.start()
     } finally {
       this.running = undefined
+      this.runningClock = undefined
       this.lastRun = run as unknown as HeightRun<Candidate>
     }
     if (outcome === undefined) return undefined
