@@ -199,9 +199,9 @@ export class Producer {
       this.bft.waitedOn()
     }
     const run = this.queue.then(task, task)
-    if (waited) void run.then(this.unwait, this.unwait)
     // Settled with nothing: the queue must not keep the last task's result (a series of blocks).
-    this.queue = run.then(noop, noop)
+    const settled = waited ? this.unwait : noop
+    this.queue = run.then(settled, settled)
     return run
   }
 
