@@ -190,7 +190,10 @@ export interface NodeOptions {
   txpool?: Partial<PoolOptions>
   /** Limits; see {@link Limits}. */
   limits?: Partial<Limits>
-  /** Time source. Default: the system clock. */
+  /**
+   * Time source. Default: the system clock. Given, the validators' round time-outs are waited out
+   * on it too (`consensus.time` defaults to `'clock'`: whoever injects a clock moves time).
+   */
   clock?: Clock
   /**
    * Receives each Solidity `console.log` message (Hardhat's console.sol ABI), once per execution
