@@ -73,18 +73,22 @@ export class KeepAliveSwitch implements Clock {
  * and time moves only when its owner calls {@link EventClock.next}, which jumps to the earliest
  * event and runs it. Its owner calls it when nothing else can happen (no work queued, nothing
  * awaited), so nothing is ever waited for: the in-process validators' rounds, whose every message
- * and time-out is the node's own. `now()` is `base`'s time plus the time jumped over; events due
- * at the same time run in the order they were set, so a run replays exactly.
+ * and time-out is the node's own. `now()` is `base`'s time when it was made plus the time jumped
+ * over: the time work takes never moves it, and events due at the same time run in the order
+ * they were set, so a run replays exactly whatever the machine's speed.
  */
 export class EventClock implements Clock {
   private skipped = 0
   private seq = 0
+  private readonly start: number
   private readonly events = new Map<number, { due: number; fn: () => void }>()
 
-  constructor(private readonly base: Clock) {}
+  constructor(base: Clock) {
+    this.start = base.now()
+  }
 
   now(): number {
-    return this.base.now() + this.skipped
+    return this.start + this.skipped
   }
 
   setTimer(fn: () => void, ms: number): () => void {
@@ -111,7 +115,7 @@ export class EventClock implements Clock {
     if (first === undefined) return false
     this.events.delete(first[0])
     const now = this.now()
-    if (first[1].due > now) this.skipped += first[1].due - now
+    if (first[1].due > now) this.skipped = first[1].due - this.start
     first[1].fn()
     return true
   }

@@ -25,7 +25,7 @@ function recording(at = 1_000) {
 }
 
 describe('EventClock', () => {
-  it('default: each next() jumps to the earliest event and runs it; ties run in the order set; time is the base time plus the jumps', () => {
+  it('default: each next() jumps to the earliest event and runs it; ties run in the order set; time is the base time at the start plus the jumps', () => {
     const { clock: base, set } = recording()
     const c = new EventClock(base)
     const ran: string[] = []
@@ -35,6 +35,9 @@ describe('EventClock', () => {
     expect(c.pending).toBe(3)
     expect(c.next()).toBe(true)
     expect(ran).toEqual(['a@1000'])
+    expect(c.now()).toBe(2_000)
+    // The base clock moving (the time work takes) does not move consensus time.
+    base.at += 5_000
     expect(c.now()).toBe(2_000)
     // An event set while running starts from consensus time.
     c.setTimer(() => ran.push('d@+500'), 500)
