@@ -445,7 +445,7 @@ export class Producer {
       // Nobody waits on an interval block: neither this timer nor its rounds keep the process alive.
       this.cancelTimer = this.clock.setTimer(() => {
         if (this.closing) return
-        // Unless a request queued before it waits behind it: then its rounds keep the process alive.
+        // Unless a request is queued behind it by the time it runs: then its rounds keep the process alive.
         void this.serial(() => this.produce({}, Infinity, this.waiters > 0), false).finally(tick)
       }, blockTime)
     }

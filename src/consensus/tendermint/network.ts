@@ -1,6 +1,7 @@
 /**
  * One height decided by the validators' state machines over the message bus: starts a machine
- * per validator, carries their messages, waits out their time-outs on the clock, asks the
+ * per validator, carries their messages, runs their time-outs (waited out on the clock, or on
+ * consensus time: jumped to once nothing else can happen), asks the
  * application for the proposer's value and for each proposal's validity, and applies the faults
  * of the plan (offline validators neither run nor hear; silent ones send no proposal; nil voters
  * vote nil; equivocators sign two different proposals and votes in each round; delays). It ends
