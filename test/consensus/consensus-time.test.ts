@@ -158,6 +158,32 @@ describe('consensus time: faulty rounds cost rounds, not waits', () => {
   })
 })
 
+describe('block time is not consensus time', () => {
+  /** The wall clock's timers at a fixed time: the block time depends on nothing but the node's clock and the controls. */
+  const fixed = (): Clock => ({ now: () => 1_800_000_000_000, setTimer: (fn, ms, keepAlive) => systemClock.setTimer(fn, ms, keepAlive) })
+  const SHORT = { propose: 40, proposeDelta: 10, prevote: 20, prevoteDelta: 10, precommit: 20, precommitDelta: 10 }
+
+  it("default: a block decided in round 2 has the timestamp of one decided in round 0, on consensus time and on the node's clock; evm_increaseTime moves both alike", async () => {
+    const stamps: Record<string, string[]> = {}
+    for (const [name, faulty, time] of [['calm', false, 'simulated'], ['simulated', true, 'simulated'], ['clock', true, 'clock']] as const) {
+      const node = await newNode({ validators: 4, clock: fixed(), consensus: { time, timeouts: SHORT } })
+      const [v0, v1] = node.validators.map((v) => v.address)
+      if (faulty) {
+        node.setValidatorFault(v0!, { silent: true })
+        node.setValidatorFault(v1!, { silent: true })
+      }
+      await send(node)
+      await node.request({ method: 'evm_increaseTime', params: [100] })
+      await send(node)
+      if (faulty) expect((await node.commitCertificate(1n))?.round, name).toBe('0x2')
+      stamps[name] = await Promise.all(['0x1', '0x2'].map(async (n) => (await node.request({ method: 'eth_getBlockByNumber', params: [n, false] }))!.timestamp))
+    }
+    expect(stamps.simulated).toEqual(stamps.calm)
+    expect(stamps.clock).toEqual(stamps.calm)
+    expect(BigInt(stamps.calm![1]!) - BigInt(stamps.calm![0]!)).toBe(100n)
+  })
+})
+
 describe('consensus.time: the option', () => {
   it("default: 'simulated' for a node on the wall clock, 'clock' for a node given a clock (its owner moves time)", async () => {
     const plain = await newNode({ validators: 4 })
