@@ -176,7 +176,7 @@ describe('block time is not consensus time', () => {
       await node.request({ method: 'evm_increaseTime', params: [100] })
       await send(node)
       if (faulty) expect((await node.commitCertificate(1n))?.round, name).toBe('0x2')
-      stamps[name] = await Promise.all(['0x1', '0x2'].map(async (n) => (await node.request({ method: 'eth_getBlockByNumber', params: [n, false] }))!.timestamp))
+      stamps[name] = await Promise.all((['0x1', '0x2'] as const).map(async (n) => (await node.request({ method: 'eth_getBlockByNumber', params: [n, false] }))!.timestamp))
     }
     expect(stamps.simulated).toEqual(stamps.calm)
     expect(stamps.clock).toEqual(stamps.calm)
