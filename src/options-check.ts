@@ -25,6 +25,7 @@ import {
 } from './option-rules.js'
 import { NAMESPACES } from './rpc/registry.js'
 import { forkRule } from './fork/options.js'
+import { CONSENSUS_TIMES } from './consensus/tendermint/timeouts.js'
 
 /** secp256k1's group order: a private key is in [1, n). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -171,8 +172,9 @@ export const NODE_OPTION_RULES = {
       ),
       maxRounds: integer(1),
       seed: integer(0),
+      time: oneOf(CONSENSUS_TIMES),
     },
-    '{ timeouts?, maxRounds?, seed? }',
+    '{ timeouts?, maxRounds?, seed?, time? }',
   ),
   allowUnprotectedTxs: boolean,
   sendTransactionGas: bigint(1n),

@@ -1,7 +1,7 @@
 /** createNode options and their defaults. */
 import type { OnLog } from './log/entries.js'
 import type { Clock } from './clock.js'
-import type { Timeouts } from './consensus/tendermint/timeouts.js'
+import type { ConsensusTime, Timeouts } from './consensus/tendermint/timeouts.js'
 import type { CodeSizeLimit, HardforkName } from './chain/common.js'
 import type { ForkOptions } from './fork/options.js'
 import { InvalidOptionError } from './option-rules.js'
@@ -114,13 +114,23 @@ export interface NodeOptions {
   /**
    * How the validators' Tendermint rounds run (several validators, or any fault): time-outs in ms
    * (CometBFT's defaults: propose 3000 + 500 per round, prevote and precommit 1000 + 500 per round),
-   * the rounds after which a height is given up and the chain halts (default 16), and the seed of
-   * the message bus's random choices. Time-outs are waited out on `clock`.
+   * the rounds after which a height is given up and the chain halts (default 16), the seed of
+   * the message bus's random choices, and how time-outs pass (`time`).
    */
   consensus?: {
     timeouts?: Partial<Timeouts>
     maxRounds?: number
     seed?: number
+    /**
+     * `'simulated'`: the rounds run on consensus time, which jumps to the next time-out or message
+     * delivery as soon as nothing else can happen (every validator and the message bus are in the
+     * node's process, so a time-out would be waited for nothing): a silent proposer costs a round,
+     * not seconds, and the answer is the same on every run. `'clock'`: time-outs and message
+     * delays are waited out on `clock`, as CometBFT waits them (demos, a chain paced by the wall
+     * clock). Default `'simulated'`, or `'clock'` when `clock` is given (its owner moves time and
+     * steps the rounds with it). Block timestamps never follow consensus time (docs/consensus.md).
+     */
+    time?: ConsensusTime
   }
   /**
    * Deploy contracts of any size: no EIP-170 code size limit and no EIP-3860 initcode limit
@@ -180,7 +190,10 @@ export interface NodeOptions {
   txpool?: Partial<PoolOptions>
   /** Limits; see {@link Limits}. */
   limits?: Partial<Limits>
-  /** Time source. Default: the system clock. */
+  /**
+   * Time source. Default: the system clock. Given, the validators' round time-outs are waited out
+   * on it too (`consensus.time` defaults to `'clock'`: whoever injects a clock moves time).
+   */
   clock?: Clock
   /**
    * Receives each Solidity `console.log` message (Hardhat's console.sol ABI), once per execution

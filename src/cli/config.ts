@@ -10,6 +10,7 @@ import { parseAddress } from '../adapters/listen.js'
 import { checkOriginRules } from '../adapters/origins.js'
 import { ANVIL_EXTRA_API, HARDHAT_EXTRA_API, LOOPBACK_API, PUBLIC_API, loopbackApi } from '../adapters/namespaces.js'
 import { checkCombinations, date, path, wei } from './values.js'
+import { CONSENSUS_TIMES, type ConsensusTime } from '../consensus/tendermint/timeouts.js'
 
 /** Everything the command line can set. */
 export interface CliConfig {
@@ -38,6 +39,8 @@ export interface CliConfig {
   validators: number
   /** The validators' round time-outs given (ms); the others are CometBFT's defaults. */
   consensusTimeouts: Partial<Record<TimeoutName, number>>
+  /** `--consensus.time`; undefined: `clock` with `--block-time`, else `simulated` (`consensusTime()`). */
+  consensusTime: ConsensusTime | undefined
   hardfork: HardforkName | undefined
   /** Path of a geth-format genesis.json. */
   genesis: string | undefined
@@ -131,6 +134,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   blockTime: 0,
   validators: 1,
   consensusTimeouts: {},
+  consensusTime: undefined,
   hardfork: undefined,
   genesis: undefined,
   db: undefined,
@@ -212,6 +216,7 @@ export const FLAGS = {
   'consensus.timeout-prevote-delta': ['string', '<duration>  added per round (default 500ms)'],
   'consensus.timeout-precommit': ['string', '<duration>  round 0\'s precommit time-out (default 1s)'],
   'consensus.timeout-precommit-delta': ['string', '<duration>  added per round (default 500ms)'],
+  'consensus.time': ['string', '<simulated|clock>  rounds on consensus time, no waiting (default), or time-outs waited out on the wall clock (default with --block-time)'],
   hardfork: ['string', `<name>  ${SUPPORTED_HARDFORKS.slice(0, -1).join(', ')} or ${SUPPORTED_HARDFORKS.at(-1)} (default ${DEFAULT_HARDFORK})`],
   genesis: ['string', '<file>  start from a geth-format genesis.json (chain id, hardfork, alloc; as Anvil --init)'],
   db: ['string', '<dir>  keep the chain in a LevelDB directory (classic-level) instead of memory'],
@@ -374,6 +379,10 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
       case 'consensus.timeout-precommit-delta':
         c.consensusTimeouts = { ...c.consensusTimeouts, [TIMEOUT_FLAGS[k] as TimeoutName]: parseDuration(v, at(k)) }
         break
+      case 'consensus.time':
+        if (!(CONSENSUS_TIMES as readonly string[]).includes(String(v))) throw new Error(`${at(k)}: want ${CONSENSUS_TIMES.join(' or ')}, got ${String(v)}`)
+        c.consensusTime = String(v) as ConsensusTime
+        break
       case 'json-rpc.max-open-connections': c.maxOpenConnections = int(v, at(k)); break
       case 'json-rpc.rpc-gas-cap': c.rpcGasCap = big(v, at(k)); break
       case 'json-rpc.rpc-evm-timeout': c.rpcEvmTimeoutMs = parseDuration(v, at(k)); break
@@ -527,4 +536,14 @@ export function parseCli(argv: string[]): CliConfig {
   // An ephemeral HTTP port never leaves the WebSocket on the fixed 8546: it shares the HTTP server.
   if (!c.given.has('json-rpc.ws-address') && parseAddress(config.address).port === 0) config.wsAddress = config.address
   return config
+}
+
+/**
+ * How the validators' rounds pass time: `--consensus.time` when given; else `clock` with
+ * `--block-time` (a chain paced by the wall clock: its rounds take the time CometBFT's would),
+ * else `simulated`. The validators are in the node's process whoever calls it over HTTP, so a
+ * time-out would be waited for nothing: cast, forge and test suites get their answer at once.
+ */
+export function consensusTime(c: Pick<CliConfig, 'consensusTime' | 'blockTime' | 'noMining'>): ConsensusTime {
+  return c.consensusTime ?? (c.blockTime > 0 && !c.noMining ? 'clock' : 'simulated')
 }

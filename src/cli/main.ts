@@ -12,7 +12,7 @@ import { parseAddress, type Listening } from '../adapters/listen.js'
 import { DEFAULT_MNEMONIC } from '../accounts/accounts.js'
 import { VERSION } from '../version.js'
 import { formatEther } from '../log/format.js'
-import { defaultApi, helpText, parseCli, type CliConfig } from './config.js'
+import { consensusTime, defaultApi, helpText, parseCli, type CliConfig } from './config.js'
 import { create2DeployerAlloc } from './create2-deployer.js'
 
 
@@ -42,7 +42,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
     ...(shown.stateFrom === undefined ? [] : [`State:    loaded from ${shown.stateFrom}`]),
     ...(shown.stateTo === undefined ? [] : [`State:    written to ${shown.stateTo} at exit`]),
     ...(shown.fork === undefined ? [] : [`Fork:     ${shown.fork.remote} at block ${shown.fork.blockNumber} (${shown.fork.blockHash}), remote chain id ${shown.fork.chainId}`]),
-    `Validators: ${node.validators.length}`,
+    `Validators: ${node.validators.length}${node.validators.length > 1 ? (consensusTime(c) === 'clock' ? ' (round time-outs on the wall clock)' : ' (rounds on consensus time: time-outs are not waited for)') : ''}`,
   ]
   if (shown.resumedAt !== undefined) {
     lines.push(`Database: ${c.db} (resumed at block ${shown.resumedAt})`)
@@ -143,7 +143,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
     // A genesis file names its own chain id; a database resumes under its own unless one is given.
     ...(c.genesis === undefined && c.chainId !== undefined ? { chainId: c.chainId } : {}),
     validators: c.validators,
-    ...(Object.keys(c.consensusTimeouts).length === 0 ? {} : { consensus: { timeouts: c.consensusTimeouts } }),
+    consensus: { ...(Object.keys(c.consensusTimeouts).length === 0 ? {} : { timeouts: c.consensusTimeouts }), time: consensusTime(c) },
     accountCount: c.accounts,
     balance: c.balance,
     ...(c.mnemonic === undefined ? {} : { mnemonic: c.mnemonic }),

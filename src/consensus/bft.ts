@@ -10,14 +10,14 @@
  * thousands of blocks at once signs none it is not asked for). {@link verifyCertificate} checks
  * any certificate independently against the set of its height.
  */
-import { keepingAlive, systemClock, type Clock } from '../clock.js'
+import { KeepAliveSwitch, systemClock, type Clock } from '../clock.js'
 import { equalBytes, type Hex } from '../hex.js'
 import { EvidenceStore } from './evidence.js'
 import type { ConsensusEvent } from './tendermint/events.js'
 import { FaultPlan, type FaultView } from './tendermint/faults.js'
 import { HeightRun } from './tendermint/network.js'
 import { HeightSet } from './tendermint/round-set.js'
-import { DEFAULT_TIMEOUTS, type Timeouts } from './tendermint/timeouts.js'
+import { DEFAULT_TIMEOUTS, type ConsensusTime, type Timeouts } from './tendermint/timeouts.js'
 import { ValidatorHistory } from './validator-history.js'
 import { signBytes, Step, type CommitCertificate } from './votes.js'
 import { verifySignature } from './keys.js'
@@ -102,9 +102,15 @@ export interface Decision<C extends Candidate> {
 
 /** How the validators' rounds run (several validators, or any fault). */
 export interface ConsensusOptions {
-  /** The node's clock: time-outs and message delays are waited out on it. */
+  /** The node's clock: consensus time runs over it; with `time: 'clock'` time-outs and message delays are waited out on it. */
   clock?: Clock
   timeouts?: Timeouts
+  /**
+   * How time-outs and message delays pass (`tendermint/timeouts.ts`): `simulated`, on consensus
+   * time, which jumps to the next one when nothing else can happen; `clock`, waited out on
+   * `clock`. Default: `simulated`, or `clock` when a clock is given (its owner moves time).
+   */
+  time?: ConsensusTime
   /** Rounds after which a height is given up and the chain halts (until something changes). */
   maxRounds?: number
   /** Seed of the message bus's random choices. */
@@ -129,11 +135,14 @@ export class BftEngine {
   private readonly listeners = new Set<(event: ConsensusEvent) => void>()
   private readonly clock: Clock
   private readonly timeouts: Timeouts
+  private readonly time: ConsensusTime
   private readonly maxRounds: number
   private readonly seed: number
   private readonly head: () => bigint
   /** The height being decided by the validators' machines, and the last one. */
   private running: HeightRun<Candidate> | undefined
+  /** The running height's clock, which keeps the process alive once someone waits on the height. */
+  private runningClock: KeepAliveSwitch | undefined
   private lastRun: HeightRun<Candidate> | undefined
 
   constructor(
@@ -146,6 +155,7 @@ export class BftEngine {
     this.history = new ValidatorHistory(list, (options.head?.() ?? 0n) + 1n)
     this.clock = options.clock ?? systemClock
     this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
+    this.time = options.time ?? (options.clock === undefined ? 'simulated' : 'clock')
     this.maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
     this.seed = options.seed ?? 1
     this.head = options.head ?? (() => 0n)
@@ -164,6 +174,11 @@ export class BftEngine {
   /** The round time-outs in force (ms). */
   get timeoutSettings(): Readonly<Timeouts> {
     return this.timeouts
+  }
+
+  /** How the time-outs pass: on consensus time (`simulated`) or on the node's clock. */
+  get timeMode(): ConsensusTime {
+    return this.time
   }
 
   /** The set of the next height. */
@@ -206,6 +221,14 @@ export class BftEngine {
   rewound(head: bigint, setChanges: number): void {
     this.history.truncate(setChanges)
     this.evidence.dropAbove(head)
+  }
+
+  /**
+   * A caller now waits on the height under way (a request queued behind an interval block): its
+   * time-outs and message delays keep the process alive from now on.
+   */
+  waitedOn(): void {
+    this.runningClock?.keepAlive()
   }
 
   /** The faults or the partition changed: a height under way follows at once. */
@@ -263,14 +286,17 @@ export class BftEngine {
     waited = false,
   ): Promise<Decision<C> | undefined> {
     let highest = 0
+    // A caller waits on this height (a send, a mine): its round time-outs and message delays keep
+    // the process alive until it is decided or given up; an interval block's, once someone waits
+    // behind it (`waitedOn`). Consensus time sets no timer on it at all.
+    const clock = new KeepAliveSwitch(this.clock, waited)
     const run = new HeightRun<C>({
       height,
       set: new HeightSet(set.validators, this.history.prioritiesAt(height)),
       chainId: this.chainId,
       timeouts: this.timeouts,
-      // A caller waits on this height (a send, a mine): its round time-outs and message delays
-      // keep the process alive until it is decided or given up.
-      clock: waited ? keepingAlive(this.clock) : this.clock,
+      clock,
+      time: this.time,
       plan: this.faults,
       seed: (this.seed + Number(height % 0x7fffffffn)) >>> 0,
       maxRounds: this.maxRounds,
@@ -292,11 +318,13 @@ export class BftEngine {
       },
     })
     this.running = run as unknown as HeightRun<Candidate>
+    this.runningClock = clock
     let outcome
     try {
       outcome = await run.start()
     } finally {
       this.running = undefined
+      this.runningClock = undefined
       this.lastRun = run as unknown as HeightRun<Candidate>
     }
     if (outcome === undefined) return undefined

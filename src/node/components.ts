@@ -60,6 +60,8 @@ export async function createComponents(settings: NodeSettings) {
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.consensus?.timeouts },
     maxRounds: options.consensus?.maxRounds,
     seed: options.consensus?.seed,
+    // `clock` is always given here (the wall clock by default): the default follows the option.
+    time: options.consensus?.time ?? (options.clock === undefined ? 'simulated' : 'clock'),
     head: () => chain.height,
   })
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool }, options.minGasPrice ?? 0n)

@@ -37,6 +37,11 @@ const NO_ENTRIES: readonly PoolEntry[] = Object.freeze([])
 
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
+  /** Tasks queued or running that a caller waits on (see {@link serial}). */
+  private waiters = 0
+  private readonly unwait = (): void => {
+    this.waiters--
+  }
   private cancelTimer: (() => void) | undefined
   /** Set when close() begins: no new work is taken, the work queued before finishes. */
   private closing = false
@@ -184,10 +189,19 @@ export class Producer {
     return this.serial(task)
   }
 
-  private serial<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` after the queued ones. `waited`: a caller waits on it (every task but interval
+   * mining's tick), so the rounds of the heights ahead of it keep the process alive until it runs.
+   */
+  private serial<T>(task: () => Promise<T>, waited = true): Promise<T> {
+    if (waited) {
+      this.waiters++
+      this.bft.waitedOn()
+    }
     const run = this.queue.then(task, task)
     // Settled with nothing: the queue must not keep the last task's result (a series of blocks).
-    this.queue = run.then(noop, noop)
+    const settled = waited ? this.unwait : noop
+    this.queue = run.then(settled, settled)
     return run
   }
 
@@ -431,7 +445,8 @@ export class Producer {
       // Nobody waits on an interval block: neither this timer nor its rounds keep the process alive.
       this.cancelTimer = this.clock.setTimer(() => {
         if (this.closing) return
-        void this.serial(() => this.produce({}, Infinity, false)).finally(tick)
+        // Unless a request is queued behind it by the time it runs: then its rounds keep the process alive.
+        void this.serial(() => this.produce({}, Infinity, this.waiters > 0), false).finally(tick)
       }, blockTime)
     }
     tick()

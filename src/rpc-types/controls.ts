@@ -84,6 +84,8 @@ export type RpcConsensusState = {
   partition: Hex[][] | null
   rejectedMessages?: Hex
   timeouts: Record<string, unknown>
+  /** How the time-outs pass: on consensus time (`simulated`) or waited out on the node's clock. */
+  time: 'simulated' | 'clock'
 }
 
 /** A change of finality_changeValidators: by address or index, `power` 0 removes. */

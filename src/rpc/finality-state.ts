@@ -21,7 +21,8 @@ export function consensusState(s: Pick<Services, 'bft' | 'chain'>) {
   const partition = s.bft.faults.partition ?? null
   const direct = s.bft.setAt(next).validators.length === 1 && s.bft.faults.calm
   const timeouts = s.bft.timeoutSettings
-  if (current === undefined) return { height: quantity(next), running: false, direct, validators: [], faults, partition, timeouts }
+  const time = s.bft.timeMode
+  if (current === undefined) return { height: quantity(next), running: false, direct, validators: [], faults, partition, timeouts, time }
   const { run, running } = current
   return {
     height: quantity(run.height),
@@ -45,5 +46,6 @@ export function consensusState(s: Pick<Services, 'bft' | 'chain'>) {
     partition,
     rejectedMessages: quantity(run.rejected),
     timeouts,
+    time,
   }
 }

@@ -1,6 +1,7 @@
 /**
  * One height decided by the validators' state machines over the message bus: starts a machine
- * per validator, carries their messages, waits out their time-outs on the clock, asks the
+ * per validator, carries their messages, runs their time-outs (waited out on the clock, or on
+ * consensus time: jumped to once nothing else can happen), asks the
  * application for the proposer's value and for each proposal's validity, and applies the faults
  * of the plan (offline validators neither run nor hear; silent ones send no proposal; nil voters
  * vote nil; equivocators sign two different proposals and votes in each round; delays). It ends
@@ -12,7 +13,7 @@
  * signs each with the validator's key before it goes on the bus, and checks the signature of
  * each message before the receiving machine hears it (a bad one is dropped and counted).
  */
-import type { Clock } from '../../clock.js'
+import { EventClock, type Clock } from '../../clock.js'
 import { fromHex, type Hex } from '../../hex.js'
 import type { Validator } from '../validator.js'
 import { MessageBus, type BusConditions } from './bus.js'
@@ -22,7 +23,7 @@ import { HeightMachine, type Output } from './machine.js'
 import { valueId, type ProposalMessage, type UnsignedProposal, type UnsignedVote, type Value, type ValueId, type VoteMessage } from './messages.js'
 import { sign, signProposal, signVote, verifyMessage } from './signing.js'
 import type { HeightSet } from './round-set.js'
-import { timeoutFor, type TimeoutStep, type Timeouts } from './timeouts.js'
+import { timeoutFor, type ConsensusTime, type TimeoutStep, type Timeouts } from './timeouts.js'
 import type { DuplicateVoteEvidence } from './vote-set.js'
 
 /** A value no proposer offered: what an equivocator's second vote names. */
@@ -34,6 +35,11 @@ export interface HeightRunOptions<V extends Value> {
   chainId: bigint
   timeouts: Timeouts
   clock: Clock
+  /**
+   * `simulated`: time-outs and message delays are events of an {@link EventClock} over `clock`,
+   * run as soon as nothing else can happen; `clock` (the default here): timers of `clock`.
+   */
+  time?: ConsensusTime
   plan: FaultView
   seed: number
   /** Rounds after which the height is given up (the chain halts until something changes). */
@@ -78,6 +84,9 @@ export class HeightRun<V extends Value> {
   private readonly validity = new Map<ValueId, Promise<boolean>>()
   private readonly values = new Map<ValueId, V>()
   private readonly bus: MessageBus<ProposalMessage<V> | VoteMessage>
+  /** The time-outs' and deliveries' clock: `o.clock`, or consensus time over it. */
+  private readonly clock: Clock
+  private readonly events: EventClock | undefined
   private readonly evidenceSeen = new Set<string>()
   readonly evidence: DuplicateVoteEvidence[] = []
   /** Messages dropped for a bad signature (by this host) or sender or height (by the machines). */
@@ -97,7 +106,9 @@ export class HeightRun<V extends Value> {
       this.settle = resolve
       this.fail = reject
     })
-    this.bus = new MessageBus(o.clock, o.seed, (to, message) => this.enqueue({ kind: 'message', to, message }), this.conditions())
+    this.events = o.time === 'simulated' ? new EventClock(o.clock) : undefined
+    this.clock = this.events ?? o.clock
+    this.bus = new MessageBus(this.clock, o.seed, (to, message) => this.enqueue({ kind: 'message', to, message }), this.conditions())
   }
 
   get height(): bigint {
@@ -177,9 +188,17 @@ export class HeightRun<V extends Value> {
       this.finish()
       return
     }
+    if (this.finished || this.queue.length > 0) return
+    // Consensus time: nothing queued and nothing awaited, so the next thing that can happen is
+    // the earliest time-out or delayed delivery. Jump to it now rather than wait for it.
+    // A delivery to a validator gone offline meanwhile queues nothing: jump on to the next.
+    if (this.events !== undefined) {
+      while (!this.finished && !this.pumping && this.queue.length === 0) if (!this.events.next()) break
+      if (this.finished || this.pumping || this.queue.length > 0) return
+    }
     // Nothing queued, no time-out set, nothing in flight: no validator can move until the
     // faults change. The height is given up (the chain halts) instead of waiting for ever.
-    if (!this.finished && this.o.waitWhenStuck !== true && this.queue.length === 0 && this.timers.size === 0 && this.bus.inFlight === 0) this.giveUp()
+    if (this.o.waitWhenStuck !== true && this.timers.size === 0 && this.bus.inFlight === 0) this.giveUp()
   }
 
   private async handle(item: Item<V>): Promise<void> {
@@ -250,7 +269,7 @@ export class HeightRun<V extends Value> {
         case 'schedule': {
           if (this.committing) break
           const ms = timeoutFor(this.o.timeouts, out.step, out.round)
-          const cancel = this.o.clock.setTimer(() => {
+          const cancel = this.clock.setTimer(() => {
             this.timers.delete(cancel)
             this.enqueue({ kind: 'timeout', to: address, step: out.step, round: out.round })
           }, ms)

@@ -34,3 +34,14 @@ export function timeoutFor(t: Timeouts, step: TimeoutStep, round: number): numbe
       return t.precommit + round * t.precommitDelta
   }
 }
+
+/**
+ * How the rounds' time-outs and message delays pass. `simulated`: on consensus time, a
+ * discrete-event clock that jumps to the next time-out or delivery as soon as nothing else can
+ * happen (every validator and the bus are in-process: a time-out would be waited for nothing),
+ * so a faulty round costs a round, not seconds. `clock`: waited out on the node's clock (the wall
+ * clock unless one is injected), as CometBFT waits them.
+ */
+export type ConsensusTime = 'simulated' | 'clock'
+
+export const CONSENSUS_TIMES: readonly ConsensusTime[] = ['simulated', 'clock']
