@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/global.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // separate packages with their own vitest; test/package.test.ts installs and runs them
     exclude: [...configDefaults.exclude, 'test/user-project/**', 'test/prool-project/**', 'test/hardhat3/**'],

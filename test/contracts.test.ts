@@ -27,7 +27,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts, type Artifact } from './fixtures/compile.js'
+import { loadArtifacts, type Artifact } from './helpers/compile.js'
 import {
   accountAt,
   publicClientOf,

@@ -19,7 +19,7 @@ import {
 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts, type Artifact } from './fixtures/compile.js'
+import { loadArtifacts, type Artifact } from './helpers/compile.js'
 
 const artifacts = loadArtifacts()
 

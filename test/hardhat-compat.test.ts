@@ -15,7 +15,7 @@ import { VERSION } from '../src/version.js'
 import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
 import { trackNodes } from './helpers/nodes.js'
 import { requestRaw } from './helpers/raw-request.js'
-import { rpc } from './transports/helpers.js'
+import { rpc } from './helpers/loopback.js'
 
 const newNode = trackNodes()
 const OWN = new RegExp(`^finality/v${VERSION.replaceAll('.', '\\.')}/${process.platform}-${process.arch}/node-${process.version.replaceAll('.', '\\.')}$`)

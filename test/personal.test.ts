@@ -9,7 +9,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { FinalityNode } from '../src/index.js'
 import { trackNodes } from './helpers/nodes.js'
 import { walletClientOf } from './helpers/viem.js'
-import { FakeClock } from './transports/helpers.js'
+import { FakeClock } from './helpers/loopback.js'
 
 const newNode = trackNodes()
 const rpc = (node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params })

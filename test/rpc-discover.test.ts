@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../src/index.js'
 import { trackNodes } from './helpers/nodes.js'
-import { WsClient, post, rpc } from './transports/helpers.js'
+import { WsClient, post, rpc } from './helpers/loopback.js'
 
 const newNode = trackNodes()
 

@@ -15,9 +15,9 @@ import { parseCli } from '../src/cli/config.js'
 import type { FinalityNode, Listening, RpcTransactionRequest } from '../src/index.js'
 import type { RpcStateOverrides } from '../src/rpc-types.js'
 import { absentReason } from '../src/rpc/absent.js'
-import { artifact, calldata, deploy } from './execution/helpers.js'
+import { artifact, calldata, deploy } from './helpers/execution.js'
 import { trackNodes } from './helpers/nodes.js'
-import { rpc, WsClient } from './transports/helpers.js'
+import { rpc, WsClient } from './helpers/loopback.js'
 
 const newNode = trackNodes()
 const GENESIS_TIME = 1_700_000_000n

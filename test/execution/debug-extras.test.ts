@@ -10,8 +10,8 @@ import { MemoryLevel } from 'memory-level'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { artifact, calldata, qty, rpcError, sender, word } from './helpers.js'
-import type { CallFrame } from './trace-helpers.js'
+import { artifact, calldata, qty, rpcError, sender, word } from '../helpers/execution.js'
+import type { CallFrame } from '../helpers/traces.js'
 
 const newNode = trackNodes()
 const dir = new URL('../fixtures/execution-apis', import.meta.url).pathname

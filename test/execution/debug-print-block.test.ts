@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { requestRaw } from '../helpers/raw-request.js'
-import { servedOverHttpAndWs, rpc } from '../transports/helpers.js'
+import { servedOverHttpAndWs, rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const to = '0x00000000000000000000000000000000000beef2'

@@ -5,7 +5,7 @@
 import { BrowserProvider, Contract, Transaction, type InterfaceAbi } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { artifact, calldata, deploy, sender, testNode, word } from './helpers.js'
+import { artifact, calldata, deploy, sender, testNode, word } from '../helpers/execution.js'
 
 let node: FinalityNode
 let provider: BrowserProvider

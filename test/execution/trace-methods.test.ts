@@ -11,8 +11,8 @@ import { TraceHooks } from '../../src/execution/tracers/hooks.js'
 import { estimateBytes, StructLogger } from '../../src/execution/tracers/struct-logger.js'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, word } from './helpers.js'
-import { traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, word } from '../helpers/execution.js'
+import { traceRequests, type CallFrame, type StructResult } from '../helpers/traces.js'
 
 const newNode = trackNodes()
 

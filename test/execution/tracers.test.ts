@@ -7,8 +7,8 @@ import { encodeAbiParameters, keccak256, toEventSelector, toFunctionSelector, ty
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, word } from './helpers.js'
-import { TINY_INIT, TINY_RUNTIME, traceRequests, type CallFrame, type StructResult } from './trace-helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, word } from '../helpers/execution.js'
+import { TINY_INIT, TINY_RUNTIME, traceRequests, type CallFrame, type StructResult } from '../helpers/traces.js'
 
 const newNode = trackNodes()
 

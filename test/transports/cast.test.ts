@@ -12,9 +12,9 @@ import { promisify } from 'node:util'
 import { encodeFunctionData, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')

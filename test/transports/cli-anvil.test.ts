@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { isLoopback } from '../../src/adapters/auth.js'
 import { ANVIL_EXTRA_API, defaultApi, helpText, parseCli } from '../../src/cli/config.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const LOOPBACK = ['eth', 'web3', 'net', 'rpc', 'evm', 'hardhat', 'anvil', 'txpool', 'finality']
 

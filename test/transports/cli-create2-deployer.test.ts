@@ -11,7 +11,7 @@ import { parseCli, helpText } from '../../src/cli/config.js'
 import { CREATE2_DEPLOYER, CREATE2_DEPLOYER_CODE, create2DeployerAlloc } from '../../src/cli/create2-deployer.js'
 import { startAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 describe('the CREATE2 deployer at genesis', () => {
   it('settings: placed unless the flag, a fork, --hardhat or a genesis file says otherwise', () => {

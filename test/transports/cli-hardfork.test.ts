@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { parseCli } from '../../src/cli/config.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')

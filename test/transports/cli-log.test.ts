@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { encodeFunctionData } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const artifacts = loadArtifacts()
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -11,7 +11,7 @@ import { FLAGS, helpText, parseCli, SHORT_FLAGS } from '../../src/cli/config.js'
 import { VERSION } from '../../src/version.js'
 import { startAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
-import { rpc } from './helpers.js'
+import { rpc } from '../helpers/loopback.js'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 

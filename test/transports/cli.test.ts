@@ -12,8 +12,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isLoopback } from '../../src/adapters/auth.js'
 import { defaultApi, parseCli, parseDuration } from '../../src/cli/config.js'
-import { loadArtifacts, type Artifact } from '../fixtures/compile.js'
-import { WsClient, post, rpc, postWithHost } from './helpers.js'
+import { loadArtifacts, type Artifact } from '../helpers/compile.js'
+import { WsClient, post, rpc, postWithHost } from '../helpers/loopback.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')

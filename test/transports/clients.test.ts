@@ -18,9 +18,9 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import type { Listening } from '../../src/adapters/listen.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { finalityChain } from '../helpers/viem.js'
-import { post, rpc, serve } from './helpers.js'
+import { post, rpc, serve } from '../helpers/loopback.js'
 
 const artifacts = loadArtifacts()
 const emitterAbi = artifacts.Emitter?.abi as Abi

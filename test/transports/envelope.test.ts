@@ -7,7 +7,7 @@ import { createServer } from 'node:http'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { WsClient, onLoopback, post, rpc, serve, postWithHost } from './helpers.js'
+import { WsClient, onLoopback, post, rpc, serve, postWithHost } from '../helpers/loopback.js'
 
 
 /** Sends raw text over a WebSocket and resolves to the first answer's raw text. */

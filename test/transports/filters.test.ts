@@ -5,8 +5,8 @@
 import { encodeFunctionData, type Abi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
-import { FakeClock } from './helpers.js'
+import { loadArtifacts } from '../helpers/compile.js'
+import { FakeClock } from '../helpers/loopback.js'
 
 const artifacts = loadArtifacts()
 const req = (node: FinalityNode, method: string, ...params: unknown[]) => node.request({ method, params })

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { signJwt } from '../../src/adapters/auth.js'
-import { post, rpc, serve } from './helpers.js'
+import { post, rpc, serve } from '../helpers/loopback.js'
 
 const call = (method: string, params: unknown[] = [], id: unknown = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, params })
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { startCli } from '../helpers/cli.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpc, WsClient } from './helpers.js'
+import { rpc, WsClient } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const portOf = (url: string) => Number(new URL(url).port)

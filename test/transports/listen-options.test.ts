@@ -5,7 +5,7 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createNode, InvalidOptionError, type FinalityNode, type ListenOptions } from '../../src/index.js'
-import { rpc, WsClient } from './helpers.js'
+import { rpc, WsClient } from '../helpers/loopback.js'
 
 let node: FinalityNode
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import WebSocket, { WebSocketServer } from 'ws'
 import { describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { RequestQueue, type WsOptions } from '../../src/adapters/ws.js'
-import { WsClient, onLoopback } from './helpers.js'
+import { WsClient, onLoopback } from '../helpers/loopback.js'
 
 const BIG = `0x${'5b'.repeat(10_000)}` as const // 10 kB of JUMPDEST: eth_getCode answers ~20 kB
 const HOLDER = '0x00000000000000000000000000000000000c0de1'

@@ -7,8 +7,8 @@ import { encodeFunctionData, type Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { Outbox, type SocketLike } from '../../src/adapters/ws.js'
-import { loadArtifacts } from '../fixtures/compile.js'
-import { FakeClock, WsClient, onLoopback } from './helpers.js'
+import { loadArtifacts } from '../helpers/compile.js'
+import { FakeClock, WsClient, onLoopback } from '../helpers/loopback.js'
 
 const artifacts = loadArtifacts()
 

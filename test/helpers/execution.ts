@@ -1,7 +1,7 @@
 /** Shared helpers of the execution tests: deploying fixtures and calling through node.request. */
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { createNode, type FinalityNode, type NodeOptions } from '../../src/index.js'
-import { loadArtifacts, type Artifact } from '../fixtures/compile.js'
+import { loadArtifacts, type Artifact } from './compile.js'
 
 const artifacts = loadArtifacts()
 

@@ -1,7 +1,7 @@
 /** Shared by the tracing tests: the result shapes, a hand-assembled contract and request helpers. */
 import type { Hex } from 'viem'
 import type { FinalityNode } from '../../src/index.js'
-import { sender } from './helpers.js'
+import { sender } from './execution.js'
 
 /** Runtime code: SSTORE(0, 0x2a); SLOAD(0); MSTORE(0, …); RETURN(0, 32). */
 export const TINY_RUNTIME = '602a600055600054600052602060' + '00f3'
