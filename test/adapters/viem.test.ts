@@ -14,9 +14,9 @@ import {
   type Hex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { clientConfig, finalityChain, finalityTransport } from '../src/adapters/viem.js'
-import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts } from './helpers/compile.js'
+import { clientConfig, finalityChain, finalityTransport } from '../../src/adapters/viem.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 interface Counted {
   readonly provider: { request(args: { method: string; params?: unknown }): Promise<unknown> }

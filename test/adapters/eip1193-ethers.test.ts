@@ -18,8 +18,8 @@ import {
   type JsonRpcSigner,
 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts, type Artifact } from './helpers/compile.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { loadArtifacts, type Artifact } from '../helpers/compile.js'
 
 const artifacts = loadArtifacts()
 

@@ -26,8 +26,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts, type Artifact } from './helpers/compile.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { loadArtifacts, type Artifact } from '../helpers/compile.js'
 import {
   accountAt,
   publicClientOf,
@@ -35,7 +35,7 @@ import {
   walletClientOf,
   type TestPublicClient,
   type TestWalletClient,
-} from './helpers/viem.js'
+} from '../helpers/viem.js'
 
 const artifacts = loadArtifacts()
 

@@ -22,14 +22,14 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../src/index.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
 import {
   accountAt,
   publicClientOf,
   rejectionOf,
   walletClientOf,
   type TestPublicClient,
-} from './helpers/viem.js'
+} from '../helpers/viem.js'
 
 const TEN_THOUSAND_ETH = 10_000n * 10n ** 18n
 const ONE_GWEI = 1_000_000_000n
