@@ -1,10 +1,10 @@
 /** debug_dumpBlock: geth's `state.Dump` of a block's state, 256 accounts a page, over every transport. */
 import { keccak256, type Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { servedOverHttpAndWs, rpc as httpRpc } from '../helpers/loopback.js'
-import { calldata, deploy, rpcError, sender } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { servedOverHttpAndWs, rpc as httpRpc } from '../../helpers/loopback.js'
+import { calldata, deploy, rpcError, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
 const call = <T>(node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params }) as Promise<T>

@@ -3,9 +3,9 @@
  * transport asked serves: node.request, the EIP-1193 provider, HTTP and WebSocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { WsClient, post, rpc } from './helpers/loopback.js'
+import type { FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { WsClient, post, rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 

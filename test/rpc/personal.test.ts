@@ -6,10 +6,10 @@
 import { describe, expect, test } from 'vitest'
 import { getAddress, parseEther, toHex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { walletClientOf } from './helpers/viem.js'
-import { FakeClock } from './helpers/loopback.js'
+import type { FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { walletClientOf } from '../helpers/viem.js'
+import { FakeClock } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const rpc = (node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params })

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { keccak256, parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem'
-import type { FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { FakeClock, WsClient, rpc as httpRpc } from './helpers/loopback.js'
+import type { FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { FakeClock, WsClient, rpc as httpRpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const rpc = (node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params })

@@ -4,10 +4,10 @@
  */
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc as httpRpc } from '../helpers/loopback.js'
-import { rpcError, sender } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { WsClient, rpc as httpRpc } from '../../helpers/loopback.js'
+import { rpcError, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
 const to = '0x00000000000000000000000000000000000beef2'

@@ -4,8 +4,8 @@
  * the services throw over the path users take.
  */
 import { describe, expect, it } from 'vitest'
-import { createNode } from '../src/index.js'
-import * as domain from '../src/domain-errors.js'
+import { createNode } from '../../src/index.js'
+import * as domain from '../../src/domain-errors.js'
 import {
   DomainError,
   ExecutionReverted,
@@ -18,9 +18,9 @@ import {
   SimulationRefused,
   TransactionFailed,
   TxRejected,
-} from '../src/domain-errors.js'
-import { InvalidParamsError, RpcError, ServerError } from '../src/errors.js'
-import { toRpcError, toWireError } from '../src/rpc/error-map.js'
+} from '../../src/domain-errors.js'
+import { InvalidParamsError, RpcError, ServerError } from '../../src/errors.js'
+import { toRpcError, toWireError } from '../../src/rpc/error-map.js'
 
 describe('domain errors', () => {
   it('each maps to its JSON-RPC code, with geth\'s message and its data unchanged', () => {

@@ -3,9 +3,9 @@
  * prefix), over node.request, HTTP and WebSocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { WsClient, rpc } from './helpers/loopback.js'
+import type { FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { WsClient, rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 

@@ -18,10 +18,10 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { RpcError, type BlockSelector, type BlockTag, type FinalityNode, type RpcBlock, type RpcTransactionRequest } from '../src/index.js'
-import { loadArtifacts, type Artifact } from './helpers/compile.js'
-import { trackNodes } from './helpers/nodes.js'
-import { requestRaw } from './helpers/raw-request.js'
+import { RpcError, type BlockSelector, type BlockTag, type FinalityNode, type RpcBlock, type RpcTransactionRequest } from '../../src/index.js'
+import { loadArtifacts, type Artifact } from '../helpers/compile.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 
 const artifacts = loadArtifacts()
 function artifact(name: string): Artifact {

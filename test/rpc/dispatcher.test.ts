@@ -3,9 +3,9 @@
  * method lookup (no prototype lookups), namespaces, positional params and prototype safety.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { RpcError, type FinalityNode, type Hex, type RpcResponse } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { requestRaw } from './helpers/raw-request.js'
+import { RpcError, type FinalityNode, type Hex, type RpcResponse } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
 
 type ErrorResponse = { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } }
 type ResultResponse = { jsonrpc: '2.0'; id: string | number | null; result: unknown }

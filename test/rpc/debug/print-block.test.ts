@@ -1,9 +1,9 @@
 /** debug_printBlock: the block as readable text (a format of this node's own, docs/debug.md). */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { requestRaw } from '../helpers/raw-request.js'
-import { servedOverHttpAndWs, rpc } from '../helpers/loopback.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { requestRaw } from '../../helpers/raw-request.js'
+import { servedOverHttpAndWs, rpc } from '../../helpers/loopback.js'
 
 const newNode = trackNodes()
 const to = '0x00000000000000000000000000000000000beef2'

@@ -8,13 +8,13 @@ import { basename, join } from 'node:path'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256, type Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { servedOverHttpAndWs, rpc as httpRpc } from '../helpers/loopback.js'
-import { calldata, deploy, rpcError, sender } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { servedOverHttpAndWs, rpc as httpRpc } from '../../helpers/loopback.js'
+import { calldata, deploy, rpcError, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
-const fixtures = new URL('../fixtures/execution-apis', import.meta.url).pathname
+const fixtures = new URL('../../fixtures/execution-apis', import.meta.url).pathname
 const call = <T>(node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params }) as Promise<T>
 const lines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
 

@@ -8,13 +8,13 @@ import { RLP } from '@ethereumjs/rlp'
 import { encodeAbiParameters, getContractAddress, keccak256, type Hex } from 'viem'
 import { MemoryLevel } from 'memory-level'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { artifact, calldata, qty, rpcError, sender, word } from '../helpers/execution.js'
-import type { CallFrame } from '../helpers/traces.js'
+import { createNode, type FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { artifact, calldata, qty, rpcError, sender, word } from '../../helpers/execution.js'
+import type { CallFrame } from '../../helpers/traces.js'
 
 const newNode = trackNodes()
-const dir = new URL('../fixtures/execution-apis', import.meta.url).pathname
+const dir = new URL('../../fixtures/execution-apis', import.meta.url).pathname
 const genesis = JSON.parse(readFileSync(`${dir}/genesis.json`, 'utf8'))
 const chainRlp = new Uint8Array(readFileSync(`${dir}/chain.rlp`))
 

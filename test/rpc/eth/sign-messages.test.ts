@@ -7,9 +7,9 @@ import { BrowserProvider, Wallet, TypedDataEncoder, verifyMessage as ethersVerif
 import { describe, expect, it } from 'vitest'
 import { recoverTypedDataAddress, toHex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
-import { accountAt, walletClientOf } from './helpers/viem.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { accountAt, walletClientOf } from '../../helpers/viem.js'
 
 const newNode = trackNodes()
 const rpc = (node: FinalityNode, method: string, params: unknown[]) => node.request({ method, params })

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hexToBytes, type Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { servedOverHttpAndWs, rpc } from '../helpers/loopback.js'
-import { calldata, deploy, rpcError, sender } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { servedOverHttpAndWs, rpc } from '../../helpers/loopback.js'
+import { calldata, deploy, rpcError, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
 let node: FinalityNode
