@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPublicClient, createWalletClient, custom, encodeFunctionData, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { createNode, type FinalityNode } from '../src/index.js'
-import { loadArtifacts } from './helpers/compile.js'
-import { finalityChain as chain } from './helpers/viem.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { loadArtifacts } from '../helpers/compile.js'
+import { finalityChain as chain } from '../helpers/viem.js'
 
 
 const { Counter } = loadArtifacts()

@@ -8,11 +8,11 @@
  */
 import type { Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode, TracerObject } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { WsClient } from '../helpers/loopback.js'
-import { artifact, calldata, deploy, qty, sender } from '../helpers/execution.js'
-import { FRAMES, traceRequests, type CallFrame, type StructResult } from '../helpers/traces.js'
+import type { FinalityNode, TracerObject } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { WsClient } from '../../helpers/loopback.js'
+import { artifact, calldata, deploy, qty, sender } from '../../helpers/execution.js'
+import { FRAMES, traceRequests, type CallFrame, type StructResult } from '../../helpers/traces.js'
 
 const newNode = trackNodes()
 let node: FinalityNode

@@ -6,10 +6,10 @@
  */
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode, Listening } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc } from '../helpers/loopback.js'
-import { calldata, deploy, sender } from '../helpers/execution.js'
+import type { FinalityNode, Listening } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { WsClient, rpc } from '../../helpers/loopback.js'
+import { calldata, deploy, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
 let node: FinalityNode

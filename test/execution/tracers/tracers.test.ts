@@ -5,10 +5,10 @@
  */
 import { encodeAbiParameters, keccak256, toEventSelector, toFunctionSelector, type Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, word } from '../helpers/execution.js'
-import { TINY_INIT, TINY_RUNTIME, traceRequests, type CallFrame, type StructResult } from '../helpers/traces.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, word } from '../../helpers/execution.js'
+import { TINY_INIT, TINY_RUNTIME, traceRequests, type CallFrame, type StructResult } from '../../helpers/traces.js'
 
 const newNode = trackNodes()
 

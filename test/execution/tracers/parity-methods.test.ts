@@ -6,10 +6,10 @@
 import { encodeFunctionData, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { rpc } from '../helpers/loopback.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { artifact, deploy, rpcError, sender } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { rpc } from '../../helpers/loopback.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { artifact, deploy, rpcError, sender } from '../../helpers/execution.js'
 
 const newNode = trackNodes()
 let node: FinalityNode

@@ -17,10 +17,10 @@
  */
 import { encodeFunctionData, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Listening } from '../../src/index.js'
-import { loadArtifacts } from '../helpers/compile.js'
-import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
-import { trackNodes } from '../helpers/nodes.js'
+import type { Listening } from '../../../src/index.js'
+import { loadArtifacts } from '../../helpers/compile.js'
+import { startAnvil, type RunningAnvil } from '../../helpers/anvil.js'
+import { trackNodes } from '../../helpers/nodes.js'
 
 const newNode = trackNodes()
 const A = loadArtifacts()

@@ -4,7 +4,7 @@
  */
 import { MemoryLevel } from 'memory-level'
 import { describe, expect, test } from 'vitest'
-import { trackNodes } from '../helpers/nodes.js'
+import { trackNodes } from '../../helpers/nodes.js'
 
 const newNode = trackNodes()
 type Node = Awaited<ReturnType<typeof newNode>>

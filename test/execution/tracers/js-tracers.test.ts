@@ -6,12 +6,12 @@
  */
 import type { Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode, TracerObject } from '../../src/index.js'
-import { trackNodes } from '../helpers/nodes.js'
-import { requestRaw } from '../helpers/raw-request.js'
-import { WsClient } from '../helpers/loopback.js'
-import { calldata, deploy, qty, rpcError, sender } from '../helpers/execution.js'
-import { FRAMES, traceRequests, type CallFrame, type StructResult } from '../helpers/traces.js'
+import type { FinalityNode, TracerObject } from '../../../src/index.js'
+import { trackNodes } from '../../helpers/nodes.js'
+import { requestRaw } from '../../helpers/raw-request.js'
+import { WsClient } from '../../helpers/loopback.js'
+import { calldata, deploy, qty, rpcError, sender } from '../../helpers/execution.js'
+import { FRAMES, traceRequests, type CallFrame, type StructResult } from '../../helpers/traces.js'
 
 const newNode = trackNodes()
 
