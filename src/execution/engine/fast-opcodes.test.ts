@@ -7,10 +7,10 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { isPatched, patchOpcodeTable } from '../../src/execution/engine/fast-opcodes.js'
-import { toBigInt as wordToBigInt, word as word32 } from '../../src/hex.js'
-import { keccak256 } from '../../src/crypto/keccak.js'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
+import { isPatched, patchOpcodeTable } from './fast-opcodes.js'
+import { toBigInt as wordToBigInt, word as word32 } from '../../hex.js'
+import { keccak256 } from '../../crypto/keccak.js'
+import { createEngineEVM, installEngine } from './index.js'
 
 function reference(value: bigint): string {
   return value.toString(16).padStart(64, '0')

@@ -1,6 +1,6 @@
 /**
  * The engine's fast paths change no outcome. The same corpus (the hand-written programs of
- * engine-corpus.ts and programs generated from a fixed seed: calls, creates, reverts, logs,
+ * corpus.ts and programs generated from a fixed seed: calls, creates, reverts, logs,
  * storage, out of gas at many limits, as EVM calls and as transactions) runs on every supported
  * hardfork in two processes, one with the patches off (FINALITY_ENGINE=plain) and one with them
  * on (=fast); every outcome (return data, gas, refund, logs, error, created address, the state
@@ -11,11 +11,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
+import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const SCRIPT = path.join(ROOT, 'test', 'execution', 'engine-differential', 'outcomes.ts')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+const SCRIPT = path.join(ROOT, 'test', 'execution', 'engine', 'differential', 'outcomes.ts')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
 
 interface Outcome {

@@ -10,15 +10,15 @@ import { promisify } from 'node:util'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, Message } from '@ethereumjs/evm'
 import { describe, expect, it } from 'vitest'
-import { createNode, engineStatus } from '../../src/index.js'
-import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../src/execution/engine/index.js'
-import { versionRefusal } from '../../src/execution/engine/gate.js'
-import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers } from '../../src/execution/engine/internals.js'
-import { isPatched } from '../../src/execution/engine/fast-opcodes.js'
-import { SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
+import { createNode, engineStatus } from '../../../src/index.js'
+import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../../src/execution/engine/index.js'
+import { versionRefusal } from '../../../src/execution/engine/gate.js'
+import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers } from '../../../src/execution/engine/internals.js'
+import { isPatched } from '../../../src/execution/engine/fast-opcodes.js'
+import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
 // PUSH1 4, JUMP, INVALID, JUMPDEST, MSTORE 42 at 0, RETURN 32 bytes: a jump, so the analysis runs.
 const CODE = Uint8Array.from([0x60, 0x04, 0x56, 0xfe, 0x5b, 0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3])

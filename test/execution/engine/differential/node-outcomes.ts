@@ -1,5 +1,5 @@
 /**
- * One side of the node-level differential test (test/execution/library-differential.test.ts):
+ * One side of the node-level differential test (test/execution/engine/library-differential.test.ts):
  * run with FINALITY_ENGINE=plain or =fast, it drives a node on every supported hardfork through
  * the paths that reach inside @ethereumjs/common, tx and block (the node's Common and its
  * caches, headers built without their constructor, EIP-1559 transactions made and signed without
@@ -8,9 +8,9 @@
  */
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
-import { SUPPORTED_HARDFORKS, createChainCommon } from '../../../src/chain/common.js'
-import { engineStatus } from '../../../src/execution/engine/index.js'
-import { createNode, type Hex } from '../../../src/index.js'
+import { SUPPORTED_HARDFORKS, createChainCommon } from '../../../../src/chain/common.js'
+import { engineStatus } from '../../../../src/execution/engine/index.js'
+import { createNode, type Hex } from '../../../../src/index.js'
 
 /** A fixed clock: every block of both sides gets the same timestamp, so the same hash. */
 const clock = {

@@ -1,6 +1,6 @@
 /**
  * The hand-written programs the engine's tests run (the fast interpreter's comparison with the
- * library's runStep, and the differential test of test/execution/engine-differential.test.ts).
+ * library's runStep, and the differential test of test/execution/engine/differential.test.ts).
  * TARGET runs the program; CALLEE (0x3000…0003) is the contract the `call` program calls.
  */
 

@@ -3,16 +3,16 @@
  * with a base read synchronously they read and write through `storageNow` / `setStorage` and
  * never through the promise-returning reads; on a base read through promises they fall back to
  * the library's handlers; the gas and refunds are the same either way (and the same as the
- * library's: test/execution/engine-differential.test.ts runs both kinds of base on every fork
+ * library's: test/execution/engine/differential.test.ts runs both kinds of base on every fork
  * with the engine's patches on and off).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
-import { keyOf, word } from '../../src/hex.js'
-import { JournaledState } from '../../src/state/journaled-state.js'
-import type { StateReader } from '../../src/state/types.js'
+import { createEngineEVM, installEngine } from './index.js'
+import { keyOf, word } from '../../hex.js'
+import { JournaledState } from '../../state/journaled-state.js'
+import type { StateReader } from '../../state/types.js'
 
 const TARGET = createAddressFromString('0x00000000000000000000000000000000000c0de5')
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')

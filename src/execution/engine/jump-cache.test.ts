@@ -4,8 +4,8 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
-import { cached } from '../../src/execution/engine/jump-cache.js'
+import { createEngineEVM, installEngine } from './index.js'
+import { cached } from './jump-cache.js'
 
 // PUSH1 5, JUMP, INVALID, INVALID, JUMPDEST (at 5), PUSH1 42, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN
 const JUMPS_TO_5 = Uint8Array.from([0x60, 0x05, 0x56, 0xfe, 0xfe, 0x5b, 0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3])

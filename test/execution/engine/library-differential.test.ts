@@ -12,12 +12,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
-import type { EngineStatus } from '../../src/execution/engine/index.js'
+import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
+import type { EngineStatus } from '../../../src/execution/engine/index.js'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const SCRIPT = path.join(ROOT, 'test', 'execution', 'engine-differential', 'node-outcomes.ts')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+const SCRIPT = path.join(ROOT, 'test', 'execution', 'engine', 'differential', 'node-outcomes.ts')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
 
 interface Answer {

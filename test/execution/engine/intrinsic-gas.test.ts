@@ -8,10 +8,10 @@
 import { Blob4844Tx, createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createChainCommon, SUPPORTED_HARDFORKS } from '../../src/chain/common.js'
-import { intrinsicGas, minimumGasLimit } from '../../src/execution/engine/intrinsic-gas.js'
-import type { Hex } from '../../src/index.js'
-import { rpcError, testNode } from '../helpers/execution.js'
+import { createChainCommon, SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
+import { intrinsicGas, minimumGasLimit } from '../../../src/execution/engine/intrinsic-gas.js'
+import type { Hex } from '../../../src/index.js'
+import { rpcError, testNode } from '../../helpers/execution.js'
 
 const to = '0x00000000000000000000000000000000000000aa'
 const slot = `0x${'00'.repeat(31)}01`

@@ -10,10 +10,10 @@ import { create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, createTx, c
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../../src/index.js'
-import { createChainCommon } from '../../src/chain/common.js'
-import { fastFeeMarket, unsignedFeeMarket, type FeeMarketFields } from '../../src/execution/engine/fee-market-tx.js'
-import { rpcError, testNode } from '../helpers/execution.js'
+import type { FinalityNode } from '../../../src/index.js'
+import { createChainCommon } from '../../../src/chain/common.js'
+import { fastFeeMarket, unsignedFeeMarket, type FeeMarketFields } from '../../../src/execution/engine/fee-market-tx.js'
+import { rpcError, testNode } from '../../helpers/execution.js'
 
 const common = createChainCommon(31337n, 'prague')
 const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')

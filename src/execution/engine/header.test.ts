@@ -10,8 +10,8 @@ import { BlockHeader, createBlockHeader } from '@ethereumjs/block'
 import { Mainnet } from '@ethereumjs/common'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
-import { builtHeader, type BuiltHeaderFields } from '../../src/execution/engine/header.js'
+import { SUPPORTED_HARDFORKS, createChainCommon } from '../../chain/common.js'
+import { builtHeader, type BuiltHeaderFields } from './header.js'
 
 function fieldsFor(hardfork: string, extra: Partial<BuiltHeaderFields> = {}): BuiltHeaderFields {
   const common = createChainCommon(31337n, hardfork)

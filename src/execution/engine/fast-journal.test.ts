@@ -7,10 +7,10 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
-import { keyOf } from '../../src/hex.js'
-import { JournaledState } from '../../src/state/journaled-state.js'
-import type { StateReader } from '../../src/state/types.js'
+import { createEngineEVM, installEngine } from './index.js'
+import { keyOf } from '../../hex.js'
+import { JournaledState } from '../../state/journaled-state.js'
+import type { StateReader } from '../../state/types.js'
 
 const EMPTY = createAddressFromString('0x00000000000000000000000000000000000000e1')
 const FUNDED = createAddressFromString('0x00000000000000000000000000000000000000f1')

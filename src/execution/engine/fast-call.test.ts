@@ -9,7 +9,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { type EVM, createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, engineStatus, installEngine, isFast } from '../../src/execution/engine/index.js'
+import { createEngineEVM, engineStatus, installEngine, isFast } from './index.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const CONTRACT = createAddressFromString('0x2000000000000000000000000000000000000002')

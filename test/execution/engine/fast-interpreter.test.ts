@@ -9,8 +9,8 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
-import { CALLEE_CODE, PROGRAMS } from './engine-corpus.js'
+import { createEngineEVM, installEngine } from '../../../src/execution/engine/index.js'
+import { CALLEE_CODE, PROGRAMS } from './corpus.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const TARGET = createAddressFromString('0x2000000000000000000000000000000000000002')

@@ -17,7 +17,7 @@ export function prng(seed: number): () => number {
   }
 }
 
-/** The contract the programs call (see engine-corpus.ts: CALLEE_CODE). */
+/** The contract the programs call (see corpus.ts: CALLEE_CODE). */
 const CALLEE = [0x73, 0x30, ...new Array<number>(18).fill(0), 0x03]
 /** Init code returning one byte (0x01) of runtime code, as 32 bytes for a PUSH32. */
 const INIT = [0x60, 0x01, 0x60, 0x00, 0x53, 0x60, 0x01, 0x60, 0x00, 0xf3]

@@ -9,9 +9,9 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { createEngineEVM, installEngine } from '../../src/execution/engine/index.js'
-import { JournaledState } from '../../src/state/journaled-state.js'
-import type { StateReader } from '../../src/state/types.js'
+import { createEngineEVM, installEngine } from './index.js'
+import { JournaledState } from '../../state/journaled-state.js'
+import type { StateReader } from '../../state/types.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const TARGET = createAddressFromString('0x2000000000000000000000000000000000000002')

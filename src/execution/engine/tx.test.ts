@@ -8,9 +8,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { blobTransaction } from '../../src/chain/decode.js'
-import { createChainCommon } from '../../src/chain/common.js'
-import { signingHash } from '../../src/execution/engine/tx.js'
+import { blobTransaction } from '../../chain/decode.js'
+import { createChainCommon } from '../../chain/common.js'
+import { signingHash } from './tx.js'
 
 const common = createChainCommon(31337n, 'prague')
 const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
