@@ -5,7 +5,9 @@
  * and adapters/); consensus reaches the EVM only through the application seam; no module of
  * src/ reaches itself again through its imports; and only the engine (src/execution/engine/)
  * reaches inside a library's objects (private `_members`, prototypes, objects made without their
- * constructors), behind its version gate.
+ * constructors), behind its version gate. Unit tests beside the code (`.test.ts` files under
+ * src/) are no part of those layers: they need no node and no test/ helper, and no module of src/
+ * imports one.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -16,12 +18,35 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
 const LOWER = ['chain', 'consensus', 'producer', 'execution', 'state', 'txpool', 'controls', 'filters', 'accounts', 'crypto', 'app', 'profiling', 'fork']
 const UPPER = ['rpc', 'adapters']
 
-function sources(dir: string): string[] {
+/** The test files beside the code: `*.test.ts` under src/, never built into dist/ (no entry reaches one). */
+const isTest = (name: string) => name.endsWith('.test.ts')
+
+/** The modules of src/ (its tests beside the code apart: `tests` true lists those instead). */
+function sources(dir: string, tests = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sources(path)
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : []
+    if (statSync(path).isDirectory()) return sources(path, tests)
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') && isTest(name) === tests ? [path] : []
   })
+}
+
+/**
+ * What a test beside the code may not import: anything outside src/ by a relative path (test/
+ * helpers, fixtures compiled for nodes), and the node itself (src/index.ts, src/node.ts), since a
+ * unit that needs a node is tested end to end under test/. Packages are allowed (reference
+ * implementations to compare with). No module of src/ may import a test file.
+ */
+export function testImportFaults(files: Map<string, string>): string[] {
+  const bad: string[] = []
+  for (const [file, text] of files) {
+    for (const spec of specifiers(text)) {
+      if (!spec.startsWith('.')) continue
+      const target = relative(SRC, resolve(SRC, dirname(file), spec)).split('\\').join('/')
+      if (isTest(file) && (target.startsWith('..') || ['index.js', 'node.js'].includes(target))) bad.push(`${file} → ${spec}`)
+      if (!isTest(file) && /\.test(\.js|\.ts)?$/.test(target)) bad.push(`${file} → ${spec}`)
+    }
+  }
+  return bad
 }
 
 /** The module specifiers of a file's import and export-from statements, `import type` and `import('…')` types included. */
@@ -362,6 +387,26 @@ describe('architecture', () => {
       'execution/y.ts: Object.create',
       'execution/y.ts: .prototype',
       'execution/y.ts: Object.getPrototypeOf',
+    ])
+  })
+
+  it('tests beside the code import only src/ modules (not the node) and packages; no module imports a test', () => {
+    const texts = [...sources(SRC, true), ...sources(SRC)].map((file) => [rel(file), readFileSync(file, 'utf8')] as const)
+    expect(texts.filter(([file]) => isTest(file)).length).toBeGreaterThan(10)
+    expect(testImportFaults(new Map(texts))).toEqual([])
+  })
+
+  it('finds a test beside the code that reaches test/ or the node, and a module that imports a test', () => {
+    const planted = new Map([
+      ['state/a.test.ts', "import { x } from '../../test/helpers/nodes.js'\nimport { y } from './mpt.js'\nimport { keccak_256 } from '@noble/hashes/sha3.js'"],
+      ['crypto/b.test.ts', "import { createNode } from '../index.js'\nimport type { FinalityNode } from '../node.js'"],
+      ['state/c.ts', "import { z } from './a.test.js'"],
+    ])
+    expect(testImportFaults(planted)).toEqual([
+      'state/a.test.ts → ../../test/helpers/nodes.js',
+      'crypto/b.test.ts → ../index.js',
+      'crypto/b.test.ts → ../node.js',
+      'state/c.ts → ./a.test.js',
     ])
   })
 

@@ -4,8 +4,8 @@
  */
 import { toChecksumAddress } from '@ethereumjs/util'
 import { describe, expect, test } from 'vitest'
-import { checksumAddress } from '../src/crypto/checksum.js'
-import { initKeccak } from '../src/crypto/keccak.js'
+import { checksumAddress } from './checksum.js'
+import { initKeccak } from './keccak.js'
 
 describe('checksumAddress', () => {
   test("behavior: EIP-55's examples come out as the EIP writes them", async () => {

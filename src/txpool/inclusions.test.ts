@@ -1,6 +1,6 @@
 /** The pool's inclusion events: every wait on a hash is settled once, a cancelled one never. */
 import { describe, expect, it } from 'vitest'
-import { Inclusions } from '../../src/txpool/inclusions.js'
+import { Inclusions } from './inclusions.js'
 
 describe('inclusion events', () => {
   it('settles every wait on the hash with the outcome, and only those', async () => {

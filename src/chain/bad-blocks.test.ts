@@ -1,7 +1,7 @@
 /** The bad-block list: geth's retention (ten, highest number first, no duplicates). */
 import { createBlock } from '@ethereumjs/block'
 import { describe, expect, test } from 'vitest'
-import { BAD_BLOCKS_KEPT, BadBlocks } from '../../src/chain/bad-blocks.js'
+import { BAD_BLOCKS_KEPT, BadBlocks } from './bad-blocks.js'
 
 const block = (number: bigint, extra = 0) => createBlock({ header: { number, extraData: Uint8Array.of(extra) } })
 

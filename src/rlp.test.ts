@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { describe, expect, it } from 'vitest'
-import { encodeStrings, uintLength, writeUint } from '../src/rlp.js'
+import { encodeStrings, uintLength, writeUint } from './rlp.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 

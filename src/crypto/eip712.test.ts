@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, hashTypedData, type TypedDataDefinition } from 'viem'
-import { typedDataHash, TypedDataError, type TypedData } from '../src/crypto/eip712.js'
+import { typedDataHash, TypedDataError, type TypedData } from './eip712.js'
 
 const DOMAIN_TYPE = [
   { name: 'name', type: 'string' },

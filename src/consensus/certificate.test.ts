@@ -4,9 +4,9 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { describe, expect, it } from 'vitest'
-import { decodeCertificate, encodeCertificate } from '../../src/consensus/certificate.js'
-import type { CommitCertificate } from '../../src/consensus/votes.js'
-import { fromHex } from '../../src/hex.js'
+import { decodeCertificate, encodeCertificate } from './certificate.js'
+import type { CommitCertificate } from './votes.js'
+import { fromHex } from '../hex.js'
 
 const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill)
 

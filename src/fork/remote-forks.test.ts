@@ -5,8 +5,8 @@
  */
 import { Block, createBlockHeaderFromRPC } from '@ethereumjs/block'
 import { describe, expect, it } from 'vitest'
-import { createChainCommon } from '../../src/chain/common.js'
-import { RemoteForks } from '../../src/fork/remote-forks.js'
+import { createChainCommon } from '../chain/common.js'
+import { RemoteForks } from './remote-forks.js'
 
 const q = (n: bigint | number): string => `0x${n.toString(16)}`
 const ZERO32 = `0x${'00'.repeat(32)}`

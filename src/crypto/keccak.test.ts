@@ -5,7 +5,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, test } from 'vitest'
-import { initKeccak, keccak256, keccak256Code, keccak256Kept, keccak256OfHex, keccakBackend } from '../src/crypto/keccak.js'
+import { initKeccak, keccak256, keccak256Code, keccak256Kept, keccak256OfHex, keccakBackend } from './keccak.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)

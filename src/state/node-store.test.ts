@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { NodeStore } from '../../src/state/node-store.js'
-import { refNode, rootHash, trieGet, trieSetNow, type LoadedNode } from '../../src/state/mpt.js'
-import { keyOf } from '../../src/hex.js'
+import { NodeStore } from './node-store.js'
+import { refNode, rootHash, trieGet, trieSetNow, type LoadedNode } from './mpt.js'
+import { keyOf } from '../hex.js'
 
 const KEY = new Uint8Array([1, 2, 3])
 const source = { get: async () => undefined }

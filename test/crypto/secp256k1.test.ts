@@ -2,13 +2,13 @@ import { describe, expect, test, vi } from 'vitest'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js'
 
-type CryptoModule = typeof import('../src/crypto/secp256k1.js')
+type CryptoModule = typeof import('../../src/crypto/secp256k1.js')
 
 async function load(backend: 'native' | 'noble'): Promise<CryptoModule> {
   vi.resetModules()
   if (backend === 'noble') process.env.FINALITY_SECP256K1 = 'noble'
   else delete process.env.FINALITY_SECP256K1
-  const mod = await import('../src/crypto/secp256k1.js')
+  const mod = await import('../../src/crypto/secp256k1.js')
   delete process.env.FINALITY_SECP256K1
   return mod
 }
@@ -69,7 +69,7 @@ describe('secp256k1 backends', () => {
   test('behavior: a node on the noble path executes and recovers senders like the native one', async () => {
     const js = await load('noble')
     expect(js.secp256k1Backend).toBe('noble')
-    const { createNode } = await import('../src/index.js')
+    const { createNode } = await import('../../src/index.js')
     const node = await createNode()
     const [alice, bob] = node.accounts
     const hash = await node.request({
@@ -85,7 +85,7 @@ describe('secp256k1 backends', () => {
 describe('cryptoBackends() (public API)', () => {
   test('behavior: names the native bindings and the WebAssembly keccak once a node has started, and the fallbacks when forced', async () => {
     vi.resetModules()
-    const { createNode, cryptoBackends } = await import('../src/index.js')
+    const { createNode, cryptoBackends } = await import('../../src/index.js')
     const node = await createNode()
     try {
       expect(cryptoBackends()).toEqual({ secp256k1: 'native', ed25519: 'sodium', keccak: 'wasm' })
@@ -96,7 +96,7 @@ describe('cryptoBackends() (public API)', () => {
     process.env.FINALITY_SECP256K1 = 'noble'
     process.env.FINALITY_ED25519 = 'node'
     try {
-      const forced = await import('../src/crypto/backends.js')
+      const forced = await import('../../src/crypto/backends.js')
       expect(forced.cryptoBackends()).toMatchObject({ secp256k1: 'noble', ed25519: 'node' })
     } finally {
       delete process.env.FINALITY_SECP256K1

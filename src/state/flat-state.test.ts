@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { Account } from '@ethereumjs/util'
-import { FlatState } from '../../src/state/flat-state.js'
-import { emptyDiff } from '../../src/state/types.js'
+import { FlatState } from './flat-state.js'
+import { emptyDiff } from './types.js'
 
 const A = 'aa'.repeat(20)
 const SLOT = '00'.repeat(31) + '01'

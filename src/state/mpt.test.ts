@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EMPTY_ROOT, nibbles, persist, refNode, rootHash, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from '../../src/state/mpt.js'
+import { EMPTY_ROOT, nibbles, persist, refNode, rootHash, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from './mpt.js'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 
 /** A deterministic byte stream for test data. */

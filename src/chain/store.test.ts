@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { ChainStore } from '../../src/chain/store.js'
-import type { RawLog, StoredReceipt } from '../../src/chain/receipts.js'
-import { keyOf } from '../../src/hex.js'
+import { ChainStore } from './store.js'
+import type { RawLog, StoredReceipt } from './receipts.js'
+import { keyOf } from '../hex.js'
 
 const bytes = (n: number, seed: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 255)
 

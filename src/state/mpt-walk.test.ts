@@ -1,8 +1,8 @@
 /** The ordered trie walks (difference and range) against brute force over the same key sets. */
 import { describe, expect, test } from 'vitest'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { persist, trieSet, type TrieNode } from '../../src/state/mpt.js'
-import { trieDiff, trieEntriesFrom } from '../../src/state/mpt-walk.js'
+import { persist, trieSet, type TrieNode } from './mpt.js'
+import { trieDiff, trieEntriesFrom } from './mpt-walk.js'
 
 /** A deterministic byte stream for test data. */
 function stream(seed: string) {

@@ -1,6 +1,6 @@
 /** The wire and key encoders of src/hex.ts agree with the plain definitions on edge values. */
 import { describe, expect, it } from 'vitest'
-import { fromHex, keyOf, toBigInt, unpadded, word } from '../../src/hex.js'
+import { fromHex, keyOf, toBigInt, unpadded, word } from './hex.js'
 
 const values = [0n, 1n, 255n, 256n, 8190n, 1_700_000_000n, 0xffffffffffffn, 0x1000000000000n, 2n ** 64n, 2n ** 256n - 1n]
 

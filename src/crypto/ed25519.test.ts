@@ -1,12 +1,12 @@
 import { describe, expect, test, vi } from 'vitest'
 
-type Ed25519Module = typeof import('../src/crypto/ed25519.js')
+type Ed25519Module = typeof import('./ed25519.js')
 
 async function load(backend: 'sodium' | 'node'): Promise<Ed25519Module> {
   vi.resetModules()
   if (backend === 'node') process.env.FINALITY_ED25519 = 'node'
   else delete process.env.FINALITY_ED25519
-  const mod = await import('../src/crypto/ed25519.js')
+  const mod = await import('./ed25519.js')
   delete process.env.FINALITY_ED25519
   return mod
 }

@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from 'vitest'
 import { Account, Address } from '@ethereumjs/util'
-import { FlatState } from '../../src/state/flat-state.js'
-import { JournaledState, NOT_AT_HAND } from '../../src/state/journaled-state.js'
-import { emptyDiff, type StateReader } from '../../src/state/types.js'
+import { FlatState } from './flat-state.js'
+import { JournaledState, NOT_AT_HAND } from './journaled-state.js'
+import { emptyDiff, type StateReader } from './types.js'
 
 const A = 'aa'.repeat(20)
 const ADDRESS = new Address(Uint8Array.from(Buffer.from(A, 'hex')))
