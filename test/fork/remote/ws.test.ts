@@ -7,8 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { createNode, type FinalityNode, type Hex, type Listening } from '../../src/index.js'
-import { remoteClients } from '../helpers/remote-clients.js'
+import { createNode, type FinalityNode, type Hex, type Listening } from '../../../src/index.js'
+import { remoteClients } from '../../helpers/remote-clients.js'
 
 let node: FinalityNode
 let served: Listening

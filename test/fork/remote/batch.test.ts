@@ -3,10 +3,10 @@
  * real finality node on loopback.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createNode, type FinalityNode, type Hex, type Listening } from '../../src/index.js'
-import { type RemoteClient } from '../../src/fork/remote/index.js'
-import { remoteClients } from '../helpers/remote-clients.js'
-import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
+import { createNode, type FinalityNode, type Hex, type Listening } from '../../../src/index.js'
+import { type RemoteClient } from '../../../src/fork/remote/index.js'
+import { remoteClients } from '../../helpers/remote-clients.js'
+import { faultProxy, type FaultProxy } from '../../helpers/fault-proxy.js'
 
 let node: FinalityNode
 let small: FinalityNode

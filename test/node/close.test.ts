@@ -6,7 +6,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createPublicClient, custom } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { createNode, NodeClosedError } from '../src/index.js'
+import { createNode, NodeClosedError } from '../../src/index.js'
 
 const transfer = (n: Awaited<ReturnType<typeof createNode>>, from = 0) => ({
   method: 'eth_sendTransaction',

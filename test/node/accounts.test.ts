@@ -2,7 +2,7 @@
 import { createWalletClient, custom, getAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createNode, type FinalityNode } from '../src/index.js'
+import { createNode, type FinalityNode } from '../../src/index.js'
 
 let node: FinalityNode
 beforeAll(async () => {

@@ -7,11 +7,11 @@
  * is checked by an independent checker written from docs/consensus.md.
  */
 import { describe, expect, it } from 'vitest'
-import { FaultPlan, type Fault } from '../../src/consensus/tendermint/faults.js'
-import { SeededRandom } from '../../src/consensus/tendermint/random.js'
-import type { Validator } from '../../src/consensus/validator.js'
-import { checkCertificate } from './certificate-checker.js'
-import { CHAIN_ID, drive, makeValidators, newRun } from './tendermint-harness.js'
+import { FaultPlan, type Fault } from '../../../src/consensus/tendermint/faults.js'
+import { SeededRandom } from '../../../src/consensus/tendermint/random.js'
+import type { Validator } from '../../../src/consensus/validator.js'
+import { checkCertificate } from '../certificate-checker.js'
+import { CHAIN_ID, drive, makeValidators, newRun } from './harness.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { ForkRemoteError } from '../../src/fork/remote/index.js'
-import { remoteClients } from '../helpers/remote-clients.js'
-import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
+import { ForkRemoteError } from '../../../src/fork/remote/index.js'
+import { remoteClients } from '../../helpers/remote-clients.js'
+import { startAnvil, type RunningAnvil } from '../../helpers/anvil.js'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 // Anvil's first default account (the test mnemonic's) and its default balance, 10 000 ether.
 const FIRST = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const SLOT0 = `0x${'0'.repeat(64)}`

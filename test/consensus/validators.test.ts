@@ -9,8 +9,8 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { mnemonicToSeedSync } from '@scure/bip39'
 import { bytesToHex, concat, hexToBytes, keccak256, stringToBytes, toHex, toRlp, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signBytes as nodeSignBytes, Step } from '../src/consensus/votes.js'
-import { createNode, type CommitCertificateJson, type FinalityNode } from '../src/index.js'
+import { signBytes as nodeSignBytes, Step } from '../../src/consensus/votes.js'
+import { createNode, type CommitCertificateJson, type FinalityNode } from '../../src/index.js'
 
 const MNEMONIC = 'test test test test test test test test test test test junk'
 
@@ -73,7 +73,7 @@ describe('the page', () => {
   it('holds the certificate check this file runs', () => {
     const source = readFileSync(new URL(import.meta.url), 'utf8')
     const region = /\/\/ #region snippet[^\n]*\n([\s\S]*?)\/\/ #endregion snippet/.exec(source)![1]!
-    const page = readFileSync(new URL('../docs/validators.md', import.meta.url), 'utf8')
+    const page = readFileSync(new URL('../../docs/validators.md', import.meta.url), 'utf8')
     expect(page).toContain(region)
   })
 })
@@ -102,7 +102,7 @@ describe('four validators', () => {
   })
 
   it("the page's worked example is the node's precommit bytes", () => {
-    const page = readFileSync(new URL('../docs/validators.md', import.meta.url), 'utf8')
+    const page = readFileSync(new URL('../../docs/validators.md', import.meta.url), 'utf8')
     const block = /The precommit of block 1[\s\S]*?\n\n((?: {4}.*\n)+)/.exec(page)![1]!
     const hex = block.split('\n').filter(Boolean).map((line) => line.trim().split(/\s+/)[0]).join('')
     expect(`0x${hex}`).toBe(bytesToHex(nodeSignBytes(Step.Precommit, 31337n, 1n, 0, new Uint8Array(32).fill(0xab))))

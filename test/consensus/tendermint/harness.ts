@@ -1,15 +1,15 @@
 /** Runs heights of the Tendermint core over the bus on a manual clock, for the consensus tests. */
 import { sha256 } from '@noble/hashes/sha2.js'
-import { createValidator } from '../../src/consensus/keys.js'
-import type { Validator } from '../../src/consensus/validator.js'
-import { FaultPlan } from '../../src/consensus/tendermint/faults.js'
-import { HeightRun, type HeightOutcome } from '../../src/consensus/tendermint/network.js'
-import { ProposerPriorities } from '../../src/consensus/tendermint/proposer.js'
-import { HeightSet } from '../../src/consensus/tendermint/round-set.js'
-import { DEFAULT_TIMEOUTS } from '../../src/consensus/tendermint/timeouts.js'
-import type { BusConditions } from '../../src/consensus/tendermint/bus.js'
-import type { ConsensusEvent } from '../../src/consensus/tendermint/events.js'
-import { manualClock, type ManualClock } from '../helpers/manual-clock.js'
+import { createValidator } from '../../../src/consensus/keys.js'
+import type { Validator } from '../../../src/consensus/validator.js'
+import { FaultPlan } from '../../../src/consensus/tendermint/faults.js'
+import { HeightRun, type HeightOutcome } from '../../../src/consensus/tendermint/network.js'
+import { ProposerPriorities } from '../../../src/consensus/tendermint/proposer.js'
+import { HeightSet } from '../../../src/consensus/tendermint/round-set.js'
+import { DEFAULT_TIMEOUTS } from '../../../src/consensus/tendermint/timeouts.js'
+import type { BusConditions } from '../../../src/consensus/tendermint/bus.js'
+import type { ConsensusEvent } from '../../../src/consensus/tendermint/events.js'
+import { manualClock, type ManualClock } from '../../helpers/manual-clock.js'
 
 export interface TestValue {
   hash: Uint8Array

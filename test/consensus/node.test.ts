@@ -9,8 +9,8 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, hexToBytes, keccak256, parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { createNode, type BlockTag, type FinalityNode } from '../src/index.js'
-import { trackNodes } from './helpers/nodes.js'
+import { createNode, type BlockTag, type FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
 
 type Block = {
   number: Hex
@@ -446,7 +446,7 @@ describe('the chain', () => {
 
 describe('signBytes', () => {
   it('is the domain tag and RLP([step, chainId, height, round, blockHash]) for edge values', async () => {
-    const { signBytes, Step } = await import('../src/consensus/votes.js')
+    const { signBytes, Step } = await import('../../src/consensus/votes.js')
     const hash = hexToBytes(`0x${'ab'.repeat(32)}`)
     const domain = new TextEncoder().encode('finality/consensus/v1')
     for (const [chainId, height, round] of [[31337n, 1n, 0], [1n, 0n, 0], [2n ** 64n, 2n ** 40n + 7n, 300], [255n, 256n, 127], [128n, 127n, 128]] as const) {

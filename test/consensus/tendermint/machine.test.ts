@@ -3,15 +3,15 @@
  * votes, time-outs that grow with the round, signature checks and duplicate-vote evidence.
  */
 import { describe, expect, it } from 'vitest'
-import { FaultPlan } from '../../src/consensus/tendermint/faults.js'
-import { HeightMachine, type Output } from '../../src/consensus/tendermint/machine.js'
-import { valueId, type VoteMessage } from '../../src/consensus/tendermint/messages.js'
-import { signProposal, signVote, verifyMessage } from '../../src/consensus/tendermint/signing.js'
-import { ProposerPriorities } from '../../src/consensus/tendermint/proposer.js'
-import { HeightSet } from '../../src/consensus/tendermint/round-set.js'
-import { DEFAULT_TIMEOUTS, timeoutFor } from '../../src/consensus/tendermint/timeouts.js'
-import type { Validator } from '../../src/consensus/validator.js'
-import { CHAIN_ID, drive, makeValidators, newRun, valueOf, type TestValue } from './tendermint-harness.js'
+import { FaultPlan } from '../../../src/consensus/tendermint/faults.js'
+import { HeightMachine, type Output } from '../../../src/consensus/tendermint/machine.js'
+import { valueId, type VoteMessage } from '../../../src/consensus/tendermint/messages.js'
+import { signProposal, signVote, verifyMessage } from '../../../src/consensus/tendermint/signing.js'
+import { ProposerPriorities } from '../../../src/consensus/tendermint/proposer.js'
+import { HeightSet } from '../../../src/consensus/tendermint/round-set.js'
+import { DEFAULT_TIMEOUTS, timeoutFor } from '../../../src/consensus/tendermint/timeouts.js'
+import type { Validator } from '../../../src/consensus/validator.js'
+import { CHAIN_ID, drive, makeValidators, newRun, valueOf, type TestValue } from './harness.js'
 
 const sorted = (vs: Validator[]) => [...vs].sort((a, b) => (a.address < b.address ? -1 : 1))
 
@@ -50,7 +50,7 @@ describe('proposer selection (weighted round-robin with priorities)', () => {
   })
 
   it('a history starting at a fork block + 1 elects from there, without replaying the heights before', async () => {
-    const { ValidatorHistory } = await import('../../src/consensus/validator-history.js')
+    const { ValidatorHistory } = await import('../../../src/consensus/validator-history.js')
     const vs = sorted(makeValidators([10n, 10n, 10n]))
     const history = new ValidatorHistory(vs, 20_000_001n)
     expect([0n, 1n, 2n, 3n].map((d) => history.proposer(20_000_001n + d, 0).address)).toEqual([vs[0], vs[1], vs[2], vs[0]].map((v) => v!.address))
@@ -235,9 +235,9 @@ describe('time-outs on the clock', () => {
 describe('docs/consensus.md', () => {
   it("the page's worked examples are the bytes the node and the independent checker sign", async () => {
     const { readFileSync } = await import('node:fs')
-    const { signBytes } = await import('../../src/consensus/votes.js')
-    const { docSignBytes } = await import('./certificate-checker.js')
-    const page = readFileSync(new URL('../../docs/consensus.md', import.meta.url), 'utf8')
+    const { signBytes } = await import('../../../src/consensus/votes.js')
+    const { docSignBytes } = await import('../certificate-checker.js')
+    const page = readFileSync(new URL('../../../docs/consensus.md', import.meta.url), 'utf8')
     const example = (title: RegExp) => {
       const block = new RegExp(`${title.source}[^\\n]*\\n\\n((?: {4}.*\\n)+)`).exec(page)![1]!
       return '0x' + block.split('\n').filter(Boolean).map((line) => line.trim().split(/\s+/)[0]).join('')

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { HDKey } from '@scure/bip32'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MNEMONIC, deriveAccounts, seedOf } from '../src/accounts/accounts.js'
-import { deriveChild, derivePath } from '../src/accounts/hd.js'
-import { createNode } from '../src/index.js'
+import { DEFAULT_MNEMONIC, deriveAccounts, seedOf } from '../../src/accounts/accounts.js'
+import { deriveChild, derivePath } from '../../src/accounts/hd.js'
+import { createNode } from '../../src/index.js'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 

@@ -3,12 +3,12 @@
  * through its EIP-1193 provider; failures come from a real proxy in front of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../src/index.js'
-import { createRemote, ForkRemoteError, redactUrl, remoteRule } from '../../src/fork/remote/index.js'
-import { remoteClients } from '../helpers/remote-clients.js'
-import { checkOptions, integerOrBigint } from '../../src/option-rules.js'
-import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.js'
-import { toWireError } from '../../src/rpc/error-map.js'
+import { createNode, InvalidOptionError, type FinalityNode, type Listening } from '../../../src/index.js'
+import { createRemote, ForkRemoteError, redactUrl, remoteRule } from '../../../src/fork/remote/index.js'
+import { remoteClients } from '../../helpers/remote-clients.js'
+import { checkOptions, integerOrBigint } from '../../../src/option-rules.js'
+import { faultProxy, type FaultProxy } from '../../helpers/fault-proxy.js'
+import { toWireError } from '../../../src/rpc/error-map.js'
 
 const ZERO = '0x0000000000000000000000000000000000000000'
 
