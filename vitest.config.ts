@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // separate packages with their own vitest; test/package.test.ts installs and runs them
+    // separate packages with their own vitest; test/build/package.test.ts installs and runs them
     exclude: [...configDefaults.exclude, 'test/user-project/**', 'test/prool-project/**', 'test/hardhat3/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -20,7 +20,7 @@ require('@nomicfoundation/hardhat-chai-matchers')
 const plugin = process.env.FINALITY_HARDHAT ?? 'finality-evm/hardhat'
 if (plugin !== 'none') require(plugin)
 // hardhat-gas-reporter, when the repository's test has installed it (FINALITY_GAS_REPORTER: its
-// folder; test/hardhat.test.ts installs it from npm into .cache/, git-ignored).
+// folder; test/hardhat/project.test.ts installs it from npm into .cache/, git-ignored).
 const gasReporter = process.env.FINALITY_GAS_REPORTER
 if (gasReporter !== undefined) require(gasReporter)
 const { subtask } = require('hardhat/config')

@@ -10,13 +10,13 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { Job, ReplayResult } from '../bench/replay/runner.js'
+import type { Job, ReplayResult } from '../../bench/replay/runner.js'
 import { existsSync } from 'node:fs'
-import { CONTESTANTS_DIR } from '../bench/contest/install.js'
-import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../bench/replay/scenario.js'
-import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../bench/replay/clock.js'
+import { CONTESTANTS_DIR } from '../../bench/contest/install.js'
+import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../../bench/replay/scenario.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../../bench/replay/clock.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const ADDR0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const ADDR1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

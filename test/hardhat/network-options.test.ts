@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { hardhatNetworkOptions, HardhatNetworkSettingError, type HardhatNetworkContext, type HardhatNetworkSettings } from '../src/hardhat/network-options.js'
-import { trackNodes } from './helpers/nodes.js'
+import { hardhatNetworkOptions, HardhatNetworkSettingError, type HardhatNetworkContext, type HardhatNetworkSettings } from '../../src/hardhat/network-options.js'
+import { trackNodes } from '../helpers/nodes.js'
 
 const require = createRequire(import.meta.url)
 const { resolveConfig } = require('hardhat/internal/core/config/config-resolution.js') as {
@@ -19,7 +19,7 @@ const { normalizeHardhatNetworkAccountsConfig } = require('hardhat/internal/core
 
 const newNode = trackNodes()
 /** The path Hardhat resolves a project's folders from: the repository's Hardhat project. */
-const CONFIG_PATH = fileURLToPath(new URL('./hardhat/hardhat.config.js', import.meta.url))
+const CONFIG_PATH = fileURLToPath(new URL('./hardhat.config.js', import.meta.url))
 const ETH = 10n ** 18n
 
 /** `networks.hardhat` as Hardhat 2 resolves the user's settings. */

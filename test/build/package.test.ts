@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const PROJECT = path.join(ROOT, 'test', 'user-project')
 /** Each test file of the user project, so a file that silently stops running is noticed. */
 const PROJECT_FILES = readdirSync(path.join(PROJECT, 'test')).filter((f) => f.endsWith('.test.ts'))

@@ -4,10 +4,10 @@
  * and the answers are compared; without Hardhat mode geth's defaults stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode } from '../src/index.js'
-import { HARDHAT_DEFAULTS } from '../src/options.js'
-import { answer, hardhatNetwork, type WireProvider } from './helpers/hardhat-network.js'
-import { trackNodes } from './helpers/nodes.js'
+import type { FinalityNode } from '../../src/index.js'
+import { HARDHAT_DEFAULTS } from '../../src/options.js'
+import { answer, hardhatNetwork, type WireProvider } from '../helpers/hardhat-network.js'
+import { trackNodes } from '../helpers/nodes.js'
 
 const newNode = trackNodes()
 const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'

@@ -5,9 +5,9 @@
  * (Hardhat 2.29, EDR) and the answers are compared; without Hardhat mode geth's rules stay.
  */
 import { describe, expect, it } from 'vitest'
-import type { FinalityNode, Hex } from '../src/index.js'
-import { answer, hardhatNetwork, type WireProvider } from './helpers/hardhat-network.js'
-import { trackNodes } from './helpers/nodes.js'
+import type { FinalityNode, Hex } from '../../src/index.js'
+import { answer, hardhatNetwork, type WireProvider } from '../helpers/hardhat-network.js'
+import { trackNodes } from '../helpers/nodes.js'
 
 const newNode = trackNodes()
 const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'

@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
+import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const PROJECT = path.join(ROOT, 'test', 'hardhat')
 const HARDHAT = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js')
 const SUITES = ['network', 'fixtures and time', 'state', 'reverts', 'governance and time locks']

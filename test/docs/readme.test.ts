@@ -10,10 +10,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { parseCli } from '../src/cli/config.js'
+import { parseCli } from '../../src/cli/config.js'
 
 const run = promisify(execFile)
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 
 function blocks(lang: string): string[] {

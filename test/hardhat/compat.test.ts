@@ -1,21 +1,21 @@
 /**
  * Hardhat compatibility (`createNode({ hardhatCompat })`, the CLI's `--hardhat`): the client
  * version Hardhat's tools accept, the Hardhat behaviours it turns on, and the namespaces the CLI
- * then serves. test/hardhat.test.ts runs a whole Hardhat project against it.
+ * then serves. test/hardhat/project.test.ts runs a whole Hardhat project against it.
  */
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isLoopback } from '../src/adapters/auth.js'
-import { LOOPBACK_API, PUBLIC_API, defaultApi, parseCli } from '../src/cli/config.js'
-import type { Hex } from '../src/index.js'
-import { VERSION } from '../src/version.js'
-import { EPHEMERAL, startCli, type RunningCli } from './helpers/cli.js'
-import { trackNodes } from './helpers/nodes.js'
-import { requestRaw } from './helpers/raw-request.js'
-import { rpc } from './helpers/loopback.js'
+import { isLoopback } from '../../src/adapters/auth.js'
+import { LOOPBACK_API, PUBLIC_API, defaultApi, parseCli } from '../../src/cli/config.js'
+import type { Hex } from '../../src/index.js'
+import { VERSION } from '../../src/version.js'
+import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
+import { trackNodes } from '../helpers/nodes.js'
+import { requestRaw } from '../helpers/raw-request.js'
+import { rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const OWN = new RegExp(`^finality/v${VERSION.replaceAll('.', '\\.')}/${process.platform}-${process.arch}/node-${process.version.replaceAll('.', '\\.')}$`)
