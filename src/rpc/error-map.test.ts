@@ -1,11 +1,10 @@
 /**
- * The domain errors the services throw carry no JSON-RPC code; one table (rpc/error-map.ts) gives
- * each its JSON-RPC form (code, message, data): what the dispatcher answers for each, and what
- * the services throw over the path users take.
+ * The domain errors the services throw carry no JSON-RPC code; one table (error-map.ts) gives each
+ * its JSON-RPC form (code, message, data) and the error class node.request callers see. Over the
+ * path users take: test/rpc/domain-errors.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { createNode } from '../../src/index.js'
-import * as domain from '../../src/domain-errors.js'
+import * as domain from '../domain-errors.js'
 import {
   DomainError,
   ExecutionReverted,
@@ -18,9 +17,9 @@ import {
   SimulationRefused,
   TransactionFailed,
   TxRejected,
-} from '../../src/domain-errors.js'
-import { InvalidParamsError, RpcError, ServerError } from '../../src/errors.js'
-import { toRpcError, toWireError } from '../../src/rpc/error-map.js'
+} from '../domain-errors.js'
+import { RpcError } from '../errors.js'
+import { toRpcError, toWireError } from './error-map.js'
 
 describe('domain errors', () => {
   it('each maps to its JSON-RPC code, with geth\'s message and its data unchanged', () => {
@@ -74,43 +73,5 @@ describe('domain errors', () => {
     const other = new Error('boom')
     expect(toRpcError(other)).toBe(other)
     expect(toWireError(other)).toEqual({ code: -32603, message: 'boom' })
-  })
-
-  it('over node.request: a pool refusal, a tip above the fee cap, an unknown filter and a bad storage value answer as before', async () => {
-    const node = await createNode()
-    try {
-      const [from] = await node.request({ method: 'eth_accounts' })
-      const err = (p: Promise<unknown>) => p.then(() => undefined, (e: { code: number; message: string }) => ({ code: e.code, message: e.message }))
-      expect(await err(node.request({ method: 'eth_uninstallFilter', params: ['0x1'] }))).toBeUndefined()
-      expect(await err(node.request({ method: 'eth_getFilterChanges', params: ['0x1'] }))).toEqual({ code: -32000, message: 'filter not found' })
-      // node.request rejects with the JSON-RPC error class (its name too); the provider with its own error, same code and message.
-      const thrown = await node.request({ method: 'eth_getFilterChanges', params: ['0x1'] }).catch((e: unknown) => e)
-      expect(thrown).toBeInstanceOf(ServerError)
-      expect(thrown).not.toBeInstanceOf(DomainError)
-      expect((thrown as Error).name).toBe('ServerError')
-      await expect(node.provider.request({ method: 'eth_getFilterChanges', params: ['0x1'] })).rejects.toMatchObject({ name: 'ProviderRpcError', code: -32000, message: 'filter not found' })
-      expect(await node.handle({ jsonrpc: '2.0', id: 1, method: 'eth_getFilterChanges', params: ['0x1'] })).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'filter not found' } })
-      expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, gas: '0x1' }] }))).toEqual({
-        code: -32000,
-        message: 'intrinsic gas too low: gas 1, minimum needed 21000',
-      })
-      // A send whose tip is above its fee cap: the pool's (geth's) words, not the transaction library's.
-      expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }] }))).toEqual({
-        code: -32000,
-        message: `max priority fee per gas higher than max fee per gas: address ${from?.toLowerCase()}, maxPriorityFeePerGas: 2, maxFeePerGas: 1`,
-      })
-      // A fee cap alone, below the suggested tip, takes the cap as its tip.
-      expect(await err(node.request({ method: 'eth_sendTransaction', params: [{ from, to: from, maxFeePerGas: '0x77359400' }] }))).toBeUndefined()
-      expect(await err(node.request({ method: 'hardhat_setStorageAt', params: [from!, '0x0', '0x01'] }))).toEqual({
-        code: -32602,
-        message: 'invalid argument 2: storage value must be 32 bytes',
-      })
-      // The node's helper: the same domain error, mapped and renamed with the helper's names.
-      const helper = await node.setStorageAt(from!, '0x0', '0x01').catch((e: unknown) => e)
-      expect(helper).toBeInstanceOf(InvalidParamsError)
-      expect(helper).toMatchObject({ code: -32602, message: 'node.setStorageAt: invalid value: storage value must be 32 bytes' })
-    } finally {
-      await node.close()
-    }
   })
 })
