@@ -60,7 +60,7 @@ describe('README', () => {
 
   it("shows the Hardhat 2 plugin as the repository's Hardhat project loads it", () => {
     const [config] = blocks('js')
-    const project = readFileSync(path.join(ROOT, 'test', 'hardhat', 'hardhat.config.js'), 'utf8')
+    const project = readFileSync(path.join(ROOT, 'test', 'hardhat', 'project', 'hardhat.config.js'), 'utf8')
     const lines = (config as string).split('\n').filter((l) => l.startsWith('require('))
     expect(lines.length).toBe(3)
     for (const line of lines) {

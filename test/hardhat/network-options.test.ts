@@ -19,7 +19,7 @@ const { normalizeHardhatNetworkAccountsConfig } = require('hardhat/internal/core
 
 const newNode = trackNodes()
 /** The path Hardhat resolves a project's folders from: the repository's Hardhat project. */
-const CONFIG_PATH = fileURLToPath(new URL('./hardhat.config.js', import.meta.url))
+const CONFIG_PATH = fileURLToPath(new URL('./project/hardhat.config.js', import.meta.url))
 const ETH = 10n ** 18n
 
 /** `networks.hardhat` as Hardhat 2 resolves the user's settings. */

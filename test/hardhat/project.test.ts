@@ -1,5 +1,5 @@
 /**
- * A Hardhat 2 project (test/hardhat: hardhat-ethers, chai matchers, network helpers, OpenZeppelin
+ * A Hardhat 2 project (test/hardhat/project: hardhat-ethers, chai matchers, network helpers, OpenZeppelin
  * contracts compiled with the solc npm package) runs its mocha suite against finality the ways
  * docs/hardhat.md sets it up: the `finality-evm/hardhat` plugin on Hardhat's own `hardhat` network
  * (in-process, then served by `hardhat node`), and the CLI over HTTP (`--network localhost`, then
@@ -18,7 +18,7 @@ import WebSocket from 'ws'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const PROJECT = path.join(ROOT, 'test', 'hardhat')
+const PROJECT = path.join(ROOT, 'test', 'hardhat', 'project')
 const HARDHAT = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js')
 const SUITES = ['network', 'fixtures and time', 'state', 'reverts', 'governance and time locks']
 /** The plugin's sources, loaded by the project's config under tsx. */
@@ -103,7 +103,7 @@ function expectAllPassed(report: MochaReport): void {
 
 describe('a Hardhat project against finality', () => {
   beforeAll(async () => {
-    // Once: artifacts and Hardhat's cache stay in test/hardhat (git-ignored) for later runs.
+    // Once: artifacts and Hardhat's cache stay in test/hardhat/project (git-ignored) for later runs.
     const { code, out } = await hardhat(['compile', '--quiet'])
     expect(code, out).toBe(0)
   }, 300_000)
