@@ -21,6 +21,16 @@ describe('node.accounts', () => {
     expect(await wallet.getAddresses()).toEqual(node.accounts.map((a) => a.address))
   })
 
+  test('mnemonic: the accounts are BIP-44\'s for it, as eth_accounts answers', async () => {
+    const other = await createNode({ mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' })
+    try {
+      expect(other.accounts[0]!.address).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94')
+      expect(await other.request({ method: 'eth_accounts' })).toEqual(other.accounts.map((a) => a.address.toLowerCase()))
+    } finally {
+      await other.close()
+    }
+  })
+
   test('behavior: a checksummed account sends, signs and is found by every method that takes an address', async () => {
     const [a, b] = node.accounts
     const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, to: b!.address, value: '0x1' }] })
