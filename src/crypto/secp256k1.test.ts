@@ -1,14 +1,18 @@
+/**
+ * The two secp256k1 paths (secp256k1.ts): the native binding and noble sign alike (RFC 6979) and
+ * recover the same keys, EIP-155 v values included. A node on either: test/crypto/backends.test.ts.
+ */
 import { describe, expect, test, vi } from 'vitest'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js'
 
-type CryptoModule = typeof import('../../src/crypto/secp256k1.js')
+type CryptoModule = typeof import('./secp256k1.js')
 
 async function load(backend: 'native' | 'noble'): Promise<CryptoModule> {
   vi.resetModules()
   if (backend === 'noble') process.env.FINALITY_SECP256K1 = 'noble'
   else delete process.env.FINALITY_SECP256K1
-  const mod = await import('../../src/crypto/secp256k1.js')
+  const mod = await import('./secp256k1.js')
   delete process.env.FINALITY_SECP256K1
   return mod
 }
@@ -63,44 +67,6 @@ describe('secp256k1 backends', () => {
     const sig = native.ecsign(hash, keys[0] as Uint8Array)
     for (const mod of [native, js]) {
       expect(() => mod.ecrecover(hash, 29n, sig.subarray(1, 33), sig.subarray(33))).toThrow()
-    }
-  })
-
-  test('behavior: a node on the noble path executes and recovers senders like the native one', async () => {
-    const js = await load('noble')
-    expect(js.secp256k1Backend).toBe('noble')
-    const { createNode } = await import('../../src/index.js')
-    const node = await createNode()
-    const [alice, bob] = node.accounts
-    const hash = await node.request({
-      method: 'eth_sendTransaction',
-      params: [{ from: alice!.address, to: bob!.address, value: '0x1' }],
-    })
-    const tx = (await node.request({ method: 'eth_getTransactionByHash', params: [hash] })) as { from: string }
-    expect(tx.from).toBe(alice!.address.toLowerCase())
-    await node.close()
-  })
-})
-
-describe('cryptoBackends() (public API)', () => {
-  test('behavior: names the native bindings and the WebAssembly keccak once a node has started, and the fallbacks when forced', async () => {
-    vi.resetModules()
-    const { createNode, cryptoBackends } = await import('../../src/index.js')
-    const node = await createNode()
-    try {
-      expect(cryptoBackends()).toEqual({ secp256k1: 'native', ed25519: 'sodium', keccak: 'wasm' })
-    } finally {
-      await node.close()
-    }
-    vi.resetModules()
-    process.env.FINALITY_SECP256K1 = 'noble'
-    process.env.FINALITY_ED25519 = 'node'
-    try {
-      const forced = await import('../../src/crypto/backends.js')
-      expect(forced.cryptoBackends()).toMatchObject({ secp256k1: 'noble', ed25519: 'node' })
-    } finally {
-      delete process.env.FINALITY_SECP256K1
-      delete process.env.FINALITY_ED25519
     }
   })
 })
