@@ -2,9 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/global.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // separate packages with their own vitest; test/package.test.ts installs and runs them
+    // separate packages with their own vitest; test/build/package.test.ts installs and runs them
     exclude: [...configDefaults.exclude, 'test/user-project/**', 'test/prool-project/**', 'test/hardhat3/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -9,7 +9,7 @@
  */
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { MEASURED, createNode } from './finality.js'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 import { fail, mainThreadCpuNs, now, profileHooks, rpc } from './util.js'
 
 const cycles = Number(process.env.BENCH_CYCLES ?? 500)

@@ -4,7 +4,7 @@
  */
 import type { Abi, Hex } from 'viem'
 import { MEASURED, createNode } from './finality.js'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 import { benchErc20Transfers, deployToken } from './cases.js'
 import { Signer, profileHooks, scale } from './util.js'
 

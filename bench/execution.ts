@@ -7,7 +7,7 @@
 import { decodeFunctionResult, encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
 import type { FinalityNode, NodeOptions } from '../src/index.js'
 import { createNode } from './finality.js'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 import { fail, median, now, round, rpc, scale } from './util.js'
 
 const token = (await compileFixtures())['Token'] ?? fail('compileFixtures() returned no Token artifact')

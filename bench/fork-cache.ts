@@ -10,7 +10,7 @@ import path from 'node:path'
 import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createNode } from '../src/index.js'
-import { loadArtifacts } from '../test/fixtures/compile.js'
+import { loadArtifacts } from '../test/helpers/compile.js'
 
 const Token = loadArtifacts().Token!
 const remote = await createNode()

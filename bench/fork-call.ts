@@ -5,7 +5,7 @@
  */
 import { encodeAbiParameters, encodeFunctionData, type Address, type Hex } from 'viem'
 import { createNode } from '../src/index.js'
-import { loadArtifacts } from '../test/fixtures/compile.js'
+import { loadArtifacts } from '../test/helpers/compile.js'
 
 const Token = loadArtifacts().Token!
 const remote = await createNode()

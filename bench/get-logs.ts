@@ -6,7 +6,7 @@
  */
 import { encodeAbiParameters, encodeFunctionData, keccak256, toHex } from 'viem'
 import { createNode, type Hex, type RpcLogFilter } from '../src/index.js'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 
 const count = Number(process.argv[2] ?? 500)
 const runs = Number(process.argv[3] ?? 7)

@@ -19,7 +19,7 @@
 import os from 'node:os'
 import type { Abi, Hex } from 'viem'
 import { MEASURED, createNode, cryptoBackends } from './finality.js'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 import {
   SENDERS,
   benchErc20Transfers,

@@ -24,7 +24,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { encodeDeployData, encodeFunctionData, getContractAddress, toHex, type Hex } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
-import { compileFixtures } from '../test/fixtures/compile.js'
+import { compileFixtures } from '../test/helpers/compile.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ENTRY = pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href

@@ -255,7 +255,7 @@ export function startTimeOf(options: Pick<NodeOptions, 'genesisTimestamp' | 'ini
 
 /**
  * The defaults `hardhatCompat` changes, Hardhat Network's (Hardhat 2.29, EDR): measured from its
- * provider, the same values `test/hardhat-defaults.test.ts` compares.
+ * provider, the same values `test/hardhat/defaults.test.ts` compares.
  */
 export const HARDHAT_DEFAULTS = {
   /** Hardhat 2.29's `blockGasLimit` (older Hardhat had 30,000,000). */

@@ -5,7 +5,9 @@
  * and adapters/); consensus reaches the EVM only through the application seam; no module of
  * src/ reaches itself again through its imports; and only the engine (src/execution/engine/)
  * reaches inside a library's objects (private `_members`, prototypes, objects made without their
- * constructors), behind its version gate.
+ * constructors), behind its version gate. Unit tests beside the code (`.test.ts` files under
+ * src/) are no part of those layers: they need no node and no test/ helper, and no module of src/
+ * imports one.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -16,12 +18,35 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
 const LOWER = ['chain', 'consensus', 'producer', 'execution', 'state', 'txpool', 'controls', 'filters', 'accounts', 'crypto', 'app', 'profiling', 'fork']
 const UPPER = ['rpc', 'adapters']
 
-function sources(dir: string): string[] {
+/** The test files beside the code: `*.test.ts` under src/, never built into dist/ (no entry reaches one). */
+const isTest = (name: string) => name.endsWith('.test.ts')
+
+/** The modules of src/ (its tests beside the code apart: `tests` true lists those instead). */
+function sources(dir: string, tests = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sources(path)
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : []
+    if (statSync(path).isDirectory()) return sources(path, tests)
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') && isTest(name) === tests ? [path] : []
   })
+}
+
+/**
+ * What a test beside the code may not import: anything outside src/ by a relative path (test/
+ * helpers, fixtures compiled for nodes), and the node itself (src/index.ts, src/node.ts), since a
+ * unit that needs a node is tested end to end under test/. Packages are allowed (reference
+ * implementations to compare with). No module of src/ may import a test file.
+ */
+export function testImportFaults(files: Map<string, string>): string[] {
+  const bad: string[] = []
+  for (const [file, text] of files) {
+    for (const spec of specifiers(text)) {
+      if (!spec.startsWith('.')) continue
+      const target = relative(SRC, resolve(SRC, dirname(file), spec)).split('\\').join('/')
+      if (isTest(file) && (target.startsWith('..') || ['index.js', 'node.js'].includes(target))) bad.push(`${file} → ${spec}`)
+      if (!isTest(file) && /\.test(\.js|\.ts)?$/.test(target)) bad.push(`${file} → ${spec}`)
+    }
+  }
+  return bad
 }
 
 /** The module specifiers of a file's import and export-from statements, `import type` and `import('…')` types included. */
@@ -241,6 +266,48 @@ export function allServiceMethods(files: Map<string, string>): string[] {
     .map(([file]) => file)
 }
 
+/**
+ * Folders of test/ that mirror no folder of src/: one group per tool or path users take, the
+ * separate packages those groups run, and the tests' shared code and data (docs/architecture.md,
+ * "Tests").
+ */
+const TEST_GROUPS = ['hardhat', 'hardhat3', 'foundry', 'docs', 'conformance', 'differential', 'build', 'bench', 'types', 'user-project', 'prool-project', 'helpers', 'fixtures']
+
+/** The test files under `dir` (`*.test.ts`, `*.test-d.ts`), as paths from the repository root; no hidden folder, no node_modules. */
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return name.startsWith('.') || name === 'node_modules' ? [] : testFiles(path)
+    return /\.test(-d)?\.ts$/.test(name) ? [relative(resolve(SRC, '..'), path).split('\\').join('/')] : []
+  })
+}
+
+/**
+ * Where the test tree leaves src/'s shape: a test under test/ outside the groups whose folder is
+ * no folder of src/ (nor, one level down, the name of a module at src/'s root: test/options for
+ * options.ts), a test at test/'s root other than this one, and two test files of one name that do
+ * not mirror two modules of that name (adapters/ws.ts and fork/remote/ws.ts may each have a ws.test.ts).
+ */
+export function testTreeFaults(tests: string[], srcFolders: Set<string>, srcModules: string[]): string[] {
+  const bad: string[] = []
+  const rootModules = new Set(srcModules.filter((m) => !m.includes('/')).map((m) => m.replace(/\.ts$/, '')))
+  for (const file of tests.filter((f) => f.startsWith('test/'))) {
+    const folders = file.split('/').slice(1, -1)
+    if (folders.length === 0) {
+      if (file !== 'test/architecture.test.ts') bad.push(`${file}: at the root of test/`)
+    } else if (!TEST_GROUPS.includes(folders[0] as string) && !srcFolders.has(folders.join('/')) && !(folders.length === 1 && rootModules.has(folders[0] as string))) {
+      bad.push(`${file}: test/${folders.join('/')} is no folder of src/`)
+    }
+  }
+  const byName = new Map<string, string[]>()
+  for (const file of tests) byName.set(file.split('/').pop() as string, [...(byName.get(file.split('/').pop() as string) ?? []), file])
+  for (const [name, files] of byName) {
+    const modules = srcModules.filter((m) => m.split('/').pop() === name.replace(/\.test(-d)?\.ts$/, '.ts'))
+    if (files.length > 1 && modules.length < files.length) bad.push(`${name}: ${files.join(', ')}`)
+  }
+  return bad
+}
+
 describe('architecture', () => {
   const edges = graph()
 
@@ -365,6 +432,26 @@ describe('architecture', () => {
     ])
   })
 
+  it('tests beside the code import only src/ modules (not the node) and packages; no module imports a test', () => {
+    const texts = [...sources(SRC, true), ...sources(SRC)].map((file) => [rel(file), readFileSync(file, 'utf8')] as const)
+    expect(texts.filter(([file]) => isTest(file)).length).toBeGreaterThan(10)
+    expect(testImportFaults(new Map(texts))).toEqual([])
+  })
+
+  it('finds a test beside the code that reaches test/ or the node, and a module that imports a test', () => {
+    const planted = new Map([
+      ['state/a.test.ts', "import { x } from '../../test/helpers/nodes.js'\nimport { y } from './mpt.js'\nimport { keccak_256 } from '@noble/hashes/sha3.js'"],
+      ['crypto/b.test.ts', "import { createNode } from '../index.js'\nimport type { FinalityNode } from '../node.js'"],
+      ['state/c.ts', "import { z } from './a.test.js'"],
+    ])
+    expect(testImportFaults(planted)).toEqual([
+      'state/a.test.ts → ../../test/helpers/nodes.js',
+      'crypto/b.test.ts → ../index.js',
+      'crypto/b.test.ts → ../node.js',
+      'state/c.ts → ./a.test.js',
+    ])
+  })
+
   it('finds a cycle it is given', () => {
     const g = new Map([
       ['a', ['b']],
@@ -373,5 +460,27 @@ describe('architecture', () => {
       ['d', []],
     ])
     expect(cycles(g)).toEqual([['a', 'b', 'c', 'a']])
+  })
+})
+
+describe('the test tree', () => {
+  const ROOT = resolve(SRC, '..')
+  const folders = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? [relative(SRC, join(dir, name)).split('\\').join('/'), ...folders(join(dir, name))] : []))
+
+  it("mirrors src/: each test's folder is src/'s, or a group of what users touch; one name, one file", () => {
+    const tests = [...testFiles(join(ROOT, 'test')).filter((f) => !/^test\/(user-project|prool-project|hardhat3)\//.test(f)), ...testFiles(SRC)]
+    expect(tests.length).toBeGreaterThan(150)
+    expect(testTreeFaults(tests, new Set(folders(SRC)), sources(SRC).map(rel))).toEqual([])
+  })
+
+  it('finds a test outside the mirror, one at the root, and a name two files share', () => {
+    const tests = ['test/transports/http.test.ts', 'test/rpc/codecs.test.ts', 'test/options/x.test.ts', 'test/hardhat/calls.test.ts', 'test/viem.test.ts', 'test/adapters/ws.test.ts', 'test/fork/remote/ws.test.ts', 'test/rpc/cli.test.ts', 'test/docs/cli.test.ts']
+    const modules = ['rpc/codecs.ts', 'options.ts', 'adapters/ws.ts', 'fork/remote/ws.ts']
+    expect(testTreeFaults(tests, new Set(['rpc', 'adapters', 'fork', 'fork/remote']), modules)).toEqual([
+      'test/transports/http.test.ts: test/transports is no folder of src/',
+      'test/viem.test.ts: at the root of test/',
+      'cli.test.ts: test/rpc/cli.test.ts, test/docs/cli.test.ts',
+    ])
   })
 })

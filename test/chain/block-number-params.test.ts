@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { rpc as post } from '../transports/helpers.js'
+import { rpc as post } from '../helpers/loopback.js'
 
 let node: FinalityNode
 let served: Awaited<ReturnType<FinalityNode['listen']>>

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest'
 import { keccak256 } from '../../src/crypto/keccak.js'
 import { fromHex } from '../../src/hex.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 const newNode = trackNodes()
 const { Counter } = loadArtifacts()

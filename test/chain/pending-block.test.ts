@@ -6,7 +6,7 @@
 import { BrowserProvider, Contract, type InterfaceAbi } from 'ethers'
 import { createPublicClient, createTestClient, createWalletClient, custom, http, toFunctionSelector, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain as chain } from '../helpers/viem.js'
 

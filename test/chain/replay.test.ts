@@ -13,7 +13,7 @@ import { createVM, runBlock } from '@ethereumjs/vm'
 import { encodeDeployData, encodeFunctionData, type Hex } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { SYSTEM_CONTRACTS } from '../../src/chain/system-contracts.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 const artifacts = loadArtifacts()
 let node: FinalityNode

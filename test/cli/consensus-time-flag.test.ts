@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { consensusTime, parseCli } from '../../src/cli/config.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 describe('CLI --consensus.time', () => {
   it('default: simulated, clock with --block-time (not with --no-mining); the flag and the TOML key win; other values are refused', () => {

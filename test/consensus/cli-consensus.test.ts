@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseCli } from '../../src/cli/config.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 describe('CLI consensus time-outs', () => {
   it('flags and the [consensus] section set them; bad durations are refused', () => {

@@ -10,7 +10,7 @@ import { createPublicClient, createWalletClient, toHex, webSocket, type Hex } fr
 import { createNode, type FinalityNode } from '../../src/index.js'
 import type { Listening } from '../../src/adapters/listen.js'
 import { finalityChain } from '../helpers/viem.js'
-import { WsClient } from '../transports/helpers.js'
+import { WsClient } from '../helpers/loopback.js'
 
 /** Short time-outs on the wall clock: a round whose proposer is silent moves on in ~40 ms. */
 const FAST = { timeouts: { propose: 30, proposeDelta: 10, prevote: 10, prevoteDelta: 10, precommit: 10, precommitDelta: 10 } }

@@ -6,7 +6,7 @@ import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc } from '../transports/helpers.js'
+import { WsClient, rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 

@@ -6,7 +6,7 @@
 import { createTestClient, custom, parseEther, publicActions, type Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { calldata, deploy } from '../execution/helpers.js'
+import { calldata, deploy } from '../helpers/execution.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain as chain } from '../helpers/viem.js'
 

@@ -12,7 +12,7 @@ import {
   type Hex,
 } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { requestRaw } from '../helpers/raw-request.js'
 import { finalityChain as chain } from '../helpers/viem.js'
 

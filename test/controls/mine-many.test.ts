@@ -18,7 +18,7 @@ import type { FinalityNode } from '../../src/index.js'
 import { SYSTEM_CONTRACTS } from '../../src/chain/system-contracts.js'
 import type { Clock } from '../../src/clock.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { artifact, deploy, qty, sender } from '../execution/helpers.js'
+import { artifact, deploy, qty, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 const HISTORY = '0x0000f90827f1c53a10cb7a02335b175320002935'

@@ -12,7 +12,7 @@ import { toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { FakeClock } from '../transports/helpers.js'
+import { FakeClock } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const rpc = (node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params })

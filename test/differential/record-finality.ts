@@ -1,7 +1,7 @@
 /**
  * Records the JSON-RPC stream a Hardhat project sends to finality in-process (`hardhat test
  * --network inprocess`, through Hardhat's HTTP-network wrappers, which estimate gas and fill in
- * fees before sending). test/hardhat's config imports `createNode` from FINALITY_MODULE; pointed
+ * fees before sending). test/hardhat/project's config imports `createNode` from FINALITY_MODULE; pointed
  * at this file, it gets a node whose provider appends each request to FINALITY_RECORD (JSON
  * lines, as record.cjs writes them) and whose clock starts at the differential run's genesis date.
  */

@@ -108,7 +108,7 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'transports.md#6': 'programs',
   'transports.md#7': 'cli',
   // The request log of a CLI session, compared with what the CLI prints (a CLI process and a deploy).
-  'transports.md#8': 'test/transports/cli-log.test.ts: ### The log',
+  'transports.md#8': 'test/cli/log.test.ts: ### The log',
   'validators.md#1': 'programs',
   'validators.md#2': 'programs',
 }

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseCli, parseDuration, readConfigFile, type CliConfig } from '../../src/cli/config.js'
 import { startCli } from '../helpers/cli.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 import { ROOT, block, commandLines, shellWords } from './blocks.js'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'finality-docs-cli-'))

@@ -1,7 +1,8 @@
 /**
  * The blocks of docs/hardhat.md and docs/prool.md, checked without running Hardhat or prool
- * (test/hardhat.test.ts, test/hardhat3.test.ts and test/package.test.ts run them): each is held to
- * the repository's own project it describes (test/hardhat, test/hardhat3, test/prool-project), its
+ * (test/hardhat/project.test.ts, test/hardhat/hardhat3-project.test.ts and
+ * test/build/package.test.ts run them): each is held to the repository's own project it describes
+ * (test/hardhat/project, test/hardhat3, test/prool-project), its
  * settings go through the plugin's own reading of a Hardhat network, its command lines through
  * the CLI's parser, and the compiler override runs.
  */
@@ -13,13 +14,13 @@ import { parseCli } from '../../src/cli/config.js'
 import { hardhatNetworkOptions } from '../../src/hardhat/network-options.js'
 import { ROOT, block, commandLines, shellWords } from './blocks.js'
 
-const HARDHAT = path.join(ROOT, 'test', 'hardhat')
+const HARDHAT = path.join(ROOT, 'test', 'hardhat', 'project')
 const HARDHAT3 = path.join(ROOT, 'test', 'hardhat3')
 const read = (...parts: string[]) => readFileSync(path.join(...parts), 'utf8')
 /** Text without the spaces, line breaks and trailing commas that differ between a page and a config. */
 const flat = (text: string) => text.replace(/\s+/g, ' ').replace(/\s*([{}[\](),:])\s*/g, '$1').replace(/,([}\]])/g, '$1').trim()
-/** How test/hardhat.test.ts runs Hardhat: the arguments it passes, as text. */
-const suite = read(ROOT, 'test', 'hardhat.test.ts')
+/** How test/hardhat/project.test.ts runs Hardhat: the arguments it passes, as text. */
+const suite = read(ROOT, 'test', 'hardhat', 'project.test.ts')
 
 /** The `hardhat <task> …` of an `npx hardhat …` line, which the repository's suite runs too. */
 function expectSuiteRuns(line: string): void {

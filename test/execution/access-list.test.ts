@@ -5,7 +5,7 @@
 import { createPublicClient, custom, encodeAbiParameters, encodeDeployData, getContractAddress, keccak256, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from '../helpers/execution.js'
 
 let node: FinalityNode
 let caller: Hex

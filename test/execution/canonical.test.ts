@@ -6,7 +6,7 @@
 import { type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { calldata, deploy, rpcError, sender, testNode } from './helpers.js'
+import { calldata, deploy, rpcError, sender, testNode } from '../helpers/execution.js'
 
 let node: FinalityNode
 let counter: Hex

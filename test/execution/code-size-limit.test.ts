@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { artifact, qty, rpcError, sender } from './helpers.js'
+import { artifact, qty, rpcError, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 const large = artifact('LargeMock')

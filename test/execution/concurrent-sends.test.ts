@@ -9,7 +9,7 @@ import { createNode, type FinalityNode, type RpcTransactionRequest } from '../..
 import type { Clock } from '../../src/clock.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain, publicClientOf, walletClientOf } from '../helpers/viem.js'
-import { artifact, calldata, deploy, sender } from './helpers.js'
+import { artifact, calldata, deploy, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 const RECIPIENT: Hex = '0x00000000000000000000000000000000000000aa'

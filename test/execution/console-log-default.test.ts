@@ -7,7 +7,7 @@ import { getAddress } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { InvalidOptionError } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { calldata, deploy, sender } from './helpers.js'
+import { calldata, deploy, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 

@@ -9,7 +9,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { describe, expect, it } from 'vitest'
 import { analyseJumps, type JumpAnalysis } from '../../src/execution/jump-analysis.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 interface Reached {
   table: unknown[]

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { Clock } from '../../src/clock.js'
 import { goDuration } from '../../src/execution/timeout.js'
 import { DEFAULT_LIMITS } from '../../src/limits.js'
-import { qty, rpcError, sender, testNode } from './helpers.js'
+import { qty, rpcError, sender, testNode } from '../helpers/execution.js'
 
 /** Runtime code: JUMPDEST PUSH1 0 JUMP, an infinite loop. */
 const LOOP = '0x00000000000000000000000000000000000100f0'

@@ -6,7 +6,7 @@ import { createPublicClient, custom, decodeFunctionResult, getAddress, getContra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
 import type { RpcBlockOverrides, RpcStateOverrides } from '../../src/rpc-types.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from '../helpers/execution.js'
 
 let node: FinalityNode
 let probe: Hex

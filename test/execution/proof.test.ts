@@ -5,7 +5,7 @@ import { createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createPublicClient, custom, encodeDeployData, type Hex } from 'viem'
 import { createNode, type BlockTag, type FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 const { Counter } = loadArtifacts()
 let node: FinalityNode

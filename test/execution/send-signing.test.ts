@@ -12,7 +12,7 @@ import { keccak256, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { createChainCommon } from '../../src/chain/common.js'
-import { artifact, qty, rpcError, sender, testNode } from './helpers.js'
+import { artifact, qty, rpcError, sender, testNode } from '../helpers/execution.js'
 
 let node: FinalityNode
 const stranger = '0x00000000000000000000000000000000000000aa'

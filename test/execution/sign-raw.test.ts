@@ -6,7 +6,7 @@ import { Transaction } from 'ethers'
 import { getAddress, keccak256, parseTransaction, recoverTransactionAddress, type Hex, type TransactionSerialized } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { qty, rpcError, sender, testNode } from './helpers.js'
+import { qty, rpcError, sender, testNode } from '../helpers/execution.js'
 
 let node: FinalityNode
 const stranger = '0x00000000000000000000000000000000000000aa'

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { FinalityNode, RpcTransactionRequest } from '../../src/index.js'
 import type { RpcSimulateRequest, RpcStateOverrides } from '../../src/rpc-types.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpcError, sender } from './helpers.js'
+import { rpcError, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 

@@ -6,7 +6,7 @@ import { createPublicClient, custom, decodeFunctionResult, pad, type Abi, type H
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BlockSelector, FinalityNode } from '../../src/index.js'
 import type { RpcSimulateRequest } from '../../src/rpc-types.js'
-import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from './helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender, testNode, word } from '../helpers/execution.js'
 
 let node: FinalityNode
 let probe: Hex

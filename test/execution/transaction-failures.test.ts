@@ -9,9 +9,9 @@ import { BaseError, ContractFunctionRevertedError, type Abi, type Hex } from 'vi
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 import { finalityChain, rejectionOf, walletClientOf } from '../helpers/viem.js'
-import { artifact, calldata, deploy, qty, rpcError, sender } from './helpers.js'
+import { artifact, calldata, deploy, qty, rpcError, sender } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 const reverterAbi = new Interface(artifact('Reverter').abi as InterfaceAbi)

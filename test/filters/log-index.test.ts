@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { MemoryLevel } from 'memory-level'
 import { encodeFunctionData, keccak256, toHex, type Abi, type Hex } from 'viem'
 import type { FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 
 const newNode = trackNodes()

@@ -7,7 +7,7 @@ import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, keccak25
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { trackNodes } from '../helpers/nodes.js'
 

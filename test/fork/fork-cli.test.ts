@@ -11,7 +11,7 @@ import type { FinalityNode, Listening } from '../../src/index.js'
 import { parseCli } from '../../src/cli/config.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpc, serve } from '../transports/helpers.js'
+import { rpc, serve } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 let remote: FinalityNode

@@ -7,7 +7,7 @@ import { createTestClient, custom, http, encodeAbiParameters, encodeFunctionData
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadFixture, type FinalityNode, type Listening } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { finalityChain } from '../helpers/viem.js'
 

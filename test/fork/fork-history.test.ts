@@ -7,7 +7,7 @@ import { encodeAbiParameters, encodeFunctionData, keccak256, toHex, type Address
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, RpcMethodTypes } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { faultProxy } from '../helpers/fault-proxy.js'
 import { trackNodes } from '../helpers/nodes.js'
 

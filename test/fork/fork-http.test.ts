@@ -7,9 +7,9 @@ import { decodeFunctionResult, encodeFunctionData, keccak256, parseEther, toHex,
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, Listening } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { serve } from '../transports/helpers.js'
+import { serve } from '../helpers/loopback.js'
 import { faultProxy } from '../helpers/fault-proxy.js'
 
 const newNode = trackNodes()

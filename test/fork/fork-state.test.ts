@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { keccak256, hexToBytes, toHex } from 'viem'
 import type { FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { trackNodes } from '../helpers/nodes.js'
 
 const newNode = trackNodes()

@@ -6,11 +6,11 @@ import { encodeAbiParameters, encodeFunctionData, keccak256, parseEther, toHex, 
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FinalityNode, Listening } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli } from '../helpers/cli.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 const Token = loadArtifacts().Token!

@@ -9,7 +9,7 @@
 import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { httpEndpoint, nodeEndpoint, receiptOf, resultOf, type Answer, type Endpoint } from '../helpers/anvil-diff.js'
 

@@ -5,7 +5,7 @@
  * Anvil's methods, and `cast run` (Foundry's fork backend reading the node).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 import { foundryTool, runTool } from '../helpers/foundry-tools.js'

@@ -8,7 +8,7 @@ import { encodeFunctionData, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 import { startAnvil, type RunningAnvil } from '../helpers/anvil.js'
 import { httpEndpoint, nodeEndpoint, receiptOf, resultOf, type Endpoint } from '../helpers/anvil-diff.js'
 

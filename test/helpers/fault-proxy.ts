@@ -5,7 +5,7 @@
  * one: a status code, a delay, a dropped socket, a refusal of batches.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { onLoopback } from '../transports/helpers.js'
+import { onLoopback } from './loopback.js'
 
 /** What the proxy does with one POST, decided by the test; `undefined` forwards it. */
 export type Fault =

@@ -6,7 +6,7 @@
 import { encodeFunctionData, type Abi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createNode, type Hex, type LogEntry, type RpcTransactionRequest } from '../../src/index.js'
-import { loadArtifacts } from '../fixtures/compile.js'
+import { loadArtifacts } from '../helpers/compile.js'
 
 const artifacts = loadArtifacts()
 const fn = (abi: Abi, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])

@@ -11,7 +11,7 @@ import { parseCli } from '../../src/cli/config.js'
 import { finalityChain } from '../../src/adapters/viem.js'
 import { startCli, EPHEMERAL } from '../helpers/cli.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { rpc } from '../transports/helpers.js'
+import { rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 /** Init code that returns CHAINID as a 32-byte word: CHAINID PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */

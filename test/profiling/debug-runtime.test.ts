@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { PROFILING_OFF } from '../../src/profiling/profiling.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { servedOverHttpAndWs, rpc } from '../transports/helpers.js'
-import { calldata, deploy } from '../execution/helpers.js'
+import { servedOverHttpAndWs, rpc } from '../helpers/loopback.js'
+import { calldata, deploy } from '../helpers/execution.js'
 
 const newNode = trackNodes()
 

@@ -10,7 +10,7 @@
  * the fee order, the y-parity, a low `s`); anything else, including any access list, goes to the
  * library, whose error words the refusal. Where @ethereumjs/tx's version is not a verified one
  * (gate.ts), the library makes every transaction. The object it makes has the library's prototype, its
- * own properties in the constructor's order and the same values (test/execution/fee-market-tx.test.ts
+ * own properties in the constructor's order and the same values (test/execution/engine/fee-market-tx.test.ts
  * compares the two). eth_sendTransaction's unsigned transaction is made the same way from the
  * filled fields ({@link unsignedFeeMarket}).
  */

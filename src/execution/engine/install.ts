@@ -10,7 +10,7 @@
  * - Fails closed. The patches go in only when the library's version is one they were verified
  *   against ({@link VERIFIED_VERSIONS}) and every private member they touch is found
  *   (`internals.ts`); an EVM gets the fast paths only on a hardfork they were verified on
- *   (test/execution/engine-differential.test.ts runs each). Otherwise the plain library runs,
+ *   (test/execution/engine/differential.test.ts runs each). Otherwise the plain library runs,
  *   and `engineStatus()` says why. `FINALITY_ENGINE=plain` turns the patches off.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'

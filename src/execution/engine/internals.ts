@@ -134,7 +134,7 @@ export const RESULT_MEMBERS: readonly Member[] = [{ name: 'logs', kind: 'object'
 
 /**
  * Not checkable on the probe (set only while a CALL-family opcode runs): `runState.messageGasLimit`,
- * read by the tracers; a rename shows in test/execution/tracers.test.ts.
+ * read by the tracers; a rename shows in test/execution/tracers/tracers.test.ts.
  */
 
 /** The names of the members of `object` (`what` names it) that are missing or of another kind. */

@@ -9,7 +9,7 @@
  * EIP-3860's init-code words, EIP-2930's access-list costs, EIP-7702's per-authorisation cost
  * and EIP-7623's calldata floor. Under EIPs that change the formula further (2780, 7976, 7981,
  * 8037, none of them in a hardfork this node runs) the library answers.
- * `test/execution/intrinsic-gas.test.ts` compares both on every supported hardfork and type.
+ * `test/execution/engine/intrinsic-gas.test.ts` compares both on every supported hardfork and type.
  */
 import type { Common } from '@ethereumjs/common'
 import { Capability, type TypedTransaction } from '@ethereumjs/tx'

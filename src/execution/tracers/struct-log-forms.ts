@@ -15,7 +15,7 @@
  * transaction (unsorted) unless `disableStorage`; no `error` or `refund` field (an opcode that runs
  * out of gas costs the gas that was left). The result is `{ failed, gas, returnValue, structLogs }`,
  * `returnValue` being `""` when nothing was returned. All measured on Hardhat 2.29's provider
- * (test/hardhat-traces.test.ts).
+ * (test/hardhat/traces.test.ts).
  */
 import { data, keyOf, quantity } from '../../hex.js'
 import { opName } from './opcodes.js'

@@ -1,0 +1,65 @@
+/**
+ * The hash a transaction's signature covers, cut from its signed bytes (`signingHash`), equals
+ * the one @ethereumjs/tx computes by re-encoding the fields, for every transaction type; and a
+ * sender recovered through it is the signer.
+ */
+import { type AccessList, createTx, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { RLP } from '@ethereumjs/rlp'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
+import { describe, expect, it } from 'vitest'
+import { blobTransaction } from '../../chain/decode.js'
+import { createChainCommon } from '../../chain/common.js'
+import { signingHash } from './tx.js'
+
+const common = createChainCommon(31337n, 'prague')
+const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+const to = '0x00000000000000000000000000000000000000aa'
+const accessList: AccessList = [{ address: to, storageKeys: [`0x${'01'.repeat(32)}`] }]
+const base = { nonce: 7n, gasLimit: 100_000n, to, value: 5n, data: '0xdeadbeef' } as const
+
+const cases: Array<[string, () => TypedTransaction]> = [
+  ['legacy, EIP-155', () => createTx({ ...base, type: 0, gasPrice: 10n ** 9n }, { common })],
+  ['legacy, unprotected', () => createTx({ ...base, type: 0, gasPrice: 10n ** 9n }, { common: createChainCommon(31337n, 'prague') }).sign(key, false)],
+  ['EIP-2930', () => createTx({ ...base, type: 1, gasPrice: 10n ** 9n, accessList }, { common })],
+  ['EIP-1559', () => createTx({ ...base, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, accessList }, { common })],
+  [
+    'EIP-7702',
+    () =>
+      createTx(
+        {
+          ...base,
+          type: 4,
+          maxFeePerGas: 10n ** 10n,
+          maxPriorityFeePerGas: 1n,
+          authorizationList: [{ chainId: '0x7a69', address: to, nonce: '0x0', yParity: '0x1', r: '0x01', s: '0x02' }],
+        } as never,
+        { common },
+      ),
+  ],
+  ['large data (long list header)', () => createTx({ ...base, data: `0x${'ab'.repeat(5000)}`, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }, { common })],
+]
+
+describe('signingHash', () => {
+  it.each(cases)('%s: equals @ethereumjs/tx and recovers the signer', (_name, make) => {
+    const made = make()
+    const signed = made.isSigned() ? made : made.sign(key)
+    const bytes = signed.serialize()
+    const decoded = createTxFromRLP(bytes, { common })
+    expect(bytesToHex(signingHash(decoded, bytes))).toBe(bytesToHex(decoded.getHashedMessageToSign()))
+    expect(decoded.getSenderAddress().toString()).toBe(bytesToHex(privateToAddress(key)))
+  })
+
+  it('EIP-4844 (canonical form): equals @ethereumjs/tx', () => {
+    const n = (v: number) => (v === 0 ? new Uint8Array(0) : Uint8Array.of(v))
+    // [chainId, nonce, tip, maxFee, gas, to, value, data, accessList, maxFeePerBlobGas, hashes]
+    const fields = [hexToBytes('0x7a69'), n(1), n(1), n(100), hexToBytes('0x5208'), hexToBytes(to), n(1), new Uint8Array(0), [], n(1), [hexToBytes(`0x01${'00'.repeat(30)}0a`)]]
+    const unsigned = blobTransaction(new Uint8Array([TransactionType.BlobEIP4844, ...RLP.encode(fields)]), common, false)
+    // Signed by hand: @ethereumjs/tx's sign() wants a KZG setup for any blob transaction.
+    const sig = secp256k1.sign(unsigned.getHashedMessageToSign(), key, { prehash: false, format: 'recovered' })
+    const bytes = new Uint8Array([TransactionType.BlobEIP4844, ...RLP.encode([...fields, n(sig[0]!), sig.subarray(1, 33), sig.subarray(33)])])
+    const decoded = blobTransaction(bytes, common)
+    expect(decoded.getSenderAddress().toString()).toBe(bytesToHex(privateToAddress(key)))
+    expect(bytesToHex(signingHash(decoded, bytes))).toBe(bytesToHex(decoded.getHashedMessageToSign()))
+  })
+})

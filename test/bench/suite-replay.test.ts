@@ -1,0 +1,169 @@
+/**
+ * The real-suite replay's own parts (bench/replay): scenario files found and read, the recorded
+ * config mapped onto both providers, ids translated, failures counted. On a small stream written
+ * here in EDR's format (the recorded suites themselves are not in the repository).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Job, ReplayResult } from '../../bench/replay/runner.js'
+import { existsSync } from 'node:fs'
+import { CONTESTANTS_DIR } from '../../bench/contest/install.js'
+import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../../bench/replay/scenario.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../../bench/replay/clock.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const ADDR0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const ADDR1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+
+const config = {
+  chainType: null,
+  loggerEnabled: false,
+  providerConfig: {
+    allowBlocksWithSameTimestamp: false,
+    allowUnlimitedContractSize: true,
+    bailOnCallFailure: true,
+    bailOnTransactionFailure: true,
+    chainId: 31337,
+    chainOverrides: {},
+    coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
+    defaultTransactionGasLimit: 30000000,
+    genesisState: { [ADDR0]: { balance: '0x21e19e0c9bab2400000', nonce: null, code: null, storage: null } },
+    hardfork: 'Shanghai',
+    initialBaseFeePerGas: null,
+    initialParentBeaconBlockRoot: null,
+    minGasPrice: '0x0',
+    mining: { autoMine: true, blockGasLimit: 30000000, interval: null, memPool: { order: 'Priority' } },
+    network: { Local: { genesisBlobGas: null, genesisBlockGasLimit: 30000000, genesisBlockTime: '2024-03-01T11:04:29Z' } },
+    networkId: 31337,
+    ownedAccounts: [KEY0],
+    transactionGasCap: 'default',
+  },
+}
+const requests = [
+  { method: 'eth_accounts', params: [] },
+  { method: 'evm_snapshot', params: [] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1' }] },
+  // The recorded id: EDR's answer to index 1 below is said to be 0x7.
+  { method: 'evm_revert', params: ['0x7'] },
+  { method: 'eth_noSuchMethod', params: [] },
+  { method: 'eth_getBalance', params: [ADDR1, 'latest'] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1' }] },
+  // The chain starts again (Hardhat 2's JavaScript layer makes a new EDR provider): nonce 0 is free.
+  { method: 'hardhat_reset', params: [] },
+  { method: 'eth_sendTransaction', params: [{ from: ADDR0, to: ADDR1, value: '0x1', nonce: '0x0' }] },
+]
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'finality-replay-test-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const file = path.join(dir, 'tiny_0000.jsonl.gz')
+writeFileSync(file, gzipSync([config, ...requests].map((l) => JSON.stringify(l)).join('\n') + '\n'))
+writeFileSync(path.join(dir, 'lfs_0000.jsonl.gz'), 'version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 1\n')
+
+function replay(contestant: 'finality' | 'edr' | 'hardhat', job: Partial<Job>, env: Record<string, string> = {}): ReplayResult {
+  const jobFile = path.join(dir, `${contestant}-job.json`)
+  const full: Job = {
+    root: ROOT,
+    finalityUrl: pathToFileURL(path.join(ROOT, 'src/index.ts')).href,
+    contestantsDir: CONTESTANTS_DIR,
+    knownOptions: ['hardhatCompat', 'chainId', 'hardfork', 'blockGasLimit', 'allowUnlimitedContractSize', 'throwOnTransactionFailures', 'throwOnCallFailures', 'accounts', 'mining'],
+    ...job,
+  }
+  writeFileSync(jobFile, JSON.stringify(full))
+  const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'bench/replay/runner.ts'), file, contestant, jobFile], { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const line = out.split('\n').find((l) => l.startsWith('REPLAY_RESULT '))
+  if (line === undefined) throw new Error(`no result:\n${out}`)
+  return JSON.parse(line.slice('REPLAY_RESULT '.length)) as ReplayResult
+}
+
+describe('bench/replay', () => {
+  it('finds gzip scenarios and leaves Git LFS pointers out by name', () => {
+    const { scenarios, skipped } = listScenarios(dir)
+    expect(scenarios.map((s) => s.name)).toEqual(['tiny_0000'])
+    expect(skipped).toEqual(['lfs_0000.jsonl.gz'])
+    const s = loadScenario(file)
+    expect(s.requests).toHaveLength(requests.length)
+    expect(s.config.hardfork).toBe('Shanghai')
+  })
+
+  it("names EDR's hardforks as finality and ethereumjs do", () => {
+    expect(hardforkName('Cancun')).toBe('cancun')
+    expect(hardforkName('Gray Glacier')).toBe('grayGlacier')
+  })
+
+  it("replays on finality: EDR's snapshot id translated, the failing request counted", () => {
+    const r = replay('finality', { edrIds: { '1': '0x7' } })
+    expect(r.requests).toBe(requests.length)
+    expect(r.failures).toEqual([4])
+    expect(r.idsDiffering).toEqual({ evm_snapshot: 1 })
+    expect(r.translated).toBe(1)
+    expect(r.perMethod.evm_revert?.n).toBe(1)
+    expect(Object.keys(r.failureMessages)).toEqual(['4'])
+    expect(r.perMethod.eth_sendTransaction?.cpuMs).toBeGreaterThan(0)
+  })
+
+  it("maps the recorded line onto EDR's own provider config", () => {
+    const c = edrProviderConfig(loadScenario(file).config, (order) => `ordering ${order}`)
+    expect(c).toMatchObject({
+      chainId: 31337n,
+      hardfork: 'shanghai',
+      defaultTransactionGasLimit: 30_000_000n,
+      initialBaseFeePerGas: 1_000_000_000n,
+      minGasPrice: 0n,
+      bailOnCallFailure: true,
+      mining: { autoMine: true, blockGasLimit: 30_000_000n, memPool: { order: 'ordering Priority' } },
+      network: { genesisBlockGasLimit: 30_000_000n, genesisBlockTime: BigInt(Date.parse('2024-03-01T11:04:29Z') / 1000) },
+      ownedAccounts: [KEY0],
+    })
+    expect(c.genesisState).toEqual([{ address: Buffer.from(ADDR0.slice(2), 'hex'), balance: 0x21e19e0c9bab2400000n }])
+  })
+
+  // `@nomicfoundation/edr` alone is installed by the bench (bench/contestants), not by `npm ci`.
+  // hardhat_reset is answered as Hardhat 2 does (the streams were recorded through it): EDR's own
+  // provider does not know the method, so the runner makes a new provider from the same config.
+  it.skipIf(!existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')))('replays on @nomicfoundation/edr (installed by `npm run bench:contest`), hardhat_reset as Hardhat 2 answers it', () => {
+    const idsFile = path.join(dir, 'edr22-ids.json')
+    const r = replay('edr', { writeIdsTo: idsFile })
+    expect(r.failures).toEqual([4])
+    const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+    expect(Object.keys(ids).sort()).toEqual(['1', '2', '6', '8'])
+  })
+
+  it('replays on EDR (Hardhat 2) and writes its id-giving answers', () => {
+    const idsFile = path.join(dir, 'edr-ids.json')
+    const r = replay('hardhat', { writeIdsTo: idsFile })
+    // EDR is sent its own recorded 0x7, which it does not know: evm_revert answers false, no failure.
+    expect(r.failures).toEqual([4])
+    const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+    expect(Object.keys(ids).sort()).toEqual(['1', '2', '6', '8'])
+    expect(ids['2']).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it('names the clock setting and the environment that freezes a process at the genesis time', () => {
+    expect(parseReplayClock(undefined)).toBe('wall')
+    expect(parseReplayClock('frozen')).toBe('frozen')
+    expect(() => parseReplayClock('paused')).toThrow('bad BENCH_REPLAY_CLOCK paused: wall or frozen')
+    const env = frozenClockEnv('/lib/libfaketimeMT.so.1', Date.parse('2024-03-01T11:04:29Z') + 400)
+    expect(env).toMatchObject({ LD_PRELOAD: '/lib/libfaketimeMT.so.1', FAKETIME: '2024-03-01 11:04:29', TZ: 'UTC', DONT_FAKE_MONOTONIC: '1' })
+  })
+
+  it('refuses a frozen-clock replay in a process whose clock runs', () => {
+    expect(() => replay('finality', { clock: 'frozen' })).toThrow(/the frozen clock needs libfaketime preloaded .*Date\.now moved/)
+  })
+
+  // libfaketime is a system library (Debian: libfaketime), not an npm package.
+  const faketime = findLibfaketime()
+  it.skipIf(faketime === undefined)('replays with the clock frozen at the recorded genesis time on finality and EDR', () => {
+    const env = frozenClockEnv(faketime!, Date.parse(config.providerConfig.network.Local.genesisBlockTime))
+    expect(replay('finality', { clock: 'frozen', edrIds: { '1': '0x7' } }, env).failures).toEqual([4])
+    const edr = existsSync(path.join(CONTESTANTS_DIR, 'node_modules', '@nomicfoundation', 'edr')) ? 'edr' : 'hardhat'
+    expect(replay(edr, { clock: 'frozen' }, env).failures).toEqual([4])
+    // The runner checks the clock stands at the genesis time: another time is refused.
+    expect(() => replay(edr, { clock: 'frozen' }, frozenClockEnv(faketime!, Date.parse('2020-01-01T00:00:00Z')))).toThrow(/frozen at 2020-01-01T00:00:00.000Z, not at the recorded genesis time 2024-03-01T11:04:29.000Z/)
+  })
+})

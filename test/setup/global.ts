@@ -1,6 +1,0 @@
-import { compileFixtures } from '../fixtures/compile.js';
-
-/** vitest globalSetup: compile the Solidity fixtures once per run (cached on disk). */
-export default async function setup(): Promise<void> {
-  await compileFixtures();
-}
