@@ -76,16 +76,16 @@ export async function createComponents(settings: NodeSettings) {
   const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => output.allows(source))
   if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
   const application = new EvmApplication(chain, builder, log === undefined ? undefined : (committed) => log.committed(committed))
-  const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => settings.blockGasLimit, onConsoleLog, () => ({
-    coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
-    // The clock starts at the given time when the node is made, and again at each hardhat_reset.
-    timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
-  }))
-  if (log !== undefined) {
-    // The producer takes no halt listener at construction (consensus/producer.ts).
-    producer.onHalt = (halted, height) => log.halted(halted, height)
-    bft.subscribe((event) => log.consensus(event))
-  }
+  const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => settings.blockGasLimit, {
+    onConsoleLog,
+    onHalt: log === undefined ? undefined : (halted, height) => log.halted(halted, height),
+    settingBase: () => ({
+      coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
+      // The clock starts at the given time when the node is made, and again at each hardhat_reset.
+      timeOffset: startTime === undefined ? undefined : startTime - BigInt(Math.floor(clock.now() / 1000)),
+    }),
+  })
+  if (log !== undefined) bft.subscribe((event) => log.consensus(event))
   // Calls' console.log goes to the log (under its request) as well as to onConsoleLog.
   const callConsoleLog = log === undefined ? onConsoleLog : (message: string) => {
     log.consoleLog(message)

@@ -35,6 +35,16 @@ const noop = (): void => {}
 /** The selection of an empty pool (never written). */
 const NO_ENTRIES: readonly PoolEntry[] = Object.freeze([])
 
+/** What a producer tells and starts from, given at construction. */
+export interface ProducerHooks {
+  /** Receives the console.log messages of committed blocks' transactions, once each. */
+  onConsoleLog?: ((message: string) => void) | undefined
+  /** Told when the chain halts (no quorum for a height) and when it commits again after one (the node's log). */
+  onHalt?: ((halted: boolean, height: bigint) => void) | undefined
+  /** The defaults of the block settings the node's options give (fee recipient, clock start). */
+  settingBase?: SettingBase | undefined
+}
+
 export class Producer {
   private queue: Promise<unknown> = Promise.resolve()
   /** Tasks queued or running that a caller waits on (see {@link serial}). */
@@ -50,10 +60,8 @@ export class Producer {
   private stalled = false
   /** Why the chain is halted, while it is. */
   private haltedBecause: string | undefined
-  /** A halt was told to {@link onHalt} and no block committed since. */
+  /** A halt was told to the `onHalt` hook and no block committed since. */
   private haltTold = false
-  /** Told when the chain halts (no quorum for a height) and when it commits again after one (the node's log). */
-  onHalt: ((halted: boolean, height: bigint) => void) | undefined
   /** The settings of the next blocks (time, header overrides, gas limit); the producer only reads them. */
   readonly settings: BlockSettings
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
@@ -67,12 +75,9 @@ export class Producer {
     private readonly clock: Clock,
     private mining: MiningMode,
     private readonly gasLimit: () => bigint,
-    /** Receives the console.log messages of committed blocks' transactions, once each. */
-    private readonly onConsoleLog?: (message: string) => void,
-    /** The defaults of the block settings the node's options give (fee recipient, clock start). */
-    settingBase?: SettingBase,
+    private readonly hooks: ProducerHooks = {},
   ) {
-    this.settings = new BlockSettings(settingBase)
+    this.settings = new BlockSettings(hooks.settingBase)
     this.schedule()
     pool.on('pending', this.onPending)
   }
@@ -259,7 +264,7 @@ export class Producer {
     this.haltedBecause = undefined
     if (this.haltTold) {
       this.haltTold = false
-      this.onHalt?.(false, height)
+      this.hooks.onHalt?.(false, height)
     }
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
@@ -267,7 +272,7 @@ export class Producer {
     const { block, txResults, leftOut, logs } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
     await this.app.commit()
     // Before the senders hear of their transactions, so their logs are out when the send returns.
-    const sink = this.onConsoleLog
+    const sink = this.hooks.onConsoleLog
     if (sink !== undefined) {
       for (const message of logs) {
         try {
@@ -305,9 +310,9 @@ export class Producer {
   private halt(entries: readonly PoolEntry[], reason: string, height: bigint): undefined {
     this.stalled = true
     this.haltedBecause = reason
-    if (!this.haltTold && this.onHalt !== undefined) {
+    if (!this.haltTold && this.hooks.onHalt !== undefined) {
       this.haltTold = true
-      this.onHalt(true, height)
+      this.hooks.onHalt(true, height)
     }
     for (const e of entries) this.settleWaiter(e.hash)
     if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)
