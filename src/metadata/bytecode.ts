@@ -27,11 +27,21 @@ export function metadataTailLength(bytes: Uint8Array): number {
   return n + 2
 }
 
+/** Masks the data of every `PUSH32 0` (solc's placeholder for an immutable) of the instructions. */
+function maskZeroPush32(bytes: Uint8Array, compared: Uint8Array): void {
+  for (let pc = 0; pc < bytes.length; ) {
+    const op = bytes[pc]!
+    if (op === 0x7f && pc + 33 <= bytes.length && bytes.subarray(pc + 1, pc + 33).every((b) => b === 0)) compared.fill(0, pc + 1, pc + 33)
+    pc += op >= 0x60 && op <= 0x7f ? op - 0x5e : 1
+  }
+}
+
 /** A compiled code with its open bytes masked. */
 export function maskCode(code: CodeMetadata, runtime: boolean): MaskedCode {
   const bytes = Buffer.from(code.hex.replace(PLACEHOLDER, (p) => '0'.repeat(p.length)), 'hex')
   const compared = new Uint8Array(bytes.length).fill(1)
   for (const r of code.filled) compared.fill(0, r.start, r.start + r.length)
+  if (code.immutablesUnknown === true) maskZeroPush32(bytes, compared)
   // A library's deployed code checks it is called by DELEGATECALL against its own address.
   if (runtime && bytes[0] === 0x73 && bytes.length > 22 && bytes[21] === 0x30 && bytes.subarray(1, 21).every((b) => b === 0)) compared.fill(0, 1, 21)
   const tail = metadataTailLength(bytes)

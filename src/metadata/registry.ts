@@ -4,7 +4,8 @@
  * fails (to name its custom error and its frames); a node given no metadata holds an empty
  * registry and never asks it.
  */
-import { readArtifacts, type ArtifactsInput, type ContractMetadata } from './artifacts.js'
+import { readArtifacts, type ArtifactInput, type ContractMetadata } from './artifacts.js'
+import { readArtifactPath } from './files.js'
 import { codeMatches, maskCode, type MaskedCode } from './bytecode.js'
 import { decodeParameters, formatValue, selectorOf, AbiDecodeError, type AbiItem } from './abi.js'
 
@@ -12,6 +13,23 @@ interface Entry {
   readonly contract: ContractMetadata
   runtime?: MaskedCode | undefined
   creation?: MaskedCode | undefined
+}
+
+/**
+ * What `artifacts` and `node.addArtifacts` take: build-info, solc output or artifact objects
+ * (parsed JSON), and paths of folders (Foundry's `out/`, Hardhat's `artifacts/`) or JSON files.
+ */
+export type ArtifactSource = ArtifactInput | string
+/** One source or a list of them. */
+export type ArtifactSources = ArtifactSource | readonly ArtifactSource[]
+
+/** Every contract the sources hold; a bad one throws (an `ArtifactError` naming it). */
+export function readSources(sources: ArtifactSources, where = 'artifacts'): ContractMetadata[] {
+  const list: readonly ArtifactSource[] = Array.isArray(sources) ? sources : [sources as ArtifactSource]
+  const objects = list.filter((s): s is ArtifactInput => typeof s !== 'string')
+  const out = objects.length === 0 ? [] : readArtifacts(Array.isArray(sources) ? objects : objects[0]!, where)
+  for (const s of list) if (typeof s === 'string') out.push(...readArtifactPath(s))
+  return out
 }
 
 /** A contract matched to code, and whether the code was its deployed or creation code. */
@@ -34,9 +52,9 @@ export class ContractRegistry {
     return this.entries.length
   }
 
-  /** Adds contracts read from the inputs (a bad input throws before any is added); answers how many. */
-  add(inputs: ArtifactsInput, where?: string): number {
-    const contracts = readArtifacts(inputs, where)
+  /** Adds the sources' contracts (a bad source throws before any is added); answers how many. */
+  add(sources: ArtifactSources, where?: string): number {
+    const contracts = readSources(sources, where)
     for (const contract of contracts) {
       if (contract.runtime === undefined && contract.creation === undefined && contract.abi.length === 0) continue
       const entry: Entry = { contract }

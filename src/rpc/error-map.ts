@@ -101,12 +101,25 @@ const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, 
   wire: wire as (error: DomainError) => RpcError,
 })
 
+/**
+ * The Solidity frames put in an error's stack above its JavaScript frames, innermost first, as
+ * Hardhat's in-process errors show them (`    at Vault.withdraw (contracts/Vault.sol:33)`).
+ */
+function withSolidityStack(error: RpcError, frames: readonly string[]): RpcError {
+  if (frames.length === 0 || error.stack === undefined) return error
+  const lines = error.stack.split('\n')
+  const head = lines.findIndex((l) => l.startsWith('    at '))
+  const at = head === -1 ? lines.length : head
+  error.stack = [...lines.slice(0, at), ...frames.map((f) => `    at ${f}`), ...lines.slice(at)].join('\n')
+  return error
+}
+
 const TABLE: readonly Row[] = [
   row(Refused, (e) => new ServerError(e.message)),
   row(InvalidInput, (e) => new InvalidParamsError(e.message)),
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
-  row(TransactionFailed, (e) => new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data)),
+  row(TransactionFailed, (e) => withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack)),
   row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
   row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
   row(NodeClosed, () => new NodeClosedError()),

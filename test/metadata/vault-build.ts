@@ -30,7 +30,7 @@ export interface BuildInfo {
 
 let built: BuildInfo | undefined
 
-/** The Vault build-info (optimizer on, 200 runs, as Hardhat's defaults with it enabled). */
+/** The Vault build-info (Hardhat's default settings: optimizer off). */
 export function vaultBuildInfo(): BuildInfo {
   if (built !== undefined) return built
   const solc = require('solc') as { version(): string; compile(input: string): string }
@@ -38,7 +38,7 @@ export function vaultBuildInfo(): BuildInfo {
     language: 'Solidity',
     sources: { [VAULT_SOURCE]: { content: readFileSync(SOURCE, 'utf8') } },
     settings: {
-      optimizer: { enabled: true, runs: 200 },
+      optimizer: { enabled: false, runs: 200 },
       evmVersion: 'cancun',
       outputSelection: {
         '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode', 'evm.methodIdentifiers', 'metadata'], '': ['ast'] },
