@@ -4,7 +4,8 @@
  * the same compilation; without metadata, and without Hardhat mode, the answers are unchanged.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, encodeDeployData, encodeFunctionData, http, type Abi, type Hex } from 'viem'
+import { foundry } from 'viem/chains'
 import { createNode } from '../../src/index.js'
 import { answer, hardhatNetwork, type WireProvider } from '../helpers/hardhat-network.js'
 import { trackNodes } from '../helpers/nodes.js'
@@ -83,6 +84,23 @@ describe('contract metadata in Hardhat mode', () => {
     expect(await stackOf(vault, Vault, 'take', [5n], 'eth_sendTransaction')).toEqual([`at Vault.take (${VAULT_SOURCE}:40)`])
     expect(await stackOf(user, User, 'withdrawFrom', [])).toEqual([`at Vault.withdraw (${VAULT_SOURCE}:33)`, `at VaultUser.withdrawFrom (${VAULT_SOURCE}:70)`])
     expect(await stackOf(user, User, 'addThrough', [2n ** 256n - 1n, 1n], 'eth_estimateGas')).toEqual([`at Vault.add (${VAULT_SOURCE}:57)`, `at VaultUser.addThrough (${VAULT_SOURCE}:74)`])
+  })
+
+  it('viem over HTTP: the custom error by name in the JSON-RPC error a call and a send answer', async () => {
+    const node = await newNode({ hardhatCompat: true, artifacts: build as never })
+    const { vault } = await contracts(node)
+    const served = await node.listen({ address: '127.0.0.1:0' })
+    try {
+      const transport = http(served.http, { retryCount: 0 })
+      const client = createPublicClient({ chain: foundry, transport })
+      const wallet = createWalletClient({ chain: foundry, transport, account: A })
+      const call = await client.call({ account: OTHER, to: vault, data: encodeFunctionData({ abi: Vault.abi, functionName: 'withdraw' }) }).catch((e: Error) => e)
+      expect(String((call as Error).message)).toMatch(/reverted with custom error 'TooEarly\(\d+, 4000000000\)'/)
+      const send = await wallet.sendTransaction({ to: vault, data: encodeFunctionData({ abi: Vault.abi, functionName: 'take', args: [5n] }), gas: 100_000n }).catch((e: Error) => e)
+      expect(String((send as Error).message)).toContain("reverted with reason string 'Vault: insufficient balance'")
+    } finally {
+      await served.close()
+    }
   })
 
   it('node.addArtifacts: metadata given after deployment names the same failure', async () => {
