@@ -3,6 +3,8 @@
  * their custom errors and carry their Solidity frames, as Hardhat 2.29.1's own provider does with
  * the same compilation; without metadata, and without Hardhat mode, the answers are unchanged.
  */
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createPublicClient, createWalletClient, encodeDeployData, encodeFunctionData, http, type Abi, type Hex } from 'viem'
 import { foundry } from 'viem/chains'
@@ -16,6 +18,8 @@ const build = vaultBuildInfo()
 type Compiled = { abi: Abi; evm: { bytecode: { object: string } } }
 const Vault = build.output.contracts[VAULT_SOURCE]!.Vault as unknown as Compiled
 const User = build.output.contracts[VAULT_SOURCE]!.VaultUser as unknown as Compiled
+const Factory = build.output.contracts[VAULT_SOURCE]!.VaultFactory as unknown as Compiled
+const Strict = build.output.contracts[VAULT_SOURCE]!.StrictVault as unknown as Compiled
 const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const OTHER = '0x70997970c51812dc3b44e5c3e1c21d5e0e8b0d0f'
 const UNLOCK = 4_000_000_000n
@@ -27,9 +31,9 @@ async function deploy(p: Provider, c: Compiled, args: unknown[]): Promise<Hex> {
   return ((await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex }).contractAddress
 }
 
-async function contracts(p: Provider): Promise<{ vault: Hex; user: Hex }> {
+async function contracts(p: Provider): Promise<{ vault: Hex; user: Hex; factory: Hex }> {
   const vault = await deploy(p, Vault, [UNLOCK])
-  return { vault, user: await deploy(p, User, [vault]) }
+  return { vault, user: await deploy(p, User, [vault]), factory: await deploy(p, Factory, []) }
 }
 
 const CASES = [
@@ -40,7 +44,22 @@ const CASES = [
   ['panic', 'vault', Vault, 'add', [2n ** 256n - 1n, 1n]],
   ['custom error from a nested call', 'user', User, 'withdrawFrom', []],
   ['panic from a nested call', 'user', User, 'addThrough', [2n ** 256n - 1n, 1n]],
+  ['custom error of a constructor, in a contract a contract creates', 'factory', Factory, 'make', [0n]],
 ] as const
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Hardhat 2.29.1's own provider in-process, given the compilation: its failures are SolidityErrors
+ * whose `stackTrace` entries name each frame's contract, function and line.
+ */
+async function hardhatInProcess(): Promise<Provider> {
+  const { resolveConfig } = require('hardhat/internal/core/config/config-resolution')
+  const { createProvider } = require('hardhat/internal/core/providers/construction')
+  const provider = (await createProvider(resolveConfig(fileURLToPath(import.meta.url), { networks: { hardhat: { loggingEnabled: false } } }), 'hardhat')) as Provider
+  await provider.request({ method: 'hardhat_addCompilationResult', params: [build.solcVersion, build.input, build.output] })
+  return provider
+}
 
 /** Both nodes' clocks differ: the block time inside TooEarly(time, …) is masked. */
 const untimed = (a: unknown) => JSON.parse(JSON.stringify(a).replace(/TooEarly\(\d+/g, 'TooEarly(T').replace(/e58369d1[0-9a-f]{64}/g, 'e58369d1T'))
@@ -68,22 +87,39 @@ describe('contract metadata in Hardhat mode', () => {
     }
   })
 
-  it('the Solidity frames, innermost first, in the error\'s stack (node.request)', async () => {
+  it('a creation whose constructor reverts with a custom error: the same answers as Hardhat', { timeout: 60_000 }, async () => {
+    const hardhat: WireProvider = await hardhatNetwork()
+    await hardhat.request({ method: 'hardhat_addCompilationResult', params: [build.solcVersion, build.input, build.output] })
     const node = await newNode({ hardhatCompat: true, artifacts: build as never })
-    const { vault, user } = await contracts(node)
-    const stackOf = async (to: Hex, c: Compiled, fn: string, args: readonly unknown[], method = 'eth_call') => {
-      const error = await node.request({ method, params: [{ from: OTHER, to, data: encodeFunctionData({ abi: c.abi, functionName: fn, args } as never) }] } as never).then(
-        () => undefined,
-        (e: Error) => e,
-      )
-      return error?.stack?.split('\n').filter((l) => l.includes('.sol:')).map((l) => l.trim())
+    const data = encodeDeployData({ abi: Strict.abi, bytecode: `0x${Strict.evm.bytecode.object}`, args: [0n] } as never)
+    for (const method of ['eth_call', 'eth_estimateGas', 'eth_sendTransaction']) {
+      const [h, f] = [await answer(hardhat, method, [{ from: A, data, gas: '0x100000' }]), await answer(node, method, [{ from: A, data, gas: '0x100000' }])] as [{ error: { data: { txHash?: string } } }, { error: { data: { txHash?: string } } }]
+      if (h.error.data.txHash !== undefined) h.error.data.txHash = f.error.data.txHash
+      expect(f, method).toEqual(h)
+      expect(JSON.stringify(f), method).toContain("reverted with custom error 'BadUnlock(0)'")
     }
-    expect(await stackOf(vault, Vault, 'withdraw', [])).toEqual([`at Vault.withdraw (${VAULT_SOURCE}:33)`])
+  })
+
+  it('the Solidity frames, innermost first, in the error\'s stack (node.request): Hardhat\'s frames', { timeout: 60_000 }, async () => {
+    const hardhat = await hardhatInProcess()
+    const node = await newNode({ hardhatCompat: true, artifacts: build as never })
     await node.impersonate(OTHER)
     await node.setBalance(OTHER, 10n ** 18n)
-    expect(await stackOf(vault, Vault, 'take', [5n], 'eth_sendTransaction')).toEqual([`at Vault.take (${VAULT_SOURCE}:40)`])
-    expect(await stackOf(user, User, 'withdrawFrom', [])).toEqual([`at Vault.withdraw (${VAULT_SOURCE}:33)`, `at VaultUser.withdrawFrom (${VAULT_SOURCE}:70)`])
-    expect(await stackOf(user, User, 'addThrough', [2n ** 256n - 1n, 1n], 'eth_estimateGas')).toEqual([`at Vault.add (${VAULT_SOURCE}:57)`, `at VaultUser.addThrough (${VAULT_SOURCE}:74)`])
+    const at = [await contracts(hardhat), await contracts(node)]
+    for (const [name, which, c, fn, args] of CASES) {
+      const data = encodeFunctionData({ abi: c.abi, functionName: fn, args } as never)
+      const request = (i: number, method: string) => ({ method, params: [{ from: OTHER, to: at[i]![which], data }] })
+      // Hardhat's frames, outermost first in its stackTrace: written innermost first as its stack shows them.
+      const h = (await hardhat.request(request(0, 'eth_call')).then(() => undefined, (e: { stackTrace?: { sourceReference?: { contract: string; function: string; sourceName: string; line: number } }[] }) => e)) as {
+        stackTrace: { sourceReference?: { contract: string; function: string; sourceName: string; line: number } }[]
+      }
+      const expected = h.stackTrace.flatMap((e) => (e.sourceReference === undefined ? [] : [`at ${e.sourceReference.contract}.${e.sourceReference.function} (${e.sourceReference.sourceName}:${e.sourceReference.line})`])).reverse()
+      for (const method of ['eth_call', 'eth_estimateGas', 'eth_sendTransaction']) {
+        const error = (await node.request(request(1, method) as never).then(() => undefined, (e: Error) => e)) as Error
+        expect(error.stack?.split('\n').filter((l) => l.includes('.sol:')).map((l) => l.trim()), `${name} ${method}`).toEqual(expected)
+      }
+      expect(expected.length, name).toBeGreaterThan(0)
+    }
   })
 
   it('viem over HTTP: the custom error by name in the JSON-RPC error a call and a send answer', async () => {
