@@ -59,7 +59,7 @@ describe('artifact files', () => {
     writeFileSync(path.join(dir, 'contracts', 'Vault.sol', 'Vault.dbg.json'), JSON.stringify({ _format: 'hh-sol-dbg-1', buildInfo: '../../build-info/abc.json' }))
     writeFileSync(path.join(dir, 'contracts', 'Vault.sol', 'notes.json'), JSON.stringify({ anything: true }))
     const r = new ContractRegistry()
-    expect(r.add(dir)).toBe(2)
+    expect(r.add(dir)).toBe(4)
     expect(() => r.add(path.join(dir, 'contracts', 'Vault.sol', 'notes.json'))).toThrow('notes.json: is neither a build-info')
   })
 
