@@ -96,11 +96,17 @@ export class TransactionFailed extends DomainError {
   readonly kind: FailureKind
   /** Hardhat's `{ message, txHash, data }`: the wire error's `data`. */
   readonly data: { message: string; txHash?: string | null; data: string }
-  constructor(kind: FailureKind, message: string, data: { message: string; txHash?: string | null; data: string }) {
+  /**
+   * The Solidity frames of the failure, innermost first, as Hardhat writes them in an error's stack
+   * (`Vault.withdraw (contracts/Vault.sol:33)`); empty without contract metadata.
+   */
+  readonly solidityStack: readonly string[]
+  constructor(kind: FailureKind, message: string, data: { message: string; txHash?: string | null; data: string }, solidityStack: readonly string[] = []) {
     super(message)
     this.name = 'TransactionFailed'
     this.kind = kind
     this.data = data
+    this.solidityStack = solidityStack
   }
 }
 

@@ -26,6 +26,8 @@ import {
 import { NAMESPACES } from './rpc/registry.js'
 import { forkRule } from './fork/options.js'
 import { CONSENSUS_TIMES } from './consensus/tendermint/timeouts.js'
+import { ArtifactError } from './metadata/artifacts.js'
+import { readSources, type ArtifactSources } from './metadata/registry.js'
 
 /** secp256k1's group order: a private key is in [1, n). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -186,6 +188,16 @@ export const NODE_OPTION_RULES = {
     if (v !== false && typeof v !== 'function') fail(`must be a function (receives each message) or false (silences them), got ${describe(v)}`)
   },
   onLog: func,
+  artifacts: (v, fail) => {
+    if (typeof v !== 'string' && (typeof v !== 'object' || v === null)) fail(`must be build-info, solc output or artifact objects, or paths of artifact folders or files, got ${describe(v)}`)
+    try {
+      readSources(v as ArtifactSources, 'artifacts')
+    } catch (error) {
+      // An entry of the option is named by its path; a file or folder by its own.
+      if (error instanceof ArtifactError) fail(error.where.startsWith('artifacts') ? error.reason : error.message, error.where.startsWith('artifacts') ? error.where : 'artifacts')
+      throw error
+    }
+  },
   logColor: boolean,
   throwOnTransactionFailures: boolean,
   throwOnCallFailures: boolean,

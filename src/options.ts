@@ -9,6 +9,7 @@ import type { MiningMode } from './producer/producer.js'
 import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
 import type { PoolOptions } from './txpool/pool.js'
+import type { ArtifactSources } from './metadata/registry.js'
 
 /** A genesis account. */
 export interface GenesisAccount {
@@ -216,6 +217,17 @@ export interface NodeOptions {
    * is made; execution pays nothing for it). hardhat_/anvil_setLoggingEnabled(false) silences it.
    */
   onLog?: OnLog
+  /**
+   * Contract metadata, so that in Hardhat mode a failed call, estimate or transaction names its
+   * custom error (`reverted with custom error 'TooEarly(1, 2)'`) and carries its Solidity frames
+   * in the error's stack, as Hardhat does with its compilation: Hardhat 2 and 3 build-info
+   * objects, solc standard-JSON output, artifact objects (`{ abi, bytecode, deployedBytecode,
+   * sourceMap? }`, viem-style, Hardhat's or Foundry's), or paths of a Foundry `out/` or Hardhat
+   * `artifacts/` folder or of a JSON file. Deployed code is matched to its contract by bytecode.
+   * `node.addArtifacts` adds more later. Default: none (failures are worded from their data alone;
+   * docs/errors.md).
+   */
+  artifacts?: ArtifactSources
   /** Colour the lines `onLog` receives with ANSI codes. Default false. */
   logColor?: boolean
   /**

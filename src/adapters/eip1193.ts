@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
-import { toRpcError } from '../rpc/error-map.js'
+import { solidityStackOf, toRpcError, withSolidityStack } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
@@ -68,7 +68,7 @@ export class Eip1193Provider {
       return await this.call(args.method, args.params)
     } catch (thrown) {
       const error = toRpcError(thrown)
-      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data)
+      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data), solidityStackOf(error))
       throw new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error))
     }
   }

@@ -57,6 +57,8 @@ export interface CliConfig {
   forkHistoryEntries: number | undefined
   /** `fork.walkFetches`. */
   forkWalkFetches: number | undefined
+  /** Paths of contract metadata (createNode's `artifacts`), from `--artifacts` (repeatable). */
+  artifacts: string[]
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Anvil's defaults: on loopback also {@link ANVIL_EXTRA_API} unless `api` is given; 10 accounts unless `accounts` is. */
@@ -144,6 +146,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkCacheDir: undefined,
   forkHistoryEntries: undefined,
   forkWalkFetches: undefined,
+  artifacts: [],
   hardhat: false,
   anvil: false,
   throwOnTransactionFailures: undefined,
@@ -226,6 +229,7 @@ export const FLAGS = {
   'fork-cache-dir': ['string', '<dir>  keep the fork\'s remote answers on disk between runs (by chain id and fork block)'],
   'fork-history-entries': ['string', '<n>  most answers of the remote\'s history kept in memory (default 1000; 0 keeps none)'],
   'fork-walk-fetches': ['string', '<n>  most remote trie nodes one debug_accountRange / debug_dumpBlock may fetch (default 1000)'],
+  artifacts: ['string', '<dir|file>  contract metadata: a Hardhat artifacts/ or Foundry out/ folder, or a build-info or artifact file (repeatable); with --hardhat, failures name custom errors and Solidity frames'],
   hardhat: ['boolean', 'Hardhat compatibility: a client version Hardhat\'s helpers accept, failed transactions throw, debug and personal served on loopback too'],
   anvil: ['boolean', 'Anvil\'s defaults: debug, trace and personal served on loopback too (cast run, cast trace), 10 accounts unless --accounts'],
   'throw-on-transaction-failures': ['string', '<bool>  answer a send whose transaction fails in its automined block with Hardhat\'s error (default false; true with --hardhat)'],
@@ -422,6 +426,7 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
           c.forkHeaders[m[1] as string] = m[2] as string
         }
         break
+      case 'artifacts': c.artifacts = [...c.artifacts, ...(Array.isArray(v) ? v.map(String) : [String(v)])]; break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'anvil': c.anvil = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
@@ -516,7 +521,7 @@ export function parseCli(argv: string[]): CliConfig {
   }
   const args = joined.flatMap((a, i) => (BOOL_SETTINGS.has(a) && !/^(true|false|1|0)$/.test(joined[i + 1] ?? '') ? [`${a}=true`] : [a]))
   const options = Object.fromEntries(
-    Object.entries(FLAGS).map(([name, [type]]) => [name, { type, ...(name === 'fork-header' ? { multiple: true } : {}), ...(SHORT_FLAGS[name] === undefined ? {} : { short: SHORT_FLAGS[name] }) }]),
+    Object.entries(FLAGS).map(([name, [type]]) => [name, { type, ...(name === 'fork-header' || name === 'artifacts' ? { multiple: true } : {}), ...(SHORT_FLAGS[name] === undefined ? {} : { short: SHORT_FLAGS[name] }) }]),
   ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>
   const { values } = parseArgs({ args, options, strict: true, allowPositionals: false })
   const c: Parsing = { ...DEFAULT_CONFIG, given: new Set() }

@@ -155,6 +155,7 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
       ? {}
       : { fork: { url: c.forkUrl, ...(c.forkBlockNumber === undefined ? {} : { blockNumber: c.forkBlockNumber }), ...(c.forkHeaders === undefined ? {} : { headers: c.forkHeaders }), ...(c.forkCacheDir === undefined ? {} : { cacheDir: c.forkCacheDir }), ...(c.forkHistoryEntries === undefined ? {} : { historyEntries: c.forkHistoryEntries }), ...(c.forkWalkFetches === undefined ? {} : { walkFetches: c.forkWalkFetches }) } }),
     ...(c.hardhat ? { hardhatCompat: true } : {}),
+    ...(c.artifacts.length === 0 ? {} : { artifacts: c.artifacts }),
     ...(c.throwOnTransactionFailures === undefined ? {} : { throwOnTransactionFailures: c.throwOnTransactionFailures }),
     ...(c.throwOnCallFailures === undefined ? {} : { throwOnCallFailures: c.throwOnCallFailures }),
     ...(c.allowUnlimitedContractSize ? { allowUnlimitedContractSize: true } : {}),

@@ -36,6 +36,7 @@ import { GasProbe, hardhatEstimate } from './hardhat-estimate.js'
 import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { revertError } from './revert.js'
 import { hardhatFailure } from './transaction-failure.js'
+import type { FailureReport } from '../metadata/source-map.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 import { requestTransaction, type Fees } from './request-tx.js'
 
@@ -99,6 +100,12 @@ export interface CallExecutorOptions {
    * errors (`hardhat-errors.ts`).
    */
   hardhat?: boolean
+  /**
+   * In Hardhat mode, what the contract metadata says about a failed call or estimate (its custom
+   * error by name, its Solidity frames); asked only after a failure, and answers at once without
+   * metadata.
+   */
+  explain?: ((req: CallRequest, block: Block, options: CallOptions) => Promise<FailureReport | undefined>) | undefined
 }
 
 /** The tip (the gas price, base fee being 0) of Hardhat's eth_estimateGas when none is given: 1 gwei. */
@@ -328,7 +335,7 @@ export class CallExecutor {
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
-      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue)
+      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue, undefined, await this.options.explain?.(req, block, options))
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
@@ -371,7 +378,7 @@ export class CallExecutor {
     if (failure !== undefined) {
       if (sink !== undefined) for (const m of messages) sink(m)
       // Hardhat answers an estimate that fails as the call would, whatever more gas would do.
-      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue)
+      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue, undefined, await this.options.explain?.({ ...req, gas: hi }, block, { state: options.state, block: options.block }))
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)

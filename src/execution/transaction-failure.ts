@@ -9,12 +9,17 @@
 import { TransactionFailed } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 import type { TxOutcome } from './builder.js'
+import type { FailureReport } from '../metadata/source-map.js'
 import { ERROR_SELECTOR, PANIC_CODES, PANIC_SELECTOR, revertReason } from './revert.js'
 
 const VM_EXCEPTION = 'VM Exception while processing transaction'
 
-/** What a reverted transaction's data says, in Hardhat's words (without an ABI to name custom errors). */
-function revertMessage(output: Uint8Array): string {
+/**
+ * What a reverted transaction's data says, in Hardhat's words; a custom error by name when the
+ * contract metadata decoded it (`customError`), by its data otherwise, as Hardhat without the
+ * compilation.
+ */
+function revertMessage(output: Uint8Array, customError: string | undefined): string {
   if (output.length === 0) return 'Transaction reverted without a reason string'
   const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
   if (selector === PANIC_SELECTOR && output.length === 36) {
@@ -25,6 +30,7 @@ function revertMessage(output: Uint8Array): string {
   }
   const reason = selector === ERROR_SELECTOR ? revertReason(output) : undefined
   if (reason !== undefined) return `${VM_EXCEPTION}: reverted with reason string '${reason}'`
+  if (customError !== undefined) return `${VM_EXCEPTION}: reverted with custom error '${customError}'`
   return `${VM_EXCEPTION}: reverted with an unrecognized custom error (return data: ${data(output)})`
 }
 
@@ -40,11 +46,13 @@ const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
  * jump, …) `Transaction reverted without a reason string`. `data` is `{ message, txHash, data }`:
  * `txHash` for a mined transaction, null for a call that ran out of gas, absent for other calls;
  * `data` the revert bytes (`0x` for a halt). `failure` is the engine's error (`revert` for a revert).
+ * `report` is what the contract metadata says (the custom error's name and arguments, the
+ * Solidity frames), when the node has any.
  */
-export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string): TransactionFailed {
+export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string, report?: FailureReport): TransactionFailed {
   const message =
     failure === 'revert'
-      ? `Error: ${revertMessage(output)}`
+      ? `Error: ${revertMessage(output, report?.customError)}`
       : OUT_OF_GAS.has(failure)
         ? 'Transaction ran out of gas'
         : failure === 'invalid opcode'
@@ -54,12 +62,13 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
             : 'Error: Transaction reverted without a reason string'
   const kind = OUT_OF_GAS.has(failure) ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' ? data(output) : '0x'
-  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned })
-  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned })
-  return new TransactionFailed(kind, message, { message, data: returned })
+  const stack = (report?.frames ?? []).map((f) => `${f.contract}.${f.function} (${f.sourceName}:${f.line})`)
+  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
+  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
+  return new TransactionFailed(kind, message, { message, data: returned }, stack)
 }
 
 /** The error for a mined transaction that failed (`outcome.error` set), with its hash. */
-export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array): TransactionFailed {
-  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash))
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array, report?: FailureReport): TransactionFailed {
+  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash), report)
 }

@@ -32,6 +32,7 @@ import { FEE_MARKET_TYPE, feeMarketItems, signedBy, withEncoding, withSignature 
 import { checkInitcodeSize, initcodeTooLarge } from './tx-fields.js'
 import { requestTransaction } from './request-tx.js'
 import { transactionFailedError } from './transaction-failure.js'
+import type { FailureReport } from '../metadata/source-map.js'
 import { hardhatRefusal, nonceTooHigh } from './hardhat-refusals.js'
 import { checksumAddress } from '../crypto/checksum.js'
 
@@ -141,6 +142,8 @@ export interface TransactionsOptions {
   automine: () => boolean
   /** Whether the node sends for an address (hex, no 0x) without its key (hardhat_impersonateAccount). */
   impersonated: (address: string) => boolean
+  /** What the contract metadata says about a mined transaction that failed; asked only then. */
+  explain?: ((hash: Uint8Array) => Promise<FailureReport | undefined>) | undefined
 }
 
 export class Transactions {
@@ -367,7 +370,7 @@ export class Transactions {
       return hash
     }
     const outcome = await inclusion.settled
-    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash)
+    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash, await this.options.explain?.(hash))
     return hash
   }
 }

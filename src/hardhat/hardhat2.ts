@@ -85,6 +85,15 @@ function providerError(thrown: unknown): unknown {
   error.data = e.data
   const hash = (e.data as { txHash?: unknown } | undefined)?.txHash
   if (typeof hash === 'string') error.transactionHash = hash
+  // The Solidity frames above the JavaScript ones, as Hardhat's own errors carry them.
+  const frames = (thrown as { solidityStack?: readonly string[] }).solidityStack
+  if (frames !== undefined && frames.length > 0 && error.stack !== undefined) {
+    const lines = error.stack.split('\n')
+    const at = lines.findIndex((l) => l.startsWith('    at '))
+    lines.splice(at === -1 ? lines.length : at, 0, ...frames.map((f) => `    at ${f}`))
+    // Hardhat's ProviderError gives `stack` a getter only: the property is redefined.
+    Object.defineProperty(error, 'stack', { value: lines.join('\n'), writable: true, configurable: true })
+  }
   return error
 }
 
@@ -92,6 +101,22 @@ function providerError(thrown: unknown): unknown {
 function userSetting(hre: HardhatRuntimeEnvironment) {
   const written = (hre.userConfig.networks?.[HARDHAT] ?? {}) as Record<string, unknown>
   return (setting: 'initialDate' | 'chains') => written[setting] !== undefined
+}
+
+/**
+ * The project's build-info files handed to the node, as Hardhat 2 hands them to EDR when it makes
+ * its provider (at the first request, after `hardhat test` compiled): failures then name custom
+ * errors and carry Solidity frames. One that cannot be read is warned about and passed over, as
+ * Hardhat does ("Stack traces engine could not be initialized").
+ */
+async function addBuildInfos(hre: HardhatRuntimeEnvironment, node: { addArtifacts(paths: string[]): number }): Promise<void> {
+  const paths = await hre.artifacts.getBuildInfoPaths()
+  if (paths.length === 0) return
+  try {
+    node.addArtifacts(paths)
+  } catch (error) {
+    console.warn(`finality: the build-info files could not be read, failures will not name custom errors: ${(error as Error).message}`)
+  }
 }
 
 /** The `hardhat` network's provider: a finality node behind Hardhat's own wrappers. */
@@ -104,6 +129,7 @@ function finalityProvider(hre: HardhatRuntimeEnvironment, extenders: HardhatCont
     })
     // Solidity console.log goes to standard output, as Hardhat prints it.
     const node = await finality().createNode({ ...options, onConsoleLog: (message) => console.log(message) })
+    await addBuildInfos(hre, node)
     let provider: EIP1193Provider = new NodeAdapter(node.provider as unknown as EIP1193Provider, config.loggingEnabled)
     for (const extender of extenders) provider = await extender(provider, hre.config, HARDHAT)
     provider = applyProviderWrappers(provider, config, extenders)

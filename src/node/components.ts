@@ -15,7 +15,12 @@ import { createValidator, validatorSeed } from '../consensus/keys.js'
 import { Controls } from '../controls/controls.js'
 import { Impersonation } from '../controls/impersonation.js'
 import { BlockBuilder } from '../execution/builder.js'
-import { CallExecutor } from '../execution/call.js'
+import type { Block } from '@ethereumjs/block'
+import { CallExecutor, type CallOptions } from '../execution/call.js'
+import type { CallRequest } from '../execution/call-request.js'
+import { FailureExplainer } from '../execution/failures.js'
+import type { FailureReport } from '../metadata/source-map.js'
+import { ContractRegistry } from '../metadata/registry.js'
 import { EcrecoverOverrides } from '../execution/ecrecover-overrides.js'
 import { Transactions } from '../execution/transactions.js'
 import { Tracing } from '../execution/tracers/replay.js'
@@ -91,7 +96,11 @@ export async function createComponents(settings: NodeSettings) {
     log.consoleLog(message)
     onConsoleLog?.(message)
   }
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat })
+  // Contract metadata explains failures (in Hardhat mode): read only after a failure, and only when some was given.
+  const contracts = new ContractRegistry()
+  if (options.artifacts !== undefined) contracts.add(options.artifacts)
+  const explainCall = (req: CallRequest, block: Block, o: CallOptions): Promise<FailureReport | undefined> => failures.ofCall(req, block, o)
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat, explain: explainCall })
   const impersonation = new Impersonation()
   const blockGasLimit = settings.blockGasLimit
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
@@ -104,12 +113,14 @@ export async function createComponents(settings: NodeSettings) {
     hardhat,
     automine: () => producer.mode.mode === 'auto',
     impersonated: (address) => impersonation.has(address),
+    explain: (hash): Promise<FailureReport | undefined> => failures.ofTransaction(hash),
   })
   const controls = new Controls(chain, pool, producer, impersonation, output, fork, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: hardhat })
   const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
-  const tracing = new Tracing(chain, calls, clock, limits, hardhat)
-  return { keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing }
+  const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat)
+  const failures: FailureExplainer = new FailureExplainer(contracts, () => tracing, chain)
+  return { keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts }
 }
 
 /** The components of a node. */

@@ -1,5 +1,6 @@
 /** The node object's type: what createNode() answers. */
 import type { Server } from 'node:http'
+import type { ArtifactSources } from '../metadata/registry.js'
 import type { CertificateWithSetJson } from '../consensus/certificate.js'
 import type { MiningMode } from '../producer/producer.js'
 import type { Fault } from '../consensus/tendermint/faults.js'
@@ -91,6 +92,13 @@ export interface FinalityNode {
   /** Sends for an address without its key (`hardhat_impersonateAccount`), and stops. */
   impersonate(address: Hex): Promise<void>
   stopImpersonating(address: Hex): Promise<void>
+  /**
+   * Adds contract metadata (what `createNode({ artifacts })` takes: build-info, solc output,
+   * artifact objects, or paths of artifact folders and files), so failures of those contracts are
+   * named in Hardhat mode; answers how many contracts were read. A bad source throws an
+   * `ArtifactError` naming it and adds nothing.
+   */
+  addArtifacts(sources: ArtifactSources): number
   /** Back to genesis (`hardhat_reset`). */
   reset(): Promise<void>
   /**

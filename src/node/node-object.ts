@@ -171,6 +171,10 @@ export function nodeObject({ settings, components, services, methods, dispatcher
     impersonate: alive(helpers.impersonate),
     stopImpersonating: alive(helpers.stopImpersonating),
     reset: alive(helpers.reset),
+    addArtifacts(sources) {
+      live()
+      return components.contracts.add(sources)
+    },
     importBlocks: alive(helpers.importBlocks),
     commitCertificate: alive(helpers.commitCertificate),
     close: () =>

@@ -101,12 +101,33 @@ const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, 
   wire: wire as (error: DomainError) => RpcError,
 })
 
+/**
+ * The Solidity frames put in an error's stack above its JavaScript frames, innermost first, as
+ * Hardhat's in-process errors show them (`    at Vault.withdraw (contracts/Vault.sol:33)`), and
+ * kept beside it as `solidityStack` (not enumerable: no answer changes) for wrappers that make an
+ * error of their own (the EIP-1193 provider, the Hardhat plugin's ProviderError).
+ */
+export function withSolidityStack<E extends Error>(error: E, frames: readonly string[] | undefined): E {
+  if (frames === undefined || frames.length === 0 || error.stack === undefined) return error
+  const lines = error.stack.split('\n')
+  const head = lines.findIndex((l) => l.startsWith('    at '))
+  const at = head === -1 ? lines.length : head
+  error.stack = [...lines.slice(0, at), ...frames.map((f) => `    at ${f}`), ...lines.slice(at)].join('\n')
+  Object.defineProperty(error, 'solidityStack', { value: frames })
+  return error
+}
+
+/** The frames `withSolidityStack` kept on an error, if any. */
+export function solidityStackOf(error: unknown): readonly string[] | undefined {
+  return (error as { solidityStack?: readonly string[] } | undefined)?.solidityStack
+}
+
 const TABLE: readonly Row[] = [
   row(Refused, (e) => new ServerError(e.message)),
   row(InvalidInput, (e) => new InvalidParamsError(e.message)),
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
-  row(TransactionFailed, (e) => new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data)),
+  row(TransactionFailed, (e) => withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack)),
   row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
   row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
   row(NodeClosed, () => new NodeClosedError()),

@@ -1,0 +1,81 @@
+/**
+ * Explains a failed call, estimate or transaction from the contract metadata the node was given:
+ * runs it again with the failure tracer (a traced call as debug_traceCall runs it, a mined
+ * transaction replayed in its block as debug_traceTransaction does), matches each failing frame's
+ * code to a contract, and answers the custom error by name (decoded with the ABI of the contract
+ * where the revert began) and the Solidity frames, innermost first. Asked only after an
+ * execution failed and only when metadata was given: a node without any never runs it.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Chain } from '../chain/chain.js'
+import type { ContractRegistry } from '../metadata/registry.js'
+import { locate, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
+import type { CallRequest } from './call-request.js'
+import type { CallOptions } from './call.js'
+import { FailureTracer, failureChain, type FailureFrame } from './tracers/failure-tracer.js'
+import type { Tracing } from './tracers/replay.js'
+
+/** Explains failures with the registry's contracts (see the module comment). */
+export class FailureExplainer {
+  private readonly sourceMaps = new WeakMap<object, unknown>()
+
+  constructor(
+    readonly registry: ContractRegistry,
+    private readonly tracing: () => Tracing,
+    private readonly chain: Chain,
+  ) {}
+
+  /** True when there is metadata to explain failures with. */
+  get active(): boolean {
+    return this.registry.size > 0
+  }
+
+  /** A failed eth_call or eth_estimateGas, run again traced on the same block and overrides. */
+  async ofCall(req: CallRequest, block: Block, options: CallOptions = {}): Promise<FailureReport | undefined> {
+    if (!this.active) return undefined
+    const tracer = new FailureTracer()
+    try {
+      await this.tracing().traceCallsWith([{ call: req, tracer }], block, options)
+    } catch {
+      // The explanation only adds to the error already decided; a run that cannot be repeated adds nothing.
+      return undefined
+    }
+    return tracer.root === undefined ? undefined : this.report(tracer.root)
+  }
+
+  /** A mined transaction that failed, replayed in its block. */
+  async ofTransaction(hash: Uint8Array): Promise<FailureReport | undefined> {
+    if (!this.active) return undefined
+    const included = await this.chain.transaction(hash)
+    if (included === undefined) return undefined
+    const tracer = new FailureTracer()
+    try {
+      await this.tracing().replayWith(included.block, included.receipts, included.index + 1, (i) => (i === included.index ? tracer : undefined))
+    } catch {
+      return undefined
+    }
+    return tracer.root === undefined ? undefined : this.report(tracer.root)
+  }
+
+  private report(root: FailureFrame): FailureReport {
+    const chain = failureChain(root)
+    const frames: SourceLocation[] = []
+    let customError: string | undefined
+    for (const [i, frame] of chain.entries()) {
+      const runtime = frame.type !== 'CREATE' && frame.type !== 'CREATE2'
+      const contract = this.registry.match(frame.code, runtime)
+      if (contract === undefined) continue
+      if (i === chain.length - 1 && frame.error === 'execution reverted') customError = this.registry.customError(contract, frame.output)
+      // The last instruction with a place in the source: a compiler helper (a checked addition's
+      // panic) has none, and the frame is placed where it was called from.
+      for (let k = frame.pcs.length - 1; k >= 0; k--) {
+        const at = locate(contract, runtime, frame.code, frame.pcs[k]!, this.sourceMaps)
+        if (at === undefined) continue
+        frames.push(at)
+        break
+      }
+    }
+    frames.reverse()
+    return customError === undefined ? { frames } : { customError, frames }
+  }
+}

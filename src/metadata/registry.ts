@@ -1,0 +1,112 @@
+/**
+ * The node's contract metadata: the contracts given to `createNode({ artifacts })` or
+ * `node.addArtifacts`, and the code → contract matches found so far. Read only when an execution
+ * fails (to name its custom error and its frames); a node given no metadata holds an empty
+ * registry and never asks it.
+ */
+import { readArtifacts, type ArtifactInput, type ContractMetadata } from './artifacts.js'
+import { readArtifactPath } from './files.js'
+import { codeMatches, maskCode, type MaskedCode } from './bytecode.js'
+import { decodeParameters, formatValue, selectorOf, AbiDecodeError, type AbiItem } from './abi.js'
+
+interface Entry {
+  readonly contract: ContractMetadata
+  runtime?: MaskedCode | undefined
+  creation?: MaskedCode | undefined
+}
+
+/**
+ * What `artifacts` and `node.addArtifacts` take: build-info, solc output or artifact objects
+ * (parsed JSON), and paths of folders (Foundry's `out/`, Hardhat's `artifacts/`) or JSON files.
+ */
+export type ArtifactSource = ArtifactInput | string
+/** One source or a list of them. */
+export type ArtifactSources = ArtifactSource | readonly ArtifactSource[]
+
+/** Every contract the sources hold; a bad one throws (an `ArtifactError` naming it). */
+export function readSources(sources: ArtifactSources, where = 'artifacts'): ContractMetadata[] {
+  const list: readonly ArtifactSource[] = Array.isArray(sources) ? sources : [sources as ArtifactSource]
+  const objects = list.filter((s): s is ArtifactInput => typeof s !== 'string')
+  const out = objects.length === 0 ? [] : readArtifacts(Array.isArray(sources) ? objects : objects[0]!, where)
+  for (const s of list) if (typeof s === 'string') out.push(...readArtifactPath(s))
+  return out
+}
+
+/** A contract matched to code, and whether the code was its deployed or creation code. */
+export interface CodeMatch {
+  readonly contract: ContractMetadata
+  readonly runtime: boolean
+}
+
+/** The contracts a node knows, matched to code by bytecode. */
+export class ContractRegistry {
+  private readonly entries: Entry[] = []
+  /** Deployed code lengths to their candidates: a match compares only contracts of the same size. */
+  private readonly byLength = new Map<number, Entry[]>()
+  /** Matches made, by code (hex): code seen once is matched once. */
+  private readonly matched = new Map<string, CodeMatch | null>()
+  private readonly errorsBySelector = new WeakMap<ContractMetadata, Map<string, AbiItem>>()
+
+  /** How many contracts it holds. */
+  get size(): number {
+    return this.entries.length
+  }
+
+  /** Adds the sources' contracts (a bad source throws before any is added); answers how many. */
+  add(sources: ArtifactSources, where?: string): number {
+    const contracts = readSources(sources, where)
+    for (const contract of contracts) {
+      if (contract.runtime === undefined && contract.creation === undefined && contract.abi.length === 0) continue
+      const entry: Entry = { contract }
+      if (contract.runtime !== undefined) {
+        entry.runtime = maskCode(contract.runtime, true)
+        const n = entry.runtime.bytes.length
+        const list = this.byLength.get(n)
+        if (list === undefined) this.byLength.set(n, [entry])
+        else list.push(entry)
+      }
+      if (contract.creation !== undefined) entry.creation = maskCode(contract.creation, false)
+      this.entries.push(entry)
+    }
+    // A code not matched before may match a contract added now.
+    for (const [k, v] of this.matched) if (v === null) this.matched.delete(k)
+    return contracts.length
+  }
+
+  /** The contract whose deployed code (`runtime`) or creation code (with arguments) `code` is. */
+  match(code: Uint8Array, runtime: boolean): ContractMetadata | undefined {
+    if (this.entries.length === 0 || code.length === 0) return undefined
+    const key = `${runtime ? 'r' : 'c'}${Buffer.from(code).toString('hex')}`
+    const known = this.matched.get(key)
+    if (known !== undefined) return known?.contract
+    let found: ContractMetadata | undefined
+    if (runtime) found = this.byLength.get(code.length)?.find((e) => codeMatches(e.runtime!, code, true))?.contract
+    else {
+      // The longest creation code that prefixes it: a contract whose code is a prefix of another's loses.
+      let best: Entry | undefined
+      for (const e of this.entries) if (e.creation !== undefined && codeMatches(e.creation, code, false) && (best === undefined || e.creation.bytes.length > best.creation!.bytes.length)) best = e
+      found = best?.contract
+    }
+    this.matched.set(key, found === undefined ? null : { contract: found, runtime })
+    return found
+  }
+
+  /** The custom error of `contract` that `revertData` encodes, as Hardhat writes it: `Name(arg, …)`. */
+  customError(contract: ContractMetadata, revertData: Uint8Array): string | undefined {
+    if (revertData.length < 4) return undefined
+    let errors = this.errorsBySelector.get(contract)
+    if (errors === undefined) {
+      errors = new Map(contract.abi.filter((i) => i.type === 'error').map((i) => [selectorOf(i), i]))
+      this.errorsBySelector.set(contract, errors)
+    }
+    const item = errors.get(Buffer.from(revertData.subarray(0, 4)).toString('hex'))
+    if (item === undefined) return undefined
+    try {
+      const values = decodeParameters(item.inputs ?? [], revertData.subarray(4))
+      return `${item.name}(${values.map(formatValue).join(', ')})`
+    } catch (error) {
+      if (error instanceof AbiDecodeError) return undefined
+      throw error
+    }
+  }
+}

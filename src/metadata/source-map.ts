@@ -1,0 +1,105 @@
+/**
+ * Program counters to Solidity source: solc's compressed source maps (`s:l:f:j:m` per
+ * instruction, an empty field repeating the one before), the instruction each program counter
+ * starts (PUSH data skipped), and the line and function of a source offset. Hardhat names a frame
+ * `Contract.function (file:line)` from the same three.
+ */
+import type { ContractMetadata, SourceFile } from './artifacts.js'
+
+/** One instruction's source range; `file` is solc's source index, -1 for none (generated code). */
+export interface SourceRange {
+  readonly start: number
+  readonly length: number
+  readonly file: number
+  readonly jump: string
+}
+
+/** A frame's place in the Solidity source, as Hardhat writes it. */
+export interface SourceLocation {
+  readonly sourceName: string
+  readonly contract: string
+  /** The function's name; `constructor`, `<fallback>`, `<receive>`, or `<unknown>` outside one. */
+  readonly function: string
+  /** 1-based. */
+  readonly line: number
+}
+
+/** Decodes a compressed source map into one range per instruction. */
+export function parseSourceMap(map: string): SourceRange[] {
+  const out: SourceRange[] = []
+  let last: SourceRange = { start: -1, length: -1, file: -1, jump: '-' }
+  for (const item of map.split(';')) {
+    const [s, l, f, j] = item.split(':')
+    last = {
+      start: s === undefined || s === '' ? last.start : Number(s),
+      length: l === undefined || l === '' ? last.length : Number(l),
+      file: f === undefined || f === '' ? last.file : Number(f),
+      jump: j === undefined || j === '' ? last.jump : j,
+    }
+    out.push(last)
+  }
+  return out
+}
+
+/** For each byte of `code`, the index of the instruction it belongs to. */
+export function instructionIndexes(code: Uint8Array): Uint32Array {
+  const out = new Uint32Array(code.length)
+  let index = 0
+  for (let pc = 0; pc < code.length; index++) {
+    const op = code[pc]!
+    const size = op >= 0x60 && op <= 0x7f ? op - 0x5e : 1
+    out.fill(index, pc, Math.min(pc + size, code.length))
+    pc += size
+  }
+  return out
+}
+
+/** The 1-based line of a source offset. */
+export function lineOf(content: string, offset: number): number {
+  let line = 1
+  for (let i = 0; i < offset && i < content.length; i++) if (content.charCodeAt(i) === 10) line++
+  return line
+}
+
+function functionAt(source: SourceFile, offset: number): { contract: string | undefined; name: string } | undefined {
+  let best: { contract: string | undefined; name: string; length: number } | undefined
+  for (const f of source.functions ?? []) {
+    if (offset >= f.start && offset < f.start + f.length && (best === undefined || f.length < best.length)) best = f
+  }
+  return best
+}
+
+/**
+ * Where the instruction at `pc` of `contract`'s code is in its source, or undefined when the
+ * contract has no source map, the pc is past the code, or the instruction maps to generated code
+ * (then the caller looks at an earlier instruction of the frame, as Hardhat does for a panic in a
+ * compiler helper).
+ */
+export function locate(contract: ContractMetadata, runtime: boolean, code: Uint8Array, pc: number, cache: WeakMap<object, unknown>): SourceLocation | undefined {
+  const meta = runtime ? contract.runtime : contract.creation
+  if (meta?.sourceMap === undefined || contract.sources === undefined || pc < 0 || pc >= code.length) return undefined
+  let parsed = cache.get(meta) as { ranges: SourceRange[]; indexes: Uint32Array } | undefined
+  if (parsed === undefined) {
+    parsed = { ranges: parseSourceMap(meta.sourceMap), indexes: instructionIndexes(code) }
+    cache.set(meta, parsed)
+  }
+  const range = parsed.ranges[parsed.indexes[pc]!]
+  if (range === undefined || range.file < 0) return undefined
+  const source = contract.sources.get(range.file)
+  if (source?.content === undefined) return undefined
+  const fn = functionAt(source, range.start)
+  return {
+    sourceName: source.name,
+    contract: fn?.contract ?? contract.name,
+    function: fn?.name ?? '<unknown>',
+    line: lineOf(source.content, range.start),
+  }
+}
+
+/** What the contract metadata says about a failure. */
+export interface FailureReport {
+  /** `Name(arg, …)`: the custom error of the contract where the revert began, when its ABI has it. */
+  readonly customError?: string
+  /** The Solidity frames of the failure, innermost first (frames of unknown contracts left out). */
+  readonly frames: readonly SourceLocation[]
+}

@@ -1,0 +1,24 @@
+/**
+ * docs/errors.md: its program runs (solc from node_modules, the package pointed at src/) and
+ * prints what the page shows; its command line is one the CLI parses.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseCli } from '../../src/cli/config.js'
+import { block, runBatch, shellWords } from './blocks.js'
+
+describe('docs/errors.md', () => {
+  it('the example prints the custom error and its Solidity frame', { timeout: 120_000 }, async () => {
+    const { runs, stderr } = await runBatch([{ name: 'errors-example.ts', source: block('errors.md', 1, 'ts') }])
+    const run = runs['errors-example.ts']
+    expect(run?.error, stderr).toBeUndefined()
+    expect(run?.stdout.trimEnd()).toBe(block('errors.md', 2, 'text').trimEnd())
+  })
+
+  it('the command line parses', () => {
+    const words = shellWords(block('errors.md', 3, 'sh').trim())
+    expect(words.slice(0, 2)).toEqual(['npx', 'finality'])
+    const c = parseCli(words.slice(2))
+    expect(c.hardhat).toBe(true)
+    expect(c.artifacts).toEqual(['out/'])
+  })
+})
