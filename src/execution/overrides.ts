@@ -3,14 +3,14 @@
  * params of eth_call and eth_estimateGas, and the per-block overrides of eth_simulateV1. They
  * apply to one run's view of the state and block only; the chain never sees them.
  */
-import { type Block, createBlock } from '@ethereumjs/block'
+import { Block, createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVMInterface } from '@ethereumjs/evm'
 import { Account, KECCAK256_NULL, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Refused } from '../domain-errors.js'
 import { precompilesOf, setPrecompiles, type Precompiles } from './engine/precompiles.js'
-import { setBlobGasPrice } from './engine/header.js'
+import { setBlobGasPrice, withBaseFee } from './engine/header.js'
 import { data } from '../hex.js'
 import type { StateReader } from '../state/types.js'
 
@@ -147,13 +147,21 @@ export function overriddenBlock(block: Block, o: BlockOverrides | undefined, com
     const known = FEELESS.get(block)
     if (known !== undefined && known.common === common) return known
   }
-  const out = buildOverridden(block, o, common)
+  const out = (feeless ? feelessBlock(block, common) : undefined) ?? buildOverridden(block, o, common)
   if (feeless) FEELESS.set(block, out)
   return out
 }
 
 /** The base-fee-0 context of each block (read-only once made: nothing sets fields on it). */
 const FEELESS = new WeakMap<Block, Block>()
+
+/** `block` with base fee 0 (none before London), its header copied as it is otherwise; undefined where the copy cannot be made. */
+function feelessBlock(block: Block, common: Common): Block | undefined {
+  if (common !== block.common) return undefined
+  const fee = block.header.baseFeePerGas === undefined ? undefined : 0n
+  const header = withBaseFee(block.header, fee)
+  return header === undefined ? undefined : new Block(header, [], [], undefined, { common, freeze: false })
+}
 
 function buildOverridden(block: Block, o: BlockOverrides, common: Common): Block {
   const header = block.header.toJSON() as Record<string, unknown>
