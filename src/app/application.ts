@@ -81,6 +81,7 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
       leftOut: rejected.map((r) => ({ hash: keyOf(r.tx.hash()), error: r.error, retry: r.retry })),
       logs: consoleLogs,
       appHash: block.header.stateRoot,
+      validatorUpdates: proposal.built.validatorUpdates,
     }
   }
 

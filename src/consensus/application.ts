@@ -9,6 +9,7 @@
  * ended (`Outcome`) are type parameters, opaque here; the host that drives the seam (the block
  * producer, with its pool) and the application behind it name them.
  */
+import type { Hex } from '../hex.js'
 import type { CommitCertificate } from './votes.js'
 
 /** A proposal as consensus sees it: opaque, named by the hash validators vote on. */
@@ -68,6 +69,11 @@ export interface Finalized<Block, Outcome> {
   logs: string[]
   /** The state root the block's header commits to (CometBFT's `app_hash`). */
   appHash: Uint8Array
+  /**
+   * Validators whose voting power the block changed (ABCI's `validator_updates`; power 0 removes
+   * one): consensus applies them at the block's height + 2.
+   */
+  validatorUpdates?: ReadonlyArray<{ address: Hex; power: bigint }> | undefined
 }
 
 /** The application behind consensus (ABCI++'s consensus connection). */

@@ -14,6 +14,7 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
+import type { BlockHooks, ValidatorUpdate } from './block-hooks.js'
 import { bindState, createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
@@ -61,6 +62,8 @@ export interface BuiltBlock {
   /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
   state: PreparedState
   rejected: Rejected[]
+  /** EndBlock's validator updates (only with block hooks). */
+  validatorUpdates?: ValidatorUpdate[] | undefined
   close(): void
 }
 
@@ -161,9 +164,11 @@ export class BlockBuilder {
     private readonly chain: Chain,
     /** The VM blocks execute in (hooks such as console.log attach to its EVM). */
     readonly vm: VM,
+    /** BeginBlock, EndBlock and precompiles of the application's own (the `cosmos` option). */
+    private readonly hooks: BlockHooks | undefined,
   ) {}
 
-  static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides): Promise<BlockBuilder> {
+  static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides, hooks?: BlockHooks): Promise<BlockBuilder> {
     const vm = await createEngineVM(
       {
         common,
@@ -171,8 +176,9 @@ export class BlockBuilder {
         blockchain: chainBlockhashes(chain),
       },
       ecrecover,
+      hooks?.precompiles,
     )
-    return new BlockBuilder(chain, vm)
+    return new BlockBuilder(chain, vm, hooks)
   }
 
   private lastCoinbase: { hex: string; address: Address } | undefined
@@ -223,7 +229,7 @@ export class BlockBuilder {
    * Hardhat and Anvil do.
    */
   async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array; impersonated?: boolean }>, params: BlockParams): Promise<BuiltBlock> {
-    if (txs.length === 0) {
+    if (txs.length === 0 && this.hooks === undefined) {
       const empty = await this.buildEmpty(params)
       if (empty !== undefined) return empty
     }
@@ -260,6 +266,7 @@ export class BlockBuilder {
       await state.checkpoint()
       const beacon = beaconRoot ?? new Uint8Array(32)
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
+      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number)
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
@@ -295,6 +302,7 @@ export class BlockBuilder {
         }
       }
 
+      const validatorUpdates = this.hooks === undefined ? undefined : await this.hooks.endBlock(state, number)
       const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
       const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
@@ -347,7 +355,7 @@ export class BlockBuilder {
       const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
       keepBlockEncoding(block, headerRlp, transactions, withdrawals)
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, state: prepared, rejected, validatorUpdates, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

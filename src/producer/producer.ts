@@ -250,8 +250,10 @@ export class Producer {
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)
-    const { block, txResults, leftOut, logs } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
+    const { block, txResults, leftOut, logs, validatorUpdates } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
     await this.app.commit()
+    // CometBFT's rule: the updates FinalizeBlock of H returns make the set of H + 2.
+    if (validatorUpdates !== undefined && validatorUpdates.length > 0) this.bft.applyValidatorUpdates(height, validatorUpdates)
     // Before the senders hear of their transactions, so their logs are out when the send returns.
     const sink = this.onConsoleLog
     if (sink !== undefined) {
