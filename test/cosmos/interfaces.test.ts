@@ -27,7 +27,7 @@ afterAll(async () => {
 })
 
 /** The revert reason of a call of `data` to `to`, or undefined when it succeeds. */
-async function reason(to: string, data: Hex): Promise<string | undefined> {
+async function reason(to: Hex, data: Hex): Promise<string | undefined> {
   try {
     await node.request({ method: 'eth_call', params: [{ from: node.accounts[0]!.address, to, data, gas: '0x1000000' }, 'latest'] })
     return undefined
@@ -37,7 +37,7 @@ async function reason(to: string, data: Hex): Promise<string | undefined> {
 }
 
 describe('Cosmos EVM interfaces', () => {
-  for (const [name, { address }] of Object.entries(INTERFACES)) {
+  for (const [name, { address }] of Object.entries(INTERFACES) as Array<[string, { address: Hex }]>) {
     it(`${name} at ${address}: every function is served or refused with a reason`, async () => {
       const functions = contracts[name]!.abi.filter((x): x is AbiFunction => x.type === 'function')
       expect(functions.length).toBeGreaterThan(1)

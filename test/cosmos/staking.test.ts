@@ -12,7 +12,6 @@ import {
   decodeEventLog,
   defineChain,
   getAddress,
-  getContract,
   parseEther,
   type Abi,
   type Hex,
@@ -109,17 +108,18 @@ describe('the cosmos option', () => {
     const operator = await valoper(target!.address)
     const deployHash = await wallet.deployContract({ abi: vaultArtifact.abi, bytecode: vaultArtifact.bytecode, args: [operator] })
     const vaultAddress = (await client.waitForTransactionReceipt({ hash: deployHash })).contractAddress!
-    const vault = getContract({ address: vaultAddress, abi: vaultArtifact.abi, client: { public: client, wallet } })
+    const vault = { address: vaultAddress, abi: vaultArtifact.abi }
+    const staked = () => client.readContract({ ...vault, functionName: 'staked' }) as Promise<bigint>
 
-    const hash = await vault.write.deposit({ value: parseEther('5') })
+    const hash = await wallet.writeContract({ ...vault, functionName: 'deposit', value: parseEther('5') })
     const receipt = await client.waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
     const h = receipt.blockNumber
     const event = receipt.logs.find((l) => l.address.toLowerCase() === STAKING)!
     const decoded = decodeEventLog({ abi: contracts.StakingI!.abi as Abi, data: event.data, topics: event.topics as [Hex, ...Hex[]] })
     expect(decoded).toMatchObject({ eventName: 'Delegate', args: { delegatorAddress: getAddress(vaultAddress), amount: parseEther('5'), newShares: parseEther('5') * 10n ** 18n } })
-    expect((decoded.args as { validatorAddress: string }).validatorAddress.toLowerCase()).toBe(target!.address)
-    expect(await vault.read.staked()).toBe(parseEther('5'))
+    expect((decoded.args as unknown as { validatorAddress: string }).validatorAddress.toLowerCase()).toBe(target!.address)
+    expect(await staked()).toBe(parseEther('5'))
 
     const power = async (block: bigint) => BigInt((await validators(block)).find((v) => v.address === target!.address)!.votingPower)
     expect(await power(h)).toBe(10n)
