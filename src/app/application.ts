@@ -35,6 +35,7 @@ function params(req: PrepareProposalRequest<PoolEntry>): BlockParams {
     baseFeePerGas: h.baseFeePerGas,
     prevRandao: h.prevRandao,
     extraData: h.extraData,
+    misbehavior: req.misbehavior,
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import type { Hex } from '../hex.js'
 import type { CommitCertificate } from './votes.js'
+import type { Misbehavior } from './evidence.js'
 
 /** A proposal as consensus sees it: opaque, named by the hash validators vote on. */
 export interface Proposal {
@@ -32,6 +33,8 @@ export interface PrepareProposalRequest<Tx> {
   /** The offered transactions, opaque to consensus (the host's pool entries). */
   txs: readonly Tx[]
   header: HeaderChoices
+  /** Evidence the block commits (ABCI's misbehavior), handed to the application. */
+  misbehavior?: readonly Misbehavior[] | undefined
 }
 
 /** The header choices the node's block-production settings make (test controls, miner_). */

@@ -12,6 +12,7 @@ import type { MessagePrecompile } from '../execution/engine/precompiles.js'
 import { data, fromHex, type Hex } from '../hex.js'
 import { bankPrecompile, bech32Precompile } from './bank-bech32.js'
 import { cosmosSettings, type CosmosOptions, type CosmosSettings } from './options.js'
+import { slashForEquivocation, slashingPrecompile } from './slashing.js'
 import { stakingPrecompile } from './staking.js'
 import { BONDED_POOL, genesisStorage, NOT_BONDED_POOL, STAKING_ADDRESS, StakingState, type ValidatorRecord } from './staking-state.js'
 
@@ -34,6 +35,7 @@ export class CosmosModule implements BlockHooks {
       stakingPrecompile({ settings: this.settings, consensusKey: (a) => this.keys.get(data(a)) }),
       bankPrecompile(this.settings),
       bech32Precompile(this.settings),
+      slashingPrecompile(this.settings),
     ]
   }
 
@@ -58,9 +60,13 @@ export class CosmosModule implements BlockHooks {
     return v.jailed ? 0n : v.tokens / this.settings.powerReduction
   }
 
-  /** BeginBlock: undelegations whose completion height is `height` or below pay out. */
-  async beginBlock(state: StateManagerInterface, height: bigint): Promise<void> {
+  /**
+   * BeginBlock: the evidence the block commits slashes, jails and tombstones its validators
+   * (x/evidence); undelegations whose completion height is `height` or below pay out.
+   */
+  async beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void> {
     const staking = new StakingState(state)
+    for (const m of misbehavior) await slashForEquivocation(staking, fromHex(m.validator), m.height)
     const pairs = await staking.unbondingPairs()
     if (pairs.length === 0) return
     const kept: typeof pairs = []
@@ -84,14 +90,19 @@ export class CosmosModule implements BlockHooks {
   /** EndBlock: the validators whose voting power changed in this block, with their new power. */
   async endBlock(state: StateManagerInterface): Promise<ValidatorUpdate[]> {
     const staking = new StakingState(state)
-    const updates: ValidatorUpdate[] = []
+    const powers: Array<{ address: Uint8Array; power: bigint; last: bigint }> = []
     for (const address of await staking.validatorAddresses()) {
       const v = (await staking.validator(address)) as ValidatorRecord
-      const power = this.power(v)
-      if (power !== (await staking.lastPower(address))) {
-        await staking.putLastPower(address, power)
-        updates.push({ address: data(address), power })
-      }
+      powers.push({ address, power: this.power(v), last: await staking.lastPower(address) })
+    }
+    // CometBFT halts on an empty set: the last bonded validators keep their power until another
+    // is bonded (Cosmos would halt the chain here).
+    if (powers.every((p) => p.power === 0n)) return []
+    const updates: ValidatorUpdate[] = []
+    for (const p of powers) {
+      if (p.power === p.last) continue
+      await staking.putLastPower(p.address, p.power)
+      updates.push({ address: data(p.address), power: p.power })
     }
     return updates
   }

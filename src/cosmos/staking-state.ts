@@ -97,6 +97,16 @@ export class StakingState {
     await this.put(slot('val.power', address), power)
   }
 
+  /** The slashing module's record of a validator: tombstoned (double-signed), jailed until a height. */
+  async signingInfo(address: Uint8Array): Promise<{ tombstoned: boolean; jailedUntil: bigint }> {
+    return { tombstoned: (await this.get(slot('slash.tombstoned', address))) === 1n, jailedUntil: await this.get(slot('slash.jailedUntil', address)) }
+  }
+
+  async putSigningInfo(address: Uint8Array, info: { tombstoned: boolean; jailedUntil: bigint }): Promise<void> {
+    await this.put(slot('slash.tombstoned', address), info.tombstoned ? 1n : 0n)
+    await this.put(slot('slash.jailedUntil', address), info.jailedUntil)
+  }
+
   async delegationShares(delegator: Uint8Array, validator: Uint8Array): Promise<bigint> {
     return this.get(slot('del.shares', delegator, validator))
   }
@@ -167,6 +177,14 @@ export class StakingState {
   /** The native balance of `address`. */
   async balance(address: Uint8Array): Promise<bigint> {
     return (await this.state.getAccount(new Address(address)))?.balance ?? 0n
+  }
+
+  /** Burns `amount` of `from`'s native balance (a slash burns from the pools, as Cosmos does). */
+  async burn(from: Uint8Array, amount: bigint): Promise<void> {
+    const a = new Address(from)
+    const account = (await this.state.getAccount(a)) ?? new Account()
+    account.balance -= amount < account.balance ? amount : account.balance
+    await this.state.putAccount(a, account)
   }
 
   /** Moves `amount` of the native token; false (nothing moved) when `from` holds less. */

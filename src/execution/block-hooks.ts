@@ -16,8 +16,8 @@ export interface ValidatorUpdate {
 
 export interface BlockHooks {
   readonly precompiles: readonly MessagePrecompile[]
-  /** Before the block's transactions, on its state. */
-  beginBlock(state: StateManagerInterface, height: bigint): Promise<void>
+  /** Before the block's transactions, on its state; `misbehavior`: the evidence the block commits. */
+  beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void>
   /** After them: the validators whose power changed. */
   endBlock(state: StateManagerInterface, height: bigint): Promise<ValidatorUpdate[]>
 }

@@ -76,6 +76,8 @@ export interface BlockParams {
   prevRandao?: Uint8Array
   /** At most 32 bytes (miner_setExtra checks); none = empty. */
   extraData?: Uint8Array
+  /** The evidence the block commits (for the block hooks' BeginBlock). */
+  misbehavior?: ReadonlyArray<{ validator: string; height: bigint }> | undefined
 }
 
 const NO_SOURCE = { get: async () => undefined }
@@ -266,7 +268,7 @@ export class BlockBuilder {
       await state.checkpoint()
       const beacon = beaconRoot ?? new Uint8Array(32)
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
-      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number)
+      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [])
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []

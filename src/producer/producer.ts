@@ -211,6 +211,8 @@ export class Producer {
     // instead of after round 0's time-outs.
     const halt = this.bft.haltReason(height)
     if (halt !== undefined) return this.halt(entries, halt, height)
+    // Evidence found at earlier heights and not yet committed: this block commits it.
+    const misbehavior = this.bft.evidence.pending()
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -220,7 +222,7 @@ export class Producer {
         async (proposer, round, variant) => {
           // An equivocating proposer's second block differs by its time.
           const time = variant === 0 ? timestamp : timestamp + BigInt(variant)
-          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header })
+          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header, misbehavior })
           proposals.push(proposal)
           return proposal
         },
@@ -254,6 +256,7 @@ export class Producer {
     await this.app.commit()
     // CometBFT's rule: the updates FinalizeBlock of H returns make the set of H + 2.
     if (validatorUpdates !== undefined && validatorUpdates.length > 0) this.bft.applyValidatorUpdates(height, validatorUpdates)
+    if (misbehavior.length > 0) this.bft.evidence.commit(height, misbehavior)
     // Before the senders hear of their transactions, so their logs are out when the send returns.
     const sink = this.onConsoleLog
     if (sink !== undefined) {

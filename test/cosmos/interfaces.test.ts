@@ -12,6 +12,7 @@ import { compile, type Compiled } from './compile.js'
 const INTERFACES = {
   StakingI: { file: 'test/fixtures/cosmos-evm/precompiles/staking/StakingI.sol', address: '0x0000000000000000000000000000000000000800' },
   IBank: { file: 'test/fixtures/cosmos-evm/precompiles/bank/IBank.sol', address: '0x0000000000000000000000000000000000000804' },
+  ISlashing: { file: 'test/fixtures/cosmos-evm/precompiles/slashing/ISlashing.sol', address: '0x0000000000000000000000000000000000000806' },
   Bech32I: { file: 'test/fixtures/cosmos-evm/precompiles/bech32/Bech32I.sol', address: '0x0000000000000000000000000000000000000400' },
 } as const
 
@@ -49,6 +50,11 @@ describe('Cosmos EVM interfaces', () => {
       expect(await reason(address, '0xdeadbeef')).toMatch(/no method with id: 0xdeadbeef/)
     })
   }
+
+  it('the slashing event the node emits is ISlashing\'s', () => {
+    const events = contracts.ISlashing!.abi.filter((x): x is AbiEvent => x.type === 'event')
+    expect(events.map((e) => toEventSelector(e))).toContain(`0x${Buffer.from(eventTopic('ValidatorUnjailed(address)')).toString('hex')}`)
+  })
 
   it('the staking events the node emits are StakingI\'s', () => {
     const events = contracts.StakingI!.abi.filter((x): x is AbiEvent => x.type === 'event')
