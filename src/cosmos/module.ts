@@ -6,12 +6,15 @@
  * power changed, the updates FinalizeBlock returns; consensus applies them at H + 2).
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
+import { Account, Address } from '@ethereumjs/util'
 import type { AllocAccount } from '../chain/genesis.js'
 import type { BlockHooks, ValidatorUpdate } from '../execution/block-hooks.js'
 import type { MessagePrecompile } from '../execution/engine/precompiles.js'
 import { data, fromHex, type Hex } from '../hex.js'
 import { bankPrecompile, bech32Precompile } from './bank-bech32.js'
 import { cosmosSettings, type CosmosOptions, type CosmosSettings } from './options.js'
+import { DISTRIBUTION_POOL, DistributionState } from './distribution-state.js'
+import { distributionPrecompile } from './distribution.js'
 import { slashForEquivocation, slashingPrecompile } from './slashing.js'
 import { stakingPrecompile } from './staking.js'
 import { BONDED_POOL, genesisStorage, NOT_BONDED_POOL, STAKING_ADDRESS, StakingState, type ValidatorRecord } from './staking-state.js'
@@ -21,6 +24,14 @@ export interface GenesisValidator {
   readonly address: Hex
   readonly publicKey: Uint8Array
   readonly power: bigint
+}
+
+/** Adds `amount` to `address`'s balance (fees not burned). */
+async function mint(state: StateManagerInterface, address: Uint8Array, amount: bigint): Promise<void> {
+  const a = new Address(address)
+  const account = (await state.getAccount(a)) ?? new Account()
+  account.balance += amount
+  await state.putAccount(a, account)
 }
 
 export class CosmosModule implements BlockHooks {
@@ -36,6 +47,7 @@ export class CosmosModule implements BlockHooks {
       bankPrecompile(this.settings),
       bech32Precompile(this.settings),
       slashingPrecompile(this.settings),
+      distributionPrecompile(this.settings),
     ]
   }
 
@@ -52,6 +64,7 @@ export class CosmosModule implements BlockHooks {
       [data(STAKING_ADDRESS.bytes), { nonce: 1n, storage }],
       [data(BONDED_POOL.bytes), { nonce: 1n, balance: total }],
       [data(NOT_BONDED_POOL.bytes), { nonce: 1n }],
+      [data(DISTRIBUTION_POOL.bytes), { nonce: 1n }],
     ]
   }
 
@@ -88,8 +101,17 @@ export class CosmosModule implements BlockHooks {
   }
 
   /** EndBlock: the validators whose voting power changed in this block, with their new power. */
-  async endBlock(state: StateManagerInterface): Promise<ValidatorUpdate[]> {
+  async endBlock(state: StateManagerInterface, _height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]> {
     const staking = new StakingState(state)
+    // Cosmos EVM pays fees to validators: the base fee the EVM burned is minted to the
+    // distribution pool and allocated by the power consensus holds for each validator now.
+    if (burnedFees > 0n) {
+      const distribution = new DistributionState(state)
+      await mint(state, DISTRIBUTION_POOL.bytes, burnedFees)
+      const held: Array<{ address: Uint8Array; power: bigint }> = []
+      for (const address of await staking.validatorAddresses()) held.push({ address, power: await staking.lastPower(address) })
+      await distribution.allocate(burnedFees, held)
+    }
     const powers: Array<{ address: Uint8Array; power: bigint; last: bigint }> = []
     for (const address of await staking.validatorAddresses()) {
       const v = (await staking.validator(address)) as ValidatorRecord

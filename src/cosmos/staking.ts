@@ -12,6 +12,7 @@ import { encode } from './abi.js'
 import { Bech32Error, fromBech32, toBech32 } from './bech32.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, refused, tablePrecompile, type PrecompileMethod } from './precompile.js'
+import { DistributionState } from './distribution-state.js'
 import { BONDED_POOL, NOT_BONDED_POOL, SHARE_SCALE, StakingState, type ValidatorRecord } from './staking-state.js'
 
 /** Bond statuses as Cosmos numbers them (`BondStatus`). */
@@ -32,7 +33,7 @@ export interface StakingContext {
 const equal = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
 
 /** The validator a `cosmosvaloper1…` string names (it must be one). */
-async function validatorNamed(staking: StakingState, settings: CosmosSettings, text: string): Promise<ValidatorRecord> {
+export async function validatorNamed(staking: StakingState, settings: CosmosSettings, text: string): Promise<ValidatorRecord> {
   let decoded: { prefix: string; bytes: Uint8Array }
   try {
     decoded = fromBech32(text)
@@ -105,6 +106,8 @@ export function stakingPrecompile(ctx: StakingContext) {
         if (!(await staking.transfer(d, BONDED_POOL.bytes, value))) {
           throw new PrecompileRevert(`spendable balance ${await staking.balance(d)}${settings.denom} is smaller than ${value}${settings.denom}: insufficient funds`)
         }
+        // Cosmos's hooks: a delegation's rewards are paid out before its shares change.
+        await new DistributionState(call.state).withdraw(d, v.address)
         await staking.putValidator({ ...v, tokens: v.tokens + value, shares: v.shares + shares })
         await staking.putDelegationShares(d, v.address, (await staking.delegationShares(d, v.address)) + shares)
         return {
@@ -138,6 +141,7 @@ export function stakingPrecompile(ctx: StakingContext) {
           throw new PrecompileRevert('the undelegation would leave no bonded voting power: the validator set cannot be empty')
         }
         const completion = call.blockNumber + settings.unbondingBlocks
+        await new DistributionState(call.state).withdraw(d, v.address)
         await staking.putValidator({ ...v, tokens: v.tokens - tokens, shares: v.shares - shares })
         await staking.putDelegationShares(d, v.address, held - shares)
         await staking.transfer(BONDED_POOL.bytes, NOT_BONDED_POOL.bytes, tokens)

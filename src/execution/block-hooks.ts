@@ -18,6 +18,9 @@ export interface BlockHooks {
   readonly precompiles: readonly MessagePrecompile[]
   /** Before the block's transactions, on its state; `misbehavior`: the evidence the block commits. */
   beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void>
-  /** After them: the validators whose power changed. */
-  endBlock(state: StateManagerInterface, height: bigint): Promise<ValidatorUpdate[]>
+  /**
+   * After them: the validators whose power changed. `burnedFees`: the base fee the block's
+   * transactions paid (base fee × gas used), which the EVM burned.
+   */
+  endBlock(state: StateManagerInterface, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]>
 }

@@ -304,7 +304,7 @@ export class BlockBuilder {
         }
       }
 
-      const validatorUpdates = this.hooks === undefined ? undefined : await this.hooks.endBlock(state, number)
+      const validatorUpdates = this.hooks === undefined ? undefined : await this.hooks.endBlock(state, number, (header.baseFeePerGas ?? 0n) * gasUsed)
       const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
       const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.20;
 
 import "../fixtures/cosmos-evm/precompiles/staking/StakingI.sol";
+import "../fixtures/cosmos-evm/precompiles/distribution/DistributionI.sol";
 
 /// A vault that stakes its deposits with one validator through Cosmos EVM's staking precompile
 /// and reports what its delegation is worth (a slash shows as a smaller balance).
@@ -37,6 +38,13 @@ contract StakingVault {
     function loss() external view returns (uint256) {
         uint256 s = staked();
         return s >= totalDeposited ? 0 : totalDeposited - s;
+    }
+
+    /// Claims the delegation's rewards into the vault; answers what came in.
+    function claim() external returns (uint256 received) {
+        uint256 before = address(this).balance;
+        require(DISTRIBUTION_CONTRACT.claimRewards(address(this), 1), "claim failed");
+        received = address(this).balance - before;
     }
 
     receive() external payable {}

@@ -13,6 +13,7 @@ const INTERFACES = {
   StakingI: { file: 'test/fixtures/cosmos-evm/precompiles/staking/StakingI.sol', address: '0x0000000000000000000000000000000000000800' },
   IBank: { file: 'test/fixtures/cosmos-evm/precompiles/bank/IBank.sol', address: '0x0000000000000000000000000000000000000804' },
   ISlashing: { file: 'test/fixtures/cosmos-evm/precompiles/slashing/ISlashing.sol', address: '0x0000000000000000000000000000000000000806' },
+  DistributionI: { file: 'test/fixtures/cosmos-evm/precompiles/distribution/DistributionI.sol', address: '0x0000000000000000000000000000000000000801' },
   Bech32I: { file: 'test/fixtures/cosmos-evm/precompiles/bech32/Bech32I.sol', address: '0x0000000000000000000000000000000000000400' },
 } as const
 
@@ -50,6 +51,13 @@ describe('Cosmos EVM interfaces', () => {
       expect(await reason(address, '0xdeadbeef')).toMatch(/no method with id: 0xdeadbeef/)
     })
   }
+
+  it('the distribution events the node emits are DistributionI\'s', () => {
+    const events = contracts.DistributionI!.abi.filter((x): x is AbiEvent => x.type === 'event').map((e) => toEventSelector(e))
+    for (const signature of ['ClaimRewards(address,uint256)', 'WithdrawDelegatorReward(address,address,uint256)', 'WithdrawValidatorCommission(string,uint256)', 'FundCommunityPool(address,string,uint256)']) {
+      expect(events).toContain(`0x${Buffer.from(eventTopic(signature)).toString('hex')}`)
+    }
+  })
 
   it('the slashing event the node emits is ISlashing\'s', () => {
     const events = contracts.ISlashing!.abi.filter((x): x is AbiEvent => x.type === 'event')
