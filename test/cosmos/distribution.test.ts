@@ -31,7 +31,7 @@ describe('distribution', () => {
     const account = { address: node.accounts[0]!.address as Hex, type: 'json-rpc' as const }
     const client = createPublicClient({ chain, transport, pollingInterval: 20 })
     const wallet = createWalletClient({ chain, transport, account })
-    const [a] = (await node.request({ method: 'finality_getValidators' as never })) as Array<{ address: Hex }>
+    const [a] = (await node.request({ method: 'finality_getValidators', params: [] })) as Array<{ address: Hex }>
     const operator = (await client.readContract({ address: BECH32, abi: contracts.Bech32I!.abi, functionName: 'hexToBech32', args: [a!.address, 'cosmosvaloper'] })) as string
     const artifact = contracts.StakingVault!
     const deployed = await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: [operator] }) })
@@ -63,7 +63,7 @@ describe('distribution', () => {
     const hash = await wallet.writeContract({ ...vault, functionName: 'claim' })
     const receipt = await client.waitForTransactionReceipt({ hash })
     const claimed = receipt.logs.find((l) => l.address.toLowerCase() === DISTRIBUTION)!
-    const event = decodeEventLog({ abi: abi as Abi, data: claimed.data, topics: claimed.topics as [Hex, ...Hex[]] }) as { eventName: string; args: { amount: bigint } }
+    const event = decodeEventLog({ abi: abi as Abi, data: claimed.data, topics: claimed.topics as [Hex, ...Hex[]] }) as unknown as { eventName: string; args: { amount: bigint } }
     expect(event.eventName).toBe('ClaimRewards')
     // Whole tokens (wei) of what had accrued before the claim's block; the fraction stays.
     expect(event.args.amount).toBe(pending[0]!.amount / 10n ** 18n)
