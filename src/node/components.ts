@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { Keyring } from '../accounts/keyring.js'
 import { EvmApplication } from '../app/application.js'
+import { CosmosControls } from '../cosmos/controls.js'
 import { CosmosModule } from '../cosmos/module.js'
 import { Chain } from '../chain/chain.js'
 import { BftEngine } from '../consensus/bft.js'
@@ -116,7 +117,8 @@ export async function createComponents(settings: NodeSettings) {
   )
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
   const tracing = new Tracing(chain, calls, clock, limits, hardhat)
-  return { cosmos, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing }
+  const cosmosControls = cosmos === undefined ? undefined : new CosmosControls(chain, (task) => producer.exclusive(task))
+  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing }
 }
 
 /** The components of a node. */
