@@ -172,9 +172,10 @@ export const NODE_OPTION_RULES = {
         if (typeof v !== 'string' || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(v)) fail(`must be a Cosmos denomination (3 to 128 characters, starting with a letter), got ${describe(v)}`)
       },
       unbondingBlocks: integer(1),
+      votingBlocks: integer(1),
       nativeErc20: hexBytes(20),
     },
-    '{ bech32Prefix?, denom?, unbondingBlocks?, nativeErc20? }',
+    '{ bech32Prefix?, denom?, unbondingBlocks?, votingBlocks?, nativeErc20? }',
   ),
   consensus: object(
     {

@@ -113,8 +113,8 @@ export interface NodeOptions {
   /** Number of in-process validators. Default 1. */
   validators?: number
   /**
-   * Cosmos EVM's precompiles (staking, bank, bech32 at Cosmos EVM's addresses, with its ABIs and
-   * events) backed by this chain's state, and Cosmos EVM's defaults: chain id 262144 unless
+   * Cosmos EVM's precompiles (staking, distribution, slashing, governance, bank, bech32 at Cosmos
+   * EVM's addresses, with its ABIs and events) backed by this chain's state, and Cosmos EVM's defaults: chain id 262144 unless
    * `chainId` is given, the `atest` denomination with 18 decimals, bech32 prefix `cosmos`. The
    * validators' voting power then follows their bonded tokens. Default: off (docs/cosmos-evm.md).
    */

@@ -15,6 +15,7 @@ import { bankPrecompile, bech32Precompile } from './bank-bech32.js'
 import { cosmosSettings, type CosmosOptions, type CosmosSettings } from './options.js'
 import { DISTRIBUTION_POOL, DistributionState } from './distribution-state.js'
 import { distributionPrecompile } from './distribution.js'
+import { endVoting, GOV_POOL, govPrecompile } from './gov.js'
 import { slashForEquivocation, slashingPrecompile } from './slashing.js'
 import { stakingPrecompile } from './staking.js'
 import { BONDED_POOL, genesisStorage, NOT_BONDED_POOL, STAKING_ADDRESS, StakingState, type ValidatorRecord } from './staking-state.js'
@@ -48,6 +49,7 @@ export class CosmosModule implements BlockHooks {
       bech32Precompile(this.settings),
       slashingPrecompile(this.settings),
       distributionPrecompile(this.settings),
+      govPrecompile(this.settings),
     ]
   }
 
@@ -65,6 +67,7 @@ export class CosmosModule implements BlockHooks {
       [data(BONDED_POOL.bytes), { nonce: 1n, balance: total }],
       [data(NOT_BONDED_POOL.bytes), { nonce: 1n }],
       [data(DISTRIBUTION_POOL.bytes), { nonce: 1n }],
+      [data(GOV_POOL.bytes), { nonce: 1n }],
     ]
   }
 
@@ -101,8 +104,9 @@ export class CosmosModule implements BlockHooks {
   }
 
   /** EndBlock: the validators whose voting power changed in this block, with their new power. */
-  async endBlock(state: StateManagerInterface, _height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]> {
+  async endBlock(state: StateManagerInterface, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]> {
     const staking = new StakingState(state)
+    await endVoting(state, height)
     // Cosmos EVM pays fees to validators: the base fee the EVM burned is minted to the
     // distribution pool and allocated by the power consensus holds for each validator now.
     if (burnedFees > 0n) {

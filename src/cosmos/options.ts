@@ -12,6 +12,8 @@ export interface CosmosOptions {
   denom?: string
   /** Blocks an undelegation takes to complete (Cosmos counts 21 days; here blocks). Default 10. */
   unbondingBlocks?: number
+  /** Blocks a governance proposal is voted on. Default 5. */
+  votingBlocks?: number
   /**
    * The ERC-20 address the bank precompile names the native coin by. Default Cosmos EVM's
    * example chain's (its WERC20 precompile's), where this chain has no contract.
@@ -25,6 +27,7 @@ export interface CosmosSettings {
   readonly denom: string
   readonly decimals: 18
   readonly unbondingBlocks: bigint
+  readonly votingBlocks: bigint
   readonly nativeErc20: `0x${string}`
   /** Tokens per unit of voting power (Cosmos EVM's `sdk.DefaultPowerReduction`: 10^18). */
   readonly powerReduction: bigint
@@ -40,6 +43,7 @@ export function cosmosSettings(options: CosmosOptions): CosmosSettings {
     denom: options.denom ?? 'atest',
     decimals: 18,
     unbondingBlocks: BigInt(options.unbondingBlocks ?? 10),
+    votingBlocks: BigInt(options.votingBlocks ?? 5),
     nativeErc20: options.nativeErc20 ?? '0xD4949664cD82660AaE99bEdc034a0deA8A0bd517',
     powerReduction: 10n ** 18n,
   }

@@ -14,6 +14,7 @@ const INTERFACES = {
   IBank: { file: 'test/fixtures/cosmos-evm/precompiles/bank/IBank.sol', address: '0x0000000000000000000000000000000000000804' },
   ISlashing: { file: 'test/fixtures/cosmos-evm/precompiles/slashing/ISlashing.sol', address: '0x0000000000000000000000000000000000000806' },
   DistributionI: { file: 'test/fixtures/cosmos-evm/precompiles/distribution/DistributionI.sol', address: '0x0000000000000000000000000000000000000801' },
+  IGov: { file: 'test/fixtures/cosmos-evm/precompiles/gov/IGov.sol', address: '0x0000000000000000000000000000000000000805' },
   Bech32I: { file: 'test/fixtures/cosmos-evm/precompiles/bech32/Bech32I.sol', address: '0x0000000000000000000000000000000000000400' },
 } as const
 
