@@ -99,6 +99,13 @@ export function nodeHelpers(deps: HelperDeps) {
     await p
   }
   return {
+    setDelegation: (delegator: Hex, validator: Hex, amount: Quantity) =>
+      named('setDelegation', ['delegator', 'validator', 'amount'], async () => BigInt(((await run('finality_setDelegation', [delegator, validator, amount], [2])) as { effectiveBlock: Hex }).effectiveBlock)),
+    completeUnbonding: () => named('completeUnbonding', [], async () => BigInt(((await run('finality_completeUnbonding', [])) as { completesAt: Hex }).completesAt)),
+    jailValidator: (validator: Hex, blocks?: Quantity) =>
+      named('jailValidator', ['validator', 'blocks'], async () => BigInt(((await run('finality_jailValidator', [validator, blocks], [1])) as { effectiveBlock: Hex }).effectiveBlock)),
+    unjailValidator: (validator: Hex) =>
+      named('unjailValidator', ['validator'], async () => BigInt(((await run('finality_unjailValidator', [validator])) as { effectiveBlock: Hex }).effectiveBlock)),
     setBalance: (address: Hex, wei: Quantity) => named('setBalance', ['address', 'wei'], () => done(run('hardhat_setBalance', [address, wei], [1]))),
     setCode: (address: Hex, code: Hex) => named('setCode', ['address', 'code'], () => done(run('hardhat_setCode', [address, code]))),
     setNonce: (address: Hex, nonce: Quantity) => named('setNonce', ['address', 'nonce'], () => done(run('hardhat_setNonce', [address, nonce], [1]))),

@@ -166,6 +166,20 @@ export const NODE_OPTION_RULES = {
   mining,
   api: arrayOf(oneOf(NAMESPACES)),
   validators: integer(1),
+  cosmos: object(
+    {
+      bech32Prefix: (v, fail) => {
+        if (typeof v !== 'string' || !/^[a-z][a-z0-9]{0,30}$/.test(v)) fail(`must be a lower-case bech32 prefix (letters and digits, starting with a letter), got ${describe(v)}`)
+      },
+      denom: (v, fail) => {
+        if (typeof v !== 'string' || !/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/.test(v)) fail(`must be a Cosmos denomination (3 to 128 characters, starting with a letter), got ${describe(v)}`)
+      },
+      unbondingBlocks: integer(1),
+      votingBlocks: integer(1),
+      nativeErc20: hexBytes(20),
+    },
+    '{ bech32Prefix?, denom?, unbondingBlocks?, votingBlocks?, nativeErc20? }',
+  ),
   consensus: object(
     {
       timeouts: object(

@@ -10,6 +10,7 @@ import type { Database } from './chain/store.js'
 import type { Limits } from './limits.js'
 import type { PoolOptions } from './txpool/pool.js'
 import type { ArtifactSources } from './metadata/registry.js'
+import type { CosmosOptions } from './cosmos/options.js'
 
 /** A genesis account. */
 export interface GenesisAccount {
@@ -112,6 +113,13 @@ export interface NodeOptions {
   api?: string[]
   /** Number of in-process validators. Default 1. */
   validators?: number
+  /**
+   * Cosmos EVM's precompiles (staking, distribution, slashing, governance, bank, bech32 at Cosmos
+   * EVM's addresses, with its ABIs and events) backed by this chain's state, and Cosmos EVM's defaults: chain id 262144 unless
+   * `chainId` is given, the `atest` denomination with 18 decimals, bech32 prefix `cosmos`. The
+   * validators' voting power then follows their bonded tokens. Default: off (docs/cosmos-evm.md).
+   */
+  cosmos?: CosmosOptions
   /**
    * How the validators' Tendermint rounds run (several validators, or any fault): time-outs in ms
    * (CometBFT's defaults: propose 3000 + 500 per round, prevote and precommit 1000 + 500 per round),

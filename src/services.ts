@@ -4,6 +4,7 @@ import type { Chain } from './chain/chain.js'
 import type { BftEngine } from './consensus/bft.js'
 import type { Producer } from './producer/producer.js'
 import type { ConsensusControls } from './consensus/consensus-controls.js'
+import type { CosmosControls } from './cosmos/controls.js'
 import type { Keyring } from './accounts/keyring.js'
 import type { PoolReads } from './txpool/pool.js'
 import type { Limits } from './limits.js'
@@ -44,6 +45,8 @@ export interface Services {
   readonly bft: BftEngine
   /** Faults and validator-set changes on demand (the finality_ controls). */
   readonly consensus: ConsensusControls
+  /** The `cosmos` option's staking controls; undefined without the option. */
+  readonly cosmos: CosmosControls | undefined
   readonly keyring: Keyring
   readonly limits: Readonly<Limits>
   readonly clock: Clock

@@ -27,6 +27,10 @@ export const PRIVATE_METHODS: ReadonlySet<string> = new Set([
   'finality_heal',
   'finality_partition',
   'finality_changeValidators',
+  'finality_setDelegation',
+  'finality_completeUnbonding',
+  'finality_jailValidator',
+  'finality_unjailValidator',
 ])
 
 /** True for a method that needs an authenticated caller when a JWT secret is configured. */

@@ -35,6 +35,7 @@ function params(req: PrepareProposalRequest<PoolEntry>): BlockParams {
     baseFeePerGas: h.baseFeePerGas,
     prevRandao: h.prevRandao,
     extraData: h.extraData,
+    misbehavior: req.misbehavior,
   }
 }
 
@@ -81,6 +82,7 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
       leftOut: rejected.map((r) => ({ hash: keyOf(r.tx.hash()), error: r.error, retry: r.retry })),
       logs: consoleLogs,
       appHash: block.header.stateRoot,
+      validatorUpdates: proposal.built.validatorUpdates,
     }
   }
 

@@ -2,6 +2,7 @@
  * The command line's settings: flags (node:util parseArgs) over a TOML config file whose
  * `[json-rpc]` section holds the spec's settings, over the defaults.
  */
+import type { CosmosOptions } from '../cosmos/options.js'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
@@ -59,6 +60,8 @@ export interface CliConfig {
   forkWalkFetches: number | undefined
   /** Paths of contract metadata (createNode's `artifacts`), from `--artifacts` (repeatable). */
   artifacts: string[]
+  /** `--profile cosmos-evm` (createNode's `cosmos`), with the `cosmos.*` settings given. */
+  cosmos: CosmosOptions | undefined
   /** Hardhat compatibility (createNode's `hardhatCompat`); on loopback also opens {@link HARDHAT_EXTRA_API} unless `api` is given. */
   hardhat: boolean
   /** Anvil's defaults: on loopback also {@link ANVIL_EXTRA_API} unless `api` is given; 10 accounts unless `accounts` is. */
@@ -147,6 +150,7 @@ export const DEFAULT_CONFIG: Readonly<CliConfig> = Object.freeze({
   forkHistoryEntries: undefined,
   forkWalkFetches: undefined,
   artifacts: [],
+  cosmos: undefined,
   hardhat: false,
   anvil: false,
   throwOnTransactionFailures: undefined,
@@ -213,6 +217,9 @@ export const FLAGS = {
   mnemonic: ['string', '<words>  BIP-39 mnemonic of the accounts (default test test ... junk)'],
   'block-time': ['string', '<seconds>  mine a block every N seconds instead of automine (fractions allowed, e.g. 0.5)'],
   validators: ['string', '<n>  validators of the BFT block producer (default 1)'],
+  profile: ['string', '<name>  cosmos-evm: Cosmos EVM\'s staking, bank and bech32 precompiles on this chain\'s state, chain id 262144 (docs/cosmos-evm.md)'],
+  'cosmos.unbonding-blocks': ['string', '<n>  blocks an undelegation takes with --profile cosmos-evm (default 10)'],
+  'cosmos.bech32-prefix': ['string', '<prefix>  bech32 prefix of accounts with --profile cosmos-evm (default cosmos)'],
   'consensus.timeout-propose': ['string', '<duration>  round 0\'s propose time-out, CometBFT\'s timeout_propose (default 3s)'],
   'consensus.timeout-propose-delta': ['string', '<duration>  added per round (default 500ms)'],
   'consensus.timeout-prevote': ['string', '<duration>  round 0\'s prevote time-out (default 1s)'],
@@ -427,6 +434,12 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         }
         break
       case 'artifacts': c.artifacts = [...c.artifacts, ...(Array.isArray(v) ? v.map(String) : [String(v)])]; break
+      case 'profile':
+        if (String(v) !== 'cosmos-evm') throw new Error(`${at(k)}: the one profile is cosmos-evm, got ${JSON.stringify(v)}`)
+        c.cosmos = { ...c.cosmos }
+        break
+      case 'cosmos.unbonding-blocks': c.cosmos = { ...c.cosmos, unbondingBlocks: int(v, at(k), 1) }; break
+      case 'cosmos.bech32-prefix': c.cosmos = { ...c.cosmos, bech32Prefix: String(v) }; break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'anvil': c.anvil = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
@@ -530,6 +543,9 @@ export function parseCli(argv: string[]): CliConfig {
   checkCombinations(c)
   const { host, port, ...config } = c
   if (config.anvil && !config.given.has('accounts')) config.accounts = 10
+  for (const k of ['cosmos.unbonding-blocks', 'cosmos.bech32-prefix']) {
+    if (config.given.has(k) && !config.given.has('profile')) throw new Error(`--${k} needs --profile cosmos-evm`)
+  }
   if (host !== undefined || port !== undefined) {
     // Anvil's shorthands: one host and port for HTTP and WebSocket, one server (port 0 too).
     if (c.given.has('json-rpc.address')) throw new Error('give either --host / --port or --json-rpc.address, not both')

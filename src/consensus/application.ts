@@ -9,7 +9,9 @@
  * ended (`Outcome`) are type parameters, opaque here; the host that drives the seam (the block
  * producer, with its pool) and the application behind it name them.
  */
+import type { Hex } from '../hex.js'
 import type { CommitCertificate } from './votes.js'
+import type { Misbehavior } from './evidence.js'
 
 /** A proposal as consensus sees it: opaque, named by the hash validators vote on. */
 export interface Proposal {
@@ -31,6 +33,8 @@ export interface PrepareProposalRequest<Tx> {
   /** The offered transactions, opaque to consensus (the host's pool entries). */
   txs: readonly Tx[]
   header: HeaderChoices
+  /** Evidence the block commits (ABCI's misbehavior), handed to the application. */
+  misbehavior?: readonly Misbehavior[] | undefined
 }
 
 /** The header choices the node's block-production settings make (test controls, miner_). */
@@ -68,6 +72,11 @@ export interface Finalized<Block, Outcome> {
   logs: string[]
   /** The state root the block's header commits to (CometBFT's `app_hash`). */
   appHash: Uint8Array
+  /**
+   * Validators whose voting power the block changed (ABCI's `validator_updates`; power 0 removes
+   * one): consensus applies them at the block's height + 2.
+   */
+  validatorUpdates?: ReadonlyArray<{ address: Hex; power: bigint }> | undefined
 }
 
 /** The application behind consensus (ABCI++'s consensus connection). */

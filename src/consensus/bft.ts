@@ -231,6 +231,20 @@ export class BftEngine {
     this.runningClock?.keepAlive()
   }
 
+  /**
+   * Applies the validator updates the application returned for committed height `height`: they
+   * make the set of `height` + 2, through the same path as the set-change controls. Each update
+   * names a validator the set has had (the application adds none of its own).
+   */
+  applyValidatorUpdates(height: bigint, updates: ReadonlyArray<{ address: Hex; power: bigint }>): bigint {
+    const changes = updates.map((u) => {
+      const validator = this.history.known(u.address)
+      if (validator === undefined) throw new Error(`the application updated validator ${u.address}, which consensus has never had`)
+      return { validator, power: u.power }
+    })
+    return this.history.request(height, changes)
+  }
+
   /** The faults or the partition changed: a height under way follows at once. */
   refresh(): void {
     this.running?.refresh()

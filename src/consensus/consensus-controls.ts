@@ -38,6 +38,8 @@ export class ConsensusControls {
     /** The validator of key index `i` (derived from the node's seed). */
     private readonly validatorAt: (index: number) => Validator,
     private readonly head: () => bigint,
+    /** Why set changes on demand are refused (another owner sets the power), or undefined. */
+    private readonly powerOwned?: string,
   ) {
     this.faults = bft.faultWriter()
   }
@@ -89,6 +91,7 @@ export class ConsensusControls {
 
   /** Requests changes of the set; they take effect two heights after the head. Answers that height. */
   changeValidators(changes: ValidatorChange[]): bigint {
+    if (this.powerOwned !== undefined) throw new InvalidInput(`finality_changeValidators is refused: ${this.powerOwned}`)
     if (changes.length === 0) throw new InvalidInput('no change requested')
     const resolved = changes.map((c) => {
       if (c.power < 0n) throw new InvalidInput(`power must not be negative, got ${c.power}`)

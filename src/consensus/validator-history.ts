@@ -93,6 +93,16 @@ export class ValidatorHistory {
     return from
   }
 
+  /** A validator of any epoch, newest first (its key, whatever its power now). */
+  known(address: string): Validator | undefined {
+    const a = address.toLowerCase()
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const v = (this.list[i] as SetEpoch).validators.find((x) => x.address === a)
+      if (v !== undefined) return v
+    }
+    return undefined
+  }
+
   /** Keeps the first `changes` changes (a snapshot's count) and forgets the later ones. */
   truncate(changes: number): void {
     if (this.list.length <= changes + 1) return

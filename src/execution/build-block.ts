@@ -14,6 +14,7 @@ import { createTxFromRLP, TransactionType, type TypedTransaction } from '@ethere
 import type { WithdrawalData } from '@ethereumjs/util'
 import { buildBlock } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
+import type { MessagePrecompile } from './engine/precompiles.js'
 import { createEngineVM } from './engine/vm.js'
 import type { Chain } from '../chain/chain.js'
 import { blobTransaction } from '../chain/decode.js'
@@ -85,7 +86,7 @@ function refusal(error: unknown, from: Uint8Array): TxRejected {
 }
 
 /** Builds the block; throws geth's error when a given transaction cannot be included. */
-export async function buildTestingBlock(chain: Chain, pool: PoolReads, request: BuildRequest, ecrecover?: EcrecoverOverrides): Promise<BuiltPayload> {
+export async function buildTestingBlock(chain: Chain, pool: PoolReads, request: BuildRequest, ecrecover?: EcrecoverOverrides, precompiles?: readonly MessagePrecompile[]): Promise<BuiltPayload> {
   const parent = chain.head
   if (!equalBytes(parent.hash(), request.parentHash)) throw new Refused('parentHash is not current head')
   const { attributes } = request
@@ -98,7 +99,7 @@ export async function buildTestingBlock(chain: Chain, pool: PoolReads, request: 
   const parentRoot = chain.stateRoot
   try {
     const state = new JournaledState(view, (diff) => chain.rootOf(parentRoot, diff, view))
-    const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) }, ecrecover)
+    const vm = await createEngineVM({ common, stateManager: state, blockchain: chainBlockhashes(chain) }, ecrecover, precompiles)
     const builder = await buildBlock(vm, {
       parentBlock: parent,
       headerData: {

@@ -14,6 +14,7 @@ import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethere
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
+import type { BlockHooks, ValidatorUpdate } from './block-hooks.js'
 import { bindState, createEngineVM } from './engine/vm.js'
 import { keccak256 } from '../crypto/keccak.js'
 import type { Chain, PreparedState } from '../chain/chain.js'
@@ -63,6 +64,8 @@ export interface BuiltBlock {
   /** The state after the block, prepared on the head state and kept only if the chain commits the block. */
   state: PreparedState
   rejected: Rejected[]
+  /** EndBlock's validator updates (only with block hooks). */
+  validatorUpdates?: ValidatorUpdate[] | undefined
   close(): void
 }
 
@@ -75,6 +78,8 @@ export interface BlockParams {
   prevRandao?: Uint8Array
   /** At most 32 bytes (miner_setExtra checks); none = empty. */
   extraData?: Uint8Array
+  /** The evidence the block commits (for the block hooks' BeginBlock). */
+  misbehavior?: ReadonlyArray<{ validator: string; height: bigint }> | undefined
 }
 
 const NO_SOURCE = { get: async () => undefined }
@@ -163,9 +168,11 @@ export class BlockBuilder {
     private readonly chain: Chain,
     /** The VM blocks execute in (hooks such as console.log attach to its EVM). */
     readonly vm: VM,
+    /** BeginBlock, EndBlock and precompiles of the application's own (the `cosmos` option). */
+    private readonly hooks: BlockHooks | undefined,
   ) {}
 
-  static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides): Promise<BlockBuilder> {
+  static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides, hooks?: BlockHooks): Promise<BlockBuilder> {
     const vm = await createEngineVM(
       {
         common,
@@ -173,8 +180,9 @@ export class BlockBuilder {
         blockchain: chainBlockhashes(chain),
       },
       ecrecover,
+      hooks?.precompiles,
     )
-    return new BlockBuilder(chain, vm)
+    return new BlockBuilder(chain, vm, hooks)
   }
 
   private lastCoinbase: { hex: string; address: Address } | undefined
@@ -225,7 +233,7 @@ export class BlockBuilder {
    * Hardhat and Anvil do.
    */
   async build(txs: Array<{ tx: TypedTransaction; sender: Uint8Array; impersonated?: boolean }>, params: BlockParams): Promise<BuiltBlock> {
-    if (txs.length === 0) {
+    if (txs.length === 0 && this.hooks === undefined) {
       const empty = await this.buildEmpty(params)
       if (empty !== undefined) return empty
     }
@@ -262,6 +270,7 @@ export class BlockBuilder {
       await state.checkpoint()
       const beacon = beaconRoot ?? new Uint8Array(32)
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
+      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [])
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []
@@ -297,6 +306,7 @@ export class BlockBuilder {
         }
       }
 
+      const validatorUpdates = this.hooks === undefined ? undefined : await this.hooks.endBlock(state, number, (header.baseFeePerGas ?? 0n) * gasUsed)
       const logs: RawLog[] = included.flatMap(({ result }) => result.receipt.logs as RawLog[])
       const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
@@ -349,7 +359,7 @@ export class BlockBuilder {
       const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
       keepBlockEncoding(block, headerRlp, transactions, withdrawals)
       Object.freeze(block)
-      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, close: () => view.close() }
+      return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, validatorUpdates, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error

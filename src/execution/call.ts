@@ -14,6 +14,7 @@ import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { bindState, createEngineVM } from './engine/vm.js'
 import { setSender } from './engine/tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
+import type { MessagePrecompile } from './engine/precompiles.js'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../clock.js'
 import { Refused } from '../domain-errors.js'
@@ -92,6 +93,8 @@ export interface CallExecutorOptions {
   throwOnCallFailures?: boolean
   /** The node's ecrecover overrides (anvil_impersonateSignature), for every VM it makes. */
   ecrecover?: EcrecoverOverrides | undefined
+  /** The node's own precompiles (the `cosmos` option's), for every VM it makes. */
+  precompiles?: readonly MessagePrecompile[] | undefined
   /**
    * Hardhat Network's rules (`hardhatCompat`, measured on EDR): the block's base fee reads 0 and
    * the sender's balance is never checked, whatever price the request names; eth_estimateGas runs
@@ -198,6 +201,11 @@ export class CallExecutor {
     return this.options.ecrecover
   }
 
+  /** The node's own precompiles, which the tracer's and block builders' VMs get too. */
+  get precompiles(): readonly MessagePrecompile[] | undefined {
+    return this.options.precompiles
+  }
+
   /** The node's console.log listener, for runs whose messages someone asked for. */
   get onConsoleLog(): ((message: string) => void) | undefined {
     return this.options.onConsoleLog
@@ -248,6 +256,7 @@ export class CallExecutor {
         blockchain: blockhashes ?? callBlockhashes(this.chain),
       },
       this.options.ecrecover,
+      this.options.precompiles,
     )
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)

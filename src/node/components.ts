@@ -6,6 +6,8 @@
 import { resolve } from 'node:path'
 import { Keyring } from '../accounts/keyring.js'
 import { EvmApplication } from '../app/application.js'
+import { CosmosControls } from '../cosmos/controls.js'
+import { CosmosModule } from '../cosmos/module.js'
 import { Chain } from '../chain/chain.js'
 import { BftEngine } from '../consensus/bft.js'
 import { ConsensusControls } from '../consensus/consensus-controls.js'
@@ -57,9 +59,11 @@ export async function createComponents(settings: NodeSettings) {
   const keyring = new Keyring(settings.local, clock)
   const chain = new Chain(common, settings.db, settings.forks)
   const fork = new ForkSession({ chain, common, balances: settings.balances }, options.fork)
-  await startChain(chain, settings, fork)
-
   const validators = Array.from({ length: options.validators ?? DEFAULTS.validators }, (_, i) => createValidator(validatorSeed(seed, i)))
+  // The cosmos option: its module's genesis accounts, block hooks and precompiles (none otherwise).
+  const cosmos = options.cosmos === undefined ? undefined : new CosmosModule(options.cosmos, validators)
+  await startChain(chain, settings, fork, cosmos?.genesisAccounts(validators))
+
   const bft = new BftEngine(chainId, validators, {
     clock,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.consensus?.timeouts },
@@ -72,7 +76,7 @@ export async function createComponents(settings: NodeSettings) {
   const pool = new TxPool({ ...DEFAULT_POOL_OPTIONS, ...options.txpool }, options.minGasPrice ?? 0n)
   // anvil_impersonateSignature's pairs: one registry for the VMs of blocks, calls and traces.
   const ecrecover = new EcrecoverOverrides()
-  const builder = await BlockBuilder.create(chain, common, ecrecover)
+  const builder = await BlockBuilder.create(chain, common, ecrecover, cosmos)
   const profiling = new Profiling(options.enableProfiling ?? false, resolve(options.profilingDir ?? process.cwd()))
   // console.log output and the node's log go out while logging is on (hardhat_/anvil_setLoggingEnabled).
   const output = new LogSwitch(profiling.log)
@@ -100,7 +104,7 @@ export async function createComponents(settings: NodeSettings) {
   const contracts = new ContractRegistry()
   if (options.artifacts !== undefined) contracts.add(options.artifacts)
   const explainCall = (req: CallRequest, block: Block, o: CallOptions): Promise<FailureReport | undefined> => failures.ofCall(req, block, o)
-  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, hardhat, explain: explainCall })
+  const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, precompiles: cosmos?.precompiles, hardhat, explain: explainCall })
   const impersonation = new Impersonation()
   const blockGasLimit = settings.blockGasLimit
   const transactions = new Transactions(common, chain, pool, keyring, calls, limits, {
@@ -116,11 +120,18 @@ export async function createComponents(settings: NodeSettings) {
     explain: (hash): Promise<FailureReport | undefined> => failures.ofTransaction(hash),
   })
   const controls = new Controls(chain, pool, producer, impersonation, output, fork, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: hardhat })
-  const consensus = new ConsensusControls(bft, () => producer.consensusChanged(), (i) => createValidator(validatorSeed(seed, i)), () => chain.height)
+  const consensus = new ConsensusControls(
+    bft,
+    () => producer.consensusChanged(),
+    (i) => createValidator(validatorSeed(seed, i)),
+    () => chain.height,
+    cosmos === undefined ? undefined : 'with the cosmos option the staking state sets the voting power: delegate or undelegate through the staking precompile (0x…0800)',
+  )
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
   const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat)
   const failures: FailureExplainer = new FailureExplainer(contracts, () => tracing, chain)
-  return { keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts }
+  const cosmosControls = cosmos === undefined ? undefined : new CosmosControls(chain, (task) => producer.exclusive(task))
+  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts }
 }
 
 /** The components of a node. */

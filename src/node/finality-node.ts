@@ -57,6 +57,18 @@ export interface FinalityNode {
    */
   changeValidators(changes: Array<{ address?: Hex; index?: number; power: bigint | number }>): bigint
   /**
+   * With the `cosmos` option: sets a delegation to `amount` tokens (the bonded pool minted or
+   * burned, the delegator's balance untouched). Answers the height the validator's new power
+   * takes effect at (the next block's EndBlock reports it; consensus applies it two heights on).
+   */
+  setDelegation(delegator: Hex, validator: Hex, amount: Quantity): Promise<bigint>
+  /** With the `cosmos` option: every unbonding entry completes in the next block. Answers that block's number. */
+  completeUnbonding(): Promise<bigint>
+  /** With the `cosmos` option: jails a validator for `blocks` blocks, without a slash. Answers the height it leaves the set at. */
+  jailValidator(validator: Hex, blocks?: Quantity): Promise<bigint>
+  /** With the `cosmos` option: unjails a validator, even a tombstoned one. Answers the height it is back at. */
+  unjailValidator(validator: Hex): Promise<bigint>
+  /**
    * The commit certificate of block `number` (a quantity, or a tag such as `latest`; undefined for
    * genesis or a block not yet made), and whether it verifies.
    */

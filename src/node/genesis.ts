@@ -7,7 +7,7 @@
 import type { NodeCommon } from '../execution/engine/common.js'
 import type { Chain } from '../chain/chain.js'
 import { SUPPORTED_HARDFORKS } from '../chain/common.js'
-import { putAccount } from '../chain/genesis.js'
+import { putAccount, type AllocAccount } from '../chain/genesis.js'
 import { parseGethGenesis, type GenesisSpec } from '../chain/geth-genesis.js'
 import { SYSTEM_CONTRACTS } from '../chain/system-contracts.js'
 import { dumpToAlloc, parseDump } from '../controls/state-dump.js'
@@ -52,9 +52,10 @@ export function readGenesisFile(options: NodeOptions): GenesisSpec | undefined {
 }
 
 /** The genesis state of the node's options. `withSystem`: the system contracts (EIP-4788 on) are there too. */
-export function genesisDiff(options: NodeOptions, balances: ChainStart['balances'], withSystem: boolean): StateDiff {
+export function genesisDiff(options: NodeOptions, balances: ChainStart['balances'], withSystem: boolean, modules: ReadonlyArray<[string, AllocAccount]> = []): StateDiff {
   const diff = emptyDiff()
   if (withSystem) for (const c of SYSTEM_CONTRACTS) putAccount(diff, c.address, { nonce: 1n, code: fromHex(c.code) })
+  for (const [address, account] of modules) putAccount(diff, address, account)
   for (const a of balances) putAccount(diff, a.address, { balance: a.balance })
   const fromDump = options.state === undefined ? {} : dumpToAlloc(parseDump(options.state))
   for (const [address, a] of Object.entries({ ...options.alloc, ...fromDump })) {
@@ -68,7 +69,7 @@ export function genesisDiff(options: NodeOptions, balances: ChainStart['balances
  * database that holds another chain id than the node's is refused before its blocks are read
  * (decoded under another chain id they fail obscurely).
  */
-export async function startChain(chain: Chain, settings: ChainStart, fork: ForkSession): Promise<void> {
+export async function startChain(chain: Chain, settings: ChainStart, fork: ForkSession, modules: ReadonlyArray<[string, AllocAccount]> = []): Promise<void> {
   const { options, db, storedChainId, chainId, common, genesisFile, opened } = settings
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
@@ -83,7 +84,7 @@ export async function startChain(chain: Chain, settings: ChainStart, fork: ForkS
     // The file's genesis exactly, so its hash is the one geth computes: no accounts added.
     await chain.initGenesis(genesisFile.alloc, genesisFile.header)
   } else {
-    await chain.initGenesis(genesisDiff(options, settings.balances, common.isActivatedEIP(4788)), {
+    await chain.initGenesis(genesisDiff(options, settings.balances, common.isActivatedEIP(4788), modules), {
       gasLimit: settings.blockGasLimit,
       timestamp: settings.startTime ?? BigInt(Math.floor(settings.clock.now() / 1000)),
       baseFeePerGas: common.isActivatedEIP(1559) ? (options.initialBaseFee ?? DEFAULTS.initialBaseFee) : undefined,

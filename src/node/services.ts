@@ -29,6 +29,7 @@ export class NodeServices implements Services {
   readonly producer: Components['producer']
   readonly bft: Components['bft']
   readonly consensus: Components['consensus']
+  readonly cosmos: Components['cosmosControls']
   readonly keyring: Components['keyring']
   readonly calls: Components['calls']
   readonly transactions: Components['transactions']
@@ -63,6 +64,7 @@ export class NodeServices implements Services {
     this.producer = c.producer
     this.bft = c.bft
     this.consensus = c.consensus
+    this.cosmos = c.cosmosControls
     this.keyring = c.keyring
     this.calls = c.calls
     this.transactions = c.transactions

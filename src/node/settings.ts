@@ -4,6 +4,7 @@
  * on more than one option or on an outside source is decided here, once, in this order: the
  * genesis file, the fork, the database's chain id, then the chain id, hardfork and Common.
  */
+import { COSMOS_EVM_CHAIN_ID } from '../cosmos/options.js'
 import { DEFAULT_MNEMONIC, addressOf, deriveAccounts, seedOf, type LocalAccount } from '../accounts/accounts.js'
 import { DEFAULT_HARDFORK, checkChainId, createChainCommon, setCodeSizeLimit } from '../chain/common.js'
 import { Forks } from '../chain/forks.js'
@@ -36,6 +37,11 @@ export async function resolveSettings(options: NodeOptions): Promise<NodeSetting
       if (options[name] !== undefined) throw new Error(`fork and ${name} cannot be given together: a fork's state is the remote's at the fork block`)
     }
   }
+  if (options.cosmos !== undefined) {
+    for (const name of ['fork', 'genesis', 'db', 'state'] as const) {
+      if (options[name] !== undefined) throw new Error(`cosmos and ${name} cannot be given together: the cosmos option's staking state starts at a genesis of the node's own`)
+    }
+  }
   const opened = options.fork === undefined ? undefined : await ForkSession.open(options.fork, options.chainId)
   // Without a database the chain lives in memory (see ChainStore); with one it is kept there, and
   // a stored chain resumes under its own chain id unless another is asked for (refused by the node).
@@ -43,7 +49,7 @@ export async function resolveSettings(options: NodeOptions): Promise<NodeSetting
   await db?.open()
   const storedChainId = db === undefined ? undefined : await chainIdOf(db)
   const chainId = checkChainId(
-    opened?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? DEFAULTS.chainId),
+    opened?.chainId ?? genesisFile?.chainId ?? BigInt(options.chainId ?? storedChainId ?? (options.cosmos !== undefined ? COSMOS_EVM_CHAIN_ID : DEFAULTS.chainId)),
     opened !== undefined ? "the fork's chain id" : genesisFile !== undefined ? "the genesis file's config.chainId" : options.chainId === undefined && storedChainId !== undefined ? "the database's chain id" : 'chainId',
   )
   const hardfork = options.hardfork ?? (opened?.hardfork as typeof options.hardfork) ?? DEFAULT_HARDFORK

@@ -230,6 +230,8 @@ export class Producer {
     // instead of after round 0's time-outs.
     const halt = this.bft.haltReason(height)
     if (halt !== undefined) return this.halt(entries, halt, height)
+    // Evidence found at earlier heights and not yet committed: this block commits it.
+    const misbehavior = this.bft.evidence.pending()
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -239,7 +241,7 @@ export class Producer {
         async (proposer, round, variant) => {
           // An equivocating proposer's second block differs by its time.
           const time = variant === 0 ? timestamp : timestamp + BigInt(variant)
-          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header })
+          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header, misbehavior })
           proposals.push(proposal)
           return proposal
         },
@@ -269,8 +271,11 @@ export class Producer {
     // Hardhat's rule: a mined block uses up the set next timestamp, and the clock offset moves so
     // that the clock reads the block's time (later blocks and evm_increaseTime continue from it).
     this.settings.blockMined(offset)
-    const { block, txResults, leftOut, logs } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
+    const { block, txResults, leftOut, logs, validatorUpdates } = await this.app.finalizeBlock(decision.candidate, decision.certificate)
     await this.app.commit()
+    // CometBFT's rule: the updates FinalizeBlock of H returns make the set of H + 2.
+    if (validatorUpdates !== undefined && validatorUpdates.length > 0) this.bft.applyValidatorUpdates(height, validatorUpdates)
+    if (misbehavior.length > 0) this.bft.evidence.commit(height, misbehavior)
     // Before the senders hear of their transactions, so their logs are out when the send returns.
     const sink = this.hooks.onConsoleLog
     if (sink !== undefined) {

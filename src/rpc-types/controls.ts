@@ -193,6 +193,10 @@ export type AnvilMethodTypes = Family<'anvil', null> & {
 /** The finality_* methods: certificates, validators, consensus state and fault injection. */
 export interface FinalityMethodTypes {
   finality_changeValidators: { params: [changes: RpcValidatorChange[]]; result: { effectiveBlock: Hex } }
+  finality_setDelegation: { params: [delegator: Hex, validator: Hex, amount: Hex]; result: { effectiveBlock: Hex } }
+  finality_completeUnbonding: { params: []; result: { completesAt: Hex } }
+  finality_jailValidator: { params: [validator: Hex, blocks?: Hex]; result: { effectiveBlock: Hex } }
+  finality_unjailValidator: { params: [validator: Hex]; result: { effectiveBlock: Hex } }
   finality_forkStatus: { params: []; result: { remote: string; chainId: Hex; forkBlockNumber: Hex; forkBlockHash: Hex; stateRoots: string; requests: unknown; loaded: unknown; history: unknown } | null }
   finality_getCommitCertificate: { params: [block: BlockTag]; result: CertificateWithSetJson | null }
   finality_getConsensusState: { params: []; result: RpcConsensusState }

@@ -5,13 +5,15 @@
  */
 import { checkFault } from '../consensus/tendermint/faults.js'
 import { InvalidParamsError } from '../errors.js'
-import { quantity, type Hex } from '../hex.js'
-import { address, decodeParam, optional, parseQuantity, type Codec } from './codecs.js'
+import { quantity, quantity as quantity_, type Hex } from '../hex.js'
+import type { CosmosControls } from '../cosmos/controls.js'
+import { Refused } from '../domain-errors.js'
+import { address, decodeParam, optional, parseQuantity, quantity as quantityCodec, uint64, type Codec } from './codecs.js'
 import { type MethodTable, methodsOf, type Ports } from './method.js'
 import { data } from '../hex.js'
 
 /** The services this namespace's handlers read and write through. */
-type Here = Ports<'consensus' | 'limits'>
+type Here = Ports<'consensus' | 'limits' | 'cosmos'>
 const method = methodsOf<keyof Here>()
 
 const addr = (v: unknown, index: number): Hex => data(decodeParam(address, v, index))
@@ -53,7 +55,33 @@ const changes: Codec<Array<{ address?: Hex; index?: number; power: bigint }>> = 
   },
 }
 
+/** The cosmos option's controls, or why there are none. */
+function cosmosOf(s: Here): CosmosControls {
+  if (s.cosmos === undefined) throw new Refused('the staking controls need the cosmos option (createNode({ cosmos: {} }), --profile cosmos-evm): this chain has no staking state')
+  return s.cosmos
+}
+
 export const finalityControls: MethodTable = {
+  /** Sets a delegation to an amount of tokens (cosmos option); answers the height its power takes effect at. */
+  finality_setDelegation: method({
+    params: [address, address, quantityCodec],
+    run: async (s, [delegator, validator, amount]) => ({ effectiveBlock: quantity_(await cosmosOf(s).setDelegation(delegator, validator, amount)) }),
+  }),
+  /** Makes every unbonding entry complete in the next block (cosmos option); answers that block. */
+  finality_completeUnbonding: method({
+    params: [],
+    run: async (s) => ({ completesAt: quantity_(await cosmosOf(s).completeUnbonding()) }),
+  }),
+  /** Jails a validator for a number of blocks, without a slash (cosmos option); answers the height it leaves the set at. */
+  finality_jailValidator: method({
+    params: [address, optional(uint64, 0n)],
+    run: async (s, [validator, blocks]) => ({ effectiveBlock: quantity_(await cosmosOf(s).jail(validator, blocks)) }),
+  }),
+  /** Unjails a validator, tombstoned or not (cosmos option); answers the height it is back at. */
+  finality_unjailValidator: method({
+    params: [address],
+    run: async (s, [validator]) => ({ effectiveBlock: quantity_(await cosmosOf(s).unjail(validator)) }),
+  }),
   /** Gives a validator faults (replacing its previous ones); `{}` makes it correct again. */
   finality_setFault: method({
     params: [address, fault],

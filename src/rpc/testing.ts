@@ -113,7 +113,7 @@ export const testing: MethodTable = {
         transactions,
         extraData,
         gasCeiling: s.producer.blockGasLimit,
-      }, s.calls.ecrecover)
+      }, s.calls.ecrecover, s.calls.precompiles)
       return {
         executionPayload: executionPayload(block),
         blockValue: quantity(value),

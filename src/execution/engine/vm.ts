@@ -5,18 +5,21 @@ import type { EcrecoverOverrides } from '../ecrecover-overrides.js'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { requireVerifiedEvm } from './frames.js'
 import { installEngine, ownEvm } from './install.js'
+import { installMessagePrecompiles, type MessagePrecompile } from './precompiles.js'
 
 /**
  * A VM whose EVM runs the engine's fast paths where they are on; with `ecrecover`, its ecrecover
- * precompile answers the node's registered signatures (anvil_impersonateSignature).
+ * precompile answers the node's registered signatures (anvil_impersonateSignature); `own`: the
+ * node's own precompiles (the `cosmos` option's), which read their caller and state.
  */
-export async function createEngineVM(opts: VMOpts, ecrecover?: EcrecoverOverrides): Promise<VM> {
+export async function createEngineVM(opts: VMOpts, ecrecover?: EcrecoverOverrides, own?: readonly MessagePrecompile[]): Promise<VM> {
   await installEngine()
   if (ecrecover !== undefined && opts.common !== undefined) {
     opts = { ...opts, evmOpts: { ...opts.evmOpts, customPrecompiles: [...(opts.evmOpts?.customPrecompiles ?? []), ecrecover.precompile(opts.common)] } }
   }
   const vm = await createVM(opts)
   ownEvm(vm.evm)
+  if (own !== undefined) installMessagePrecompiles(vm.evm, own)
   return vm
 }
 

@@ -573,7 +573,7 @@ export class Tracing {
   private async lease(common: Common): Promise<TracingVm> {
     const idle = this.idle.get(common)?.pop()
     if (idle !== undefined) return idle
-    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.headState()), blockchain: callBlockhashes(this.chain) }, this.calls.ecrecover)
+    const vm = await createEngineVM({ common, stateManager: new JournaledState(this.chain.headState()), blockchain: callBlockhashes(this.chain) }, this.calls.ecrecover, this.calls.precompiles)
     const guard = new CallGuard(this.clock)
     guard.install(vm.evm)
     return { vm, guard, hooks: new TraceHooks(vm.evm as EVM), common }

@@ -1,0 +1,130 @@
+/**
+ * Slashing: Cosmos's x/evidence handling of duplicate-vote evidence (slash the validator by the
+ * double-sign fraction, unbonding entries begun at or after the infraction too; jail it and
+ * tombstone it, so it can never be unjailed) run in BeginBlock of the block that commits the
+ * evidence, and Cosmos EVM's slashing precompile (0x…0806, `ISlashing`). Jail periods count in
+ * blocks here: `jailedUntil` is a height.
+ */
+import { data } from '../hex.js'
+import { checksumAddress as checksum } from '../crypto/checksum.js'
+import type { CosmosSettings } from './options.js'
+import { addressTopic, PrecompileRevert, tablePrecompile } from './precompile.js'
+import { BONDED_POOL, NOT_BONDED_POOL, StakingState, type ValidatorRecord } from './staking-state.js'
+
+/** Cosmos's default `slash_fraction_double_sign`: 5%, as a fraction of 10^18. */
+export const SLASH_FRACTION_DOUBLE_SIGN = 5n * 10n ** 16n
+/** Cosmos's default `slash_fraction_downtime`: 0.01%. */
+export const SLASH_FRACTION_DOWNTIME = 10n ** 14n
+/** Cosmos's `DoubleSignJailEndTime`: jailed for ever (here: the largest int64 height). */
+export const JAILED_FOREVER = 2n ** 63n - 1n
+const SCALE = 10n ** 18n
+
+/**
+ * Handles duplicate-vote evidence against `validator` (its consensus address, which is its
+ * operator address here), committed in block `height`: answers the tokens burned, 0 when the
+ * validator is unknown or already tombstoned (Cosmos ignores that evidence).
+ */
+export async function slashForEquivocation(staking: StakingState, validator: Uint8Array, infraction: bigint): Promise<bigint> {
+  const v = await staking.validator(validator)
+  if (v === undefined) return 0n
+  const info = await staking.signingInfo(validator)
+  if (info.tombstoned) return 0n
+  const burned = (v.tokens * SLASH_FRACTION_DOUBLE_SIGN) / SCALE
+  await staking.putValidator({ ...v, tokens: v.tokens - burned, jailed: true })
+  await staking.burn(BONDED_POOL.bytes, burned)
+  // Unbonding entries begun at or after the infraction were at stake when it happened.
+  for (const p of await staking.unbondingPairs()) {
+    if (Buffer.compare(p.validator, validator) !== 0) continue
+    const entries = await staking.unbonding(p.delegator, p.validator)
+    let changed = false
+    const slashed = entries.map((e) => {
+      if (e.creationHeight < infraction) return e
+      const cut = (e.initialBalance * SLASH_FRACTION_DOUBLE_SIGN) / SCALE
+      const take = cut < e.balance ? cut : e.balance
+      changed = true
+      return { ...e, balance: e.balance - take }
+    })
+    if (!changed) continue
+    const before = entries.reduce((s, e) => s + e.balance, 0n)
+    const after = slashed.reduce((s, e) => s + e.balance, 0n)
+    await staking.burn(NOT_BONDED_POOL.bytes, before - after)
+    await staking.putUnbonding(p.delegator, p.validator, slashed)
+  }
+  await staking.putSigningInfo(validator, { tombstoned: true, jailedUntil: JAILED_FOREVER })
+  return burned
+}
+
+/** Unjails `v` at `height`, or throws why not (Cosmos's x/slashing Unjail checks, in its order). */
+export async function unjail(staking: StakingState, v: ValidatorRecord, height: bigint): Promise<void> {
+  if (!v.jailed) throw new PrecompileRevert('validator not jailed; cannot be unjailed')
+  const info = await staking.signingInfo(v.address)
+  if (info.tombstoned) throw new PrecompileRevert('validator still jailed; cannot be unjailed: it is tombstoned (double-signed)')
+  if (height < info.jailedUntil) throw new PrecompileRevert(`validator still jailed; cannot be unjailed: jailed until block ${info.jailedUntil}`)
+  await staking.putValidator({ ...v, jailed: false })
+}
+
+const SIGNING_INFO = '(address,int64,int64,int64,bool,int64)'
+const PAGE_REQUEST = '(bytes,uint64,uint64,bool,bool)'
+
+/** The slashing precompile. */
+export function slashingPrecompile(settings: CosmosSettings) {
+  void settings
+  const infoOf = async (staking: StakingState, address: Uint8Array) => {
+    const info = await staking.signingInfo(address)
+    return [address, 0n, 0n, info.jailedUntil, info.tombstoned, 0n]
+  }
+  return tablePrecompile('0000000000000000000000000000000000000806', [
+    {
+      signature: 'getSigningInfo(address)',
+      outputs: [SIGNING_INFO],
+      write: false,
+      gas: 4_000n,
+      async run([address], call) {
+        const staking = new StakingState(call.state)
+        if ((await staking.validator(address as Uint8Array)) === undefined) return { values: [[new Uint8Array(20), 0n, 0n, 0n, false, 0n]] }
+        return { values: [await infoOf(staking, address as Uint8Array)] }
+      },
+    },
+    {
+      signature: `getSigningInfos(${PAGE_REQUEST})`,
+      outputs: [`${SIGNING_INFO}[]`, '(bytes,uint64)'],
+      write: false,
+      gas: 8_000n,
+      async run([page], call) {
+        const staking = new StakingState(call.state)
+        const all = await staking.validatorAddresses()
+        const [, offset, limit, countTotal] = page as [Uint8Array, bigint, bigint, boolean, boolean]
+        const from = Number(offset > BigInt(all.length) ? BigInt(all.length) : offset)
+        const size = limit === 0n ? 100 : Number(limit > 1000n ? 1000n : limit)
+        const infos = []
+        for (const a of all.slice(from, from + size)) infos.push(await infoOf(staking, a))
+        return { values: [infos, [new Uint8Array(0), countTotal ? BigInt(all.length) : 0n]] }
+      },
+    },
+    {
+      signature: 'unjail(address)',
+      outputs: ['bool'],
+      write: true,
+      gas: 40_000n,
+      async run([address], call) {
+        const a = address as Uint8Array
+        if (Buffer.compare(call.caller, a) !== 0) {
+          throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(a))}`)
+        }
+        const staking = new StakingState(call.state)
+        const v = await staking.validator(a)
+        if (v === undefined) throw new PrecompileRevert('address is not associated with any known validator')
+        await unjail(staking, v, call.blockNumber)
+        return { values: [true], events: [{ signature: 'ValidatorUnjailed(address)', topics: [addressTopic(a)], data: new Uint8Array(0) }] }
+      },
+    },
+    {
+      signature: 'getParams()',
+      outputs: ['(int64,(uint256,uint8),int64,(uint256,uint8),(uint256,uint8))'],
+      write: false,
+      gas: 2_000n,
+      // Cosmos's defaults: a window of 100 blocks, half signed; downtime jail here in blocks (100).
+      run: async () => ({ values: [[100n, [5n * 10n ** 17n, 18n], 100n, [SLASH_FRACTION_DOUBLE_SIGN, 18n], [SLASH_FRACTION_DOWNTIME, 18n]]] }),
+    },
+  ])
+}
