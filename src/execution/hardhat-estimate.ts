@@ -11,7 +11,8 @@
  * does (geth's and EDR's bisect on it): a limit at or above one that succeeded succeeds, one at
  * or below one that failed fails, and neither is run again. Probing the gas the transaction
  * consumed before its refund, and one less, finds the threshold of most transactions in two runs;
- * a search then answers what it would have answered running each step, without the runs.
+ * geth's guess for nested calls ((consumed + 2300) × 64/63) bounds most of the rest; a search
+ * then answers what it would have answered running each step, without the runs.
  */
 
 /** Runs the transaction with a gas limit; true when it succeeds. */
@@ -74,6 +75,10 @@ export async function hardhatEstimate(used: bigint, consumed: bigint, intrinsic:
   const initial = used <= intrinsic ? intrinsic + 1n : used
   if (await probe.succeeds(initial)) return initial
   if (consumed > initial && consumed < cap) await probe.pin(consumed)
+  // Nested calls keep 1/64 of the gas back: geth's guess above the consumed gas bounds the
+  // search's steps from below when the consumed gas alone is not enough.
+  const optimistic = ((consumed + 2300n) * 64n) / 63n
+  if (optimistic < cap && !(await probe.succeeds(consumed))) await probe.succeeds(optimistic)
   let lower = initial
   let upper = cap
   for (let round = 0; upper - lower > hardhatMinDifference(lower) && round < MAX_ROUNDS; round++) {
