@@ -38,6 +38,13 @@ describe('docs/architecture.md', () => {
     expect(names.filter((n) => !exists(n))).toEqual([])
   })
 
+  it('the layout names every source file (its name, or its path where two share a name)', () => {
+    const names = new Set(fileNames(block('architecture.md', 1, '')).map((n) => n.replace(/^\.\//, '')))
+    const files = SOURCES.filter((f) => f.startsWith('src/') && f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+    const named = (file: string): boolean => [...names].some((n) => file === `src/${n}` || file.endsWith(`/${n}`))
+    expect(files.filter((f) => !named(f))).toEqual([])
+  })
+
   it('the layout names folders that exist', () => {
     const text = block('architecture.md', 1, '')
     // dist/ is the build's output, made by `npx tsup`.
