@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,5 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default leaves one core idle (cores - 1 workers: one on a 2-core CI machine), but
+    // most slow files wait on child processes (npm, Hardhat, forge, the CLI), not on the CPU.
+    maxWorkers: Math.max(2, availableParallelism()),
+    minWorkers: 1,
   },
 });
