@@ -48,7 +48,7 @@ beforeAll(async () => {
   token = (await receipt(hash)).contractAddress
   await receipt(await call('eth_sendTransaction', [{ from: dev, to: holder.address, value: `0x${parseEther('2').toString(16)}` }]))
   await receipt(await call('eth_sendTransaction', [{ from: dev, to: token, data: transfer(holder.address, 4242n) }]))
-}, 30_000)
+}, 120_000)
 
 afterAll(async () => {
   await anvil.stop()

@@ -180,5 +180,5 @@ describe('controls on a fork', () => {
     expect(send?.message).toMatch(/fork remote/)
     expect(await fork.request({ method: 'eth_blockNumber', params: [] })).toBe(head)
     expect(await balance(fork, dev)).toBe(before)
-  }, 30_000)
+  }, 120_000)
 })

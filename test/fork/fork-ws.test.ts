@@ -71,7 +71,7 @@ describe('a fork of Anvil over WebSocket', () => {
   let anvil: RunningAnvil
   beforeAll(async () => {
     anvil = await startAnvil(['--hardfork', 'prague'])
-  }, 30_000)
+  }, 120_000)
   afterAll(async () => anvil.stop())
 
   it('reads Anvil\'s state, history and a replayed trace over its ws:// endpoint', async () => {
