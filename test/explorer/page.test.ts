@@ -1,0 +1,117 @@
+/**
+ * The explorer page in a real browser (Debian's Chromium, headless), served by the CLI at `/`:
+ * blocks and transactions appear live as they are sent, a transaction shows its receipt and call
+ * trace, a halt is drawn when faults leave no quorum and the resume after the heal, and a commit
+ * certificate verifies in the page. Screenshots go to docs/images/ (docs/explorer.md shows them).
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { buildExplorerPage } from '../../tsup.config.js'
+import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
+import { HAS_CHROMIUM, openBrowser } from './browser.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const IMAGES = path.join(ROOT, 'docs', 'images')
+
+if (!HAS_CHROMIUM) console.warn('test/explorer/page.test.ts: skipped, /usr/bin/chromium is not installed (apt-get install chromium)')
+
+describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
+  let cli: RunningCli
+  let browser: Awaited<ReturnType<typeof openBrowser>>
+  let page: Page
+  const errors: string[] = []
+  const rpc = async (method: string, ...params: unknown[]): Promise<any> => {
+    const res = await fetch(cli.http, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    return ((await res.json()) as { result?: unknown; error?: unknown }).result ?? (await Promise.reject(new Error(JSON.stringify(method))))
+  }
+
+  beforeAll(async () => {
+    await buildExplorerPage(path.join(ROOT, 'dist'))
+    // HTTP and WebSocket on servers of their own: the page learns the WebSocket's URL from the settings written into it.
+    ;[cli, browser] = await Promise.all([startCli([...EPHEMERAL, '--validators', '4', '--json-rpc.api', 'eth,web3,net,rpc,evm,finality,debug']), openBrowser()])
+    page = await browser.context.newPage()
+    page.on('pageerror', (e) => errors.push(e.message))
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await cli?.stop()
+  })
+
+  it('GET / with Accept: text/html is the page; without, the empty 200 of health checks', async () => {
+    const html = await fetch(`${cli.http}/`, { headers: { accept: 'text/html' } })
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const text = await html.text()
+    expect(text).toContain(`"ws":"${cli.ws}"`)
+    expect(text).not.toMatch(/<script[^>]+src=/)
+    const health = await fetch(`${cli.http}/`)
+    expect([health.status, await health.text()]).toEqual([200, ''])
+    expect(cli.out()).toContain(`Explorer: open ${cli.http}/ in a browser`)
+  })
+
+  it('shows blocks and transactions live as they are sent, each transaction with its receipt and call trace', async () => {
+    await page.goto(`${cli.http}/`)
+    await page.locator('#status', { hasText: 'live open' }).waitFor()
+    const [from, to] = (await rpc('eth_accounts')) as string[]
+    const hashes: string[] = []
+    for (let i = 0; i < 3; i++) {
+      hashes.push(await rpc('eth_sendTransaction', { from, to, value: '0x' + (10n ** 17n * BigInt(i + 1)).toString(16) }))
+      await page.locator(`#transactions tr[data-hash="${hashes[i]}"]`).waitFor({ timeout: 5000 })
+    }
+    const head = BigInt(await rpc('eth_blockNumber'))
+    await page.locator(`#blocks tr[data-number="${head}"]`).waitFor()
+    expect(await page.locator('#status').textContent()).toContain(`head #${head}`)
+    await page.screenshot({ path: path.join(IMAGES, 'explorer-blocks.png') })
+    await page.click(`#transactions tr[data-hash="${hashes[2]}"] a`)
+    await page.locator('#tx-status', { hasText: 'success' }).waitFor()
+    expect(await page.locator('#trace').textContent()).toMatch(/^CALL /)
+    await page.fill('#search', to!)
+    await page.click('header button')
+    await page.locator('#balance').waitFor()
+    const balance = BigInt(await rpc('eth_getBalance', to, 'latest'))
+    expect(await page.locator('#balance').textContent()).toBe(`${balance / 10n ** 18n}.${(balance % 10n ** 18n).toString().padStart(18, '0').slice(0, 6).replace(/0+$/, '')} ETH`)
+  })
+
+  it('draws a halt when two of four validators go offline, and the resume after the heal', async () => {
+    await page.goto(`${cli.http}/#/consensus`)
+    await page.locator('#validators tbody tr').nth(3).waitFor()
+    const validators = (await rpc('finality_getValidators')) as Array<{ address: string }>
+    for (const v of validators.slice(0, 2)) await page.click(`button[data-offline="${v.address}"]`)
+    await page.locator('#validators td.error', { hasText: 'offline' }).nth(1).waitFor()
+    await page.click('text=Mine a block')
+    await page.locator('#halt-banner').waitFor()
+    expect(await page.locator('#halt-banner').textContent()).toMatch(/Halted at height \d+: .*20 of 40 voting power/)
+    expect(await page.locator('#control-result').textContent()).toMatch(/the chain is halted/)
+    await page.click('text=Heal all')
+    await page.click('text=Mine a block')
+    await page.locator('#halts li.ok', { hasText: 'resumed' }).waitFor()
+    await page.locator('#halt-banner').waitFor({ state: 'detached' })
+    expect(await page.locator('#halts li').count()).toBe(2)
+  })
+
+  it('draws the rounds of a height whose proposer is offline, and verifies its certificate in the page', async () => {
+    // With equal power the proposer of height h, round 0 is validator (h - 1) mod 4 by address.
+    const next = BigInt(await rpc('eth_blockNumber')) + 1n
+    const validators = (await rpc('finality_getValidators')) as Array<{ address: string }>
+    const proposer = validators[Number((next - 1n) % 4n)]!.address
+    await page.click(`button[data-offline="${proposer}"]`)
+    await page.locator('#validators td.error', { hasText: 'offline' }).waitFor()
+    await page.click('text=Send 0.01 ETH')
+    await page.locator(`.height[data-height="${next}"] .ok`, { hasText: 'committed in round 1' }).waitFor()
+    expect(await page.locator(`.height[data-height="${next}"] caption`).allTextContents()).toEqual([expect.stringMatching(/^round 0/), expect.stringMatching(/^round 1/)])
+    const cert = await rpc('finality_getCommitCertificate', '0x' + next.toString(16))
+    expect([cert.round, cert.precommits.length]).toEqual(['0x1', 3])
+    await page.goto(`${cli.http}/#/consensus/${next}`)
+    await page.click('text=Verify in this browser')
+    const result = page.locator('#certificate-result')
+    await result.waitFor()
+    expect(await result.textContent()).toBe('verified: 3 of 3 signatures (ed25519), 30 of 40 voting power, more than 2/3')
+    expect(await page.locator('#certificate td.ok').count()).toBe(3)
+    await page.locator('.height').first().waitFor()
+    await page.screenshot({ path: path.join(IMAGES, 'explorer-consensus.png'), fullPage: true })
+    expect(errors).toEqual([])
+  })
+})
