@@ -11,8 +11,13 @@ import type { Page } from 'playwright-core'
 import { buildExplorerPage } from '../../tsup.config.js'
 import { EPHEMERAL, startCli, type RunningCli } from '../helpers/cli.js'
 import { HAS_CHROMIUM, openBrowser } from './browser.js'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { trackNodes } from '../helpers/nodes.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const newNode = trackNodes()
 const IMAGES = path.join(ROOT, 'docs', 'images')
 
 if (!HAS_CHROMIUM) console.warn('test/explorer/page.test.ts: skipped, /usr/bin/chromium is not installed (apt-get install chromium)')
@@ -113,5 +118,28 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     await page.locator('.height').first().waitFor()
     await page.screenshot({ path: path.join(IMAGES, 'explorer-consensus.png'), fullPage: true })
     expect(errors).toEqual([])
+  })
+
+  it("mounted on the user's Express server with the default namespaces: live blocks, and the views that need more say which namespace is off", async () => {
+    const node = await newNode({ validators: 4 })
+    const app = express()
+    app.use('/rpc', node.http())
+    app.get('/', node.explorer({ rpc: '/rpc', ws: '/ws' }))
+    const server = createServer(app)
+    node.ws(server, { path: '/ws' })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const own = await browser.context.newPage()
+      await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/#/consensus`)
+      await own.locator('#status', { hasText: 'live open' }).waitFor()
+      await own.locator('#controls .error', { hasText: 'the evm and finality namespaces are off on this server' }).waitFor()
+      await own.locator('.error', { hasText: 'the finality namespace is off on this server' }).first().waitFor()
+      await node.request({ method: 'eth_sendTransaction', params: [{ from: node.accounts[0]!.address, to: node.accounts[1]!.address, value: '0x1' }] })
+      await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+      await own.locator('#blocks tr[data-number="1"]').waitFor()
+      await own.close()
+    } finally {
+      await new Promise((r) => server.close(r))
+    }
   })
 })
