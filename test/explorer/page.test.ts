@@ -15,6 +15,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { trackNodes } from '../helpers/nodes.js'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { block, pointAtSources, shellWords } from '../docs/blocks.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const newNode = trackNodes()
@@ -35,7 +38,10 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
   beforeAll(async () => {
     await buildExplorerPage(path.join(ROOT, 'dist'))
     // HTTP and WebSocket on servers of their own: the page learns the WebSocket's URL from the settings written into it.
-    ;[cli, browser] = await Promise.all([startCli([...EPHEMERAL, '--validators', '4', '--json-rpc.api', 'eth,web3,net,rpc,evm,finality,debug']), openBrowser()])
+    // docs/explorer.md's command line, on free ports.
+    const [npx, name, ...args] = shellWords(block('explorer.md', 1, 'sh').trim())
+    expect([npx, name]).toEqual(['npx', 'finality'])
+    ;[cli, browser] = await Promise.all([startCli([...EPHEMERAL, ...args]), openBrowser()])
     page = await browser.context.newPage()
     page.on('pageerror', (e) => errors.push(e.message))
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
@@ -140,6 +146,31 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
       await own.close()
     } finally {
       await new Promise((r) => server.close(r))
+    }
+  })
+
+  it("docs/explorer.md's mount on Express: consensus and the controls served, blocks live", async () => {
+    mkdirSync(path.join(ROOT, '.cache'), { recursive: true })
+    const dir = mkdtempSync(path.join(ROOT, '.cache', 'explorer-mount-'))
+    const file = path.join(dir, 'mount.mts')
+    const source = block('explorer.md', 2, 'ts')
+    expect(source).toContain("server.listen(8545, '127.0.0.1')")
+    writeFileSync(file, `${pointAtSources(source.replace("server.listen(8545, '127.0.0.1')", "server.listen(0, '127.0.0.1')"))}\nexport { node, server }\n`)
+    const { node, server } = (await import(pathToFileURL(file).href)) as { node: import('../../src/index.js').FinalityNode; server: import('node:http').Server }
+    try {
+      await new Promise((r) => (server.listening ? r(undefined) : server.once('listening', r)))
+      const own = await browser.context.newPage()
+      await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/#/consensus`)
+      await own.locator('#status', { hasText: 'live open' }).waitFor()
+      await own.locator('#validators tbody tr').nth(3).waitFor()
+      await own.click('text=Send 0.01 ETH')
+      await own.locator('.height[data-height="1"] .ok', { hasText: 'committed in round 0' }).waitFor()
+      expect(await own.locator('#controls .error').count()).toBe(0)
+      await own.close()
+    } finally {
+      await new Promise((r) => server.close(r))
+      await node.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
