@@ -18,6 +18,8 @@ import { trackNodes } from '../helpers/nodes.js'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { block, pointAtSources, shellWords } from '../docs/blocks.js'
+import { encodeFunctionData } from 'viem'
+import { loadArtifacts } from '../helpers/compile.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const newNode = trackNodes()
@@ -84,6 +86,25 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     await page.locator('#balance').waitFor()
     const balance = BigInt(await rpc('eth_getBalance', to, 'latest'))
     expect(await page.locator('#balance').textContent()).toBe(`${balance / 10n ** 18n}.${(balance % 10n ** 18n).toString().padStart(18, '0').slice(0, 6).replace(/0+$/, '')} ETH`)
+  })
+
+  it("a reverted transaction: its status, the revert reason from the call trace, and the contract's code", async () => {
+    const { Reverter } = loadArtifacts()
+    const [from] = (await rpc('eth_accounts')) as string[]
+    const deploy = await rpc('eth_sendTransaction', { from, data: Reverter!.bytecode })
+    const { contractAddress } = await rpc('eth_getTransactionReceipt', deploy)
+    const data = encodeFunctionData({ abi: Reverter!.abi, functionName: 'revertWithReason' })
+    const hash = await rpc('eth_sendTransaction', { from, to: contractAddress, data, gas: '0x100000' })
+    expect((await rpc('eth_getTransactionReceipt', hash)).status).toBe('0x0')
+    await page.goto(`${cli.http}/#/tx/${hash}`)
+    await page.locator('#tx-status', { hasText: 'reverted' }).waitFor()
+    expect(await page.locator('#revert-reason').textContent()).toBe('nope')
+    expect(await page.locator('#trace').textContent()).toMatch(/^CALL .*\(execution reverted: nope\)/)
+    await page.goto(`${cli.http}/#/address/${contractAddress}`)
+    const code = (await rpc('eth_getCode', contractAddress, 'latest')) as string
+    await page.locator('dd', { hasText: `${(code.length - 2) / 2} bytes` }).waitFor()
+    await page.click('text=Read slot')
+    expect(await page.locator('#slot-value').textContent()).toBe(await rpc('eth_getStorageAt', contractAddress, '0x0', 'latest'))
   })
 
   it('draws a halt when two of four validators go offline, and the resume after the heal', async () => {
