@@ -107,7 +107,7 @@ export class Feed {
     }
     socket.onclose = () => {
       this.status = 'closed'
-      this.onStatus('closed', `the WebSocket at ${this.url} closed; reconnecting`)
+      this.onStatus('closed', `no WebSocket at ${this.url}: blocks are polled, consensus events need it; reconnecting`)
       setTimeout(() => this.open(), 1000)
     }
   }

@@ -192,6 +192,22 @@ export function consensusEvent(e: ConsensusEvent): void {
   changed()
 }
 
+const POLL_MS = 1000
+
+/** Adds the blocks after the newest one shown, up to the head. */
+async function poll(): Promise<void> {
+  try {
+    const head = BigInt(await call<Hex>('eth_blockNumber'))
+    const shown = store.blocks[0] === undefined ? head - 1n : BigInt(store.blocks[0].number)
+    for (let n = shown + 1n > head - 10n ? shown + 1n : head - 10n; n <= head; n++) {
+      const block = await call<Block | null>('eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+      if (block !== null) await addBlock(block.hash)
+    }
+  } catch (e) {
+    store.problems.set('eth', explain(e))
+  }
+}
+
 /** Loads what is there and subscribes to what comes. */
 export async function start(): Promise<void> {
   try {
@@ -217,6 +233,8 @@ export async function start(): Promise<void> {
     else store.problems.set('ws', error)
     changed()
   }
+  // Without the WebSocket (a server that has none, or while it reconnects) new blocks are polled.
+  setInterval(() => void (feed.status === 'open' ? undefined : poll()), POLL_MS)
   feed.subscribe('eth_subscribe', ['newHeads'], (head) => void addBlock((head as { hash: Hex }).hash), (e) => store.problems.set('live blocks', explain(e)))
   feed.subscribe('finality_subscribe', ['consensus'], (e) => consensusEvent(e as ConsensusEvent), (e: RpcError) => {
     store.problems.set('live consensus', explain(e))
