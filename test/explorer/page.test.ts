@@ -107,6 +107,26 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     expect(await page.locator('#slot-value').textContent()).toBe(await rpc('eth_getStorageAt', contractAddress, '0x0', 'latest'))
   })
 
+  it('snapshot, send, revert: the reverted block leaves the list; +1 hour moves the next block an hour on', async () => {
+    await page.goto(`${cli.http}/`)
+    await page.locator('#status', { hasText: 'live open' }).waitFor()
+    await page.click('text=Snapshot')
+    await page.locator('#control-result', { hasText: 'snapshot: "0x' }).waitFor()
+    const before = BigInt(await rpc('eth_blockNumber'))
+    await page.click('text=Send 0.01 ETH')
+    await page.locator(`#blocks tr[data-number="${before + 1n}"]`).waitFor()
+    await page.click('button:has-text("Revert to")')
+    await page.locator('#control-result', { hasText: 'revert: true' }).waitFor()
+    await page.locator(`#blocks tr[data-number="${before + 1n}"]`).waitFor({ state: 'detached' })
+    expect(BigInt(await rpc('eth_blockNumber'))).toBe(before)
+    const last = BigInt((await rpc('eth_getBlockByNumber', 'latest', false)).timestamp)
+    await page.click('text=+1 hour')
+    await page.locator('#control-result', { hasText: 'increase time:' }).waitFor()
+    await page.click('text=Mine a block')
+    await page.locator(`#blocks tr[data-number="${before + 1n}"]`).waitFor()
+    expect(BigInt((await rpc('eth_getBlockByNumber', 'latest', false)).timestamp) - last).toBeGreaterThanOrEqual(3600n)
+  })
+
   it('draws a halt when two of four validators go offline, and the resume after the heal', async () => {
     await page.goto(`${cli.http}/#/consensus`)
     await page.locator('#validators tbody tr').nth(3).waitFor()

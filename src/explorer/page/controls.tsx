@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks'
 import { short } from './format.js'
 import { useStore } from './hooks.js'
 import { call, explain } from './rpc.js'
-import { refreshValidators, serves, type Hex } from './store.js'
+import { refreshValidators, reloadBlocks, serves, type Hex } from './store.js'
 
 export function Controls() {
   const s = useStore()
@@ -40,7 +40,10 @@ export function Controls() {
         <button onClick={run('mine', 'evm_mine')}>Mine a block</button>
         <button onClick={run('increase time', 'evm_increaseTime', [3600])}>+1 hour</button>
         <button onClick={run('snapshot', 'evm_snapshot', [], (id) => setSnapshot(id as Hex))}>Snapshot</button>
-        <button disabled={snapshot === undefined} onClick={run('revert', 'evm_revert', [snapshot], () => setSnapshot(undefined))}>Revert{snapshot === undefined ? '' : ` to ${snapshot}`}</button>
+        <button disabled={snapshot === undefined} onClick={run('revert', 'evm_revert', [snapshot], () => {
+          setSnapshot(undefined)
+          void reloadBlocks()
+        })}>Revert{snapshot === undefined ? '' : ` to ${snapshot}`}</button>
         <button onClick={run('heal', 'finality_heal')}>Heal all</button>
         {half.length > 0 && <button onClick={run('partition', 'finality_partition', [[half]])}>Partition in two</button>}
       </div>

@@ -208,6 +208,15 @@ async function poll(): Promise<void> {
   }
 }
 
+/** The latest blocks read anew: at start, and after a revert (which drops blocks and tells no subscriber). */
+export async function reloadBlocks(): Promise<void> {
+  const head = BigInt(await call<Hex>('eth_blockNumber'))
+  const numbers = Array.from({ length: Number(head < 10n ? head + 1n : 10n) }, (_, i) => head - BigInt(i))
+  const blocks = await Promise.all(numbers.map((n) => call<Block | null>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true])))
+  store.blocks = blocks.filter((b): b is Block => b !== null)
+  changed()
+}
+
 /** Loads what is there and subscribes to what comes. */
 export async function start(): Promise<void> {
   try {
@@ -217,10 +226,7 @@ export async function start(): Promise<void> {
   }
   try {
     store.chainId = BigInt(await call<Hex>('eth_chainId'))
-    const head = BigInt(await call<Hex>('eth_blockNumber'))
-    const numbers = Array.from({ length: Number(head < 10n ? head + 1n : 10n) }, (_, i) => head - BigInt(i))
-    const blocks = await Promise.all(numbers.map((n) => call<Block | null>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true])))
-    store.blocks = blocks.filter((b): b is Block => b !== null)
+    await reloadBlocks()
     for (const ev of await call<Evidence[]>('finality_getEvidence').catch(() => [])) store.evidence.push(ev)
   } catch (e) {
     store.problems.set('eth', explain(e))
