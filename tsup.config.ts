@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -187,6 +187,32 @@ export async function buildHardhatPlugin(hardhat: 2 | 3): Promise<void> {
   })
 }
 
+/**
+ * The explorer page (src/explorer/page/, preact): bundled for browsers, with its libraries, into
+ * one self-contained dist/explorer.html (no CDN: it works offline). No entry of the package
+ * imports it: src/explorer/serve.ts reads the file at the first request (test/explorer/serve.test.ts).
+ */
+export async function buildExplorerPage(outDir = 'dist'): Promise<void> {
+  const out = await esbuild({
+    entryPoints: ['src/explorer/page/main.tsx'],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+  const script = (out.outputFiles[0]?.text ?? '').replace(/<\/script/gi, '<\\/script')
+  const template = readFileSync('src/explorer/page/index.html', 'utf8')
+  if (!template.includes('<!--finality-script-->') || !template.includes('<!--finality-settings-->')) throw new Error('src/explorer/page/index.html: the script or settings mark is missing')
+  mkdirSync(outDir, { recursive: true })
+  writeFileSync(join(outDir, 'explorer.html'), template.replace('<!--finality-script-->', () => script))
+}
+
 export default defineConfig({
   entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
@@ -223,5 +249,6 @@ export default defineConfig({
     writeDistEntries()
     await buildHardhatPlugin(2)
     await buildHardhatPlugin(3)
+    await buildExplorerPage()
   },
 })

@@ -22,6 +22,8 @@ collect([pkg.main, pkg.module, pkg.types])
 collect(pkg.bin)
 // The bundle the entries load (scripts/entry-loader.cjs), which package.json does not name.
 if (pkg.name === 'finality-evm') targets.add('./dist/finality.cjs')
+// The explorer page, read by the CLI and node.explorer() at their first page request (src/explorer/serve.ts).
+if (pkg.name === 'finality-evm') targets.add('./dist/explorer.html')
 
 const missing = []
 for (const target of targets) {

@@ -45,6 +45,7 @@ export type {
   TypedRequest,
 } from './rpc-types.js'
 export type { HttpOptions, HttpHandler, TransportOptions } from './adapters/http.js'
+export type { ExplorerHandler, ExplorerOptions } from './explorer/serve.js'
 export type { WsOptions, WsEndpoint } from './adapters/ws.js'
 export type { ListenOptions, Listening } from './adapters/listen.js'
 export type { Limits } from './limits.js'

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src')
 const LOWER = ['chain', 'consensus', 'producer', 'execution', 'state', 'txpool', 'controls', 'filters', 'accounts', 'crypto', 'app', 'profiling', 'fork']
-const UPPER = ['rpc', 'adapters']
+const UPPER = ['rpc', 'adapters', 'explorer']
 
 /** The test files beside the code: `*.test.ts` under src/, never built into dist/ (no entry reaches one). */
 const isTest = (name: string) => name.endsWith('.test.ts')

@@ -10,6 +10,7 @@ import type { RpcHost } from './host.js'
 import { createHttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
 import { LOCAL_HOSTS, LOCAL_ORIGINS } from './origins.js'
 import { attachWebSocket, type WsEndpoint } from './ws.js'
+import { createExplorerHandler, wantsPage, type ExplorerOptions } from '../explorer/serve.js'
 
 /**
  * Options of `node.listen()`; the spec's `json-rpc` settings. Either `port`/`host`, one server
@@ -29,6 +30,12 @@ export interface ListenOptions extends HttpOptions {
    * fixed port) = one server for both; `<host>:0` = a server of its own on a free port; `false` = none.
    */
   wsAddress?: string | false
+  /**
+   * The explorer page (docs/explorer.md) for browsers: a GET that accepts `text/html` gets the
+   * page, other GETs the empty 200 of health checks. `true`, or where the page reaches the node
+   * (default: this server, and the WebSocket server's URL). Default off; the CLI turns it on.
+   */
+  explorer?: boolean | ExplorerOptions
   /** WebSocket upgrade path. Default: any. */
   wsPath?: string
   /** Namespaces of the WebSocket server. Default: `api`. */
@@ -116,6 +123,15 @@ function keepAlive(server: Server, ms: number): void {
   if (server.requestTimeout > 0) server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout)
 }
 
+/** Serves the page to browsers ahead of `rpc`; the WebSocket URL of a server of its own is written into the page. */
+function withExplorer(rpc: (req: IncomingMessage, res: ServerResponse) => void, options: ExplorerOptions, ws: () => string | undefined) {
+  const page = createExplorerHandler(() => {
+    const url = options.ws ?? ws()
+    return url === undefined ? options : { ...options, ws: url }
+  })
+  return (req: IncomingMessage, res: ServerResponse) => (wantsPage(req) ? page(req, res) : rpc(req, res))
+}
+
 /** Starts the servers; `transport(lockPrivate)` resolves the per-transport settings. */
 export async function listen(
   host: RpcHost,
@@ -162,7 +178,9 @@ export async function listen(
     if (httpAddress !== undefined) {
       httpServer = make()
       const lock = !hasSecret && !isLoopback(httpAddress.host)
-      httpServer.on('request', httpHandler = createHttpHandler(host, transport(httpOptions, lock), httpOptions))
+      httpHandler = createHttpHandler(host, transport(httpOptions, lock), httpOptions)
+      if (options.explorer !== undefined && options.explorer !== false) httpHandler = withExplorer(httpHandler, options.explorer === true ? {} : options.explorer, () => (wsServer === undefined || wsServer === httpServer ? undefined : urlOf('ws', wsServer)))
+      httpServer.on('request', httpHandler)
       await bind(httpServer, httpAddress.host, httpAddress.port)
     }
     if (wsAddress !== undefined) {

@@ -5,6 +5,7 @@
  */
 import { arrayOf, boolean, checkOptions, func, integer, InvalidOptionError, oneOf, string, type Rule } from '../option-rules.js'
 import { NAMESPACES } from '../rpc/registry.js'
+import { checkExplorerOptions } from '../explorer/serve.js'
 import type { HttpOptions, TransportOptions } from './http.js'
 import type { ListenOptions } from './listen.js'
 import type { WsOptions } from './ws.js'
@@ -51,6 +52,11 @@ const LISTEN_RULES = {
   origins: arrayOf(string),
   host: string,
   port: integer(0),
+  explorer: (v, fail) => {
+    if (typeof v === 'boolean') return
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(`must be true, false or { rpc?, ws? }, got ${JSON.stringify(v)}`)
+    checkExplorerOptions(v, 'listen.explorer')
+  },
 } as const satisfies Record<keyof ListenOptions, Rule>
 
 // Each interface's every key has a rule: a new option without one fails to compile here.

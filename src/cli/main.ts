@@ -70,7 +70,7 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
     '',
     shown.api.http.join(',') === shown.api.ws.join(',') ? `Namespaces: ${shown.api.http.join(',')}` : `Namespaces: HTTP ${shown.api.http.join(',')}; WebSocket ${shown.api.ws.join(',')}`,
   )
-  if (served?.http !== undefined) lines.push(`HTTP listening on ${served.http}`)
+  if (served?.http !== undefined) lines.push(`HTTP listening on ${served.http}`, `Explorer: open ${served.http}/ in a browser`)
   if (served?.ws !== undefined) lines.push(`WebSocket listening on ${served.ws}`)
   if (served === undefined) lines.push('JSON-RPC is off (--json-rpc.enable false)')
   return `${lines.join('\n')}\n`
@@ -203,6 +203,8 @@ export async function main(argv: string[]): Promise<() => Promise<void>> {
         ...(c.cors === undefined ? {} : { cors: c.cors, origins: c.cors }),
         ...(c.hosts === undefined ? {} : { hosts: c.hosts }),
         ...(c.jwtSecret === undefined ? {} : { jwtSecret: c.jwtSecret }),
+        // The explorer page for browsers at the HTTP address (docs/explorer.md).
+        explorer: true,
       })
     }
   } catch (error) {

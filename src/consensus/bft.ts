@@ -250,10 +250,25 @@ export class BftEngine {
     this.running?.refresh()
   }
 
-  /** Hears every consensus event (new round, proposal, vote, polka, lock, time-out, commit, evidence). */
+  /** Hears every consensus event (new round, proposal, vote, polka, lock, time-out, commit, evidence, halt, resume). */
   subscribe(listener: (event: ConsensusEvent) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * The producer tells that `height` could not be decided (`reason`: no quorum) or, after such a
+   * halt, that a height committed again: the listeners hear it as a `halt` or `resume` event.
+   */
+  reportHalt(halted: boolean, height: bigint, reason = ''): void {
+    const event: ConsensusEvent = halted ? { type: 'halt', height, reason } : { type: 'resume', height }
+    for (const l of this.listeners) {
+      try {
+        l(event)
+      } catch {
+        // A listener must not change the production it observes.
+      }
+    }
   }
 
   /** The height under way (or the last one run), for finality_getConsensusState. */

@@ -87,7 +87,11 @@ export async function createComponents(settings: NodeSettings) {
   const application = new EvmApplication(chain, builder, log === undefined ? undefined : (committed) => log.committed(committed))
   const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => settings.blockGasLimit, {
     onConsoleLog,
-    onHalt: log === undefined ? undefined : (halted, height) => log.halted(halted, height),
+    // Halts go to the log and to consensus's listeners (finality_subscribe's `halt` / `resume`).
+    onHalt: (halted, height, reason) => {
+      log?.halted(halted, height)
+      bft.reportHalt(halted, height, reason)
+    },
     settingBase: () => ({
       coinbase: options.coinbase?.toLowerCase() ?? (hardhat ? HARDHAT_DEFAULTS.coinbase : undefined),
       // The clock starts at the given time when the node is made, and again at each hardhat_reset.

@@ -10,6 +10,7 @@ import type { Eip1193Provider } from '../adapters/eip1193.js'
 import type { HttpHandler, HttpOptions } from '../adapters/http.js'
 import type { ListenOptions, Listening } from '../adapters/listen.js'
 import type { WsEndpoint, WsOptions } from '../adapters/ws.js'
+import type { ExplorerHandler, ExplorerOptions } from '../explorer/serve.js'
 import type { Hex } from '../hex.js'
 import type { Quantity } from '../node-helpers.js'
 import type { RpcResponse } from '../rpc/dispatcher.js'
@@ -125,6 +126,13 @@ export interface FinalityNode {
   http(options?: HttpOptions): HttpHandler
   /** Attaches the WebSocket transport (subscriptions included) to the caller's `http.Server`. */
   ws(server: Server, options?: WsOptions): WsEndpoint
+  /**
+   * The explorer page (docs/explorer.md) as a `(req, res, next?)` handler for GET, beside the
+   * transports on the caller's server (`app.get('/', node.explorer({ rpc: '/rpc', ws: '/ws' }))`).
+   * The page reaches the node only through those transports; it is read from the package at the
+   * first request.
+   */
+  explorer(options?: ExplorerOptions): ExplorerHandler
   /** Serves HTTP and WebSocket on their own servers (127.0.0.1:8545 / 8546 by default, port 0 = ephemeral). */
   listen(options?: ListenOptions): Promise<Listening>
   /**

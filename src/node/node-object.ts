@@ -23,6 +23,7 @@ import type { Services } from '../services.js'
 import type { Components } from './components.js'
 import type { FinalityNode } from './finality-node.js'
 import type { NodeSettings } from './settings.js'
+import { checkExplorerOptions, createExplorerHandler } from '../explorer/serve.js'
 
 /** Whether close() began, and the promise it answers. */
 export class Lifecycle {
@@ -125,6 +126,12 @@ export function nodeObject({ settings, components, services, methods, dispatcher
     ws(server, wsOptions) {
       live()
       return transports.ws(server, withLogSwitch(wsOptions))
+    },
+    explorer(explorerOptions) {
+      live()
+      checkExplorerOptions(explorerOptions)
+      const settings = { ...explorerOptions }
+      return createExplorerHandler(() => settings)
     },
     listen: alive((listenOptions) => transports.listen(withLogSwitch(listenOptions))),
     mine: alive(helpers.mine),

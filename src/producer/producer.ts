@@ -40,7 +40,7 @@ export interface ProducerHooks {
   /** Receives the console.log messages of committed blocks' transactions, once each. */
   onConsoleLog?: ((message: string) => void) | undefined
   /** Told when the chain halts (no quorum for a height) and when it commits again after one (the node's log). */
-  onHalt?: ((halted: boolean, height: bigint) => void) | undefined
+  onHalt?: ((halted: boolean, height: bigint, reason?: string) => void) | undefined
   /** The defaults of the block settings the node's options give (fee recipient, clock start). */
   settingBase?: SettingBase | undefined
 }
@@ -317,7 +317,7 @@ export class Producer {
     this.haltedBecause = reason
     if (!this.haltTold && this.hooks.onHalt !== undefined) {
       this.haltTold = true
-      this.hooks.onHalt(true, height)
+      this.hooks.onHalt(true, height, reason)
     }
     for (const e of entries) this.settleWaiter(e.hash)
     if (this.mining.mode === 'auto') for (const e of this.pool.all()) this.settleWaiter(e.hash)

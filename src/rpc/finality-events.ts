@@ -1,7 +1,8 @@
 /**
  * `finality_subscribe("consensus")`: the validators' consensus events, notified as
  * `finality_subscription` (geth's `<namespace>_subscribe` convention, as debug_subscribe):
- * newRound, proposal, vote, polka, lock, timeout, commit and evidence.
+ * newRound, proposal, vote, polka, lock, timeout, commit and evidence; halt (a height found no
+ * quorum: `reason` says why) and resume (the first height committed after a halt).
  */
 import type { ConsensusEvent } from '../consensus/tendermint/events.js'
 import type { Subscriptions } from '../filters/subscriptions.js'
@@ -38,6 +39,10 @@ export function consensusEventJson(e: ConsensusEvent): Record<string, unknown> {
       return { type: e.type, height: quantity(e.height), round: quantity(e.round), validator: e.validator, step: e.step }
     case 'commit':
       return { type: e.type, height: quantity(e.height), round: quantity(e.round), blockHash: data(e.blockHash), proposer: e.proposer }
+    case 'halt':
+      return { type: e.type, height: quantity(e.height), reason: e.reason }
+    case 'resume':
+      return { type: e.type, height: quantity(e.height) }
   }
 }
 

@@ -73,7 +73,7 @@ describe('npm pack', () => {
   it('ships the built entries, the README and the licence, and no sources or tests', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball])
     const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js', 'dist/prool.js', 'dist/prool.cjs', 'dist/prool.d.ts']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js', 'dist/prool.js', 'dist/prool.cjs', 'dist/prool.d.ts', 'dist/explorer.html']) {
       expect(files).toContain(file)
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
@@ -118,6 +118,10 @@ describe('npm pack', () => {
     // The pure-JS libraries are bundled (one file loads faster than their ~400 modules), and so is
     // hash-wasm's keccak alone (its CommonJS entry holds every algorithm: ~14 ms of a cold import).
     expect(topRequires.filter((s) => /^(@(ethereumjs|noble|scure)\/|hash-wasm)/.test(s ?? ''))).toEqual([])
+    // The explorer page is a file of its own, read at its first request: none of its code (preact,
+    // its views) is in the entries or the bundle.
+    for (const text of [esm, entry, cjs]) expect(text).not.toMatch(/Verify in this browser|preact/)
+    expect(cjs).toContain('explorer.html')
   })
 
   it("ships the Hardhat 2 plugin (finality-evm/hardhat under require): it loads the package's main entry and Hardhat's own modules, and bundles nothing of the node", async () => {

@@ -216,6 +216,31 @@ describe('the JS API', () => {
     expect(await s.node.provider.request({ method: 'finality_unsubscribe', params: [id] })).toBe(true)
   })
 
+  it('finality_subscribe tells a halt (with its reason) and the resume after the heal, once each', async () => {
+    const s = await setup()
+    const events: Array<{ type: string; height: Hex; reason?: string }> = []
+    s.node.provider.on('message', (m: { type: string; data: { result: (typeof events)[number] } }) => {
+      if (m.type === 'finality_subscription') events.push(m.data.result)
+    })
+    await s.node.provider.request({ method: 'finality_subscribe', params: ['consensus'] })
+    const [a, b] = s.addresses
+    await s.rpc('finality_setFault', a, { offline: true })
+    await s.rpc('finality_setFault', b, { offline: true })
+    await send(s)
+    expect((await errorOf(s.rpc('evm_mine'))).message).toMatch(/the chain is halted/)
+    await s.clock.settle()
+    const halts = events.filter((e) => e.type === 'halt')
+    expect(halts).toHaveLength(1)
+    expect(halts[0]).toMatchObject({ height: '0x1' })
+    expect(halts[0]!.reason).toMatch(/20 of 40 voting power/)
+    expect(events.filter((e) => e.type === 'resume')).toEqual([])
+    await s.rpc('finality_heal')
+    await stepping(s.clock, s.rpc('evm_mine'))
+    await s.clock.settle()
+    expect(events.filter((e) => e.type === 'resume')).toEqual([{ type: 'resume', height: '0x1' }])
+    expect(events.filter((e) => e.type === 'halt')).toHaveLength(1)
+  })
+
   it('finality_subscribe without a connection that carries notifications is -32601', async () => {
     const s = await setup()
     const e = await errorOf(s.rpc('finality_subscribe', 'consensus'))

@@ -116,6 +116,8 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'transports.md#8': 'test/cli/log.test.ts: ### The log',
   'validators.md#1': 'programs',
   'validators.md#2': 'programs',
+  'explorer.md#1': "test/explorer/page.test.ts: block('explorer.md', 1",
+  'explorer.md#2': "test/explorer/page.test.ts: block('explorer.md', 2",
 }
 
 /** `source` with the package's import specifiers (and `./src/…`, the repository's) pointed at the sources. */

@@ -1,4 +1,7 @@
-/** What the validators of a height do, as the node reports it (`finality_consensus` subscription). */
+/**
+ * What the validators of a height do, as the node reports it (`finality_consensus` subscription);
+ * and what the producer tells of them: a halt (no height can gather a quorum) and the resume.
+ */
 import type { Hex } from '../../hex.js'
 import type { DuplicateVoteEvidence } from './vote-set.js'
 import type { VoteType } from './messages.js'
@@ -13,3 +16,5 @@ export type ConsensusEvent =
   | { type: 'timeout'; height: bigint; round: number; validator: Hex; step: TimeoutStep }
   | { type: 'commit'; height: bigint; round: number; blockHash: Uint8Array; proposer: Hex }
   | { type: 'evidence'; evidence: DuplicateVoteEvidence }
+  | { type: 'halt'; height: bigint; reason: string }
+  | { type: 'resume'; height: bigint }
