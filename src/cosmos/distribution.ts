@@ -11,7 +11,7 @@ import { toBech32 } from './bech32.js'
 import { DistributionState } from './distribution-state.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, refused, tablePrecompile, type PrecompileMethod } from './precompile.js'
-import { validatorNamed } from './staking.js'
+import { validatorNamed } from './staking-rules.js'
 
 const PAGE_REQUEST = '(bytes,uint64,uint64,bool,bool)'
 

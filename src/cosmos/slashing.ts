@@ -9,6 +9,8 @@ import { data } from '../hex.js'
 import { checksumAddress as checksum } from '../crypto/checksum.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, tablePrecompile } from './precompile.js'
+import { DistributionState } from './distribution-state.js'
+import { RedelegationState } from './redelegation-state.js'
 import { BONDED_POOL, NOT_BONDED_POOL, StakingState, type ValidatorRecord } from './staking-state.js'
 
 /** Cosmos's default `slash_fraction_double_sign`: 5%, as a fraction of 10^18. */
@@ -50,8 +52,34 @@ export async function slashForEquivocation(staking: StakingState, validator: Uin
     await staking.burn(NOT_BONDED_POOL.bytes, before - after)
     await staking.putUnbonding(p.delegator, p.validator, slashed)
   }
+  await slashRedelegations(staking, validator, infraction, SLASH_FRACTION_DOUBLE_SIGN)
   await staking.putSigningInfo(validator, { tombstoned: true, jailedUntil: JAILED_FOREVER })
   return burned
+}
+
+/**
+ * Cosmos's `SlashRedelegation`: tokens redelegated away from `validator` at or after the
+ * infraction were at stake when it happened, so the destination delegation loses `fraction` of
+ * the shares each such entry bought (at most what it still holds), their tokens burned.
+ */
+async function slashRedelegations(staking: StakingState, validator: Uint8Array, infraction: bigint, fraction: bigint): Promise<void> {
+  const redelegations = new RedelegationState(staking.view)
+  for (const k of await redelegations.keys()) {
+    if (Buffer.compare(k.src, validator) !== 0) continue
+    for (const e of await redelegations.entries(k)) {
+      if (e.creationHeight < infraction) continue
+      const held = await staking.delegationShares(k.delegator, k.dst)
+      let shares = (e.sharesDst * fraction) / SCALE
+      if (shares > held) shares = held
+      const dst = await staking.validator(k.dst)
+      if (shares === 0n || dst === undefined || dst.shares === 0n) continue
+      await new DistributionState(staking.view).withdraw(k.delegator, k.dst)
+      const tokens = (shares * dst.tokens) / dst.shares
+      await staking.putValidator({ ...dst, tokens: dst.tokens - tokens, shares: dst.shares - shares })
+      await staking.putDelegationShares(k.delegator, k.dst, held - shares)
+      await staking.burn(BONDED_POOL.bytes, tokens)
+    }
+  }
 }
 
 /** Unjails `v` at `height`, or throws why not (Cosmos's x/slashing Unjail checks, in its order). */

@@ -54,6 +54,11 @@ export interface UnbondingEntry {
 export class StakingState {
   constructor(private readonly state: StateManagerInterface) {}
 
+  /** The state view this reads and writes. */
+  get view(): StateManagerInterface {
+    return this.state
+  }
+
   private async get(key: Uint8Array): Promise<bigint> {
     const v = await this.state.getStorage(STAKING_ADDRESS, key)
     return v.length === 0 ? 0n : toBigInt(v)
