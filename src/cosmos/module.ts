@@ -84,7 +84,7 @@ export class CosmosModule implements BlockHooks {
    */
   async beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void> {
     const staking = new StakingState(state)
-    for (const m of misbehavior) await slashForEquivocation(staking, fromHex(m.validator), m.height)
+    for (const m of misbehavior) await slashForEquivocation(staking, fromHex(m.validator), m.height, height)
     await new RedelegationState(state).complete(height)
     const pairs = await staking.unbondingPairs()
     if (pairs.length === 0) return

@@ -23,10 +23,11 @@ const SCALE = 10n ** 18n
 
 /**
  * Handles duplicate-vote evidence against `validator` (its consensus address, which is its
- * operator address here), committed in block `height`: answers the tokens burned, 0 when the
+ * operator address here) for an infraction at `infraction`, committed in block `height` (where
+ * the slash event is recorded, with the fraction of its tokens burned): answers the tokens burned, 0 when the
  * validator is unknown or already tombstoned (Cosmos ignores that evidence).
  */
-export async function slashForEquivocation(staking: StakingState, validator: Uint8Array, infraction: bigint): Promise<bigint> {
+export async function slashForEquivocation(staking: StakingState, validator: Uint8Array, infraction: bigint, height: bigint): Promise<bigint> {
   const v = await staking.validator(validator)
   if (v === undefined) return 0n
   const info = await staking.signingInfo(validator)
@@ -34,6 +35,7 @@ export async function slashForEquivocation(staking: StakingState, validator: Uin
   const burned = (v.tokens * SLASH_FRACTION_DOUBLE_SIGN) / SCALE
   await staking.putValidator({ ...v, tokens: v.tokens - burned, jailed: true })
   await staking.burn(BONDED_POOL.bytes, burned)
+  if (v.tokens > 0n) await new DistributionState(staking.view).recordSlash(validator, height, (burned * SCALE + v.tokens - 1n) / v.tokens)
   // Unbonding entries begun at or after the infraction were at stake when it happened.
   for (const p of await staking.unbondingPairs()) {
     if (Buffer.compare(p.validator, validator) !== 0) continue
