@@ -119,6 +119,10 @@ const accounts: Rule = (v, fail, path) => {
 }
 
 const any: Rule = () => {}
+/** A number from 0 to 1 (a Cosmos decimal parameter such as a slash fraction). */
+const fraction: Rule = (v, fail) => {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) fail(`must be a number from 0 to 1, got ${describe(v)}`)
+}
 
 /** A valid Date at or after 1970, or a string `new Date()` reads as one. */
 const initialDate: Rule = (v, fail) => {
@@ -177,8 +181,12 @@ export const NODE_OPTION_RULES = {
       unbondingBlocks: integer(1),
       votingBlocks: integer(1),
       nativeErc20: hexBytes(20),
+      signedBlocksWindow: integer(1),
+      minSignedPerWindow: fraction,
+      downtimeJailBlocks: integer(0),
+      slashFractionDowntime: fraction,
     },
-    '{ bech32Prefix?, denom?, unbondingBlocks?, votingBlocks?, nativeErc20? }',
+    '{ bech32Prefix?, denom?, unbondingBlocks?, votingBlocks?, nativeErc20?, signedBlocksWindow?, minSignedPerWindow?, downtimeJailBlocks?, slashFractionDowntime? }',
   ),
   consensus: object(
     {

@@ -36,6 +36,7 @@ function params(req: PrepareProposalRequest<PoolEntry>): BlockParams {
     prevRandao: h.prevRandao,
     extraData: h.extraData,
     misbehavior: req.misbehavior,
+    lastCommit: req.lastCommit,
   }
 }
 
@@ -51,6 +52,11 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
     /** Told of each committed block before the chain announces it (the node's log, when one is on). */
     private readonly onCommitted?: (committed: { block: Block; receipts: readonly StoredReceipt[]; outcomes: readonly TxOutcome[]; consoleLogs: readonly string[][] }) => void,
   ) {}
+
+  /** Only block hooks (the `cosmos` option) count signatures. */
+  get wantsLastCommit(): boolean {
+    return this.builder.hasBlockHooks
+  }
 
   async prepareProposal(req: PrepareProposalRequest<PoolEntry>): Promise<EvmProposal> {
     const parent = this.chain.head

@@ -35,6 +35,17 @@ export interface PrepareProposalRequest<Tx> {
   header: HeaderChoices
   /** Evidence the block commits (ABCI's misbehavior), handed to the application. */
   misbehavior?: readonly Misbehavior[] | undefined
+  /**
+   * ABCI's decided last commit: the validators of the parent's height and whether each signed
+   * its certificate (given when the application asks for it, `wantsLastCommit`).
+   */
+  lastCommit?: readonly CommitVote[] | undefined
+}
+
+/** One validator of the last commit: its address and whether its precommit is in the certificate. */
+export interface CommitVote {
+  readonly validator: string
+  readonly signed: boolean
 }
 
 /** The header choices the node's block-production settings make (test controls, miner_). */
@@ -86,6 +97,8 @@ export interface Finalized<Block, Outcome> {
  * `preview` answer.
  */
 export interface Application<P extends Proposal, Tx, Outcome, Block, Receipt> {
+  /** PrepareProposal needs the last commit (downtime is counted from it): consensus reads it only then. */
+  readonly wantsLastCommit?: boolean
   /** PrepareProposal: the proposer's block of `req.txs` under `req.header`'s choices. */
   prepareProposal(req: PrepareProposalRequest<Tx>): Promise<P>
   /**

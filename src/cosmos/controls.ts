@@ -102,6 +102,8 @@ export class CosmosControls {
       const v = await this.validator(staking, validator)
       await staking.putValidator({ ...v, jailed: false })
       await staking.putSigningInfo(v.address, { tombstoned: false, jailedUntil: 0n })
+      // Bonded again: its signature window starts afresh, as after the precompile's unjail.
+      await staking.putDowntime(v.address, { ...(await staking.downtime(v.address)), startHeight: this.chain.height + 1n })
       return this.effective()
     })
   }

@@ -11,7 +11,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { Address } from '@ethereumjs/util'
 import { slot, STAKING_ADDRESS, StakingState } from './staking-state.js'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { toBigInt, unpadded } from '../hex.js'
+import { toBigInt, unpadded, word } from '../hex.js'
 
 /** Cosmos's `distribution` module account: it holds the fees not yet withdrawn. */
 export const DISTRIBUTION_POOL = new Address(sha256(new TextEncoder().encode('distribution')).subarray(0, 20))
@@ -70,8 +70,34 @@ export class DistributionState {
     const tokens = reward / DEC
     if (tokens === 0n) return 0n
     await this.put(slot('dist.outstanding', validator), (await this.outstanding(validator)) - tokens * DEC)
-    await this.staking.transfer(DISTRIBUTION_POOL.bytes, delegator, tokens)
+    await this.staking.transfer(DISTRIBUTION_POOL.bytes, await this.withdrawAddress(delegator), tokens)
     return tokens
+  }
+
+  /** Where `delegator`'s rewards (and, for a validator, its commission) are paid: itself unless set. */
+  async withdrawAddress(delegator: Uint8Array): Promise<Uint8Array> {
+    const set = await this.get(slot('dist.withdrawTo', delegator))
+    return set === 0n ? delegator : word(set).subarray(12)
+  }
+
+  async setWithdrawAddress(delegator: Uint8Array, to: Uint8Array): Promise<void> {
+    await this.put(slot('dist.withdrawTo', delegator), Buffer.compare(to, delegator) === 0 ? 0n : toBigInt(to))
+  }
+
+  /** Records a slash of `validator` at `height` by `fraction` (of 10^18), as Cosmos's slash events. */
+  async recordSlash(validator: Uint8Array, height: bigint, fraction: bigint): Promise<void> {
+    const n = await this.get(slot('dist.slash.n', validator))
+    await this.put(slot('dist.slash', validator, n, 0n), height)
+    await this.put(slot('dist.slash', validator, n, 1n), fraction)
+    await this.put(slot('dist.slash.n', validator), n + 1n)
+  }
+
+  /** The validator's slash events, oldest first; `period` is the slash's ordinal (there are no F1 periods here). */
+  async slashes(validator: Uint8Array): Promise<Array<{ height: bigint; period: bigint; fraction: bigint }>> {
+    const n = await this.get(slot('dist.slash.n', validator))
+    const out: Array<{ height: bigint; period: bigint; fraction: bigint }> = []
+    for (let i = 0n; i < n; i++) out.push({ height: await this.get(slot('dist.slash', validator, i, 0n)), period: i + 1n, fraction: await this.get(slot('dist.slash', validator, i, 1n)) })
+    return out
   }
 
   /** Pays the validator's commission (whole tokens) to its operator. */
@@ -81,7 +107,7 @@ export class DistributionState {
     if (tokens === 0n) return 0n
     await this.put(slot('dist.commission', validator), commission - tokens * DEC)
     await this.put(slot('dist.outstanding', validator), (await this.outstanding(validator)) - tokens * DEC)
-    await this.staking.transfer(DISTRIBUTION_POOL.bytes, validator, tokens)
+    await this.staking.transfer(DISTRIBUTION_POOL.bytes, await this.withdrawAddress(validator), tokens)
     return tokens
   }
 
@@ -90,6 +116,21 @@ export class DistributionState {
     if (!(await this.staking.transfer(from, DISTRIBUTION_POOL.bytes, tokens))) return false
     await this.put(slot('dist.community'), (await this.communityPool()) + tokens * DEC)
     return true
+  }
+
+  /**
+   * Cosmos's `AllocateTokensToValidator`: `amount` (DecCoin units, already in the distribution
+   * pool) to `validator`: its commission, the rest to its delegators by shares.
+   */
+  async allocateToValidator(validator: Uint8Array, amount: bigint): Promise<void> {
+    const commission = (amount * COMMISSION_RATE) / DEC
+    await this.put(slot('dist.commission', validator), (await this.commission(validator)) + commission)
+    await this.put(slot('dist.outstanding', validator), (await this.outstanding(validator)) + amount)
+    const v = await this.staking.validator(validator)
+    if (v !== undefined && v.shares > 0n) {
+      const acc = await this.get(slot('dist.acc', validator))
+      await this.put(slot('dist.acc', validator), acc + ((amount - commission) * PRECISION) / v.shares)
+    }
   }
 
   /**
@@ -106,14 +147,7 @@ export class DistributionState {
     for (const p of bonded) {
       const share = (forValidators * p.power) / totalPower
       left -= share
-      const commission = (share * COMMISSION_RATE) / DEC
-      await this.put(slot('dist.commission', p.address), (await this.commission(p.address)) + commission)
-      await this.put(slot('dist.outstanding', p.address), (await this.outstanding(p.address)) + share)
-      const v = await this.staking.validator(p.address)
-      if (v !== undefined && v.shares > 0n) {
-        const acc = await this.get(slot('dist.acc', p.address))
-        await this.put(slot('dist.acc', p.address), acc + ((share - commission) * PRECISION) / v.shares)
-      }
+      await this.allocateToValidator(p.address, share)
     }
     // The tax and what division leaves over go to the community pool, as Cosmos's remainder does.
     await this.put(slot('dist.community'), (await this.communityPool()) + (total * COMMUNITY_TAX) / DEC + left)

@@ -5,21 +5,13 @@
 import { checksumAddress as checksum } from '../crypto/checksum.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { data } from '../hex.js'
-import type { PrecompileCall } from '../execution/engine/precompiles.js'
 import { encode, type AbiValue } from './abi.js'
 import { toBech32 } from './bech32.js'
 import { DistributionState } from './distribution-state.js'
 import type { CosmosSettings } from './options.js'
-import { addressTopic, PrecompileRevert, refused, tablePrecompile, type PrecompileMethod } from './precompile.js'
-import { validatorNamed } from './staking.js'
-
-const PAGE_REQUEST = '(bytes,uint64,uint64,bool,bool)'
-
-function requester(call: PrecompileCall, who: Uint8Array): void {
-  if (Buffer.compare(call.caller, who) !== 0) {
-    throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(who))}`)
-  }
-}
+import { distributionExtraMethods } from './distribution-extra.js'
+import { addressTopic, PrecompileRevert, tablePrecompile, type PrecompileMethod } from './precompile.js'
+import { requester, validatorNamed } from './staking-rules.js'
 
 /** The distribution precompile. */
 export function distributionPrecompile(settings: CosmosSettings) {
@@ -145,7 +137,7 @@ export function distributionPrecompile(settings: CosmosSettings) {
       outputs: ['string'],
       write: false,
       gas: 2_000n,
-      run: async ([delegator]) => ({ values: [toBech32(settings.bech32Prefix, delegator as Uint8Array)] }),
+      run: async ([delegator], call) => ({ values: [toBech32(settings.bech32Prefix, await new DistributionState(call.state).withdrawAddress(delegator as Uint8Array))] }),
     },
     {
       signature: 'validatorCommission(string)',
@@ -187,13 +179,7 @@ export function distributionPrecompile(settings: CosmosSettings) {
       gas: 2_000n,
       run: async (_args, call) => ({ values: [dec(await new DistributionState(call.state).communityPool())] }),
     },
-    refused('setWithdrawAddress(address,string)', ['bool'], 'setWithdrawAddress is not modelled on this chain: rewards go to the delegator'),
-    refused('depositValidatorRewardsPool(address,string,(string,uint256)[])', ['bool'], 'depositValidatorRewardsPool is not modelled on this chain'),
-    refused(
-      `validatorSlashes(string,uint64,uint64,${PAGE_REQUEST})`,
-      ['(uint64,(uint256,uint8))[]', '(bytes,uint64)'],
-      'validatorSlashes: slash events are not recorded by this chain (see the slashing precompile\'s signing info)',
-    ),
+    ...distributionExtraMethods(settings),
   ]
   return tablePrecompile('0000000000000000000000000000000000000801', methods)
 }

@@ -16,6 +16,8 @@ import { cosmosSettings, type CosmosOptions, type CosmosSettings } from './optio
 import { DISTRIBUTION_POOL, DistributionState } from './distribution-state.js'
 import { distributionPrecompile } from './distribution.js'
 import { endVoting, GOV_POOL, govPrecompile } from './gov.js'
+import { countSignatures } from './downtime.js'
+import { RedelegationState } from './redelegation-state.js'
 import { slashForEquivocation, slashingPrecompile } from './slashing.js'
 import { stakingPrecompile } from './staking.js'
 import { BONDED_POOL, genesisStorage, NOT_BONDED_POOL, STAKING_ADDRESS, StakingState, type ValidatorRecord } from './staking-state.js'
@@ -77,12 +79,20 @@ export class CosmosModule implements BlockHooks {
   }
 
   /**
-   * BeginBlock: the evidence the block commits slashes, jails and tombstones its validators
-   * (x/evidence); undelegations whose completion height is `height` or below pay out.
+   * BeginBlock: the last commit's signatures counted (downtime jails and slashes), the evidence the block commits slashes, jails and tombstones its validators
+   * (x/evidence); undelegations whose completion height is `height` or below pay out, and
+   * redelegation entries that reach it are dropped.
    */
-  async beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void> {
+  async beginBlock(
+    state: StateManagerInterface,
+    height: bigint,
+    misbehavior: ReadonlyArray<{ validator: string; height: bigint }>,
+    lastCommit?: ReadonlyArray<{ validator: string; signed: boolean }>,
+  ): Promise<void> {
     const staking = new StakingState(state)
-    for (const m of misbehavior) await slashForEquivocation(staking, fromHex(m.validator), m.height)
+    if (lastCommit !== undefined) await countSignatures(staking, this.settings, height, lastCommit)
+    for (const m of misbehavior) await slashForEquivocation(staking, fromHex(m.validator), m.height, height)
+    await new RedelegationState(state).complete(height)
     const pairs = await staking.unbondingPairs()
     if (pairs.length === 0) return
     const kept: typeof pairs = []

@@ -54,6 +54,11 @@ export interface UnbondingEntry {
 export class StakingState {
   constructor(private readonly state: StateManagerInterface) {}
 
+  /** The state view this reads and writes. */
+  get view(): StateManagerInterface {
+    return this.state
+  }
+
   private async get(key: Uint8Array): Promise<bigint> {
     const v = await this.state.getStorage(STAKING_ADDRESS, key)
     return v.length === 0 ? 0n : toBigInt(v)
@@ -105,6 +110,26 @@ export class StakingState {
   async putSigningInfo(address: Uint8Array, info: { tombstoned: boolean; jailedUntil: bigint }): Promise<void> {
     await this.put(slot('slash.tombstoned', address), info.tombstoned ? 1n : 0n)
     await this.put(slot('slash.jailedUntil', address), info.jailedUntil)
+  }
+
+  /** x/slashing's signature count of a validator: where its window starts, its place in it, the blocks missed. */
+  async downtime(address: Uint8Array): Promise<{ startHeight: bigint; indexOffset: bigint; missed: bigint }> {
+    return { startHeight: await this.get(slot('slash.start', address)), indexOffset: await this.get(slot('slash.offset', address)), missed: await this.get(slot('slash.missed', address)) }
+  }
+
+  async putDowntime(address: Uint8Array, info: { startHeight: bigint; indexOffset: bigint; missed: bigint }): Promise<void> {
+    await this.put(slot('slash.start', address), info.startHeight)
+    await this.put(slot('slash.offset', address), info.indexOffset)
+    await this.put(slot('slash.missed', address), info.missed)
+  }
+
+  /** Whether the validator missed the block at `index` of its window (x/slashing's bit array). */
+  async missedAt(address: Uint8Array, index: bigint): Promise<boolean> {
+    return (await this.get(slot('slash.bit', address, index))) === 1n
+  }
+
+  async putMissedAt(address: Uint8Array, index: bigint, missed: boolean): Promise<void> {
+    await this.put(slot('slash.bit', address, index), missed ? 1n : 0n)
   }
 
   async delegationShares(delegator: Uint8Array, validator: Uint8Array): Promise<bigint> {

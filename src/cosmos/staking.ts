@@ -6,14 +6,15 @@
  */
 import { checksumAddress as checksum } from '../crypto/checksum.js'
 import { data } from '../hex.js'
-import type { PrecompileCall } from '../execution/engine/precompiles.js'
 import type { AbiValue } from './abi.js'
 import { encode } from './abi.js'
-import { Bech32Error, fromBech32, toBech32 } from './bech32.js'
+import { toBech32 } from './bech32.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, refused, tablePrecompile, type PrecompileMethod } from './precompile.js'
 import { DistributionState } from './distribution-state.js'
-import { BONDED_POOL, NOT_BONDED_POOL, SHARE_SCALE, StakingState, type ValidatorRecord } from './staking-state.js'
+import { redelegationMethods } from './staking-redelegation.js'
+import { bondedPower, positive, requester, sharesFor, unbondShares, validatorNamed } from './staking-rules.js'
+import { BONDED_POOL, NOT_BONDED_POOL, StakingState, type ValidatorRecord } from './staking-state.js'
 
 /** Bond statuses as Cosmos numbers them (`BondStatus`). */
 const UNBONDED = 1n
@@ -28,45 +29,6 @@ export interface StakingContext {
   readonly settings: CosmosSettings
   /** A validator's ed25519 consensus key, by address. */
   readonly consensusKey: (address: Uint8Array) => Uint8Array | undefined
-}
-
-const equal = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0
-
-/** The validator a `cosmosvaloper1…` string names (it must be one). */
-export async function validatorNamed(staking: StakingState, settings: CosmosSettings, text: string): Promise<ValidatorRecord> {
-  let decoded: { prefix: string; bytes: Uint8Array }
-  try {
-    decoded = fromBech32(text)
-  } catch (error) {
-    if (error instanceof Bech32Error) throw new PrecompileRevert(`invalid validator address ${JSON.stringify(text)}: ${error.message}`)
-    throw error
-  }
-  const want = `${settings.bech32Prefix}valoper`
-  if (decoded.prefix !== want) throw new PrecompileRevert(`invalid validator address ${JSON.stringify(text)}: expected prefix ${want}, got ${decoded.prefix}`)
-  if (decoded.bytes.length !== 20) throw new PrecompileRevert(`invalid validator address ${JSON.stringify(text)}: ${decoded.bytes.length} bytes, expected 20`)
-  const v = await staking.validator(decoded.bytes)
-  if (v === undefined) throw new PrecompileRevert('validator does not exist')
-  return v
-}
-
-/** The chain's bonded voting power with `address` holding `tokens`. */
-async function bondedPower(staking: StakingState, settings: CosmosSettings, address: Uint8Array, tokens: bigint): Promise<bigint> {
-  let total = 0n
-  for (const a of await staking.validatorAddresses()) {
-    const v = (await staking.validator(a)) as ValidatorRecord
-    if (!v.jailed) total += (equal(a, address) ? tokens : v.tokens) / settings.powerReduction
-  }
-  return total
-}
-
-function requester(call: PrecompileCall, delegator: Uint8Array): void {
-  if (!equal(call.caller, delegator)) {
-    throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(delegator))}`)
-  }
-}
-
-function positive(amount: bigint): void {
-  if (amount <= 0n) throw new PrecompileRevert(`invalid amount: ${amount}: amount must be positive`)
 }
 
 /** A validator as `StakingI.Validator`. */
@@ -102,7 +64,7 @@ export function stakingPrecompile(ctx: StakingContext) {
         requester(call, d)
         positive(value)
         const v = await validatorNamed(staking, settings, validatorText as string)
-        const shares = v.tokens === 0n ? value * SHARE_SCALE : (value * v.shares) / v.tokens
+        const shares = sharesFor(v, value)
         if (!(await staking.transfer(d, BONDED_POOL.bytes, value))) {
           throw new PrecompileRevert(`spendable balance ${await staking.balance(d)}${settings.denom} is smaller than ${value}${settings.denom}: insufficient funds`)
         }
@@ -129,15 +91,9 @@ export function stakingPrecompile(ctx: StakingContext) {
         positive(value)
         const v = await validatorNamed(staking, settings, validatorText as string)
         const held = await staking.delegationShares(d, v.address)
-        if (held === 0n) throw new PrecompileRevert('no delegation for (address, validator) tuple')
-        // Cosmos's ValidateUnbondAmount: the truncated shares must be held; rounded up past the
-        // delegation, the whole delegation goes.
-        if (v.tokens === 0n) throw new PrecompileRevert('invalid shares amount')
-        if ((value * v.shares) / v.tokens > held) throw new PrecompileRevert('invalid shares amount')
-        let shares = (value * v.shares + v.tokens - 1n) / v.tokens
-        if (shares > held) shares = held
+        const shares = unbondShares(v, held, value)
         const tokens = (shares * v.tokens) / v.shares
-        if ((await bondedPower(staking, settings, v.address, v.tokens - tokens)) === 0n) {
+        if ((await bondedPower(staking, settings, [{ address: v.address, tokens: v.tokens - tokens }])) === 0n) {
           throw new PrecompileRevert('the undelegation would leave no bonded voting power: the validator set cannot be empty')
         }
         const completion = call.blockNumber + settings.unbondingBlocks
@@ -222,10 +178,7 @@ export function stakingPrecompile(ctx: StakingContext) {
       'createValidator: a validator here must be one of the node\'s in-process validators, whose keys the node holds; add one with finality_changeValidators',
     ),
     refused('editValidator((string,string,string,string,string),address,int256,int256)', ['bool'], 'editValidator: validators here have no description or commission to edit'),
-    refused('redelegate(address,string,string,uint256)', ['int64'], 'redelegate is not modelled on this chain: undelegate and delegate instead'),
-    refused('cancelUnbondingDelegation(address,string,uint256,uint256)', ['bool'], 'cancelUnbondingDelegation is not modelled on this chain'),
-    refused('redelegation(address,string,string)', ['(string,string,string,(int64,int64,uint256,uint256)[])'], 'redelegation: redelegations are not modelled on this chain'),
-    refused(`redelegations(address,string,string,${PAGE_REQUEST})`, ['((string,string,string,(int64,int64,uint256,uint256)[]),((int64,int64,uint256,uint256),uint256)[])[]', '(bytes,uint64)'], 'redelegations: redelegations are not modelled on this chain'),
+    ...redelegationMethods(settings),
   ]
   return tablePrecompile('0000000000000000000000000000000000000800', methods)
 }

@@ -16,8 +16,17 @@ export interface ValidatorUpdate {
 
 export interface BlockHooks {
   readonly precompiles: readonly MessagePrecompile[]
-  /** Before the block's transactions, on its state; `misbehavior`: the evidence the block commits. */
-  beginBlock(state: StateManagerInterface, height: bigint, misbehavior: ReadonlyArray<{ validator: string; height: bigint }>): Promise<void>
+  /**
+   * Before the block's transactions, on its state; `misbehavior`: the evidence the block
+   * commits; `lastCommit`: who signed the parent's certificate (none when not known, as for a
+   * replay or a preview of the pending block).
+   */
+  beginBlock(
+    state: StateManagerInterface,
+    height: bigint,
+    misbehavior: ReadonlyArray<{ validator: string; height: bigint }>,
+    lastCommit?: ReadonlyArray<{ validator: string; signed: boolean }>,
+  ): Promise<void>
   /**
    * After them: the validators whose power changed. `burnedFees`: the base fee the block's
    * transactions paid (base fee × gas used), which the EVM burned.

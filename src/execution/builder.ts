@@ -80,6 +80,8 @@ export interface BlockParams {
   extraData?: Uint8Array
   /** The evidence the block commits (for the block hooks' BeginBlock). */
   misbehavior?: ReadonlyArray<{ validator: string; height: bigint }> | undefined
+  /** Who signed the parent's certificate (for the block hooks' BeginBlock). */
+  lastCommit?: ReadonlyArray<{ validator: string; signed: boolean }> | undefined
 }
 
 const NO_SOURCE = { get: async () => undefined }
@@ -171,6 +173,11 @@ export class BlockBuilder {
     /** BeginBlock, EndBlock and precompiles of the application's own (the `cosmos` option). */
     private readonly hooks: BlockHooks | undefined,
   ) {}
+
+  /** Block hooks run with each block (the `cosmos` option). */
+  get hasBlockHooks(): boolean {
+    return this.hooks !== undefined
+  }
 
   static async create(chain: Chain, common: Common, ecrecover?: EcrecoverOverrides, hooks?: BlockHooks): Promise<BlockBuilder> {
     const vm = await createEngineVM(
@@ -270,7 +277,7 @@ export class BlockBuilder {
       await state.checkpoint()
       const beacon = beaconRoot ?? new Uint8Array(32)
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
-      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [])
+      if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [], params.lastCommit)
 
       const included: Array<{ tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; logs: string[] | undefined }> = []
       const rejected: Rejected[] = []

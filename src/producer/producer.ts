@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js'
 import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
-import type { Application, HeaderChoices, PrepareProposalRequest, Proposal } from '../consensus/application.js'
+import type { Application, CommitVote, HeaderChoices, PrepareProposalRequest, Proposal } from '../consensus/application.js'
 import { BlockSettings, type SettingBase } from './block-settings.js'
 import type { BftEngine } from '../consensus/bft.js'
 import { NodeClosed, Refused, TxRejected } from '../domain-errors.js'
@@ -232,6 +232,7 @@ export class Producer {
     if (halt !== undefined) return this.halt(entries, halt, height)
     // Evidence found at earlier heights and not yet committed: this block commits it.
     const misbehavior = this.bft.evidence.pending()
+    const lastCommit = this.app.wantsLastCommit === true ? await this.lastCommit(parent) : undefined
     // The rounds' proposals; consensus holds them as opaque values and never looks inside.
     const proposals: Proposal[] = []
     let decision: Awaited<ReturnType<BftEngine['decide']>>
@@ -241,7 +242,7 @@ export class Producer {
         async (proposer, round, variant) => {
           // An equivocating proposer's second block differs by its time.
           const time = variant === 0 ? timestamp : timestamp + BigInt(variant)
-          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header, misbehavior })
+          const proposal = await this.app.prepareProposal({ height, round, feeRecipient: proposer.feeRecipient, time, txs: entries, header, misbehavior, lastCommit })
           proposals.push(proposal)
           return proposal
         },
@@ -312,6 +313,17 @@ export class Producer {
    * now instead of waiting on a halted chain (all of them: automine selected one, later ones wait
    * behind it). They are mined when the faults are healed.
    */
+  /**
+   * ABCI's decided last commit of the block after `parent`: the validators of the parent's
+   * height and whether each precommit is in its certificate (none for genesis, which has none).
+   */
+  private async lastCommit(parent: Block): Promise<CommitVote[]> {
+    const certificate = await this.chain.certificate(parent.hash())
+    if (certificate === undefined) return []
+    const signed = new Set(certificate.precommits.map((p) => p.validator.toLowerCase()))
+    return this.bft.setAt(parent.header.number).validators.map((v) => ({ validator: v.address, signed: signed.has(v.address.toLowerCase()) }))
+  }
+
   private halt(entries: readonly PoolEntry[], reason: string, height: bigint): undefined {
     this.stalled = true
     this.haltedBecause = reason

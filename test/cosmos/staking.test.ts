@@ -193,7 +193,7 @@ describe('the cosmos option', () => {
     const unknown = await client.readContract({ address: BECH32, abi: contracts.Bech32I!.abi, functionName: 'hexToBech32', args: [other, 'cosmosvaloper'] })
     await expect(client.simulateContract({ account, address: STAKING, abi, functionName: 'delegate', args: [account.address, unknown, 1n] })).rejects.toThrow(/validator does not exist/)
     await expect(client.simulateContract({ account, address: STAKING, abi, functionName: 'delegate', args: [account.address, operator, 10n ** 30n] })).rejects.toThrow(/insufficient funds/)
-    await expect(client.simulateContract({ account, address: STAKING, abi, functionName: 'redelegate', args: [account.address, operator, operator, 1n] })).rejects.toThrow(/redelegate is not modelled/)
+    await expect(client.simulateContract({ account, address: STAKING, abi, functionName: 'redelegate', args: [account.address, operator, operator, 1n] })).rejects.toThrow(/no delegation for \(address, validator\) tuple/)
     await expect(rpc('finality_changeValidators', [{ address: target!.address, power: '0x5' }])).rejects.toThrow(/staking state sets the voting power/)
     void wallet
   })
