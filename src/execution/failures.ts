@@ -18,6 +18,11 @@ import type { Tracing } from './tracers/replay.js'
 /** Explains failures with the registry's contracts (see the module comment). */
 export class FailureExplainer {
   private readonly sourceMaps = new WeakMap<object, unknown>()
+  /**
+   * Failures whose explanation could not be made (the traced run again threw): what Hardhat's
+   * `hardhat_getStackTraceFailuresCount` counted before EDR (its stack trace engine's failures).
+   */
+  unexplained = 0
 
   constructor(
     readonly registry: ContractRegistry,
@@ -38,6 +43,7 @@ export class FailureExplainer {
       await this.tracing().traceCallsWith([{ call: req, tracer }], block, options)
     } catch {
       // The explanation only adds to the error already decided; a run that cannot be repeated adds nothing.
+      this.unexplained++
       return undefined
     }
     return tracer.root === undefined ? undefined : this.report(tracer.root)
@@ -52,6 +58,7 @@ export class FailureExplainer {
     try {
       await this.tracing().replayWith(included.block, included.receipts, included.index + 1, (i) => (i === included.index ? tracer : undefined))
     } catch {
+      this.unexplained++
       return undefined
     }
     return tracer.root === undefined ? undefined : this.report(tracer.root)
