@@ -1,4 +1,5 @@
 /** The node's services, as method handlers see them. */
+import type { FailureExplainer } from './execution/failures.js'
 import type { Common } from '@ethereumjs/common'
 import type { Chain } from './chain/chain.js'
 import type { BftEngine } from './consensus/bft.js'
@@ -79,6 +80,11 @@ export interface Services {
   readonly history: History<HistoryPorts>
   /** The fork, when the node forks a remote chain (src/fork). */
   readonly fork: ForkStatus | undefined
+  /**
+   * The contract metadata and the explanation of failures from it (hardhat_addCompilationResult
+   * adds to it; hardhat_getStackTraceFailuresCount reads its count).
+   */
+  readonly failures: FailureExplainer
   /** The node's log (createNode's `onLog`); undefined when none is asked for. */
   readonly log: NodeLog | undefined
   /** Names of the methods served (for rpc_modules). */

@@ -14,10 +14,16 @@ import type { CallRequest } from './call-request.js'
 import type { CallOptions } from './call.js'
 import { FailureTracer, failureChain, type FailureFrame } from './tracers/failure-tracer.js'
 import type { Tracing } from './tracers/replay.js'
+import { inferredReason, lastPlaced } from './inferred-errors.js'
 
 /** Explains failures with the registry's contracts (see the module comment). */
 export class FailureExplainer {
   private readonly sourceMaps = new WeakMap<object, unknown>()
+  /**
+   * Failures whose explanation could not be made (the traced run again threw): what Hardhat's
+   * `hardhat_getStackTraceFailuresCount` counted before EDR (its stack trace engine's failures).
+   */
+  unexplained = 0
 
   constructor(
     readonly registry: ContractRegistry,
@@ -38,6 +44,7 @@ export class FailureExplainer {
       await this.tracing().traceCallsWith([{ call: req, tracer }], block, options)
     } catch {
       // The explanation only adds to the error already decided; a run that cannot be repeated adds nothing.
+      this.unexplained++
       return undefined
     }
     return tracer.root === undefined ? undefined : this.report(tracer.root)
@@ -52,6 +59,7 @@ export class FailureExplainer {
     try {
       await this.tracing().replayWith(included.block, included.receipts, included.index + 1, (i) => (i === included.index ? tracer : undefined))
     } catch {
+      this.unexplained++
       return undefined
     }
     return tracer.root === undefined ? undefined : this.report(tracer.root)
@@ -61,21 +69,22 @@ export class FailureExplainer {
     const chain = failureChain(root)
     const frames: SourceLocation[] = []
     let customError: string | undefined
+    let inferred: string | undefined
     for (const [i, frame] of chain.entries()) {
       const runtime = frame.type !== 'CREATE' && frame.type !== 'CREATE2'
       const contract = this.registry.match(frame.code, runtime)
       if (contract === undefined) continue
-      if (i === chain.length - 1 && frame.error === 'execution reverted') customError = this.registry.customError(contract, frame.output)
+      const at = (pc: number) => locate(contract, runtime, frame.code, pc, this.sourceMaps)
+      if (i === chain.length - 1 && frame.error === 'execution reverted') {
+        if (frame.output.length === 0) inferred = inferredReason(frame, contract, at)
+        else customError = this.registry.customError(contract, frame.output)
+      }
       // The last instruction with a place in the source: a compiler helper (a checked addition's
       // panic) has none, and the frame is placed where it was called from.
-      for (let k = frame.pcs.length - 1; k >= 0; k--) {
-        const at = locate(contract, runtime, frame.code, frame.pcs[k]!, this.sourceMaps)
-        if (at === undefined) continue
-        frames.push(at)
-        break
-      }
+      const placed = lastPlaced(frame, at)
+      if (placed !== undefined) frames.push(placed)
     }
     frames.reverse()
-    return customError === undefined ? { frames } : { customError, frames }
+    return { frames, ...(customError !== undefined && { customError }), ...(inferred !== undefined && { inferred }) }
   }
 }

@@ -19,8 +19,9 @@ const VM_EXCEPTION = 'VM Exception while processing transaction'
  * contract metadata decoded it (`customError`), by its data otherwise, as Hardhat without the
  * compilation.
  */
-function revertMessage(output: Uint8Array, customError: string | undefined): string {
-  if (output.length === 0) return 'Transaction reverted without a reason string'
+function revertMessage(output: Uint8Array, report: FailureReport | undefined): string {
+  if (output.length === 0) return report?.inferred === undefined ? 'Transaction reverted without a reason string' : `Transaction reverted: ${report.inferred}`
+  const customError = report?.customError
   const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
   if (selector === PANIC_SELECTOR && output.length === 36) {
     const code = toBigInt(output.subarray(4))
@@ -52,7 +53,7 @@ const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
 export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string, report?: FailureReport): TransactionFailed {
   const message =
     failure === 'revert'
-      ? `Error: ${revertMessage(output, report?.customError)}`
+      ? `Error: ${revertMessage(output, report)}`
       : OUT_OF_GAS.has(failure)
         ? 'Transaction ran out of gas'
         : failure === 'invalid opcode'

@@ -16,11 +16,12 @@
  * handlers, before or after this one depending on their place in the plugin list, and all of
  * them hold this one object. The simulated network Hardhat made behind that object is never
  * asked anything (`forking` is kept from it: see hardhat3-config.ts), and is released with the
- * connection.
+ * connection. The project's build-info goes to the node (hardhat3-build-info.ts).
  */
 import type { FinalityNode } from '../node.js'
 import { hardhatNetworkOptions } from './network-options.js'
 import { hardhat3NetworkSettings } from './hardhat3-settings.js'
+import { addProjectBuildInfos, takeCompilationResults } from './hardhat3-build-info.js'
 import type { EdrNetworkConfig, HardhatProvider, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from './hardhat3-types.js'
 
 /** Hardhat 3 recognises its provider errors by this non-enumerable own property. */
@@ -58,6 +59,7 @@ async function createNodeFor(config: EdrNetworkConfig): Promise<FinalityNode> {
  */
 export async function attachNode(context: HookContext, connection: NetworkConnection): Promise<FinalityNode> {
   const node = await createNodeFor(connection.networkConfig as EdrNetworkConfig)
+  await addProjectBuildInfos(context, node)
   const provider = connection.provider
   const closeSimulated = provider.close.bind(provider)
   let nextId = 1
@@ -94,6 +96,7 @@ export async function attachNode(context: HookContext, connection: NetworkConnec
 
   Object.defineProperty(provider, 'request', { value: request, configurable: true, writable: true, enumerable: false })
   Object.defineProperty(provider, 'close', { value: close, configurable: true, writable: true, enumerable: false })
+  takeCompilationResults(provider, node)
   return node
 }
 

@@ -134,6 +134,15 @@ export interface HookManager {
 /** Hardhat 3's hook context (the runtime environment without its tasks). */
 export interface HookContext {
   hooks: HookManager
+  /** The project's artifacts; absent in a runtime made without them. */
+  artifacts?: ArtifactsManager
+}
+
+/** Hardhat 3's artifacts manager, as far as the plugin reads the project's build-info files. */
+export interface ArtifactsManager {
+  getAllBuildInfoIds(): Promise<ReadonlySet<string>>
+  getBuildInfoPath(id: string): Promise<string | undefined>
+  getBuildInfoOutputPath(id: string): Promise<string | undefined>
 }
 
 /** A user config error as Hardhat 3's `validateUserConfig` hook reports one. */

@@ -9,7 +9,8 @@ import type { Hex } from '../hex.js'
 export type Failure =
   | { kind: 'reason'; reason: string }
   | { kind: 'panic'; code: bigint; description: string }
-  | { kind: 'custom'; selector: Hex; data: Hex }
+  /** `name` is `Name(args)` when a known contract's ABI declares the error (the node's metadata). */
+  | { kind: 'custom'; selector: Hex; data: Hex; name?: string }
   | { kind: 'empty' }
   /** An EVM error other than a revert (out of gas, invalid opcode, …). */
   | { kind: 'evm'; error: string }
@@ -30,6 +31,11 @@ export interface TransactionEntry {
   status: 'success' | 'reverted'
   failure: Failure | undefined
   consoleLogs: string[]
+  /**
+   * The transaction's events, `Name(args)` where a known contract's ABI declares them, the first
+   * topic otherwise; present only when the node holds contract metadata.
+   */
+  events?: string[]
 }
 
 /** One mined block (its transactions follow as their own entries). */

@@ -30,6 +30,7 @@ export function describeFailure(f: Failure): string {
     case 'panic':
       return `reverted with panic code 0x${f.code.toString(16)} (${f.description})`
     case 'custom':
+      if (f.name !== undefined) return `reverted with custom error '${f.name}'`
       return `reverted with custom error ${f.selector}${f.data === '0x' ? '' : ` (arguments ${f.data})`}`
     case 'empty':
       return 'reverted without a reason'
@@ -59,6 +60,7 @@ function transaction(e: TransactionEntry, paint: Paint): string[] {
     row('Status', e.status === 'success' ? paint(GREEN, 'success') : paint(RED, 'reverted')),
     ...(e.failure === undefined ? [] : [row('Error', paint(RED, describeFailure(e.failure)))]),
     ...consoleLines(paint, e.consoleLogs),
+    ...(e.events === undefined || e.events.length === 0 ? [] : ['  events:', ...e.events.map((m) => paint(DIM, `    ${m}`))]),
   ]
 }
 

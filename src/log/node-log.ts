@@ -19,6 +19,7 @@ import { data, fromHex, type Hex } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 import type { BlockEntry, Failure, LogEntry, OnLog } from './entries.js'
 import { formatEntry } from './format.js'
+import type { AbiNames } from '../metadata/names.js'
 
 /** What one request saw while it ran. */
 interface RequestContext {
@@ -36,8 +37,8 @@ export interface CommittedBlock {
   consoleLogs: readonly (readonly string[])[]
 }
 
-/** Revert data (and the EVM's error) as a {@link Failure}. */
-export function decodeFailure(output: Uint8Array, evmError?: string): Failure {
+/** Revert data (and the EVM's error) as a {@link Failure}; a custom error named when `names` knows it. */
+export function decodeFailure(output: Uint8Array, evmError?: string, names?: AbiNames): Failure {
   if (evmError !== undefined && evmError !== 'revert') return { kind: 'evm', error: evmError }
   if (output.length === 0) return { kind: 'empty' }
   const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
@@ -50,7 +51,8 @@ export function decodeFailure(output: Uint8Array, evmError?: string): Failure {
       return { kind: 'panic', code, description: known?.hardhat ?? known?.geth ?? 'unknown panic code' }
     }
   }
-  return { kind: 'custom', selector: data(output.subarray(0, Math.min(4, output.length))), data: data(output.subarray(4)) }
+  const name = names?.active === true ? names.error(output) : undefined
+  return { kind: 'custom', selector: data(output.subarray(0, Math.min(4, output.length))), data: data(output.subarray(4)), ...(name !== undefined && { name }) }
 }
 
 const hex = (b: Uint8Array): Hex => data(b)
@@ -71,6 +73,8 @@ export class NodeLog {
      * (debug_verbosity, debug_vmodule). Console entries are the `console` source, the others `rpc`.
      */
     private readonly enabled: (source: 'rpc' | 'console') => boolean,
+    /** Custom errors and events by name, from the node's contract metadata (read only when it holds some). */
+    private readonly names?: AbiNames,
   ) {}
 
   private emit(entry: LogEntry): void {
@@ -94,7 +98,7 @@ export class NodeLog {
       let answered: { code: number; message: string; failure: Failure | undefined } | undefined
       if (error !== undefined) {
         const object = toErrorObject(error)
-        if (object.code === 3 && typeof object.data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(object.data)) failure = decodeFailure(fromHex(object.data))
+        if (object.code === 3 && typeof object.data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(object.data)) failure = decodeFailure(fromHex(object.data), undefined, this.names)
         answered = { code: object.code, message: object.message, failure }
       }
       this.emit({ type: 'request', method, ms, error: answered, consoleLogs: ctx.consoleLogs })
@@ -134,8 +138,9 @@ export class NodeLog {
         blockNumber: block.header.number,
         blockHash,
         status: reverted ? 'reverted' : 'success',
-        failure: reverted && outcome !== undefined ? decodeFailure(outcome.output, outcome.error) : undefined,
+        failure: reverted && outcome !== undefined ? decodeFailure(outcome.output, outcome.error, this.names) : undefined,
         consoleLogs: [...(consoleLogs[i] ?? [])],
+        ...(this.names?.active === true && { events: receipt.logs.map(([, topics, payload]) => this.names!.event(topics, payload) ?? (topics[0] === undefined ? 'anonymous event' : data(topics[0]))) }),
       })
     })
     if (block.transactions.length === 0) {

@@ -52,6 +52,11 @@ export class ContractRegistry {
     return this.entries.length
   }
 
+  /** The contracts it holds, in the order they were added. */
+  contracts(): readonly ContractMetadata[] {
+    return this.entries.map((e) => e.contract)
+  }
+
   /** Adds the sources' contracts (a bad source throws before any is added); answers how many. */
   add(sources: ArtifactSources, where?: string): number {
     const contracts = readSources(sources, where)

@@ -100,6 +100,8 @@ export function locate(contract: ContractMetadata, runtime: boolean, code: Uint8
 export interface FailureReport {
   /** `Name(arg, …)`: the custom error of the contract where the revert began, when its ABI has it. */
   readonly customError?: string
+  /** Hardhat's inferred reason of a revert without data (`non-payable function was called with value 1`). */
+  readonly inferred?: string
   /** The Solidity frames of the failure, innermost first (frames of unknown contracts left out). */
   readonly frames: readonly SourceLocation[]
 }

@@ -30,6 +30,7 @@ import { FilterManager } from '../filters/manager.js'
 import { ForkSession } from '../fork/session.js'
 import { LogSwitch } from '../log/log-switch.js'
 import { NodeLog } from '../log/node-log.js'
+import { AbiNames } from '../metadata/names.js'
 import { DEFAULTS, HARDHAT_DEFAULTS } from '../options.js'
 import { Profiling } from '../profiling/profiling.js'
 import { eventFormat } from '../rpc/format.js'
@@ -82,7 +83,11 @@ export async function createComponents(settings: NodeSettings) {
   const output = new LogSwitch(profiling.log)
   const onConsoleLog = consoleSink(settings, output)
   // The node's log (onLog): made only when asked for, so that nothing runs for it otherwise.
-  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => output.allows(source))
+  // Contract metadata explains failures (in Hardhat mode) and names errors and events in the log:
+  // read only after a failure or by the log, and only when some was given.
+  const contracts = new ContractRegistry()
+  if (options.artifacts !== undefined) contracts.add(options.artifacts)
+  const log = options.onLog === undefined ? undefined : new NodeLog(options.onLog, options.logColor ?? false, (source) => output.allows(source), new AbiNames(contracts))
   if (onConsoleLog !== undefined || log !== undefined) builder.collectConsoleLog()
   const application = new EvmApplication(chain, builder, log === undefined ? undefined : (committed) => log.committed(committed))
   const producer = new Producer(chain, pool, application, bft, clock, options.mining ?? { mode: 'auto' }, () => settings.blockGasLimit, {
@@ -104,9 +109,6 @@ export async function createComponents(settings: NodeSettings) {
     log.consoleLog(message)
     onConsoleLog?.(message)
   }
-  // Contract metadata explains failures (in Hardhat mode): read only after a failure, and only when some was given.
-  const contracts = new ContractRegistry()
-  if (options.artifacts !== undefined) contracts.add(options.artifacts)
   const explainCall = (req: CallRequest, block: Block, o: CallOptions): Promise<FailureReport | undefined> => failures.ofCall(req, block, o)
   const calls = new CallExecutor(chain, common, limits, clock, { onConsoleLog: callConsoleLog, throwOnCallFailures: options.throwOnCallFailures ?? true, ecrecover, precompiles: cosmos?.precompiles, hardhat, explain: explainCall })
   const impersonation = new Impersonation()
@@ -135,7 +137,7 @@ export async function createComponents(settings: NodeSettings) {
   const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat)
   const failures: FailureExplainer = new FailureExplainer(contracts, () => tracing, chain)
   const cosmosControls = cosmos === undefined ? undefined : new CosmosControls(chain, (task) => producer.exclusive(task))
-  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts }
+  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts, failures }
 }
 
 /** The components of a node. */

@@ -38,6 +38,7 @@ export class NodeServices implements Services {
   readonly tracing: Components['tracing']
   readonly profiling: Components['profiling']
   readonly log: Components['log']
+  readonly failures: Components['failures']
   readonly dataDir: string | undefined
   readonly clientVersion: string
   readonly hardhatCompat: boolean
@@ -73,6 +74,7 @@ export class NodeServices implements Services {
     this.tracing = c.tracing
     this.profiling = c.profiling
     this.log = c.log
+    this.failures = c.failures
     this.session = c.fork
     // classic-level (the CLI's --db) names its directory; a database without one has none.
     this.dataDir = typeof (db as { location?: unknown } | undefined)?.location === 'string' ? resolve((db as unknown as { location: string }).location) : undefined

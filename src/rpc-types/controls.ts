@@ -140,8 +140,10 @@ export interface EvmMethodTypes {
 /** The hardhat_* methods. */
 export type HardhatMethodTypes = Family<'hardhat', true> & {
   hardhat_metadata: { params: []; result: RpcMetadata }
-  /** Failures of Hardhat's Solidity stack traces: 0 in Hardhat mode (the node makes none); absent otherwise. */
+  /** Failures the node could not explain in Solidity terms (Hardhat mode; absent otherwise). */
   hardhat_getStackTraceFailuresCount: { params: []; result: number }
+  /** Adds a compilation's contracts to the node's metadata (as a Hardhat build-info's). */
+  hardhat_addCompilationResult: { params: [solcVersion: string, compilerInput: Record<string, unknown>, compilerOutput: Record<string, unknown>]; result: true }
 }
 
 /** The anvil_* methods. */

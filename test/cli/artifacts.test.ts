@@ -50,7 +50,7 @@ function foundryOut(): string {
 }
 
 describe('finality --artifacts', () => {
-  it('a Foundry out/ folder: a failing eth_call over HTTP names its custom error', { timeout: 60_000 }, async () => {
+  it('a Foundry out/ folder: a failing eth_call over HTTP names its custom error; the log names it and the events', { timeout: 60_000 }, async () => {
     const { child, output } = spawnCli(['--hardhat', '--artifacts', foundryOut(), '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0'])
     try {
       await new Promise<void>((resolve, reject) => {
@@ -63,6 +63,12 @@ describe('finality --artifacts', () => {
       const receipt = (await rpc(url, 'eth_getTransactionReceipt', [sent.result])).result as { contractAddress: string }
       const failed = await rpc(url, 'eth_call', [{ from: A, to: receipt.contractAddress, data: encodeFunctionData({ abi: Vault.abi, functionName: 'withdraw' }) }])
       expect(failed.error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Error: VM Exception while processing transaction: reverted with custom error 'TooEarly\(\d+, 4000000000\)'$/) })
+      await rpc(url, 'eth_sendTransaction', [{ from: A, to: receipt.contractAddress, value: '0x64', data: encodeFunctionData({ abi: Vault.abi, functionName: 'deposit' }) }])
+      await rpc(url, 'eth_sendTransaction', [{ from: A, to: receipt.contractAddress, gas: '0x100000', data: encodeFunctionData({ abi: Vault.abi, functionName: 'withdraw' }) }])
+      // The log's lines reach standard output a moment after the answers.
+      for (let i = 0; i < 50 && !/Error:\s+reverted with custom error 'TooEarly/.test(output()); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(output()).toContain('  events:\n    Deposited("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", 100)')
+      expect(output()).toMatch(/Error:\s+reverted with custom error 'TooEarly\(\d+, 4000000000\)'/)
     } finally {
       child.kill()
     }

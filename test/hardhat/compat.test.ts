@@ -64,7 +64,7 @@ describe('hardhatCompat', () => {
     const plain = await newNode()
     await expect(plain.request({ method: 'hardhat_getStackTraceFailuresCount' })).rejects.toMatchObject({
       code: -32601,
-      message: expect.stringMatching(/^the method hardhat_getStackTraceFailuresCount does not exist\/is not available: it counts failures of Hardhat's Solidity stack traces/),
+      message: expect.stringMatching(/^the method hardhat_getStackTraceFailuresCount does not exist\/is not available: it counts the failures the node could not explain in Solidity terms/),
     })
   })
 

@@ -114,7 +114,8 @@ async function mochaRun(network: string, env: Record<string, string>): Promise<v
   expect(code, out).toBe(0)
 }
 
-const IN_PROCESS = { EXPECT_CLIENT_VERSION: '^HardhatNetwork/finality/' }
+/** In-process the plugin hands the node the project's build-info: failures carry their Solidity frames. */
+const IN_PROCESS = { EXPECT_CLIENT_VERSION: '^HardhatNetwork/finality/', EXPECT_SOLIDITY_FRAMES: '1' }
 
 describe('a Hardhat 3 project against finality', () => {
   beforeAll(async () => {
@@ -148,7 +149,8 @@ describe('a Hardhat 3 project against finality', () => {
     })
 
     it('node:test and mocha: every test passes, none skipped', async () => {
-      cli = await startCli([...EPHEMERAL, '--hardhat', '--hardfork', 'osaka', '--quiet'])
+      // The project's artifacts folder (Hardhat 3's build-info inside): failures name custom errors.
+      cli = await startCli([...EPHEMERAL, '--hardhat', '--hardfork', 'osaka', '--quiet', '--artifacts', path.join(PROJECT, 'artifacts')])
       const env = { FINALITY_URL: cli.http, EXPECT_CLIENT_VERSION: '^HardhatNetwork/finality/' }
       await nodeTestRun('finalityHttp', env)
       await mochaRun('finalityHttp', env)

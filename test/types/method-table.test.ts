@@ -216,6 +216,7 @@ const ARITY: { readonly [M in TypedMethod]: Arity<M> } = {
   hardhat_impersonateAccount: [1, 1],
   hardhat_metadata: [0, 0],
   hardhat_getStackTraceFailuresCount: [0, 0],
+  hardhat_addCompilationResult: [3, 3],
   hardhat_mine: [0, 2],
   hardhat_reset: [0, 1],
   hardhat_setBalance: [2, 2],

@@ -8,6 +8,16 @@
 import { Address } from '@ethereumjs/util'
 import type { FrameEnd, FrameStart, FrameType, Step, Tracer } from './types.js'
 
+function bigintToAddress(value: bigint): Uint8Array {
+  const out = new Uint8Array(20)
+  let v = value & ((1n << 160n) - 1n)
+  for (let i = 19; i >= 0; i--) {
+    out[i] = Number(v & 0xffn)
+    v >>= 8n
+  }
+  return out
+}
+
 /** One call frame of the failed execution. */
 export interface FailureFrame {
   readonly type: FrameType
@@ -24,7 +34,18 @@ export interface FailureFrame {
   output: Uint8Array
   error: string | undefined
   readonly children: FailureFrame[]
+  /** The value the frame was called with (0 for STATICCALL). */
+  readonly value: bigint
+  /** The caller's program counter at the instruction that made this frame; -1 for the transaction's own. */
+  readonly callPc: number
+  /**
+   * The frame's last EXTCODESIZE found no code, and no inner frame began after it: Solidity's
+   * check before calling a function of another contract failed (a call to an address without code).
+   */
+  calledNoCode: boolean
 }
+
+const EXTCODESIZE = 0x3b
 
 const EMPTY = new Uint8Array(0)
 
@@ -52,8 +73,12 @@ export class FailureTracer implements Tracer {
       output: EMPTY,
       error: undefined,
       children: [],
+      value: frame.value ?? 0n,
+      callPc: this.stack[this.stack.length - 1]?.pc ?? -1,
+      calledNoCode: false,
     }
     const parent = this.stack[this.stack.length - 1]
+    if (parent !== undefined) parent.calledNoCode = false
     if (parent === undefined) this.root = entry
     else parent.children.push(entry)
     this.stack.push(entry)
@@ -67,6 +92,10 @@ export class FailureTracer implements Tracer {
     }
     frame.pc = step.pc
     frame.pcs.push(step.pc)
+    if (step.op === EXTCODESIZE) {
+      const target = step.stack[step.stack.length - 1]
+      if (target !== undefined) frame.calledNoCode = (await step.state.getCode(new Address(bigintToAddress(target)))).length === 0
+    }
     if (frame.pcs.length > 2 * KEPT_PCS) frame.pcs.splice(0, KEPT_PCS)
   }
 

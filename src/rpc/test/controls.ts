@@ -9,8 +9,9 @@ import type { Services } from '../../services.js'
 import { address, boolean, bytes, hash, optional, quantity as qty, storageSlot } from '../codecs.js'
 import { type Method, type MethodTable, methodsOf, type Ports } from '../method.js'
 import { mineParam, numberOrQuantity } from './params.js'
+import { compilation } from './compilation.js'
 import { callRequest } from '../objects.js'
-import { InvalidParamsError, MethodNotFoundError, ServerError } from '../../errors.js'
+import { InvalidParamsError, ServerError } from '../../errors.js'
 import { dumpState, encodeDump, parseDump } from '../../controls/state-dump.js'
 import type { ForkRequest } from '../../controls/controls.js'
 import { stateRootsNote } from '../../fork/fork.js'
@@ -213,26 +214,10 @@ function forkedNetwork(fork: NonNullable<Services['fork']>) {
   return { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.blockNumber), forkBlockHash: data(fork.blockHash), stateRoots: stateRootsNote(fork.proofs) }
 }
 
-/**
- * How many of Hardhat's Solidity stack traces failed to generate; `hardhat test` asks it after
- * the run on its `hardhat` network and warns when it is not 0. This node makes no Solidity stack
- * traces, so none has failed: 0 is the true count (Hardhat's own EDR-based provider answers 0
- * too). Outside Hardhat mode the question is Hardhat's alone, so the method is absent there.
- */
-const stackTraceFailuresCount = method({
-  params: [],
-  run: (s) => {
-    if (!s.hardhatCompat) {
-      throw new MethodNotFoundError('hardhat_getStackTraceFailuresCount', "the method hardhat_getStackTraceFailuresCount does not exist/is not available: it counts failures of Hardhat's Solidity stack traces and is served in Hardhat mode (hardhatCompat, --hardhat), where it answers 0: the node makes no stack traces")
-    }
-    return 0
-  },
-})
-
 export const hardhat: MethodTable = {
   ...family('hardhat', true),
   hardhat_metadata: method({ params: [], run: metadata }),
-  hardhat_getStackTraceFailuresCount: stackTraceFailuresCount,
+  ...compilation,
 }
 
 export const anvil: MethodTable = {

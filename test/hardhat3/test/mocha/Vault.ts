@@ -55,6 +55,20 @@ describe("Vault (ethers, mocha, chai matchers)", function () {
       .withArgs(10n, 11n);
   });
 
+  it("names the custom error of a failed call in the error's message (the node has the project's build-info)", async function () {
+    const { vault, alice } = await loadFixture(deployVault);
+    const data = vault.interface.encodeFunctionData("withdraw", [7n]);
+    let error: Error | undefined;
+    try {
+      await ethers.provider.send("eth_call", [{ from: alice.address, to: await vault.getAddress(), data }]);
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.message).to.include("reverted with custom error 'InsufficientBalance(0, 7)'");
+    // In-process, the error's stack carries the Solidity frame (JSON-RPC over HTTP has no place for one).
+    if (process.env.EXPECT_SOLIDITY_FRAMES === "1") expect(error?.stack).to.match(/at Vault\.withdraw \((?:project\/)?contracts\/Vault\.sol:30\)/);
+  });
+
   it("refuses a stranger with NotOwner", async function () {
     const { vault, bob } = await loadFixture(deployVault);
     await expect(vault.connect(bob).pause()).to.be.revertedWithCustomError(vault, "NotOwner").withArgs(bob.address);

@@ -1,0 +1,72 @@
+/**
+ * Hardhat's inferred errors: what Hardhat says of a revert that carries no data, when it knows the
+ * contract (EDR's error inferrer, on its own reading of the compilation). Read here from the
+ * frame where the revert began, its contract's ABI and its inner frames; each rule was checked
+ * against Hardhat 2.29.1 with the same compilation (test/metadata/inferred.test.ts):
+ *
+ * - a function that is not payable called with value: `non-payable function was called with value N`;
+ * - a selector the contract has no function for, and no fallback: `function selector was not
+ *   recognized and there's no fallback function` (`… nor receive function` for empty calldata);
+ * - Solidity's check that the callee has code failing: `function call to a non-contract account`;
+ * - an inner call run out of gas, its caller reverting after it: `contract call run out of gas and
+ *   made the transaction revert`;
+ * - an inner call that succeeded, its caller reverting where it called (decoding what it
+ *   returned): `function returned an unexpected amount of data`.
+ *
+ * A revert passed on from a callee keeps the callee's words (`Transaction reverted without a
+ * reason string` for a bare `revert()`), as in Hardhat.
+ */
+import type { ContractMetadata } from '../metadata/artifacts.js'
+import type { SourceLocation } from '../metadata/source-map.js'
+import { selectorOf, type AbiItem } from '../metadata/abi.js'
+import type { FailureFrame } from './tracers/failure-tracer.js'
+
+/** The ABI's function items by selector, kept per contract. */
+const functionsOf = new WeakMap<ContractMetadata, Map<string, AbiItem & { stateMutability?: string }>>()
+
+function functions(contract: ContractMetadata): Map<string, AbiItem & { stateMutability?: string }> {
+  let found = functionsOf.get(contract)
+  if (found === undefined) {
+    found = new Map(contract.abi.filter((i) => i.type === 'function').map((i) => [selectorOf(i), i]))
+    functionsOf.set(contract, found)
+  }
+  return found
+}
+
+/**
+ * The inferred reason of `frame`'s revert (Hardhat's words after `Transaction reverted: `), or
+ * undefined when Hardhat infers none. `frame` reverted with no data; `contract` is its code's;
+ * `at(pc)` places one of its program counters in the source.
+ */
+export function inferredReason(frame: FailureFrame, contract: ContractMetadata, at: (pc: number) => SourceLocation | undefined): string | undefined {
+  const last = frame.children[frame.children.length - 1]
+  if (last === undefined && frame.type !== 'CREATE' && frame.type !== 'CREATE2') {
+    const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
+    const fn = selector === undefined ? undefined : functions(contract).get(selector)
+    if (fn !== undefined && frame.value > 0n && fn.stateMutability !== 'payable') return `non-payable function was called with value ${frame.value}`
+    const has = (type: string) => contract.abi.some((i) => i.type === type)
+    if (fn === undefined && !has('fallback')) {
+      if (frame.input.length === 0 && !has('receive')) return "function selector was not recognized and there's no fallback nor receive function"
+      if (frame.input.length > 0) return "function selector was not recognized and there's no fallback function"
+    }
+  }
+  if (frame.calledNoCode) return 'function call to a non-contract account'
+  if (last === undefined) return undefined
+  if (last.error === 'out of gas') return 'contract call run out of gas and made the transaction revert'
+  if (last.error === undefined) {
+    // The revert placed where the call was made: the decoding of what it returned failed.
+    const call = at(last.callPc)
+    const revert = lastPlaced(frame, at)
+    if (call !== undefined && revert !== undefined && call.sourceName === revert.sourceName && call.line === revert.line) return 'function returned an unexpected amount of data'
+  }
+  return undefined
+}
+
+/** The frame's last instruction with a place in the source (a compiler helper has none). */
+export function lastPlaced(frame: FailureFrame, at: (pc: number) => SourceLocation | undefined): SourceLocation | undefined {
+  for (let k = frame.pcs.length - 1; k >= 0; k--) {
+    const found = at(frame.pcs[k]!)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
