@@ -18,7 +18,7 @@ function names(contracts: ContractMetadata[]): AbiNames {
 
 describe('AbiNames', () => {
   it('an event: indexed static values from topics, a dynamic indexed value as its hash, the rest from data', () => {
-    const topics = encodeEventTopics({ abi, eventName: 'Moved', args: { tag: 'x', n: 5n } }).map((t) => hexToBytes(t!))
+    const topics = encodeEventTopics({ abi, eventName: 'Moved', args: { tag: 'x', n: 5n } }).map((t) => hexToBytes(t as `0x${string}`))
     const payload = hexToBytes(encodeAbiParameters([{ type: 'address' }, { type: 'string' }], [TO, 'hi']))
     const hash = `0x${Buffer.from(topics[1]!).toString('hex')}`
     expect(names([contract]).event(topics, payload)).toBe(`Moved("${hash}", 5, "${TO}", "hi")`)
