@@ -7,6 +7,9 @@
  * - a function that is not payable called with value: `non-payable function was called with value N`;
  * - a selector the contract has no function for, and no fallback: `function selector was not
  *   recognized and there's no fallback function` (`… nor receive function` for empty calldata);
+ * - a fallback that is not payable called with value: `fallback function is not payable and was
+ *   called with value N` (`there's no receive function, fallback function is not payable and was
+ *   called with value N` for empty calldata);
  * - Solidity's check that the callee has code failing: `function call to a non-contract account`;
  * - an inner call run out of gas, its caller reverting after it: `contract call run out of gas and
  *   made the transaction revert`;
@@ -45,7 +48,12 @@ export function inferredReason(frame: FailureFrame, contract: ContractMetadata, 
     const fn = selector === undefined ? undefined : functions(contract).get(selector)
     if (fn !== undefined && frame.value > 0n && fn.stateMutability !== 'payable') return `non-payable function was called with value ${frame.value}`
     const has = (type: string) => contract.abi.some((i) => i.type === type)
-    if (fn === undefined && !has('fallback')) {
+    const fallback = contract.abi.find((i) => i.type === 'fallback') as { stateMutability?: string } | undefined
+    if (fn === undefined && fallback !== undefined && fallback.stateMutability !== 'payable' && frame.value > 0n) {
+      if (frame.input.length > 0) return `fallback function is not payable and was called with value ${frame.value}`
+      if (!has('receive')) return `there's no receive function, fallback function is not payable and was called with value ${frame.value}`
+    }
+    if (fn === undefined && fallback === undefined) {
       if (frame.input.length === 0 && !has('receive')) return "function selector was not recognized and there's no fallback nor receive function"
       if (frame.input.length > 0) return "function selector was not recognized and there's no fallback function"
     }

@@ -42,12 +42,14 @@ async function deploy(p: Provider, name: string): Promise<Hex> {
 const call = (name: string, fn: string, args: unknown[] = []) => encodeFunctionData({ abi: C[name]!.abi, functionName: fn, args } as never)
 
 /** The cases: a name, Hardhat's message, and the transaction (addresses filled per provider). */
-function cases(at: { plain: Hex; receive: Hex; inferred: Hex }): [string, string, Record<string, string>][] {
+function cases(at: { plain: Hex; receive: Hex; fallback: Hex; inferred: Hex }): [string, string, Record<string, string>][] {
   return [
     ['a non-payable function called with value', 'non-payable function was called with value 1', { to: at.plain, data: call('Plain', 'nonPayable'), value: '0x1' }],
     ['a non-payable function with value, the callee of nothing yet', 'non-payable function was called with value 5', { to: at.inferred, data: call('Inferred', 'bubble', [at.plain]), value: '0x5' }],
     ['an unknown selector, no fallback', "function selector was not recognized and there's no fallback function", { to: at.plain, data: '0xdeadbeef' }],
     ['an unknown selector, a receive but no fallback', "function selector was not recognized and there's no fallback function", { to: at.receive, data: '0xdeadbeef', value: '0x1' }],
+    ['a fallback that is not payable, called with value', 'fallback function is not payable and was called with value 2', { to: at.fallback, data: '0xdeadbeef', value: '0x2' }],
+    ['value without calldata, no receive, a fallback that is not payable', "there's no receive function, fallback function is not payable and was called with value 3", { to: at.fallback, value: '0x3' }],
     ['value without calldata, neither receive nor fallback', "function selector was not recognized and there's no fallback nor receive function", { to: at.plain, value: '0x1' }],
     ['a call to an address without code', 'function call to a non-contract account', { to: at.inferred, data: call('Inferred', 'callNoCode', [EOA]) }],
     ['a failed abi.decode of the returned data', 'function returned an unexpected amount of data', { to: at.inferred, data: call('Inferred', 'decodeShort', [at.plain]) }],
@@ -64,7 +66,7 @@ function unexplained(at: { plain: Hex; inferred: Hex }): [string, Record<string,
 }
 
 async function contracts(p: Provider) {
-  return { plain: await deploy(p, 'Plain'), receive: await deploy(p, 'WithReceive'), inferred: await deploy(p, 'Inferred') }
+  return { plain: await deploy(p, 'Plain'), receive: await deploy(p, 'WithReceive'), fallback: await deploy(p, 'WithFallback'), inferred: await deploy(p, 'Inferred') }
 }
 
 type Answer = { error: { code: number; message: string; data: { txHash?: string } } }

@@ -5,6 +5,7 @@
  * `node --import tsx --test checks/plugin.test.ts`.
  */
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { after, describe, it } from "node:test";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
 import finality from "finality-evm/hardhat";
@@ -161,6 +162,28 @@ describe("the plugin's place", () => {
     const [wallet] = await connection.viem.getWalletClients();
     const hash = await wallet!.sendTransaction({ to: ADDRESS, value: 1n });
     assert.equal((await client.waitForTransactionReceipt({ hash })).status, "success");
+  });
+});
+
+describe("compilations", () => {
+  it("takes a compilation through the provider's addCompilationResult (hardhat node's watcher): a later failure names its custom error", async () => {
+    const solc = createRequire(import.meta.url)("solc") as { version(): string; compile(input: string): string };
+    const content = "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\ncontract Guard {\n    error Nope(uint256 code);\n    function check() external pure { revert Nope(7); }\n}\n";
+    const input = {
+      language: "Solidity",
+      sources: { "contracts/Guard.sol": { content } },
+      settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode", "evm.deployedBytecode"], "": ["ast"] } } },
+    };
+    const output = JSON.parse(solc.compile(JSON.stringify(input)));
+    const { provider } = await connect("plain");
+    const [from] = (await provider.request({ method: "eth_accounts" })) as string[];
+    const hash = await provider.request({ method: "eth_sendTransaction", params: [{ from, data: `0x${output.contracts["contracts/Guard.sol"].Guard.evm.bytecode.object}` }] });
+    const { contractAddress } = (await provider.request({ method: "eth_getTransactionReceipt", params: [hash] })) as { contractAddress: string };
+    // check(): the selector of keccak256("check()").
+    const call = () => provider.request({ method: "eth_call", params: [{ from, to: contractAddress, data: "0x919840ad" }] });
+    await assert.rejects(call(), /unrecognized custom error/);
+    await (provider as unknown as { addCompilationResult(v: string, i: unknown, o: unknown): Promise<void> }).addCompilationResult(solc.version().split("+")[0]!, input, output);
+    await assert.rejects(call(), /reverted with custom error 'Nope\(7\)'/);
   });
 });
 
