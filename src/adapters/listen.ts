@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { nodeHttp } from '../builtins.js'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { assertSafeExposure, isLoopback } from './auth.js'
 import type { RpcHost } from './host.js'
 import { createHttpHandler, type HttpOptions, type ResolvedTransport } from './http.js'
@@ -53,7 +53,7 @@ export interface Listening {
   readonly http: string | undefined
   /** `ws://host:port` of the WebSocket server, if any. */
   readonly ws: string | undefined
-  /** Stops accepting, closes WebSocket connections and idle keep-alive sockets, and resolves when done. */
+  /** Stops accepting, closes WebSocket connections and every socket that carries no request (idle keep-alive ones, a browser tab's pool), and resolves once the requests under way are answered. */
   close(): Promise<void>
 }
 
@@ -104,10 +104,39 @@ function upgradeRequired(_req: IncomingMessage, res: ServerResponse): void {
   res.end('upgrade required\n')
 }
 
+/** The sockets of each server that carry a request now (a request's socket until its response is done). */
+const busy = new WeakMap<Server, Set<Socket>>()
+/** Every open socket of each server. */
+const open = new WeakMap<Server, Set<Socket>>()
+
+/** Tracks a server's sockets, so that {@link shut} can end those that carry no request. */
+function track(server: Server): void {
+  const sockets = new Set<Socket>()
+  const carrying = new Set<Socket>()
+  open.set(server, sockets)
+  busy.set(server, carrying)
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    carrying.add(req.socket)
+    res.once('close', () => carrying.delete(req.socket))
+  })
+}
+
+/**
+ * Stops accepting and resolves once every connection is gone: requests under way finish (their
+ * responses say `Connection: close`), and sockets that carry none are ended now. Node's
+ * closeIdleConnections() alone misses the sockets a browser opens ahead and never sends on (its
+ * pool: an explorer tab left open), and close() would wait on them for as long as the tab lives.
+ */
 function shut(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve())
     server.closeIdleConnections()
+    const carrying = busy.get(server)
+    for (const socket of open.get(server) ?? []) if (!carrying?.has(socket) && !socket.destroyed) socket.destroy()
   })
 }
 
@@ -165,6 +194,7 @@ export async function listen(
   const limit = host.limits.maxOpenConnections
   const make = () => {
     const server = nodeHttp().createServer()
+    track(server)
     if (limit > 0) server.maxConnections = limit
     keepAlive(server, host.limits.httpKeepAliveMs)
     servers.push(server)

@@ -5,7 +5,7 @@ import { useLoad, useStore, type Loaded } from './hooks.js'
 import { call, explain } from './rpc.js'
 import { serves, type Block, type Hex, type Tx } from './store.js'
 
-export const link = (kind: string, id: string, text?: string) => <a href={`#/${kind}/${id}`}>{text ?? short(id)}</a>
+export const link = (kind: string, id: string, text?: string) => <a href={`#/${kind}/${id}`}>{text ?? short(id, 4)}</a>
 
 function Show<T>({ loaded, children }: { loaded: Loaded<T>; children: (value: T) => preact.ComponentChildren }) {
   if (loaded.state === 'loading') return <p class="muted">loading…</p>
