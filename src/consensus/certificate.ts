@@ -52,6 +52,16 @@ function stringAt(bytes: Uint8Array, pos: number): Uint8Array {
 }
 
 /** The JSON shape returned by `finality_getCommitCertificate`. */
+/**
+ * ABCI's decided last commit from a block's certificate: each validator of the block's set and
+ * whether its precommit is in the certificate (none for genesis, which has no certificate).
+ */
+export function commitVotes(certificate: CommitCertificate | undefined, set: readonly Validator[]): Array<{ validator: string; signed: boolean }> {
+  if (certificate === undefined) return []
+  const signed = new Set(certificate.precommits.map((p) => p.validator.toLowerCase()))
+  return set.map((v) => ({ validator: v.address, signed: signed.has(v.address.toLowerCase()) }))
+}
+
 export interface CommitCertificateJson {
   height: Hex
   round: Hex

@@ -30,6 +30,15 @@ export class EvidenceStore {
     return [...out.values()]
   }
 
+  /** The misbehavior block `height` committed (what its BeginBlock was handed), one per validator and height. */
+  committedBy(height: bigint): Misbehavior[] {
+    const out = new Map<string, Misbehavior>()
+    for (const list of this.byHeight.values()) {
+      for (const e of list) if (this.committedAt.get(keyOf(e)) === height) out.set(`${e.validator}/${e.height}`, { validator: e.validator, height: e.height })
+    }
+    return [...out.values()]
+  }
+
   /** Block `height` committed the pending evidence of `misbehavior`'s validators and heights. */
   commit(height: bigint, misbehavior: readonly Misbehavior[]): void {
     for (const m of misbehavior) {

@@ -18,6 +18,8 @@ import { Controls } from '../controls/controls.js'
 import { Impersonation } from '../controls/impersonation.js'
 import { BlockBuilder } from '../execution/builder.js'
 import type { Block } from '@ethereumjs/block'
+import { commitVotes } from '../consensus/certificate.js'
+import type { JournaledState } from '../state/journaled-state.js'
 import { CallExecutor, type CallOptions } from '../execution/call.js'
 import type { CallRequest } from '../execution/call-request.js'
 import { FailureExplainer } from '../execution/failures.js'
@@ -134,7 +136,17 @@ export async function createComponents(settings: NodeSettings) {
     cosmos === undefined ? undefined : 'with the cosmos option the staking state sets the voting power: delegate or undelegate through the staking precompile (0x…0800)',
   )
   const filters = new FilterManager(chain, pool, clock, limits, eventFormat.logs)
-  const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat)
+  // A replay re-runs BeginBlock with what the block was handed: the evidence it committed and
+  // who signed its parent's certificate.
+  const beginBlock =
+    cosmos === undefined
+      ? undefined
+      : async (state: JournaledState, block: Block) => {
+          const height = block.header.number
+          const lastCommit = commitVotes(await chain.certificate(block.header.parentHash), bft.setAt(height - 1n).validators)
+          await cosmos.beginBlock(state, height, bft.evidence.committedBy(height), lastCommit)
+        }
+  const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat, beginBlock)
   const failures: FailureExplainer = new FailureExplainer(contracts, () => tracing, chain)
   const cosmosControls = cosmos === undefined ? undefined : new CosmosControls(chain, (task) => producer.exclusive(task))
   return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts, failures }

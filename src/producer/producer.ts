@@ -14,6 +14,7 @@ import type { TxOutcome } from '../txpool/inclusions.js'
 import type { Application, CommitVote, HeaderChoices, PrepareProposalRequest, Proposal } from '../consensus/application.js'
 import { BlockSettings, type SettingBase } from './block-settings.js'
 import type { BftEngine } from '../consensus/bft.js'
+import { commitVotes } from '../consensus/certificate.js'
 import { NodeClosed, Refused, TxRejected } from '../domain-errors.js'
 
 /** How blocks are produced. */
@@ -318,10 +319,7 @@ export class Producer {
    * height and whether each precommit is in its certificate (none for genesis, which has none).
    */
   private async lastCommit(parent: Block): Promise<CommitVote[]> {
-    const certificate = await this.chain.certificate(parent.hash())
-    if (certificate === undefined) return []
-    const signed = new Set(certificate.precommits.map((p) => p.validator.toLowerCase()))
-    return this.bft.setAt(parent.header.number).validators.map((v) => ({ validator: v.address, signed: signed.has(v.address.toLowerCase()) }))
+    return commitVotes(await this.chain.certificate(parent.hash()), this.bft.setAt(parent.header.number).validators)
   }
 
   private halt(entries: readonly PoolEntry[], reason: string, height: bigint): undefined {

@@ -21,7 +21,7 @@ export interface Member {
 
 /** Members of an `EVM` instance (and its prototype). */
 export const EVM_MEMBERS: readonly Member[] = [
-  { name: '_executeCall', kind: 'function', usedBy: 'fast-call (replaced)' },
+  { name: '_executeCall', kind: 'function', usedBy: 'fast-call (replaced); the node\'s own precompiles (wrapped: the frame\'s message, precompiles.ts)' },
   { name: '_reduceSenderBalance', kind: 'function', usedBy: 'fast-call' },
   { name: '_addToBalance', kind: 'function', usedBy: 'fast-call' },
   { name: '_loadCode', kind: 'function', usedBy: 'fast-call' },
@@ -128,6 +128,22 @@ export const ENV_MEMBERS: readonly Member[] = [
 
 /** Fields of a `Message` (made with every option unset: the field must still be an own property). */
 export const MESSAGE_MEMBERS: readonly Member[] = [{ name: '_codeAddress', kind: 'present', usedBy: 'transfer logs (a CALLCODE frame; frames.ts)' }]
+
+/**
+ * Fields `runCall` sets on the EVM for the call it runs, read by the node's own precompiles
+ * (precompiles.ts: the frame's block number and time, `tx.origin`). Absent on a fresh EVM, so
+ * not on the probe: test/execution/engine/engine.test.ts checks them after a call.
+ */
+export const RUN_CALL_MEMBERS: readonly Member[] = [
+  { name: '_block', kind: 'object', usedBy: 'the node\'s own precompiles (block number and time, precompiles.ts)' },
+  { name: '_tx', kind: 'object', usedBy: 'the node\'s own precompiles (tx.origin, precompiles.ts)' },
+]
+/** Fields of `_block.header` and of `_tx` those precompiles read. */
+export const RUN_CALL_HEADER_MEMBERS: readonly Member[] = [
+  { name: 'number', kind: 'bigint', usedBy: 'the node\'s own precompiles' },
+  { name: 'timestamp', kind: 'bigint', usedBy: 'the node\'s own precompiles' },
+]
+export const RUN_CALL_TX_MEMBERS: readonly Member[] = [{ name: 'origin', kind: 'object', usedBy: 'the node\'s own precompiles' }]
 
 /** Fields of the interpreter's result (`_result`). */
 export const RESULT_MEMBERS: readonly Member[] = [{ name: 'logs', kind: 'object', usedBy: 'tracers, transfer logs' }]

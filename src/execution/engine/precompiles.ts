@@ -70,7 +70,9 @@ interface MessageEvm {
  * Adds `list` to the EVM's precompiles. Only an EVM given some gets the frame hook (an own
  * `_executeCall` that notes the message before the engine's or the library's runs it), so the
  * EVMs of a node without them run exactly as before. `_block` and `_tx` are the fields the
- * library's `runCall` sets for the frame's block and transaction.
+ * library's `runCall` sets for the frame's block and transaction. All three are private members:
+ * they are in internals.ts's inventory (`EVM_MEMBERS`, `RUN_CALL_MEMBERS`), behind the version
+ * gate (`requireVerifiedEvm`).
  */
 export function installMessagePrecompiles(evm: EVMInterface, list: readonly MessagePrecompile[]): void {
   if (list.length === 0) return

@@ -156,6 +156,11 @@ export class Tracing {
     private readonly limits: Readonly<Limits>,
     /** Hardhat mode: the default tracer answers Hardhat's struct-log form. */
     private readonly hardhat = false,
+    /**
+     * The block hooks' BeginBlock of a block, as its builder ran it (the `cosmos` option: its
+     * distribution and slashing writes before the first transaction), re-run by a replay.
+     */
+    private readonly beginBlock?: (state: JournaledState, block: Block) => Promise<void>,
   ) {}
 
   /** The tracer of one transaction. */
@@ -443,6 +448,7 @@ export class Tracing {
       bindState(vm.vm, state)
       const header = block.header
       await preBlock(vm.vm, header.number, header.timestamp, header.parentHash, header.parentBeaconBlockRoot ?? ZERO_HASH)
+      if (this.beginBlock !== undefined) await this.beginBlock(state, block)
       let gasUsed = 0n
       let logIndex = 0
       for (let i = 0; i < count; i++) {

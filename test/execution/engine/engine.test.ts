@@ -4,6 +4,7 @@
  * `createEVM()` in the same process runs the plain library after createNode().
  */
 import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest'
 import { createNode, engineStatus } from '../../../src/index.js'
 import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../../src/execution/engine/index.js'
 import { versionRefusal } from '../../../src/execution/engine/gate.js'
-import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers } from '../../../src/execution/engine/internals.js'
+import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers, RUN_CALL_HEADER_MEMBERS, RUN_CALL_MEMBERS, RUN_CALL_TX_MEMBERS } from '../../../src/execution/engine/internals.js'
 import { isPatched } from '../../../src/execution/engine/fast-opcodes.js'
 import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
 
@@ -79,6 +80,26 @@ describe('the checks that keep the patches off', () => {
     const status = engineStatus()
     expect(Object.keys(status.libraries)).toEqual(['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block'])
     for (const gate of Object.values(status.libraries)) expect(gate).toEqual({ version: '10.1.3', verified: true, fast: true, reason: undefined })
+  })
+
+  it('after a call, the EVM has the fields runCall sets that the node\'s own precompiles read (_block, _tx)', async () => {
+    const evm = await createEVM({ common: prague() })
+    await evm.runCall({ gasLimit: 100_000n, data: new Uint8Array(0) })
+    const inner = evm as unknown as { _block?: { header?: unknown }; _tx?: unknown }
+    expect(missingMembers('EVM', evm, RUN_CALL_MEMBERS)).toEqual([])
+    expect(missingMembers('EVM._block.header', inner._block?.header, RUN_CALL_HEADER_MEMBERS)).toEqual([])
+    expect(missingMembers('EVM._tx', inner._tx, RUN_CALL_TX_MEMBERS)).toEqual([])
+  })
+
+  it('every private EVM member precompiles.ts reaches is in the inventory', async () => {
+    const source = await readFile(path.join(ROOT, 'src/execution/engine/precompiles.ts'), 'utf8')
+    const shape = /interface MessageEvm \{\n([\s\S]*?)\n\}/.exec(source)?.[1]
+    expect(shape).toBeDefined()
+    const members = [...shape!.matchAll(/^ {2}(\w+)[?(:]/gm)].map((m) => m[1])
+    expect(members).toEqual(['_executeCall', '_block', '_tx', 'stateManager'])
+    const inventory = new Set([...EVM_MEMBERS, ...RUN_CALL_MEMBERS].map((m) => m.name))
+    expect(members.filter((m) => !inventory.has(m!))).toEqual([])
+    expect(EVM_MEMBERS.find((m) => m.name === '_executeCall')?.usedBy).toMatch(/precompiles\.ts/)
   })
 
   it('a Message still has the private field the transfer logs read', () => {
