@@ -74,7 +74,7 @@ describe('finality --artifacts', () => {
     }
   })
 
-  it('error: a path that does not exist stops the CLI, naming the option', { timeout: 30_000 }, async () => {
+  it('error: a path that does not exist stops the CLI, naming the option', { timeout: 120_000 }, async () => {
     const { child, output } = spawnCli(['--hardhat', '--artifacts', '/nonexistent/out', '--json-rpc.address', '127.0.0.1:0'])
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
     expect(code).not.toBe(0)

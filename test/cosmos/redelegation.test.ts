@@ -104,7 +104,7 @@ describe('redelegate', () => {
     expect((await client.getBlockNumber()) >= h + 3n).toBe(true)
     expect(await client.readContract({ address: STAKING, abi, functionName: 'redelegation', args: [me, A, B] })).toMatchObject({ delegatorAddress: '', entries: [] })
     expect(await refusal('redelegate', [me, B, C, parseEther('1')])).toBe('no revert')
-  }, 30_000)
+  }, 120_000)
 
   it("errors: Cosmos's checks in its order", async () => {
     const { me } = clients()
@@ -129,7 +129,7 @@ describe('redelegate', () => {
     for (const hash of hashes) expect((await client.getTransactionReceipt({ hash })).status).toBe('success')
     expect(await refusal('redelegate', [me, A, D, E18 / 10n])).toMatch(/too many redelegation entries for \(delegator, src-validator, dst-validator\) tuple/)
     expect(await refusal('redelegate', [me, A, B, 1n])).toBe('no revert')
-  }, 30_000)
+  }, 120_000)
 
   it('slashing: the source double-signs; an entry begun at or after the infraction loses 5% of the shares it bought, one before it nothing', async () => {
     const { client, me } = clients()
@@ -149,7 +149,7 @@ describe('redelegate', () => {
     await rpc('finality_heal')
     expect(((await client.readContract({ address: STAKING, abi, functionName: 'validator', args: [a!.address] })) as { jailed: boolean }).jailed).toBe(true)
     expect(before - (await held())).toBe((entries[1]!.sharesDst * 5n) / 100n)
-  }, 30_000)
+  }, 120_000)
 })
 
 describe('cancelUnbondingDelegation', () => {
@@ -179,7 +179,7 @@ describe('cancelUnbondingDelegation', () => {
     await rpc('evm_mine')
     expect(BigInt((await setAt(r.blockNumber + 2n)).find((m) => m.address === c!.address)!.votingPower)).toBe(13n)
     expect(await refusal('cancelUnbondingDelegation', [me, C, parseEther('1'), u])).toMatch(/unbonding delegation with delegator cosmos1\w+ not found for validator/)
-  }, 30_000)
+  }, 120_000)
 
   it('errors: a jailed validator refuses it', async () => {
     const { me } = clients()
@@ -188,5 +188,5 @@ describe('cancelUnbondingDelegation', () => {
     const u = (await send('undelegate', [me, C, parseEther('1')])).blockNumber
     await rpc('finality_jailValidator', c!.address)
     expect(await refusal('cancelUnbondingDelegation', [me, C, parseEther('1'), u])).toMatch(/validator for this address is currently jailed/)
-  }, 30_000)
+  }, 120_000)
 })

@@ -124,7 +124,7 @@ describe('blob transactions (EIP-4844 network form)', () => {
 
     expect(await rpc(node, 'eth_blockNumber')).toBe('0x0')
     expect(await rpc(node, 'eth_getTransactionCount', [privateKeyToAccount(KEY0).address, 'pending'])).toBe('0x0')
-  }, 30_000)
+  }, 120_000)
 
   it('error: malformed blob payloads answer -32000 invalid transaction, never an internal error', async () => {
     const node = await newNode()
@@ -178,5 +178,5 @@ describe('blob transactions (EIP-4844 network form)', () => {
     await rpc(node, 'evm_mine')
     const receipt = await rpc<Record<string, unknown>>(node, 'eth_getTransactionReceipt', [expected])
     expect(receipt.blobGasUsed).toBe('0x20000')
-  }, 30_000)
+  }, 120_000)
 })

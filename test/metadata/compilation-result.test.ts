@@ -49,7 +49,7 @@ describe('hardhat_addCompilationResult', () => {
     expect(await answer(node, 'hardhat_addCompilationResult', ['0.8.24', input, { sources: {} }])).toMatchObject({ error: { message: 'Error: has no contracts' } })
   })
 
-  it('a failure after the compilation is added names its custom error and carries its Solidity frame', { timeout: 30_000 }, async () => {
+  it('a failure after the compilation is added names its custom error and carries its Solidity frame', { timeout: 120_000 }, async () => {
     const node = await newNode({ hardhatCompat: true })
     const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: A, data: encodeDeployData({ abi: Vault.abi, bytecode: `0x${Vault.evm.bytecode.object}`, args: [4_000_000_000n] }) }] })
     const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex }
@@ -64,7 +64,7 @@ describe('hardhat_addCompilationResult', () => {
 })
 
 describe('hardhat_getStackTraceFailuresCount', () => {
-  it('0 after failures the node explained, as Hardhat answers', { timeout: 30_000 }, async () => {
+  it('0 after failures the node explained, as Hardhat answers', { timeout: 120_000 }, async () => {
     const node = await newNode({ hardhatCompat: true, artifacts: build as never })
     const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: A, data: encodeDeployData({ abi: Vault.abi, bytecode: `0x${Vault.evm.bytecode.object}`, args: [4_000_000_000n] }) }] })
     const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex }

@@ -31,7 +31,7 @@ async function run(artifacts: unknown): Promise<{ entries: LogEntry[]; lines: st
 }
 
 describe('the node log with contract metadata', () => {
-  it('names the custom error of a failed call and of a reverted transaction, and each event', { timeout: 30_000 }, async () => {
+  it('names the custom error of a failed call and of a reverted transaction, and each event', { timeout: 120_000 }, async () => {
     const { entries, lines } = await run(build)
     const call = entries.find((e) => e.type === 'request' && e.method === 'eth_call')
     expect(call).toMatchObject({ error: { failure: { kind: 'custom', selector: '0x884ca587', name: expect.stringMatching(/^NotOwner\("0x70997970C51812dc3A010C7d01b50e0d17dc79C8", ".*"\)$/) } } })
@@ -42,7 +42,7 @@ describe('the node log with contract metadata', () => {
     expect(lines.join('\n')).toContain(`  events:\n    Deposited("${A_CHECKSUMMED}", 100)`)
   })
 
-  it('without metadata: the selector and its arguments\' hex, and no events', { timeout: 30_000 }, async () => {
+  it('without metadata: the selector and its arguments\' hex, and no events', { timeout: 120_000 }, async () => {
     const { entries, lines } = await run(undefined)
     const call = entries.find((e) => e.type === 'request' && e.method === 'eth_call')
     expect(call).toMatchObject({ error: { failure: { kind: 'custom', selector: '0x884ca587' } } })
