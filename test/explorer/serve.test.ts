@@ -19,7 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const newNode = trackNodes()
 const servers: Server[] = []
 
-beforeAll(() => buildExplorerPage(path.join(ROOT, "dist")), 120_000)
+beforeAll(() => buildExplorerPage(path.join(ROOT, 'dist')), 120_000)
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))))
 })
