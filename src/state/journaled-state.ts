@@ -105,7 +105,15 @@ export class JournaledState implements StateManagerInterface {
    * base can only be read through one.
    */
   accountNow(address: Address): Account | undefined | typeof NOT_AT_HAND {
-    const key = addressKey(address)
+    return this.accountNowByKey(addressKey(address))
+  }
+
+  /**
+   * {@link accountNow} by map key (unprefixed lower-case hex): the journal's clean-up holds its
+   * touched addresses as such keys, and an `Address` made from one for the lookup would be hexed
+   * back (and remembered) at once.
+   */
+  accountNowByKey(key: string): Account | undefined | typeof NOT_AT_HAND {
     const own = this.accounts.get(key)
     if (own !== undefined) return this.finishAccount(key, own ?? undefined)
     if (this.now === undefined) return NOT_AT_HAND

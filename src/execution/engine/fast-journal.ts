@@ -22,7 +22,11 @@ export interface JournalInternals {
   DEBUG: boolean
   _debug(message: string): void
   common: { gteHardfork(hardfork: string): boolean }
-  stateManager: { getAccount(address: Address): Promise<Account | undefined>; accountNow?: (address: Address) => Account | undefined | typeof NOT_AT_HAND }
+  stateManager: {
+    getAccount(address: Address): Promise<Account | undefined>
+    accountNow?: (address: Address) => Account | undefined | typeof NOT_AT_HAND
+    accountNowByKey?: (key: string) => Account | undefined | typeof NOT_AT_HAND
+  }
   touched: Set<string>
   accessList?: unknown
   preimages?: unknown
@@ -40,11 +44,17 @@ export function fastCleanup(library: Cleanup, fast: (journal: JournalInternals) 
     if (this.common.gteHardfork(Hardfork.SpuriousDragon)) {
       const state = this.stateManager
       for (const addressHex of this.touched) {
-        // The journal's keys are unprefixed hex of 20 bytes (the library checked them with a regex again).
-        const address = new Address(fromHex(addressHex))
-        let account = typeof state.accountNow === 'function' ? state.accountNow(address) : NOT_AT_HAND
-        if (account === NOT_AT_HAND) account = await state.getAccount(address)
+        // The journal's keys are unprefixed lower-case hex of 20 bytes, the state's own map keys:
+        // read by key, an Address is made only for a read through a promise or a deletion.
+        let account =
+          typeof state.accountNowByKey === 'function'
+            ? state.accountNowByKey(addressHex)
+            : typeof state.accountNow === 'function'
+              ? state.accountNow(new Address(fromHex(addressHex)))
+              : NOT_AT_HAND
+        if (account === NOT_AT_HAND) account = await state.getAccount(new Address(fromHex(addressHex)))
         if (account === undefined || account.isEmpty()) {
+          const address = new Address(fromHex(addressHex))
           await this.deleteAccount(address)
           if (this.DEBUG) this._debug(`Cleanup touched account address=${address} (>= SpuriousDragon)`)
         }
