@@ -48,11 +48,11 @@ export interface DevnetNode {
 export interface Devnet {
   readonly nodes: readonly DevnetNode[]
   readonly genesisTime: bigint
-  /** Stops node `i` (its CometBFT process, killed, and its application). */
-  stop(i: number): Promise<void>
+  /** Stops node `i`: its CometBFT process killed (SIGKILL, a crash) or asked to stop (SIGTERM), then its application. */
+  stop(i: number, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
   /** Starts node `i` again: a fresh application, which CometBFT replays its blocks into and block sync brings up to date. */
   start(i: number): Promise<void>
-  /** Stops every node. */
+  /** Stops every node (SIGTERM: CometBFT closes its stores). */
   close(): Promise<void>
 }
 
@@ -155,13 +155,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     })
   }
 
-  const stop = async (i: number): Promise<void> => {
+  const stop = async (i: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     const child = s.comet
     if (child !== undefined && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
+      child.kill(signal)
       await exited
     }
     s.comet = undefined
@@ -197,7 +197,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     start,
     stop,
     close: async () => {
-      for (let i = 0; i < n; i++) await stop(i)
+      await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
     },
   }
 }
