@@ -10,6 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cometbft } from '../helpers/cometbft.js'
+import { block, commandLines, shellWords } from '../docs/blocks.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
@@ -68,13 +69,17 @@ describe('finality devnet / app: flags', () => {
 })
 
 describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () => {
-  it('devnet --validators 2 prints each JSON-RPC URL, makes blocks and stops on SIGINT', async () => {
+  // docs/devnet.md, ### A local devnet in one command: its command line, in a folder of the test's.
+  it("docs/devnet.md's devnet command prints each JSON-RPC URL, makes blocks and stops on SIGINT", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-devnet-'))
     dirs.push(dir)
-    const cli = run(['devnet', '--validators', '2', '--dir', dir, '--timeout-commit', '100ms', '--cometbft', (found as { binary: string }).binary])
-    await cli.waitFor(/node1: JSON-RPC (\S+)/)
+    const [line] = commandLines(block('devnet.md', 1, 'sh')) as [string]
+    const [command, ...args] = shellWords(line)
+    expect(command).toBe('finality')
+    const cli = run([...args, '--dir', dir, '--cometbft', (found as { binary: string }).binary])
+    await cli.waitFor(/node3: JSON-RPC (\S+)/)
     const urls = [...cli.out().matchAll(/node\d: JSON-RPC (\S+)/g)].map((m) => m[1] as string)
-    expect(urls).toHaveLength(2)
+    expect(urls).toHaveLength(4)
     await until(async () => (await Promise.all(urls.map(blockNumber))).every((n) => n >= 2))
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
@@ -83,12 +88,22 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
   }, 60_000)
 
-  it('app serves a CometBFT node started by hand', async () => {
+  // docs/devnet.md, ### Over several machines: one machine's two commands, on ports of the test's.
+  it("docs/devnet.md's finality app serves a CometBFT node started by hand", async () => {
     const binary = (found as { binary: string }).binary
     const home = mkdtempSync(path.join(tmpdir(), 'finality-cli-app-'))
     dirs.push(home)
     execFileSync(binary, ['init', '--home', home], { stdio: 'ignore' })
-    const app = run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', path.join(home, 'config', 'genesis.json'), '--port', '0', '--comet-rpc', 'http://127.0.0.1:1'])
+    const [appLine, cometLine] = commandLines(block('devnet.md', 2, 'sh')) as [string, string]
+    expect(shellWords(cometLine)).toEqual(['cometbft', 'start', '--home', '~/.cometbft'])
+    const words = shellWords(appLine.replaceAll('~/.cometbft', home))
+    expect(words.slice(0, 2)).toEqual(['finality', 'app'])
+    const at = (flag: string) => words.indexOf(flag) + 1
+    words[at('--abci')] = 'tcp://127.0.0.1:0'
+    words[at('--port')] = '0'
+    words[at('--host')] = '127.0.0.1'
+    // No CometBFT RPC is asked for here (nothing is sent); its default port may be taken on this machine.
+    const app = run([...words.slice(1), '--comet-rpc', 'http://127.0.0.1:1'])
     const abci = (await app.waitFor(/ABCI on (\S+),/))[1] as string
     const url = (await app.waitFor(/HTTP listening on (\S+)/))[1] as string
     const config = path.join(home, 'config', 'config.toml')
