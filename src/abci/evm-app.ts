@@ -4,7 +4,7 @@
  * this side checks transactions, proposes, executes the decided block and stores it.
  *
  * Execution happens in FinalizeBlock, on every node, from the block's transactions as CometBFT
- * decided them: the header's time is CometBFT's block time (in seconds), its fee recipient the
+ * decided them: the header's time is CometBFT's block time (in seconds, at least the parent's + 1), its fee recipient the
  * proposer's 20-byte address, so every node builds the same block and the same state root, which
  * goes back as `app_hash` (CometBFT puts it in the next block's header).
  */
@@ -72,6 +72,7 @@ export function decodeTx(raw: Uint8Array, common: Common): { tx: TypedTransactio
 }
 
 const seconds = (t: { seconds: bigint } | undefined): bigint => t?.seconds ?? 0n
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b)
 
 export class EvmAbciApp implements AbciApplication {
   /** The block FinalizeBlock executed, waiting for Commit. */
@@ -153,7 +154,9 @@ export class EvmAbciApp implements AbciApplication {
         height: req.height,
         round: 0,
         feeRecipient: data(req.proposerAddress),
-        time: seconds(req.time),
+        // Strictly after the parent, as Ethereum requires: CometBFT's times are finer than a
+        // second, so blocks less than a second apart would share one (the in-process rule too).
+        time: max(seconds(req.time), chain.head.header.timestamp + 1n),
         txs: entries,
         header: { gasLimit: this.parts.gasLimit() },
       })

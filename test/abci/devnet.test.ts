@@ -9,6 +9,7 @@ import path from 'node:path'
 import { createPublicClient, createWalletClient, http, parseEther, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
+import { createNode } from '../../src/index.js'
 import { cometbft } from '../helpers/cometbft.js'
 
 const found = cometbft()
@@ -72,6 +73,29 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
       // The next CometBFT block's app hash is this block's state root.
       const next = (await (await fetch(`${net.nodes[0]!.cometRpc}/block?height=${h + 1}`)).json()) as { result?: { block: { header: { app_hash: string } } } }
       if (next.result !== undefined) expect(`0x${next.result.block.header.app_hash.toLowerCase()}`).toBe(blocks[0].stateRoot)
+    }
+  })
+
+  it('the in-process node makes the same blocks and state roots from the same transactions', async () => {
+    const url = net.nodes[2]!.url
+    const head = Number((await rpc(url, 'eth_blockNumber')).result)
+    const local = await createNode({ mining: { mode: 'manual' }, genesisTimestamp: net.genesisTime })
+    try {
+      const genesis = async (u: string | undefined) => (u === undefined ? await local.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] }) : (await rpc(u, 'eth_getBlockByNumber', ['0x0', false])).result) as { hash: string }
+      expect((await genesis(undefined)).hash).toBe((await genesis(url)).hash)
+      for (let h = 1; h <= head; h++) {
+        const tag = `0x${h.toString(16)}` as Hex
+        const block = (await rpc(url, "eth_getBlockByNumber", [tag, false])).result as { hash: string; stateRoot: string; timestamp: Hex; miner: Hex; transactions: string[] }
+        await local.request({ method: 'hardhat_setCoinbase', params: [block.miner] })
+        await local.request({ method: 'evm_setNextBlockTimestamp', params: [block.timestamp] })
+        for (const tx of block.transactions) await local.request({ method: 'eth_sendRawTransaction', params: [(await rpc(url, 'eth_getRawTransactionByHash', [tx])).result] })
+        await local.request({ method: 'evm_mine', params: [] })
+        const mine = (await local.request({ method: 'eth_getBlockByNumber', params: [tag, false] })) as { hash: string; stateRoot: string }
+        expect(mine.stateRoot, `block ${h}`).toBe(block.stateRoot)
+        expect(mine.hash, `block ${h}`).toBe(block.hash)
+      }
+    } finally {
+      await local.close()
     }
   })
 
