@@ -21,8 +21,8 @@ import { Lifecycle, nodeObject } from '../node/node-object.js'
 import { resolveSettings } from '../node/settings.js'
 import { NodeServices } from '../node/services.js'
 import { VERSION } from '../version.js'
-import { EvmAbciApp, decodeTx } from './evm-app.js'
-import { forwardSends } from './mempool.js'
+import { EvmAbciApp } from './evm-app.js'
+import { SEND_METHODS, forwardSends } from './mempool.js'
 
 /** The options of a node behind CometBFT. */
 export interface AbciNodeOptions {
@@ -76,6 +76,20 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
       methods.set(name, method({ params: [], run: () => { throw new MethodNotFoundError(name, why) } }))
     }
   }
+  // What a send put in the local pool goes on to CometBFT's mempool.
+  const forwarder = forwardSends(components.pool, options.cometRpc, options.onBroadcastError)
+  for (const name of SEND_METHODS) {
+    const send = methods.get(name)
+    if (send === undefined) throw new Error(`no ${name} method to forward`)
+    methods.set(name, {
+      ...send,
+      run: async (s, params, scope) => {
+        const hash = (await send.run(s, params, scope)) as string
+        forwarder.forward(hash)
+        return hash
+      },
+    })
+  }
   const services = new NodeServices(settings, components, lifecycle, methods)
   const { transports } = services
   const dispatcher = new Dispatcher(methods, services, settings.limits)
@@ -86,23 +100,15 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
   )
   const node = nodeObject({ settings, components, services, methods, dispatcher, scope, transports, provider, lifecycle })
   const { chain, pool, producer, transactions } = components
-  const forwarder = forwardSends(pool, options.cometRpc, options.onBroadcastError)
   const app = new EvmAbciApp({
     chain,
     common: settings.common,
     pool,
     application: components.application,
     gasLimit: () => settings.blockGasLimit,
+    // A peer's transaction: into the local pool (not through a send method: never broadcast back).
     admit: async (raw) => {
-      const decoded = decodeTx(raw, settings.common)
-      // A peer's transaction: into the local pool, never broadcast back.
-      const hash = decoded === undefined ? undefined : decoded.tx.hash()
-      if (hash !== undefined) forwarder.skip(hash)
-      try {
-        await transactions.submitRaw(raw)
-      } finally {
-        if (hash !== undefined) forwarder.unskip(hash)
-      }
+      await transactions.submitRaw(raw)
     },
     exclusive: (task) => producer.exclusive(task),
     request: (body) => node.request(body as never),

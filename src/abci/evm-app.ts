@@ -124,14 +124,29 @@ export class EvmAbciApp implements AbciApplication {
   }
 
   async prepareProposal(req: RequestPrepareProposal): Promise<MessageInitShape<typeof ResponsePrepareProposalSchema>> {
-    // CometBFT's mempool order, the undecodable out, within the block's byte limit.
+    // Each sender's transactions in nonce order from the chain's nonce, senders in CometBFT's
+    // mempool order; a transaction after a nonce gap waits in the mempool for a later block
+    // (one put in a block and left out by the EVM would be gone: CometBFT drops a block's
+    // transactions from its mempool whatever their result). Within the block's byte limit.
+    const bySender = new Map<string, Array<{ raw: Uint8Array; nonce: bigint }>>()
+    for (const raw of req.txs) {
+      const d = decodeTx(raw, this.parts.common)
+      if (d === undefined) continue
+      const list = bySender.get(d.sender) ?? []
+      list.push({ raw, nonce: d.tx.nonce })
+      bySender.set(d.sender, list)
+    }
     const txs: Uint8Array[] = []
     let bytes = 0n
-    for (const raw of req.txs) {
-      if (decodeTx(raw, this.parts.common) === undefined) continue
-      if (bytes + BigInt(raw.length) > req.maxTxBytes) break
-      bytes += BigInt(raw.length)
-      txs.push(raw)
+    for (const [sender, list] of bySender) {
+      let next = this.parts.chain.nonce(sender)
+      for (const { raw, nonce } of list.sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0))) {
+        if (nonce !== next) continue
+        if (bytes + BigInt(raw.length) > req.maxTxBytes) return { txs }
+        bytes += BigInt(raw.length)
+        txs.push(raw)
+        next++
+      }
     }
     return { txs }
   }

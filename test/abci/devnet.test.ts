@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createPublicClient, createWalletClient, http, parseEther, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, http, parseEther, parseGwei, type Hex } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { createNode } from '../../src/index.js'
@@ -58,6 +59,22 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     const receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })
     expect(receipt.status).toBe('success')
     expect(await reader.getBalance({ address: to, blockNumber: receipt.blockNumber })).toBe(parseEther('10001'))
+    expect(errors).toEqual([])
+  })
+
+  it("a sender's transactions sent out of nonce order are all included, in nonce order", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 5 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const sign = (nonce: number) => account.signTransaction({ chainId, nonce, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    const [second, first] = [await sign(1), await sign(0)]
+    // The later nonce first: queued in node 1's pool, broadcast, and held back by PrepareProposal until the gap is filled.
+    const h1 = (await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [second])).result as Hex
+    await sleep(500)
+    const h0 = (await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [first])).result as Hex
+    const reader = createPublicClient({ transport: http(net.nodes[2]!.url) })
+    const [r0, r1] = await Promise.all([h0, h1].map((hash) => reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })))
+    expect([r0!.status, r1!.status]).toEqual(['success', 'success'])
+    expect(r1!.blockNumber > r0!.blockNumber || (r1!.blockNumber === r0!.blockNumber && r1!.transactionIndex > r0!.transactionIndex)).toBe(true)
     expect(errors).toEqual([])
   })
 
