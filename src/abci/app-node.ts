@@ -13,7 +13,6 @@ import { quantity } from '../hex.js'
 import type { NodeOptions } from '../options.js'
 import { checkNodeOptions } from '../options-check.js'
 import { Dispatcher } from '../rpc/dispatcher.js'
-import { method } from '../rpc/method.js'
 import { NAMESPACES, buildRegistry } from '../rpc/registry.js'
 import { createComponents } from '../node/components.js'
 import type { FinalityNode } from '../node/finality-node.js'
@@ -70,10 +69,11 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
   const components = await createComponents(settings)
   const lifecycle = new Lifecycle()
   const methods = buildRegistry(settings.limits)
-  for (const name of [...methods.keys()]) {
+  for (const [name, m] of [...methods]) {
     const why = whyAbsent(name)
+    // The method's own params (a call with its usual arguments hears why, not an arity error).
     if (why !== undefined && name !== 'finality_forkStatus') {
-      methods.set(name, method({ params: [], run: () => { throw new MethodNotFoundError(name, why) } }))
+      methods.set(name, { ...m, run: () => { throw new MethodNotFoundError(name, why) } })
     }
   }
   // What a send put in the local pool goes on to CometBFT's mempool.
