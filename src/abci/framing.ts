@@ -24,15 +24,22 @@ export function frame(message: Uint8Array): Uint8Array {
 
 /** Splits a byte stream into the messages it carries, however the chunks cut it. */
 export class FrameReader {
-  private buffer = new Uint8Array(0)
+  /** The chunks not yet read, and their length; joined only once a whole message is there. */
+  private chunks: Uint8Array[] = []
+  private held = 0
+  /** The bytes the message under way needs (prefix included), once its prefix was read. */
+  private needed = 0
 
   /** Adds `chunk` and answers every message now complete, in order. */
   push(chunk: Uint8Array): Uint8Array[] {
-    const joined = new Uint8Array(this.buffer.length + chunk.length)
-    joined.set(this.buffer, 0)
-    joined.set(chunk, this.buffer.length)
+    this.chunks.push(chunk)
+    this.held += chunk.length
+    if (this.held < this.needed) return []
+    // A plain Uint8Array view (a socket's chunks are Buffers, whose slices would be Buffers too).
+    const joined = this.chunks.length === 1 ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : concatAll(this.chunks, this.held)
     const messages: Uint8Array[] = []
     let at = 0
+    this.needed = 0
     for (;;) {
       let length = 0
       let shift = 0
@@ -50,11 +57,26 @@ export class FrameReader {
       }
       if (!complete) break
       if (length > MAX_MESSAGE_BYTES) throw new Error(`ABCI: message of ${length} bytes is over the limit of ${MAX_MESSAGE_BYTES}`)
-      if (joined.length - i < length) break
+      if (joined.length - i < length) {
+        this.needed = i - at + length
+        break
+      }
       messages.push(joined.slice(i, i + length))
       at = i + length
     }
-    this.buffer = joined.slice(at)
+    const rest = joined.subarray(at)
+    this.chunks = rest.length === 0 ? [] : [rest]
+    this.held = rest.length
     return messages
   }
+}
+
+function concatAll(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
 }
