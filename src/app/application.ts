@@ -43,7 +43,7 @@ function params(req: PrepareProposalRequest<PoolEntry>): BlockParams {
 /** The EVM chain as an ABCI-shaped application. */
 export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOutcome, Block, StoredReceipt> {
   /** The finalized, not yet committed block (between FinalizeBlock and Commit). */
-  private finalized: { proposal: EvmProposal; certificate: CommitCertificate } | undefined
+  private finalized: { proposal: EvmProposal; certificate: CommitCertificate | undefined } | undefined
   /** The block committed last and not yet announced. */
   private committed: { block: Block; receipts: StoredReceipt[]; outcomes: TxOutcome[]; consoleLogs: string[][] } | undefined
   constructor(
@@ -75,7 +75,7 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
     proposal.built.close()
   }
 
-  async finalizeBlock(proposal: EvmProposal, certificate: CommitCertificate): Promise<Finalized<Block, TxOutcome>> {
+  async finalizeBlock(proposal: EvmProposal, certificate: CommitCertificate | undefined): Promise<Finalized<Block, TxOutcome>> {
     if (this.finalized !== undefined) throw new Error(`block ${this.finalized.proposal.height} is finalized and not yet committed`)
     const { block, outcomes, consoleLogs, rejected } = proposal.built
     // The build's pinned view is no longer needed: closing it first lets the commit skip keeping

@@ -14,6 +14,7 @@ import { VERSION } from '../version.js'
 import { formatEther } from '../log/format.js'
 import { consensusTime, defaultApi, helpText, parseCli, type CliConfig } from './config.js'
 import { create2DeployerAlloc } from './create2-deployer.js'
+import { appCommand, devnetCommand } from './network.js'
 
 
 /** The settings that shape only a new chain; a resumed database keeps its own. */
@@ -126,6 +127,9 @@ function initialState(c: CliConfig): { from: string; state: unknown } | undefine
 
 /** Runs the command line; resolves to a function that stops it. */
 export async function main(argv: string[]): Promise<() => Promise<void>> {
+  // The chain behind CometBFT (docs/devnet.md): commands of their own, with flags of their own.
+  if (argv[0] === 'devnet') return devnetCommand(argv.slice(1), (line) => process.stdout.write(`${line}\n`))
+  if (argv[0] === 'app') return appCommand(argv.slice(1), (line) => process.stdout.write(`${line}\n`))
   const c = parseCli(argv)
   if (c.help) {
     process.stdout.write(helpText())

@@ -109,10 +109,11 @@ export interface Application<P extends Proposal, Tx, Outcome, Block, Receipt> {
   /** Frees a proposal that was not decided (its round moved on) or that was only a preview. */
   discardProposal(proposal: P): void
   /**
-   * FinalizeBlock: the decided proposal and its commit certificate; answers the block's results.
+   * FinalizeBlock: the decided proposal and its commit certificate (undefined behind CometBFT,
+   * which keeps its own commit and hands it over only a height later); answers the block's results.
    * Nothing is visible to readers until {@link commit}.
    */
-  finalizeBlock(proposal: P, certificate: CommitCertificate): Promise<Finalized<Block, Outcome>>
+  finalizeBlock(proposal: P, certificate: CommitCertificate | undefined): Promise<Finalized<Block, Outcome>>
   /** Commit: stores the finalized block; from now on readers see it. */
   commit(): Promise<void>
   /**

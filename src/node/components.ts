@@ -149,7 +149,7 @@ export async function createComponents(settings: NodeSettings) {
   const tracing: Tracing = new Tracing(chain, calls, clock, limits, hardhat, beginBlock)
   const failures: FailureExplainer = new FailureExplainer(contracts, () => tracing, chain)
   const cosmosControls = cosmos === undefined ? undefined : new CosmosControls(chain, (task) => producer.exclusive(task))
-  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, producer, calls, transactions, controls, consensus, filters, tracing, contracts, failures }
+  return { cosmos, cosmosControls, keyring, chain, fork, bft, pool, profiling, output, log, application, producer, calls, transactions, controls, consensus, filters, tracing, contracts, failures }
 }
 
 /** The components of a node. */

@@ -70,6 +70,9 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'controls.md#3': 'wire',
   // A program of its own: a delegation through the staking precompile moves the validator set.
   'cosmos-evm.md#1': 'test/cosmos/docs.test.ts: ### A delegation moves the validator set',
+  // The commands run as processes with a real cometbft (test/cli/network.test.ts).
+  'devnet.md#1': 'test/cli/network.test.ts: ### A local devnet in one command',
+  'devnet.md#2': 'test/cli/network.test.ts: ### Over several machines',
   'debug.md#1': 'wire',
   'debug.md#2': 'wire',
   'debug.md#3': 'wire',

@@ -1,0 +1,203 @@
+/**
+ * A local CometBFT network of this chain: N CometBFT nodes (child processes of a `cometbft`
+ * binary, on loopback) and N nodes of the EVM application, each serving ABCI to its CometBFT node
+ * and JSON-RPC to users. Genesis, keys and config are made with `cometbft init` and one shared
+ * genesis file listing every validator; each node's ports are free ones picked at start.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import type { NodeOptions } from '../options.js'
+import { createAbciNode, type AbciNode } from './app-node.js'
+import { serveAbci, type AbciServer } from './server.js'
+
+/** Options of {@link startDevnet}. */
+export interface DevnetOptions {
+  /** The `cometbft` binary (v0.38). */
+  binary: string
+  /** A folder of its own for the nodes' homes (created; its contents replaced). */
+  dir: string
+  /** How many validators (CometBFT nodes). Default 4. */
+  validators?: number
+  /** CometBFT's `timeout_commit` (the pause after each block), e.g. `200ms`. Default `500ms`. */
+  timeoutCommit?: string
+  /** The options of every EVM node (the same on all: chain id, accounts, hardfork). */
+  node?: NodeOptions
+  /** CometBFT's output lines, with the node's index. Default: dropped. */
+  onOutput?: (index: number, line: string) => void
+  /** Told of an application error (an ABCI exception, a broadcast CometBFT refused). */
+  onError?: (index: number, error: Error) => void
+}
+
+/** One validator: its CometBFT node and its application. */
+export interface DevnetNode {
+  readonly index: number
+  readonly home: string
+  /** CometBFT's RPC URL. */
+  readonly cometRpc: string
+  /** The application's JSON-RPC URL (HTTP; WebSocket on the same port). */
+  readonly url: string
+  /** The running application (undefined while stopped). */
+  readonly app: AbciNode | undefined
+  /** True while both processes run. */
+  readonly running: boolean
+}
+
+/** A running devnet. */
+export interface Devnet {
+  readonly nodes: readonly DevnetNode[]
+  readonly genesisTime: bigint
+  /** Stops node `i`: its CometBFT process killed (SIGKILL, a crash) or asked to stop (SIGTERM), then its application. */
+  stop(i: number, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
+  /** Starts node `i` again: a fresh application, which CometBFT replays its blocks into and block sync brings up to date. */
+  start(i: number): Promise<void>
+  /** Stops every node (SIGTERM: CometBFT closes its stores). */
+  close(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** `config.toml` with `key = value` set in `[section]` (the top, for ''). */
+function setToml(text: string, section: string, key: string, value: string): string {
+  const start = section === '' ? 0 : text.indexOf(`\n[${section}]\n`)
+  if (start < 0) throw new Error(`config.toml has no [${section}] section`)
+  const next = text.indexOf('\n[', start + 1)
+  const end = next < 0 ? text.length : next
+  const body = text.slice(start, end)
+  const line = new RegExp(`^${key} = .*$`, 'm')
+  if (!line.test(body)) throw new Error(`config.toml has no ${key} in [${section}]`)
+  return text.slice(0, start) + body.replace(line, `${key} = ${value}`) + text.slice(end)
+}
+
+interface Slot {
+  index: number
+  home: string
+  ports: { p2p: number; rpc: number; abci: number; http: number }
+  id: string
+  comet: ChildProcess | undefined
+  abci: AbciServer | undefined
+  app: AbciNode | undefined
+  url: string
+  listening: { close(): Promise<void> } | undefined
+}
+
+/** Makes the homes (keys, one genesis, config) and starts every node. */
+export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
+  const n = options.validators ?? 4
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
+  const slots: Slot[] = []
+  for (let i = 0; i < n; i++) {
+    const home = join(options.dir, `node${i}`)
+    mkdirSync(home, { recursive: true })
+    execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
+    const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
+    const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined })
+  }
+  // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
+  const now = Math.floor(Date.now() / 1000)
+  const genesisTime = BigInt(now)
+  const genesis = JSON.parse(readFileSync(join(slots[0]!.home, 'config', 'genesis.json'), 'utf8'))
+  genesis.genesis_time = new Date(now * 1000).toISOString()
+  genesis.chain_id = 'finality-devnet'
+  genesis.validators = slots.map((s) => {
+    const key = JSON.parse(readFileSync(join(s.home, 'config', 'priv_validator_key.json'), 'utf8'))
+    return { address: key.address, pub_key: key.pub_key, power: '10', name: `node${s.index}` }
+  })
+  const timeoutCommit = JSON.stringify(options.timeoutCommit ?? '500ms')
+  for (const s of slots) {
+    writeFileSync(join(s.home, 'config', 'genesis.json'), JSON.stringify(genesis, null, 2))
+    const file = join(s.home, 'config', 'config.toml')
+    let toml = readFileSync(file, 'utf8')
+    const peers = slots.filter((p) => p !== s).map((p) => `${p.id}@127.0.0.1:${p.ports.p2p}`).join(',')
+    toml = setToml(toml, '', 'proxy_app', `"tcp://127.0.0.1:${s.ports.abci}"`)
+    toml = setToml(toml, '', 'moniker', `"node${s.index}"`)
+    toml = setToml(toml, 'rpc', 'laddr', `"tcp://127.0.0.1:${s.ports.rpc}"`)
+    toml = setToml(toml, 'p2p', 'laddr', `"tcp://127.0.0.1:${s.ports.p2p}"`)
+    toml = setToml(toml, 'p2p', 'persistent_peers', JSON.stringify(peers))
+    toml = setToml(toml, 'p2p', 'addr_book_strict', 'false')
+    toml = setToml(toml, 'p2p', 'allow_duplicate_ip', 'true')
+    toml = setToml(toml, 'consensus', 'timeout_commit', timeoutCommit)
+    toml = setToml(toml, 'consensus', 'timeout_propose', '"1s"')
+    toml = setToml(toml, 'consensus', 'timeout_prevote', '"500ms"')
+    toml = setToml(toml, 'consensus', 'timeout_precommit', '"500ms"')
+    writeFileSync(file, toml)
+  }
+
+  const start = async (i: number): Promise<void> => {
+    const s = slots[i]
+    if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
+    if (s.comet !== undefined) return
+    const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
+    s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc, onBroadcastError: (e) => options.onError?.(i, e) })
+    s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e))
+    s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
+    const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
+    s.comet = child
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') options.onOutput?.(i, line)
+    }
+    child.stdout?.on('data', onLine)
+    child.stderr?.on('data', onLine)
+    child.once('exit', () => {
+      if (s.comet === child) s.comet = undefined
+    })
+  }
+
+  const stop = async (i: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
+    const s = slots[i]
+    if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
+    const child = s.comet
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill(signal)
+      await exited
+    }
+    s.comet = undefined
+    await s.listening?.close()
+    await s.abci?.close()
+    await s.app?.node.close()
+    s.listening = undefined
+    s.abci = undefined
+    s.app = undefined
+  }
+
+  try {
+    for (let i = 0; i < n; i++) await start(i)
+  } catch (error) {
+    for (let i = 0; i < n; i++) await stop(i).catch(() => {})
+    throw error
+  }
+  const nodes: DevnetNode[] = slots.map((s) => ({
+    index: s.index,
+    home: s.home,
+    cometRpc: `http://127.0.0.1:${s.ports.rpc}`,
+    url: s.url,
+    get app() {
+      return s.app
+    },
+    get running() {
+      return s.comet !== undefined
+    },
+  }))
+  return {
+    nodes,
+    genesisTime,
+    start,
+    stop,
+    close: async () => {
+      await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
+    },
+  }
+}

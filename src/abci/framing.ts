@@ -1,0 +1,82 @@
+/**
+ * The framing of CometBFT's ABCI socket protocol: each protobuf message is preceded by its length
+ * as an unsigned varint (CometBFT's `libs/protoio` delimited writer and reader, as
+ * `abci/types/messages.go` uses them).
+ */
+
+/** The largest message this server reads (CometBFT's own limit is 2 GiB; blocks here are far smaller). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+/** `message` with its varint length before it. */
+export function frame(message: Uint8Array): Uint8Array {
+  const prefix: number[] = []
+  let n = message.length
+  while (n >= 0x80) {
+    prefix.push((n & 0x7f) | 0x80)
+    n >>>= 7
+  }
+  prefix.push(n)
+  const out = new Uint8Array(prefix.length + message.length)
+  out.set(prefix, 0)
+  out.set(message, prefix.length)
+  return out
+}
+
+/** Splits a byte stream into the messages it carries, however the chunks cut it. */
+export class FrameReader {
+  /** The chunks not yet read, and their length; joined only once a whole message is there. */
+  private chunks: Uint8Array[] = []
+  private held = 0
+  /** The bytes the message under way needs (prefix included), once its prefix was read. */
+  private needed = 0
+
+  /** Adds `chunk` and answers every message now complete, in order. */
+  push(chunk: Uint8Array): Uint8Array[] {
+    this.chunks.push(chunk)
+    this.held += chunk.length
+    if (this.held < this.needed) return []
+    // A plain Uint8Array view (a socket's chunks are Buffers, whose slices would be Buffers too).
+    const joined = this.chunks.length === 1 ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : concatAll(this.chunks, this.held)
+    const messages: Uint8Array[] = []
+    let at = 0
+    this.needed = 0
+    for (;;) {
+      let length = 0
+      let shift = 0
+      let i = at
+      let complete = false
+      while (i < joined.length) {
+        const byte = joined[i++] as number
+        length += (byte & 0x7f) * 2 ** shift
+        shift += 7
+        if ((byte & 0x80) === 0) {
+          complete = true
+          break
+        }
+        if (shift > 35) throw new Error('ABCI: malformed message length (varint too long)')
+      }
+      if (!complete) break
+      if (length > MAX_MESSAGE_BYTES) throw new Error(`ABCI: message of ${length} bytes is over the limit of ${MAX_MESSAGE_BYTES}`)
+      if (joined.length - i < length) {
+        this.needed = i - at + length
+        break
+      }
+      messages.push(joined.slice(i, i + length))
+      at = i + length
+    }
+    const rest = joined.subarray(at)
+    this.chunks = rest.length === 0 ? [] : [rest]
+    this.held = rest.length
+    return messages
+  }
+}
+
+function concatAll(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}

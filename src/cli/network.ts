@@ -1,0 +1,104 @@
+/**
+ * `finality devnet` (N CometBFT validators and their applications on loopback) and `finality app`
+ * (one application for a CometBFT node started by hand): the chain behind a real CometBFT
+ * network (docs/devnet.md). Both answer a function that stops them.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { startDevnet } from '../abci/devnet.js'
+import { createAbciNode } from '../abci/app-node.js'
+import { serveAbci } from '../abci/server.js'
+
+/** The CometBFT release the application speaks to (its ABCI types are generated from it). */
+export const COMETBFT_INSTALL = 'go install github.com/cometbft/cometbft/cmd/cometbft@v0.38.26'
+
+/** `--name value` flags, each of `allowed` at most once; anything else fails naming it. */
+function flags(argv: string[], allowed: readonly string[], command: string): Map<string, string> {
+  const out = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    const eq = arg.indexOf('=')
+    const name = arg.startsWith('--') ? arg.slice(2, eq < 0 ? undefined : eq) : undefined
+    if (name === undefined || !allowed.includes(name)) throw new Error(`finality ${command}: unknown argument ${arg} (flags: ${allowed.map((a) => `--${a}`).join(', ')})`)
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1)
+    if (value === undefined || value === '') throw new Error(`finality ${command}: --${name} needs a value`)
+    if (out.has(name)) throw new Error(`finality ${command}: --${name} given twice`)
+    out.set(name, value)
+  }
+  return out
+}
+
+function integer(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}, not ${value}`)
+  return n
+}
+
+/** The cometbft binary: `--cometbft`, else `cometbft` on the PATH. */
+function binary(given: string | undefined): string {
+  const candidate = given ?? 'cometbft'
+  try {
+    const version = execFileSync(candidate, ['version'], { encoding: 'utf8' }).trim()
+    if (!version.startsWith('0.38.')) throw new Error(`${candidate} is CometBFT ${version}; the application speaks v0.38's ABCI (${COMETBFT_INSTALL})`)
+    return candidate
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`no cometbft binary ${given === undefined ? 'on the PATH' : `at ${given}`}: install it with \`${COMETBFT_INSTALL}\` (Go's bin folder on the PATH) or give --cometbft <path>`)
+    }
+    throw error
+  }
+}
+
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID]`. */
+export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id'], 'devnet')
+  const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
+  const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
+  const timeoutCommit = f.get('timeout-commit') ?? '500ms'
+  if (!/^\d+(ms|s)$/.test(timeoutCommit)) throw new Error(`--timeout-commit must be a duration such as 500ms or 1s, not ${timeoutCommit}`)
+  const dir = f.has('dir') ? resolve(f.get('dir') as string) : mkdtempSync(join(tmpdir(), 'finality-devnet-'))
+  const net = await startDevnet({
+    binary: binary(f.get('cometbft')),
+    dir,
+    validators,
+    timeoutCommit,
+    node: chainId === undefined ? undefined : { chainId },
+    onError: (i, e) => print(`node${i}: ${e.message}`),
+  })
+  print(`finality devnet: ${validators} CometBFT validators (homes in ${dir})`)
+  for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
+  return () => net.close()
+}
+
+/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID]`. */
+export async function appCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
+  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id'], 'app')
+  const abci = f.get('abci')
+  if (abci === undefined) throw new Error('finality app: --abci <tcp://host:port | unix:///path> is required (the proxy_app address of the CometBFT node)')
+  const genesisFile = f.get('genesis')
+  if (genesisFile === undefined) throw new Error("finality app: --genesis <path> is required (the CometBFT node's config/genesis.json: its genesis time starts the EVM chain)")
+  const genesis = JSON.parse(readFileSync(genesisFile, 'utf8')) as { genesis_time?: string }
+  const ms = Date.parse(genesis.genesis_time ?? '')
+  if (Number.isNaN(ms)) throw new Error(`${genesisFile}: no genesis_time`)
+  const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
+  const port = integer(f.get('port'), 'port', 0, 65535, 8545)
+  const cometRpc = f.get('comet-rpc') ?? 'http://127.0.0.1:26657'
+  const { node, app } = await createAbciNode({
+    node: chainId === undefined ? undefined : { chainId },
+    genesisTime: BigInt(Math.floor(ms / 1000)),
+    cometRpc,
+    onBroadcastError: (e) => print(e.message),
+  })
+  const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`))
+  const listening = await node.listen({ port, host: f.get('host') ?? '127.0.0.1', api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
+  print(`finality app: ABCI on ${server.address}, sends to CometBFT at ${cometRpc}`)
+  print(`HTTP listening on ${listening.http}`)
+  return async () => {
+    await listening.close()
+    await server.close()
+    await node.close()
+  }
+}

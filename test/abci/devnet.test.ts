@@ -1,0 +1,156 @@
+/**
+ * A 4-validator CometBFT devnet of this chain (real cometbft processes on loopback, the EVM
+ * application over ABCI): a send to one node is read from another, all nodes agree on every block,
+ * a node killed and restarted catches up, and with two of four down the chain halts until one returns.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createPublicClient, createWalletClient, http, parseEther, parseGwei, type Hex } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
+import { createNode } from '../../src/index.js'
+import { cometbft } from '../helpers/cometbft.js'
+
+const found = cometbft()
+const skip = 'skip' in found ? found.skip : undefined
+if (skip !== undefined) console.warn(`test/abci/devnet.test.ts skipped: ${skip}`)
+
+const rpc = async (url: string, method: string, params: unknown[] = []) => {
+  const body = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: any; error?: { code: number; message: string } }
+  return body
+}
+const cometHeight = async (url: string): Promise<number> => {
+  const status = (await (await fetch(`${url}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } }
+  return Number(status.result.sync_info.latest_block_height)
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await f().catch(() => undefined)
+    if (v !== undefined && v !== false) return v
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await sleep(100)
+  }
+}
+
+describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
+  let net: Devnet
+  let dir: string
+  const errors: string[] = []
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'finality-devnet-'))
+    net = await startDevnet({ binary: (found as { binary: string }).binary, dir, validators: 4, timeoutCommit: '100ms', onError: (i, e) => errors.push(`node${i}: ${e.message}`) })
+    await until('block 2 on every node', async () => (await Promise.all(net.nodes.map((n) => cometHeight(n.cometRpc)))).every((h) => h >= 2))
+  }, 60_000)
+  afterAll(async () => {
+    await net?.close()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('a transaction sent to node 1 with viem has its receipt on node 3', async () => {
+    const [n1, , n3] = net.nodes as [typeof net.nodes[0], unknown, typeof net.nodes[0]]
+    const wallet = createWalletClient({ transport: http(n1.url) })
+    const [from, to] = (await wallet.getAddresses()) as [Hex, Hex]
+    const hash = await wallet.sendTransaction({ account: from, to, value: parseEther('1'), chain: null })
+    const reader = createPublicClient({ transport: http(n3.url) })
+    const receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })
+    expect(receipt.status).toBe('success')
+    expect(await reader.getBalance({ address: to, blockNumber: receipt.blockNumber })).toBe(parseEther('10001'))
+    expect(errors).toEqual([])
+  })
+
+  it("a sender's transactions sent out of nonce order are all included, in nonce order", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 5 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const sign = (nonce: number) => account.signTransaction({ chainId, nonce, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    const [second, first] = [await sign(1), await sign(0)]
+    // The later nonce first: queued in node 1's pool, broadcast, and held back by PrepareProposal until the gap is filled.
+    const h1 = (await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [second])).result as Hex
+    await sleep(500)
+    const h0 = (await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [first])).result as Hex
+    const reader = createPublicClient({ transport: http(net.nodes[2]!.url) })
+    const [r0, r1] = await Promise.all([h0, h1].map((hash) => reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })))
+    expect([r0!.status, r1!.status]).toEqual(['success', 'success'])
+    expect(r1!.blockNumber > r0!.blockNumber || (r1!.blockNumber === r0!.blockNumber && r1!.transactionIndex > r0!.transactionIndex)).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  it('every node has the same blocks, and CometBFT commits to their state roots', async () => {
+    const height = await until('4 EVM blocks', async () => {
+      const h = Number((await rpc(net.nodes[0]!.url, 'eth_blockNumber')).result)
+      return h >= 4 ? h : undefined
+    })
+    for (let h = 1; h <= height; h++) {
+      const blocks = await Promise.all(net.nodes.map(async (n) => (await until(`block ${h}`, async () => (await rpc(n.url, 'eth_getBlockByNumber', [`0x${h.toString(16)}`, false])).result ?? undefined))))
+      expect(new Set(blocks.map((b) => b.hash)).size).toBe(1)
+      expect(new Set(blocks.map((b) => b.stateRoot)).size).toBe(1)
+      // The next CometBFT block's app hash is this block's state root.
+      const next = (await (await fetch(`${net.nodes[0]!.cometRpc}/block?height=${h + 1}`)).json()) as { result?: { block: { header: { app_hash: string } } } }
+      if (next.result !== undefined) expect(`0x${next.result.block.header.app_hash.toLowerCase()}`).toBe(blocks[0].stateRoot)
+    }
+  })
+
+  it('the in-process node makes the same blocks and state roots from the same transactions', async () => {
+    const url = net.nodes[2]!.url
+    const head = Number((await rpc(url, 'eth_blockNumber')).result)
+    const local = await createNode({ mining: { mode: 'manual' }, genesisTimestamp: net.genesisTime })
+    try {
+      const genesis = async (u: string | undefined) => (u === undefined ? await local.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] }) : (await rpc(u, 'eth_getBlockByNumber', ['0x0', false])).result) as { hash: string }
+      expect((await genesis(undefined)).hash).toBe((await genesis(url)).hash)
+      for (let h = 1; h <= head; h++) {
+        const tag = `0x${h.toString(16)}` as Hex
+        const block = (await rpc(url, "eth_getBlockByNumber", [tag, false])).result as { hash: string; stateRoot: string; timestamp: Hex; miner: Hex; transactions: string[] }
+        await local.request({ method: 'hardhat_setCoinbase', params: [block.miner] })
+        await local.request({ method: 'evm_setNextBlockTimestamp', params: [block.timestamp] })
+        for (const tx of block.transactions) await local.request({ method: 'eth_sendRawTransaction', params: [(await rpc(url, 'eth_getRawTransactionByHash', [tx])).result] })
+        await local.request({ method: 'evm_mine', params: [] })
+        const mine = (await local.request({ method: 'eth_getBlockByNumber', params: [tag, false] })) as { hash: string; stateRoot: string }
+        expect(mine.stateRoot, `block ${h}`).toBe(block.stateRoot)
+        expect(mine.hash, `block ${h}`).toBe(block.hash)
+      }
+    } finally {
+      await local.close()
+    }
+  })
+
+  it('a test control answers why it cannot hold on a network', async () => {
+    const answer = await rpc(net.nodes[0]!.url, 'evm_mine')
+    expect(answer.error?.code).toBe(-32601)
+    expect(answer.error?.message).toMatch(/on a CometBFT network blocks, time and state come only from consensus/)
+    expect((await rpc(net.nodes[0]!.url, 'evm_snapshot')).error?.code).toBe(-32601)
+  })
+
+  it('a node killed and restarted catches up and serves the same history', async () => {
+    await net.stop(3)
+    const wallet = createWalletClient({ transport: http(net.nodes[0]!.url) })
+    const [from, to] = (await wallet.getAddresses()) as [Hex, Hex]
+    const hash = await wallet.sendTransaction({ account: from, to, value: 5n, chain: null })
+    const receipt = await createPublicClient({ transport: http(net.nodes[1]!.url) }).waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })
+    await net.start(3)
+    const n3 = createPublicClient({ transport: http(net.nodes[3]!.url) })
+    const again = await n3.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 30_000 })
+    expect(again.blockHash).toBe(receipt.blockHash)
+    const head = await until('node 3 at node 0', async () => {
+      const [a, b] = await Promise.all([cometHeight(net.nodes[0]!.cometRpc), cometHeight(net.nodes[3]!.cometRpc)])
+      return b >= a - 1 ? b : undefined
+    })
+    expect(head).toBeGreaterThan(Number(receipt.blockNumber))
+  }, 60_000)
+
+  it('with 2 of 4 validators down the chain halts, and goes on when one comes back', async () => {
+    await net.stop(2)
+    await net.stop(3)
+    await sleep(1500)
+    const halted = await cometHeight(net.nodes[0]!.cometRpc)
+    await sleep(2000)
+    // At most the height under way when they went down.
+    expect(await cometHeight(net.nodes[0]!.cometRpc)).toBeLessThanOrEqual(halted + 1)
+    const stuck = await cometHeight(net.nodes[0]!.cometRpc)
+    await net.start(2)
+    await until('blocks again', async () => (await cometHeight(net.nodes[0]!.cometRpc)) > stuck + 2)
+    await net.start(3)
+  }, 60_000)
+})

@@ -1,0 +1,122 @@
+/**
+ * `finality devnet` and `finality app` as processes: the devnet prints each node's JSON-RPC URL,
+ * its nodes make blocks and it stops cleanly on SIGINT; `finality app` serves a CometBFT node
+ * started by hand; wrong flags fail at once, naming them.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cometbft } from '../helpers/cometbft.js'
+import { block, commandLines, shellWords } from '../docs/blocks.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
+const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts')
+const found = cometbft()
+const skip = 'skip' in found ? found.skip : undefined
+if (skip !== undefined) console.warn(`test/cli/network.test.ts: the CometBFT cases skipped: ${skip}`)
+
+const children: ChildProcess[] = []
+const dirs: string[] = []
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+function run(args: string[]): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
+  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.push(child)
+  let out = ''
+  child.stdout?.on('data', (d) => (out += d))
+  child.stderr?.on('data', (d) => (out += d))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const waitFor = (re: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = re.exec(out)
+        if (m !== null) resolve(m)
+      }
+      child.stdout?.on('data', check)
+      check()
+      void exited.then((code) => reject(new Error(`exited (${code}) before ${re}:\n${out}`)))
+    })
+  return { child, out: () => out, exited, waitFor }
+}
+
+const blockNumber = async (url: string): Promise<number> => {
+  const r = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' })).json()) as { result: string }
+  return Number(r.result)
+}
+async function until(f: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await f().catch(() => false))) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe('finality devnet / app: flags', () => {
+  it('an unknown flag or a bad value fails at once, naming it', async () => {
+    const [bad, zero, app] = [run(['devnet', '--validator', '4']), run(['devnet', '--validators', '0']), run(['app'])]
+    expect(await Promise.all([bad.exited, zero.exited, app.exited])).toEqual([1, 1, 1])
+    expect(bad.out()).toMatch(/finality devnet: unknown argument --validator/)
+    expect(zero.out()).toMatch(/--validators must be an integer from 1 to 64, not 0/)
+    expect(app.out()).toMatch(/--abci .* is required/)
+  })
+})
+
+describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () => {
+  // docs/devnet.md, ### A local devnet in one command: its command line, in a folder of the test's.
+  it("docs/devnet.md's devnet command prints each JSON-RPC URL, makes blocks and stops on SIGINT", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-devnet-'))
+    dirs.push(dir)
+    const [line] = commandLines(block('devnet.md', 1, 'sh')) as [string]
+    const [command, ...args] = shellWords(line)
+    expect(command).toBe('finality')
+    const cli = run([...args, '--dir', dir, '--cometbft', (found as { binary: string }).binary])
+    await cli.waitFor(/node3: JSON-RPC (\S+)/)
+    const urls = [...cli.out().matchAll(/node\d: JSON-RPC (\S+)/g)].map((m) => m[1] as string)
+    expect(urls).toHaveLength(4)
+    await until(async () => (await Promise.all(urls.map(blockNumber))).every((n) => n >= 2))
+    cli.child.kill('SIGINT')
+    expect(await cli.exited).toBe(0)
+    // The CometBFT nodes are gone with it: their homes' RPC no longer answers.
+    const cometRpc = /CometBFT RPC (\S+)/.exec(cli.out())?.[1] as string
+    await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
+  }, 60_000)
+
+  // docs/devnet.md, ### Over several machines: one machine's two commands, on ports of the test's.
+  it("docs/devnet.md's finality app serves a CometBFT node started by hand", async () => {
+    const binary = (found as { binary: string }).binary
+    const home = mkdtempSync(path.join(tmpdir(), 'finality-cli-app-'))
+    dirs.push(home)
+    execFileSync(binary, ['init', '--home', home], { stdio: 'ignore' })
+    const [appLine, cometLine] = commandLines(block('devnet.md', 2, 'sh')) as [string, string]
+    expect(shellWords(cometLine)).toEqual(['cometbft', 'start', '--home', '~/.cometbft'])
+    const words = shellWords(appLine.replaceAll('~/.cometbft', home))
+    expect(words.slice(0, 2)).toEqual(['finality', 'app'])
+    const at = (flag: string) => words.indexOf(flag) + 1
+    words[at('--abci')] = 'tcp://127.0.0.1:0'
+    words[at('--port')] = '0'
+    words[at('--host')] = '127.0.0.1'
+    // No CometBFT RPC is asked for here (nothing is sent); its default port may be taken on this machine.
+    const app = run([...words.slice(1), '--comet-rpc', 'http://127.0.0.1:1'])
+    const abci = (await app.waitFor(/ABCI on (\S+),/))[1] as string
+    const url = (await app.waitFor(/HTTP listening on (\S+)/))[1] as string
+    const config = path.join(home, 'config', 'config.toml')
+    const toml = readFileSync(config, 'utf8')
+      .replace(/^proxy_app = .*$/m, `proxy_app = "${abci}"`)
+      .replace(/^laddr = "tcp:\/\/127\.0\.0\.1:26657"$/m, 'laddr = "tcp://127.0.0.1:0"')
+      .replace(/^laddr = "tcp:\/\/0\.0\.0\.0:26656"$/m, 'laddr = "tcp://127.0.0.1:0"')
+      .replace(/^timeout_commit = .*$/m, 'timeout_commit = "100ms"')
+    writeFileSync(config, toml)
+    const comet = spawn(binary, ['start', '--home', home], { stdio: 'ignore' })
+    children.push(comet)
+    await until(async () => (await blockNumber(url)) >= 2)
+    app.child.kill('SIGTERM')
+    expect(await app.exited).toBe(0)
+  }, 60_000)
+})
