@@ -2,10 +2,12 @@
  * The explorer page in a real browser (Debian's Chromium, headless), served by the CLI at `/`:
  * blocks and transactions appear live as they are sent, a transaction shows its receipt and call
  * trace, a halt is drawn when faults leave no quorum and the resume after the heal, and a commit
- * certificate verifies in the page. Screenshots go to docs/images/ (docs/explorer.md shows them).
+ * certificate verifies in the page. Screenshots are taken at two points; with FINALITY_SCREENSHOTS=1 they go to docs/images/
+ * (docs/explorer.md shows them).
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { tmpdir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { buildExplorerPage } from '../../tsup.config.js'
@@ -23,7 +25,12 @@ import { loadArtifacts } from '../helpers/compile.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const newNode = trackNodes()
-const IMAGES = path.join(ROOT, 'docs', 'images')
+// docs/images/ takes the screenshots with FINALITY_SCREENSHOTS=1 (how the docs' pictures are made);
+// otherwise they go to a temporary folder, so that a test run leaves the tree as it found it.
+const IMAGES = process.env.FINALITY_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'images') : mkdtempSync(path.join(tmpdir(), 'finality-explorer-'))
+afterAll(() => {
+  if (process.env.FINALITY_SCREENSHOTS !== '1') rmSync(IMAGES, { recursive: true, force: true })
+})
 
 if (!HAS_CHROMIUM) console.warn('test/explorer/page.test.ts: skipped, /usr/bin/chromium is not installed (apt-get install chromium)')
 
