@@ -3,6 +3,7 @@
  * as an unsigned varint (CometBFT's `libs/protoio` delimited writer and reader, as
  * `abci/types/messages.go` uses them).
  */
+import { concat } from '../hex.js'
 
 /** The largest message this server reads (CometBFT's own limit is 2 GiB; blocks here are far smaller). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -36,7 +37,7 @@ export class FrameReader {
     this.held += chunk.length
     if (this.held < this.needed) return []
     // A plain Uint8Array view (a socket's chunks are Buffers, whose slices would be Buffers too).
-    const joined = this.chunks.length === 1 ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : concatAll(this.chunks, this.held)
+    const joined = this.chunks.length === 1 ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : concat(...this.chunks)
     const messages: Uint8Array[] = []
     let at = 0
     this.needed = 0
@@ -69,14 +70,4 @@ export class FrameReader {
     this.held = rest.length
     return messages
   }
-}
-
-function concatAll(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
 }
