@@ -220,6 +220,10 @@ export const FLAGS = {
   profile: ['string', '<name>  cosmos-evm: Cosmos EVM\'s staking, bank and bech32 precompiles on this chain\'s state, chain id 262144 (docs/cosmos-evm.md)'],
   'cosmos.unbonding-blocks': ['string', '<n>  blocks an undelegation takes with --profile cosmos-evm (default 10)'],
   'cosmos.bech32-prefix': ['string', '<prefix>  bech32 prefix of accounts with --profile cosmos-evm (default cosmos)'],
+  'cosmos.signed-blocks-window': ['string', '<n>  blocks a validator\'s signatures are counted over for downtime (default 100)'],
+  'cosmos.min-signed-per-window': ['string', '<0..1>  share of that window a validator must sign (default 0.5)'],
+  'cosmos.downtime-jail-blocks': ['string', '<n>  blocks a validator jailed for downtime stays jailed (default 100)'],
+  'cosmos.slash-fraction-downtime': ['string', '<0..1>  share of its stake a validator loses for downtime (default 0.01)'],
   'consensus.timeout-propose': ['string', '<duration>  round 0\'s propose time-out, CometBFT\'s timeout_propose (default 3s)'],
   'consensus.timeout-propose-delta': ['string', '<duration>  added per round (default 500ms)'],
   'consensus.timeout-prevote': ['string', '<duration>  round 0\'s prevote time-out (default 1s)'],
@@ -310,6 +314,13 @@ function bool(v: unknown, what: string): boolean {
 function int(v: unknown, what: string, min = 0): number {
   const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : /^\d+$/.test(String(v)) ? Number(v) : NaN
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`${what}: want an integer >= ${min}, got ${String(v)}`)
+  return n
+}
+
+/** A share from 0 to 1, as a decimal (`0.05`). */
+function fraction(v: unknown, what: string): number {
+  const n = typeof v === 'number' ? v : /^(0|1|0?\.\d+|1\.0*)$/.test(String(v)) ? Number(v) : NaN
+  if (!(n >= 0 && n <= 1)) throw new Error(`${what}: want a share from 0 to 1 (such as 0.05), got ${String(v)}`)
   return n
 }
 
@@ -440,6 +451,10 @@ function apply(c: Parsing, raw: Raw, origin: string): void {
         break
       case 'cosmos.unbonding-blocks': c.cosmos = { ...c.cosmos, unbondingBlocks: int(v, at(k), 1) }; break
       case 'cosmos.bech32-prefix': c.cosmos = { ...c.cosmos, bech32Prefix: String(v) }; break
+      case 'cosmos.signed-blocks-window': c.cosmos = { ...c.cosmos, signedBlocksWindow: int(v, at(k), 1) }; break
+      case 'cosmos.min-signed-per-window': c.cosmos = { ...c.cosmos, minSignedPerWindow: fraction(v, at(k)) }; break
+      case 'cosmos.downtime-jail-blocks': c.cosmos = { ...c.cosmos, downtimeJailBlocks: int(v, at(k), 1) }; break
+      case 'cosmos.slash-fraction-downtime': c.cosmos = { ...c.cosmos, slashFractionDowntime: fraction(v, at(k)) }; break
       case 'hardhat': c.hardhat = bool(v, at(k)); break
       case 'anvil': c.anvil = bool(v, at(k)); break
       case 'throw-on-transaction-failures': c.throwOnTransactionFailures = bool(v, at(k)); break
@@ -543,7 +558,7 @@ export function parseCli(argv: string[]): CliConfig {
   checkCombinations(c)
   const { host, port, ...config } = c
   if (config.anvil && !config.given.has('accounts')) config.accounts = 10
-  for (const k of ['cosmos.unbonding-blocks', 'cosmos.bech32-prefix']) {
+  for (const k of ['cosmos.unbonding-blocks', 'cosmos.bech32-prefix', 'cosmos.signed-blocks-window', 'cosmos.min-signed-per-window', 'cosmos.downtime-jail-blocks', 'cosmos.slash-fraction-downtime']) {
     if (config.given.has(k) && !config.given.has('profile')) throw new Error(`--${k} needs --profile cosmos-evm`)
   }
   if (host !== undefined || port !== undefined) {
