@@ -156,7 +156,7 @@ const startUpPatches: Plugin = {
 export async function buildHardhatPlugin(hardhat: 2 | 3): Promise<void> {
   const esm = hardhat === 3
   const entry = esm ? './index.js' : './index.cjs'
-  const own = esm ? /^\.\/(hardhat3-[a-z]+|network-options)\.js$/ : /^\.\/network-options\.js$/
+  const own = esm ? /^\.\/(hardhat3-[a-z-]+|network-options)\.js$/ : /^\.\/network-options\.js$/
   await esbuild({
     entryPoints: [esm ? 'src/hardhat/hardhat3.ts' : 'src/hardhat/hardhat2.ts'],
     outfile: esm ? 'dist/hardhat.js' : 'dist/hardhat.cjs',
