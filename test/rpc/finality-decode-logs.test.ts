@@ -48,7 +48,7 @@ describe('finality_decodeLogs', () => {
       const event = decoded!.logs[i]!.event!
       expect(event.name).toBe(viem.eventName)
       expect(event.declaredBy).toBe('Emitter')
-      const args = viem.args as Record<string, unknown>
+      const args = viem.args as unknown as Record<string, unknown>
       expect(Object.fromEntries(event.args.map((a) => [a.name, a.value]))).toEqual(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])))
     }
     expect(decoded!.logs[0]!.event).toEqual({
