@@ -54,6 +54,7 @@ export function Controls() {
               <td class="mono">{short(v.address)}</td>
               <td><button data-offline={v.address} onClick={run(`offline ${short(v.address)}`, 'finality_setFault', [v.address, { offline: true }])}>Take offline</button></td>
               <td><button onClick={run(`silent ${short(v.address)}`, 'finality_setFault', [v.address, { silent: true }])}>Silence</button></td>
+              <td><button data-equivocate={v.address} onClick={run(`equivocate ${short(v.address)}`, 'finality_setFault', [v.address, { equivocate: true }])}>Equivocate</button></td>
               <td><button onClick={run(`heal ${short(v.address)}`, 'finality_heal', [v.address])}>Heal</button></td>
             </tr>
           ))}
