@@ -137,6 +137,7 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     expect(receipt.logs[2].topics).toEqual([])
     expect(items[2]).toMatch(/ topics +data 0x0{10}…0{9}7$/)
     expect(await page.locator('#logs-note').count()).toBe(0)
+    await page.screenshot({ path: path.join(IMAGES, 'explorer-logs.png') })
   })
 
   it('snapshot, send, revert: the reverted block leaves the list; +1 hour moves the next block an hour on', async () => {

@@ -36,7 +36,7 @@ export function Partition() {
                   const v = power.get(a.toLowerCase())
                   return (
                     <li key={a} class="mono" data-validator={a.toLowerCase()}>
-                      {a} {v === undefined ? '(not in the set)' : `${BigInt(v.votingPower).toString()}${v.online ? '' : ', offline'}`}
+                      {a} {v === undefined ? '(not in the set)' : `power ${BigInt(v.votingPower).toString()}${v.online ? '' : ', offline'}`}
                     </li>
                   )
                 })}
