@@ -22,7 +22,7 @@ function Validators() {
             const { validator: _, ...rest } = fault ?? { validator: '' }
             return (
               <tr key={v.address}>
-                <td class="mono">{v.address}</td><td>{BigInt(v.votingPower).toString()} of {total.toString()}</td>
+                <td class="mono" title={v.address}>{short(v.address)}</td><td>{BigInt(v.votingPower).toString()} of {total.toString()}</td>
                 <td class={v.online ? 'ok' : 'error'}>{v.online ? 'online' : 'offline'}</td><td class="mono">{fault === undefined ? '—' : JSON.stringify(rest)}</td>
               </tr>
             )
