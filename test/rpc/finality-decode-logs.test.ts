@@ -98,6 +98,16 @@ describe('finality_decodeLogs', () => {
     expect(await bare.request({ method: 'finality_decodeLogs', params: [`0x${'ab'.repeat(32)}`] })).toBeNull()
   })
 
+  it('behavior: metadata added after the transaction (node.addArtifacts) decodes it from then on', async () => {
+    const later = await newNode({ artifacts: { contractName: 'Other', abi: [] as const, bytecode: '0x00', deployedBytecode: '0x00' } })
+    const address = await deploy(later, 'Emitter')
+    const hash = await fire(later, address)
+    expect((await later.request({ method: 'finality_decodeLogs', params: [hash] }))?.logs[0]).toMatchObject({ contract: null, event: null })
+    later.addArtifacts(EMITTER)
+    const decoded = await later.request({ method: 'finality_decodeLogs', params: [hash] })
+    expect([decoded?.contractsKnown, decoded?.logs[0]?.contract, decoded?.logs[0]?.event?.name]).toEqual(['0x2', 'Emitter', 'Transfer2'])
+  })
+
   it('error: a hash of the wrong size, a missing one, an extra argument (-32602)', async () => {
     expect(await rpcError(node, 'finality_decodeLogs', ['0x1234'])).toMatchObject({ code: -32602, message: expect.stringMatching(/^invalid argument 0: /) })
     expect(await rpcError(node, 'finality_decodeLogs', [])).toMatchObject({ code: -32602, message: 'missing value for required argument 0' })
