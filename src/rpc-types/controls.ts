@@ -54,6 +54,21 @@ export type RpcEvidence = {
   voteB: { blockHash: Hex | null; signature: Hex }
 }
 
+/** A decoded event argument (finality_decodeLogs): integers as decimal strings, bytes as hex; `hashed` for an indexed dynamic value, which its topic holds only as a hash. */
+export type RpcDecodedArg = { name: string; type: string; indexed: boolean; value: RpcAbiValue; hashed?: true }
+/** An ABI value as finality_decodeLogs writes it. */
+export type RpcAbiValue = string | boolean | readonly RpcAbiValue[]
+/** A transaction's logs decoded with the node's contract metadata (finality_decodeLogs). */
+export type RpcDecodedLogs = {
+  contractsKnown: Hex
+  logs: Array<{
+    logIndex: Hex
+    address: Hex
+    contract: string | null
+    event: { name: string; signature: string; declaredBy: string; args: RpcDecodedArg[] } | null
+  }>
+}
+
 /** One validator's view in finality_getConsensusState. */
 export type RpcValidatorConsensusState = {
   address: Hex
@@ -199,6 +214,7 @@ export interface FinalityMethodTypes {
   finality_completeUnbonding: { params: []; result: { completesAt: Hex } }
   finality_jailValidator: { params: [validator: Hex, blocks?: Hex]; result: { effectiveBlock: Hex } }
   finality_unjailValidator: { params: [validator: Hex]; result: { effectiveBlock: Hex } }
+  finality_decodeLogs: { params: [transactionHash: Hex]; result: RpcDecodedLogs | null }
   finality_forkStatus: { params: []; result: { remote: string; chainId: Hex; forkBlockNumber: Hex; forkBlockHash: Hex; stateRoots: string; requests: unknown; loaded: unknown; history: unknown } | null }
   finality_getCommitCertificate: { params: [block: BlockTag]; result: CertificateWithSetJson | null }
   finality_getConsensusState: { params: []; result: RpcConsensusState }

@@ -19,6 +19,7 @@ import { state } from './eth/state.js'
 import { transactions } from './eth/transactions.js'
 import { finality } from './finality.js'
 import { finalityControls } from './finality-controls.js'
+import { finalityLogs } from './finality-logs.js'
 import { admin } from './admin.js'
 import { miner } from './miner.js'
 import { personalAccounts } from './personal.js'
@@ -51,7 +52,7 @@ export const PUBLIC_NAMESPACES = ['eth', 'web3', 'net', 'rpc'] as const
 /** Assembles all methods of a node. */
 export function buildRegistry(limits: Readonly<Limits>): Map<string, Method> {
   const filterCodec = logFilter(limits)
-  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, trace, testing, evm, hardhat, anvil, anvilExtras]
+  const tables: MethodTable[] = [web3, net, chain, blocks, state, transactions, call, accessList, simulation, raw, sign, signMessages, personal, personalAccounts, admin, miner, fees, logs(filterCodec), filters(filterCodec), subscribeUnsupported, finality, finalityControls, finalityLogs, txpool, pool, proof, storageValues, config, debugRaw, debugTrace, debugBadBlocks, debugState, debugRuntime, debugTraceToFile, debugDump, trace, testing, evm, hardhat, anvil, anvilExtras]
   const methods = new Map<string, Method>()
   for (const table of tables) for (const [name, m] of Object.entries(table)) methods.set(name, m)
   methods.set(

@@ -28,8 +28,11 @@ const newNode = trackNodes()
 // docs/images/ takes the screenshots with FINALITY_SCREENSHOTS=1 (how the docs' pictures are made);
 // otherwise they go to a temporary folder, so that a test run leaves the tree as it found it.
 const IMAGES = process.env.FINALITY_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'images') : mkdtempSync(path.join(tmpdir(), 'finality-explorer-'))
+const SCRATCH = mkdtempSync(path.join(tmpdir(), 'finality-explorer-artifacts-'))
+const ARTIFACT = path.join(SCRATCH, 'Emitter.json')
 afterAll(() => {
   if (process.env.FINALITY_SCREENSHOTS !== '1') rmSync(IMAGES, { recursive: true, force: true })
+  rmSync(SCRATCH, { recursive: true, force: true })
 })
 
 if (!HAS_CHROMIUM) console.warn('test/explorer/page.test.ts: skipped, /usr/bin/chromium is not installed (apt-get install chromium)')
@@ -50,7 +53,9 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     // docs/explorer.md's command line, on free ports.
     const [npx, name, ...args] = shellWords(block('explorer.md', 1, 'sh').trim())
     expect([npx, name]).toEqual(['npx', 'finality'])
-    ;[cli, browser] = await Promise.all([startCli([...EPHEMERAL, ...args]), openBrowser()])
+    // The Emitter's artifact, so the page can show its logs decoded (finality_decodeLogs).
+    writeFileSync(ARTIFACT, JSON.stringify({ contractName: 'Emitter', ...loadArtifacts().Emitter }))
+    ;[cli, browser] = await Promise.all([startCli([...EPHEMERAL, ...args, '--artifacts', ARTIFACT]), openBrowser()])
     page = await browser.context.newPage()
     page.on('pageerror', (e) => errors.push(e.message))
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
@@ -114,6 +119,27 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     expect(await page.locator('#slot-value').textContent()).toBe(await rpc('eth_getStorageAt', contractAddress, '0x0', 'latest'))
   })
 
+  it('logs decoded by the ABI the node knows: event and named arguments, as finality_decodeLogs answers; an anonymous event as topics and data', async () => {
+    const { Emitter } = loadArtifacts()
+    const [from] = (await rpc('eth_accounts')) as string[]
+    const { contractAddress } = await rpc('eth_getTransactionReceipt', await rpc('eth_sendTransaction', { from, data: Emitter!.bytecode }))
+    const hash = await rpc('eth_sendTransaction', { from, to: contractAddress, data: encodeFunctionData({ abi: Emitter!.abi, functionName: 'fire' }) })
+    const decoded = await rpc('finality_decodeLogs', hash)
+    const receipt = await rpc('eth_getTransactionReceipt', hash)
+    await page.goto(`${cli.http}/#/tx/${hash}`)
+    await page.locator('#logs li').nth(2).waitFor()
+    const items = await page.locator('#logs li').allTextContents()
+    const expected = decoded.logs.slice(0, 2).map((l: { event: { name: string; args: Array<{ name: string; value: string }> } }) => `${l.event.name}(${l.event.args.map((a) => `${a.name}: ${a.value}`).join(', ')})`)
+    expect(expected[0]!.toLowerCase()).toBe(`Transfer2(from: ${from}, to: ${contractAddress}, value: 1)`.toLowerCase())
+    for (const [i, text] of items.slice(0, 2).entries()) expect(text).toContain(`(Emitter) ${expected[i]}`)
+    expect(items[1]).toContain('text: fired')
+    // Anonymous(7): no topic at all, its data the one word.
+    expect(receipt.logs[2].topics).toEqual([])
+    expect(items[2]).toMatch(/ topics +data 0x0{10}…0{9}7$/)
+    expect(await page.locator('#logs-note').count()).toBe(0)
+    await page.screenshot({ path: path.join(IMAGES, 'explorer-logs.png') })
+  })
+
   it('snapshot, send, revert: the reverted block leaves the list; +1 hour moves the next block an hour on', async () => {
     await page.goto(`${cli.http}/`)
     await page.locator('#status', { hasText: 'live open' }).waitFor()
@@ -154,16 +180,51 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     await page.click('text=Mine a block')
     await page.locator('#halt-banner').waitFor()
     const addresses = validators.map((v) => v.address)
-    expect((await rpc('finality_getConsensusState')).partition).toEqual([addresses.slice(0, 2), addresses.slice(2)])
+    const { partition } = await rpc('finality_getConsensusState')
+    expect(partition).toEqual([addresses.slice(0, 2), addresses.slice(2)])
+    // The groups drawn as the node reports them: each with half the power, neither able to decide.
+    await page.locator('#network .group').nth(1).waitFor()
+    expect(await page.locator('#network .group').count()).toBe(2)
+    for (const [i, group] of (partition as string[][]).entries()) {
+      const drawn = page.locator(`#network .group[data-group="${i}"]`)
+      expect(await drawn.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-validator')))).toEqual(group.map((a) => a.toLowerCase()))
+      expect(await drawn.locator('div').first().textContent()).toBe(`group ${i + 1}: 20 of 40 voting power, no quorum`)
+    }
+    await page.screenshot({ path: path.join(IMAGES, 'explorer-partition.png'), fullPage: true })
     await page.click('text=Heal all')
     await page.click('text=Mine a block')
     await page.locator('#halts li.ok').nth(1).waitFor()
     expect(await page.locator('#halts li').count()).toBe(4)
+    await page.locator('#network .group').nth(1).waitFor({ state: 'detached' })
+    expect(await page.locator('#network .group').textContent()).toMatch(/^group 1: 40 of 40 voting power, can decide/)
     // A fault shows in the validators' table until healed.
     await page.locator('#controls tr').nth(2).locator('text=Silence').click()
     await page.locator('#validators tbody tr').nth(2).locator('td', { hasText: '{"silent":true}' }).waitFor()
     await page.locator('#controls tr').nth(2).locator('text=Heal').click()
     await page.locator('#validators tbody tr').nth(2).locator('td', { hasText: '{"silent":true}' }).waitFor({ state: 'detached' })
+  })
+
+  it('shows the evidence of an equivocating validator as the node reports it: kind, validator, height', async () => {
+    await page.goto(`${cli.http}/#/consensus`)
+    await page.locator('#validators tbody tr').nth(3).waitFor()
+    const validators = (await rpc('finality_getValidators')) as Array<{ address: string }>
+    const cheat = validators[2]!.address
+    await page.click(`button[data-equivocate="${cheat}"]`)
+    await page.locator('#validators td', { hasText: '{"equivocate":true}' }).waitFor()
+    let evidence: Array<{ type: string; validator: string; height: string; round: string; step: string }> = []
+    for (let i = 0; i < 6 && evidence.length === 0; i++) {
+      await page.click('text=Mine a block')
+      await page.locator('#control-result', { hasText: 'mine: ' }).waitFor()
+      evidence = await rpc('finality_getEvidence')
+    }
+    await page.click('text=Heal all')
+    await page.locator('#validators td', { hasText: '{"equivocate":true}' }).waitFor({ state: 'detached' })
+    evidence = await rpc('finality_getEvidence')
+    expect(evidence.length).toBeGreaterThan(0)
+    await page.locator('#evidence li').nth(evidence.length - 1).waitFor()
+    const shown = await page.locator('#evidence li').evaluateAll((els) => els.map((e) => [e.getAttribute('data-validator'), e.getAttribute('data-height'), e.textContent]))
+    expect(shown).toEqual(evidence.map((e) => [cheat.toLowerCase(), BigInt(e.height).toString(), `duplicate vote: two ${e.step}s by ${e.validator} at height ${BigInt(e.height)}, round ${BigInt(e.round)}`]))
+    expect(evidence.every((e) => e.type === 'duplicateVote' && e.validator === cheat)).toBe(true)
   })
 
   it('draws the rounds of a height whose proposer is offline, and verifies its certificate in the page', async () => {
@@ -197,8 +258,8 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     const server = createServer(app)
     node.ws(server, { path: '/ws' })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const own = await browser.context.newPage()
     try {
-      const own = await browser.context.newPage()
       await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/#/consensus`)
       await own.locator('#status', { hasText: 'live open' }).waitFor()
       await own.locator('#controls .error', { hasText: 'the evm and finality namespaces are off on this server' }).waitFor()
@@ -206,8 +267,19 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
       await node.request({ method: 'eth_sendTransaction', params: [{ from: node.accounts[0]!.address, to: node.accounts[1]!.address, value: '0x1' }] })
       await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
       await own.locator('#blocks tr[data-number="1"]').waitFor()
-      await own.close()
+      // Logs without the finality namespace: topics and data, and why they are not decoded.
+      const { Emitter } = loadArtifacts()
+      const from = node.accounts[0]!.address
+      const deployed = await node.request({ method: 'eth_getTransactionReceipt', params: [await node.request({ method: 'eth_sendTransaction', params: [{ from, data: Emitter!.bytecode }] })] })
+      const fired = await node.request({ method: 'eth_sendTransaction', params: [{ from, to: deployed!.contractAddress!, data: encodeFunctionData({ abi: Emitter!.abi, functionName: 'fire' }) }] })
+      await own.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/#/tx/${fired}`)
+      await own.locator('#logs li').nth(2).waitFor({ timeout: 10_000 })
+      expect(await own.locator('#logs-note').textContent()).toBe('not decoded: the finality namespace is off on this server, and finality_decodeLogs is in it (CLI: add finality to --json-rpc.api)')
+      expect(await own.locator('#logs li', { hasText: 'data 0x' }).count()).toBe(3)
+      expect(await own.locator('#logs li', { hasText: 'topics 0x' }).count()).toBe(2)
     } finally {
+      // Closed first, whatever failed: its WebSocket would hold the server open.
+      await own.close()
       // The browser may keep a connection open (its pool): the test, owner of the server, ends it.
       await new Promise((r) => {
         server.close(r)

@@ -200,6 +200,7 @@ const ARITY: { readonly [M in TypedMethod]: Arity<M> } = {
   finality_completeUnbonding: [0, 0],
   finality_jailValidator: [1, 2],
   finality_unjailValidator: [1, 1],
+  finality_decodeLogs: [1, 1],
   finality_forkStatus: [0, 0],
   finality_getCommitCertificate: [1, 1],
   finality_getConsensusState: [0, 0],

@@ -73,7 +73,51 @@ export function BlockView({ id }: { id: string }) {
   )
 }
 
-interface Receipt { status: Hex; gasUsed: Hex; contractAddress: Hex | null; logs: Array<{ address: Hex; topics: Hex[]; data: Hex; logIndex: Hex }> }
+interface Log { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex }
+interface Receipt { status: Hex; gasUsed: Hex; contractAddress: Hex | null; logs: Log[] }
+type AbiJson = string | boolean | AbiJson[]
+interface DecodedArg { name: string; type: string; indexed: boolean; value: AbiJson; hashed?: true }
+/** finality_decodeLogs's answer (docs/interface.md). */
+interface DecodedLogs { contractsKnown: Hex; logs: Array<{ logIndex: Hex; contract: string | null; event: { name: string; signature: string; declaredBy: string; args: DecodedArg[] } | null }> }
+
+const argText = (v: AbiJson): string => (Array.isArray(v) ? `[${v.map(argText).join(', ')}]` : String(v))
+
+/** The logs: by event and named arguments where the node decoded them, else topics and data. */
+function Logs({ receipt, decoded }: { receipt: Receipt | null; decoded: DecodedLogs | string | undefined }) {
+  if (receipt === null || receipt.logs.length === 0) return <p class="muted">none</p>
+  const byIndex = new Map(typeof decoded === 'object' ? decoded.logs.map((d) => [d.logIndex, d]) : [])
+  return (
+    <>
+      {typeof decoded === 'string' && <p class="muted" id="logs-note">{decoded}</p>}
+      {typeof decoded === 'object' && BigInt(decoded.contractsKnown) === 0n && <p class="muted" id="logs-note">not decoded: the node holds no contract metadata (CLI: --artifacts; createNode: artifacts)</p>}
+      <ol id="logs">
+        {receipt.logs.map((l) => {
+          const d = byIndex.get(l.logIndex)
+          const event = d?.event ?? null
+          return (
+            <li key={l.logIndex} data-log-index={num(l.logIndex)}>
+              {link('address', l.address)}{d === undefined || d.contract === null ? '' : ` (${d.contract})`}{' '}
+              {event === null ? (
+                <>topics {l.topics.map((t) => <code key={t}>{short(t)} </code>)} data <code>{short(l.data, 10)}</code></>
+              ) : (
+                <span class="event" title={`${event.signature}, declared by ${event.declaredBy}`}>
+                  <b>{event.name}</b>(
+                  {event.args.map((a, i) => (
+                    <span key={i} class="arg" data-name={a.name}>
+                      {i === 0 ? '' : ', '}
+                      <span class="muted">{a.name}</span>: <code>{argText(a.value)}</code>{a.hashed === true ? <span class="muted"> (hash)</span> : ''}
+                    </span>
+                  ))}
+                  )
+                </span>
+              )}
+            </li>
+          )
+        })}
+      </ol>
+    </>
+  )
+}
 interface Frame { type: string; from: Hex; to?: Hex; value?: Hex; gasUsed: Hex; input: Hex; output?: Hex; error?: string; revertReason?: string; calls?: Frame[] }
 
 function Trace({ frame, depth = 0 }: { frame: Frame; depth?: number }) {
@@ -89,14 +133,18 @@ export function TxView({ hash }: { hash: string }) {
   const loaded = useLoad(hash, async () => {
     const [tx, receipt] = await Promise.all([call<Tx | null>('eth_getTransactionByHash', [hash]), call<Receipt | null>('eth_getTransactionReceipt', [hash])])
     let trace: Frame | string | undefined
+    let decoded: DecodedLogs | string | undefined
+    if (receipt !== null && receipt.logs.length > 0) {
+      decoded = serves('finality') ? await call<DecodedLogs | null>('finality_decodeLogs', [hash]).then((d) => d ?? undefined, (e: unknown) => `not decoded: ${explain(e)}`) : 'not decoded: the finality namespace is off on this server, and finality_decodeLogs is in it (CLI: add finality to --json-rpc.api)'
+    }
     if (receipt !== null) {
       trace = serves('debug') ? await call<Frame>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]).catch((e: unknown) => explain(e)) : 'the debug namespace is off on this server: the call trace and revert reason need it (CLI: add debug to --json-rpc.api)'
     }
-    return { tx, receipt, trace }
+    return { tx, receipt, trace, decoded }
   })
   return (
     <Show loaded={loaded}>
-      {({ tx, receipt, trace }) => tx === null ? <p class="error">no transaction {hash}</p> : (
+      {({ tx, receipt, trace, decoded }) => tx === null ? <p class="error">no transaction {hash}</p> : (
         <section>
           <h2>Transaction</h2>
           <dl>
@@ -112,9 +160,7 @@ export function TxView({ hash }: { hash: string }) {
             <dt>Input</dt><dd class="mono wrap">{tx.input}</dd>
           </dl>
           <h3>Logs</h3>
-          {receipt === null || receipt.logs.length === 0 ? <p class="muted">none</p> : (
-            <ol>{receipt.logs.map((l) => <li key={l.logIndex}>{link('address', l.address)} topics {l.topics.map((t) => <code key={t}>{short(t)} </code>)} data <code>{short(l.data, 10)}</code></li>)}</ol>
-          )}
+          <Logs receipt={receipt} decoded={decoded} />
           <h3>Call trace</h3>
           {trace === undefined ? <p class="muted">not mined yet</p> : typeof trace === 'string' ? <p class="error">{trace}</p> : <ul id="trace" class="trace"><Trace frame={trace} /></ul>}
         </section>

@@ -5,6 +5,7 @@ import { short } from './format.js'
 import { useStore } from './hooks.js'
 import { call, explain } from './rpc.js'
 import { type Height, type Hex, type Seat, store } from './store.js'
+import { EvidenceList, Partition } from './network.js'
 import { checkCertificate, type CertificateCheck, type CertificateJson } from './verify.js'
 
 function Validators() {
@@ -21,7 +22,7 @@ function Validators() {
             const { validator: _, ...rest } = fault ?? { validator: '' }
             return (
               <tr key={v.address}>
-                <td class="mono">{v.address}</td><td>{BigInt(v.votingPower).toString()} of {total.toString()}</td>
+                <td class="mono" title={v.address}>{short(v.address)}</td><td>{BigInt(v.votingPower).toString()} of {total.toString()}</td>
                 <td class={v.online ? 'ok' : 'error'}>{v.online ? 'online' : 'offline'}</td><td class="mono">{fault === undefined ? '—' : JSON.stringify(rest)}</td>
               </tr>
             )
@@ -83,8 +84,7 @@ function Halts() {
       {s.halts.length === 0 ? <p class="muted">none seen since the page opened</p> : (
         <ol id="halts">{s.halts.map((e, i) => <li key={i} class={e.type === 'halt' ? 'error' : 'ok'}>{e.at.toLocaleTimeString()}: {e.type === 'halt' ? `halted at height ${e.height}: ${e.reason}` : `resumed: block ${e.height} committed`}</li>)}</ol>
       )}
-      <h2>Evidence</h2>
-      {s.evidence.length === 0 ? <p class="muted">none</p> : <ol>{s.evidence.map((e, i) => <li key={i}>duplicate {String(e.step)} by {e.validator} at height {BigInt(e.height).toString()}, round {BigInt(e.round).toString()}</li>)}</ol>}
+      <EvidenceList />
     </section>
   )
 }
@@ -135,6 +135,7 @@ export function ConsensusView({ height }: { height?: string }) {
         <Validators />
         <Halts />
       </div>
+      <Partition />
       <section>
         <h2>Rounds, live</h2>
         {heights.length === 0 ? <p class="muted">no height run since the page opened (with one validator and no faults blocks are decided without rounds)</p> : heights.map((h) => <HeightView key={h.height.toString()} h={h} />)}

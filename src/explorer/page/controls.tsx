@@ -52,9 +52,12 @@ export function Controls() {
           {s.validators.map((v) => (
             <tr key={v.address}>
               <td class="mono">{short(v.address)}</td>
-              <td><button data-offline={v.address} onClick={run(`offline ${short(v.address)}`, 'finality_setFault', [v.address, { offline: true }])}>Take offline</button></td>
-              <td><button onClick={run(`silent ${short(v.address)}`, 'finality_setFault', [v.address, { silent: true }])}>Silence</button></td>
-              <td><button onClick={run(`heal ${short(v.address)}`, 'finality_heal', [v.address])}>Heal</button></td>
+              <td class="row-buttons">
+                <button data-offline={v.address} onClick={run(`offline ${short(v.address)}`, 'finality_setFault', [v.address, { offline: true }])}>Take offline</button>
+                <button onClick={run(`silent ${short(v.address)}`, 'finality_setFault', [v.address, { silent: true }])}>Silence</button>
+                <button data-equivocate={v.address} onClick={run(`equivocate ${short(v.address)}`, 'finality_setFault', [v.address, { equivocate: true }])}>Equivocate</button>
+                <button onClick={run(`heal ${short(v.address)}`, 'finality_heal', [v.address])}>Heal</button>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -61,11 +61,18 @@ export interface HaltEvent {
   reason?: string
   at: Date
 }
+/** Duplicate-vote evidence: from finality_getEvidence at start, then from the consensus events. */
 export interface Evidence {
   validator: Hex
   height: Hex
   round: Hex
   step: unknown
+}
+
+/** Adds evidence once: the start's read and the subscription may both tell the same. */
+function addEvidence(e: Evidence): void {
+  const key = (x: Evidence) => `${x.validator.toLowerCase()}/${BigInt(x.height)}/${BigInt(x.round)}/${String(x.step)}`
+  if (!store.evidence.some((x) => key(x) === key(e))) store.evidence.push(e)
 }
 
 const KEEP_BLOCKS = 25
@@ -80,6 +87,8 @@ export const store = {
   evidence: [] as Evidence[],
   validators: [] as Validator[],
   faults: [] as Array<{ validator: Hex } & Record<string, unknown>>,
+  /** The partition in force (finality_getConsensusState): groups that hear only each other; null for none. */
+  partition: null as Hex[][] | null,
   feed: 'connecting' as Feed['status'],
   problems: new Map<string, string>(),
   listeners: new Set<() => void>(),
@@ -113,7 +122,9 @@ async function addBlock(hash: Hex): Promise<void> {
 export async function refreshValidators(): Promise<void> {
   try {
     store.validators = await call<Validator[]>('finality_getValidators')
-    store.faults = (await call<{ faults: typeof store.faults }>('finality_getConsensusState')).faults
+    const state = await call<{ faults: typeof store.faults; partition: Hex[][] | null }>('finality_getConsensusState')
+    store.faults = state.faults
+    store.partition = state.partition
     store.problems.delete('finality')
   } catch (e) {
     store.problems.set('finality', explain(e))
@@ -178,7 +189,7 @@ export function consensusEvent(e: ConsensusEvent): void {
       void refreshValidators()
       break
     case 'evidence':
-      store.evidence.push({ validator: e.validator as Hex, height: e.height, round: e.round ?? '0x0', step: e.step })
+      addEvidence({ validator: e.validator as Hex, height: e.height, round: e.round ?? '0x0', step: e.step })
       break
     case 'halt':
       h.halted = e.reason ?? ''
@@ -227,7 +238,7 @@ export async function start(): Promise<void> {
   try {
     store.chainId = BigInt(await call<Hex>('eth_chainId'))
     await reloadBlocks()
-    for (const ev of await call<Evidence[]>('finality_getEvidence').catch(() => [])) store.evidence.push(ev)
+    for (const ev of await call<Evidence[]>('finality_getEvidence').catch(() => [])) addEvidence(ev)
   } catch (e) {
     store.problems.set('eth', explain(e))
   }
