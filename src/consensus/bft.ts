@@ -250,7 +250,7 @@ export class BftEngine {
     this.running?.refresh()
   }
 
-  /** Hears every consensus event (new round, proposal, vote, polka, lock, time-out, commit, evidence, halt, resume). */
+  /** Hears every consensus event (new round, proposal, vote, polka, lock, time-out, commit, evidence, halt, resume, faults). */
   subscribe(listener: (event: ConsensusEvent) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
@@ -261,7 +261,15 @@ export class BftEngine {
    * halt, that a height committed again: the listeners hear it as a `halt` or `resume` event.
    */
   reportHalt(halted: boolean, height: bigint, reason = ''): void {
-    const event: ConsensusEvent = halted ? { type: 'halt', height, reason } : { type: 'resume', height }
+    this.tell(halted ? { type: 'halt', height, reason } : { type: 'resume', height })
+  }
+
+  /** The test controls changed the faults or the partition: the listeners hear those now in force. */
+  reportFaults(): void {
+    this.tell({ type: 'faults', faults: this.plan.entries(), partition: this.plan.partition })
+  }
+
+  private tell(event: ConsensusEvent): void {
     for (const l of this.listeners) {
       try {
         l(event)

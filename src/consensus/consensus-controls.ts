@@ -48,7 +48,7 @@ export class ConsensusControls {
   setFault(address: Hex, fault: Fault): void {
     const a = this.member(address)
     this.faults.set(a, fault)
-    this.changed()
+    this.faultsChanged()
   }
 
   /**
@@ -58,14 +58,14 @@ export class ConsensusControls {
   setOnline(address: Hex, online: boolean): void {
     const a = this.member(address)
     this.faults.set(a, { ...this.faults.get(a), offline: !online })
-    this.changed()
+    this.faultsChanged()
   }
 
   /** Heals one validator, or every validator and the partition. */
   heal(address?: Hex): void {
     if (address === undefined) this.faults.heal()
     else this.faults.heal(this.member(address))
-    this.changed()
+    this.faultsChanged()
   }
 
   /**
@@ -86,7 +86,7 @@ export class ConsensusControls {
     if (rest.length > 0) clean.push(rest)
     const nonEmpty = clean.filter((g) => g.length > 0)
     this.faults.partition = nonEmpty.length > 1 ? nonEmpty : undefined
-    this.changed()
+    this.faultsChanged()
   }
 
   /** Requests changes of the set; they take effect two heights after the head. Answers that height. */
@@ -112,6 +112,12 @@ export class ConsensusControls {
     } catch (error) {
       throw new InvalidInput((error as Error).message)
     }
+  }
+
+  /** Subscribers hear the faults now in force, then a height under way follows them. */
+  private faultsChanged(): void {
+    this.bft.reportFaults()
+    this.changed()
   }
 
   /** The address of a member of the next height's set, or {@link UnknownValidator} (-32602). */

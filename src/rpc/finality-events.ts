@@ -2,7 +2,9 @@
  * `finality_subscribe("consensus")`: the validators' consensus events, notified as
  * `finality_subscription` (geth's `<namespace>_subscribe` convention, as debug_subscribe):
  * newRound, proposal, vote, polka, lock, timeout, commit and evidence; halt (a height found no
- * quorum: `reason` says why) and resume (the first height committed after a halt).
+ * quorum: `reason` says why) and resume (the first height committed after a halt); faults (a test
+ * control changed the faults or the partition: those now in force, as finality_getConsensusState
+ * gives them).
  */
 import type { ConsensusEvent } from '../consensus/tendermint/events.js'
 import type { Subscriptions } from '../filters/subscriptions.js'
@@ -43,6 +45,8 @@ export function consensusEventJson(e: ConsensusEvent): Record<string, unknown> {
       return { type: e.type, height: quantity(e.height), reason: e.reason }
     case 'resume':
       return { type: e.type, height: quantity(e.height) }
+    case 'faults':
+      return { type: e.type, faults: e.faults.map(([validator, fault]) => ({ validator, ...fault })), partition: e.partition ?? null }
   }
 }
 

@@ -241,6 +241,35 @@ describe('the JS API', () => {
     expect(events.filter((e) => e.type === 'halt')).toHaveLength(1)
   })
 
+  it('finality_subscribe tells each change of the faults or the partition, as finality_getConsensusState gives them; a refused change tells nothing', async () => {
+    const s = await setup()
+    const events: Array<{ type: string; faults?: unknown; partition?: unknown }> = []
+    s.node.provider.on('message', (m: { type: string; data: { result: (typeof events)[number] } }) => {
+      if (m.type === 'finality_subscription' && m.data.result.type === 'faults') events.push(m.data.result)
+    })
+    await s.node.provider.request({ method: 'finality_subscribe', params: ['consensus'] })
+    const [a, b, c] = s.addresses
+    const state = async () => {
+      const { faults, partition } = await s.rpc('finality_getConsensusState')
+      return { type: 'faults', faults, partition }
+    }
+    await s.rpc('finality_setFault', a, { offline: true })
+    expect(events).toEqual([{ type: 'faults', faults: [{ validator: a, offline: true }], partition: null }])
+    expect(events.at(-1)).toEqual(await state())
+    await s.rpc('finality_partition', [[b]])
+    expect(events).toHaveLength(2)
+    expect(events.at(-1)).toEqual(await state())
+    expect(events.at(-1)!.partition).toEqual([[b], s.addresses.filter((x) => x !== b)])
+    expect((await errorOf(s.rpc('finality_partition', [[b], [b]]))).code).toBe(-32602)
+    expect((await errorOf(s.rpc('finality_setFault', '0x' + '11'.repeat(20), { offline: true }))).code).toBe(-32602)
+    expect(events).toHaveLength(2)
+    s.node.setValidatorOnline(c!, false)
+    expect(events.at(-1)).toEqual(await state())
+    await s.rpc('finality_heal')
+    expect(events.at(-1)).toEqual({ type: 'faults', faults: [], partition: null })
+    expect(events).toHaveLength(4)
+  })
+
   it('finality_subscribe without a connection that carries notifications is -32601', async () => {
     const s = await setup()
     const e = await errorOf(s.rpc('finality_subscribe', 'consensus'))

@@ -197,6 +197,12 @@ describe.skipIf(!HAS_CHROMIUM)('the explorer page in Chromium', () => {
     expect(await page.locator('#halts li').count()).toBe(4)
     await page.locator('#network .group').nth(1).waitFor({ state: 'detached' })
     expect(await page.locator('#network .group').textContent()).toMatch(/^group 1: 40 of 40 voting power, can decide/)
+    // Set by another client, with nothing done in the page: the subscription's faults event draws it.
+    await rpc('finality_partition', [[addresses[0]]])
+    await page.locator('#network .group').nth(1).waitFor()
+    expect(await page.locator('#network .group[data-group="0"] li').evaluateAll((els) => els.map((e) => e.getAttribute('data-validator')))).toEqual([addresses[0]!.toLowerCase()])
+    await rpc('finality_heal')
+    await page.locator('#network .group').nth(1).waitFor({ state: 'detached' })
     // A fault shows in the validators' table until healed.
     await page.locator('#controls tr').nth(2).locator('text=Silence').click()
     await page.locator('#validators tbody tr').nth(2).locator('td', { hasText: '{"silent":true}' }).waitFor()

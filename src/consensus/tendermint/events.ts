@@ -1,10 +1,12 @@
 /**
  * What the validators of a height do, as the node reports it (`finality_consensus` subscription);
- * and what the producer tells of them: a halt (no height can gather a quorum) and the resume.
+ * what the producer tells of them: a halt (no height can gather a quorum) and the resume; and
+ * what the test controls changed: the faults and the partition now in force.
  */
 import type { Hex } from '../../hex.js'
 import type { DuplicateVoteEvidence } from './vote-set.js'
 import type { VoteType } from './messages.js'
+import type { Fault } from './faults.js'
 import type { TimeoutStep } from './timeouts.js'
 
 export type ConsensusEvent =
@@ -18,3 +20,4 @@ export type ConsensusEvent =
   | { type: 'evidence'; evidence: DuplicateVoteEvidence }
   | { type: 'halt'; height: bigint; reason: string }
   | { type: 'resume'; height: bigint }
+  | { type: 'faults'; faults: ReadonlyArray<readonly [Hex, Fault]>; partition: readonly Hex[][] | undefined }

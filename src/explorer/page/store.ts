@@ -151,10 +151,20 @@ function seatOf(h: Height, round: number, validator: Hex): Seat {
   return seat
 }
 
-type ConsensusEvent = { type: string; height: Hex; round?: Hex; validator?: Hex; proposer?: Hex; blockHash?: Hex | null; step?: string; reason?: string }
+type ConsensusEvent =
+  | { type: 'faults'; faults: typeof store.faults; partition: Hex[][] | null }
+  | { type: Exclude<string, 'faults'>; height: Hex; round?: Hex; validator?: Hex; proposer?: Hex; blockHash?: Hex | null; step?: string; reason?: string }
 
-/** One finality_subscription event into the heights, halts and evidence. */
-export function consensusEvent(e: ConsensusEvent): void {
+/** One finality_subscription event into the heights, halts, evidence, faults and partition. */
+export function consensusEvent(event: ConsensusEvent): void {
+  if ('faults' in event) {
+    // A control changed them (this page's buttons or any other client).
+    store.faults = event.faults
+    store.partition = event.partition
+    changed()
+    return
+  }
+  const e = event
   const height = BigInt(e.height)
   const round = e.round === undefined ? 0 : Number(BigInt(e.round))
   const h = heightOf(height)
