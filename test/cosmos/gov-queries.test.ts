@@ -1,0 +1,104 @@
+/**
+ * The governance precompile's list queries with Cosmos's pagination: getVotes (voter-address
+ * order), getDeposit / getDeposits (the initial deposit while a proposal is voted on, gone once
+ * x/gov refunds or burns it), getProposals (filters before paging), getConstitution.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPublicClient, createWalletClient, custom, parseEther, toHex, zeroAddress, type Hex } from 'viem'
+import { createNode, type FinalityNode } from '../../src/index.js'
+import { compile, type Compiled } from './compile.js'
+
+const GOV = '0x0000000000000000000000000000000000000805' as const
+
+let contracts: Record<string, Compiled>
+let node: FinalityNode
+
+beforeAll(async () => {
+  contracts = compile(['test/fixtures/cosmos-evm/precompiles/gov/IGov.sol'])
+  node = await createNode({ validators: 2, cosmos: { votingBlocks: 20 }, onConsoleLog: false })
+}, 60_000)
+afterAll(async () => {
+  await node?.close()
+})
+
+type Page = { key?: Hex; offset?: bigint; limit?: bigint; countTotal?: boolean; reverse?: boolean }
+const page = (p: Page = {}) => ({ key: p.key ?? '0x', offset: p.offset ?? 0n, limit: p.limit ?? 0n, countTotal: p.countTotal ?? false, reverse: p.reverse ?? false })
+type Vote = { proposalId: bigint; voter: Hex; options: Array<{ option: number; weight: string }>; metadata: string }
+
+describe('governance queries', () => {
+  it('behavior: votes, deposits and proposals as Cosmos pages them; deposits gone after the voting period', async () => {
+    const transport = custom(node.provider, { retryCount: 0 })
+    const client = createPublicClient({ transport })
+    const abi = contracts.IGov!.abi
+    const read = (functionName: string, args: unknown[] = []) => client.readContract({ address: GOV, abi, functionName, args } as never) as Promise<unknown>
+    const [a, b, c] = node.accounts.slice(0, 3).map((x) => x.address as Hex) as [Hex, Hex, Hex]
+    for (const who of [a, b, c]) await node.setDelegation(who, node.validators[0]!.address, parseEther('10'))
+    const send = async (from: Hex, functionName: string, args: unknown[]) => {
+      const wallet = createWalletClient({ transport, account: { address: from, type: 'json-rpc' } })
+      await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: GOV, abi, functionName, args, chain: null } as never) })
+    }
+    const text = (title: string) => toHex(JSON.stringify({ messages: [], title, summary: 's', metadata: '' }))
+    const deposit = [{ denom: 'atest', amount: parseEther('1') }]
+    await send(a, 'submitProposal', [a, text('one'), deposit])
+    await send(b, 'submitProposal', [b, text('two'), deposit])
+    await send(a, 'submitProposal', [a, text('three'), deposit])
+    await send(a, 'vote', [a, 1n, 1, ''])
+    await send(b, 'vote', [b, 1n, 3, ''])
+    await send(c, 'vote', [c, 1n, 2, ''])
+    await send(b, 'vote', [b, 2n, 4, ''])
+
+    // Votes in voter-address order; limit 0: the default limit, and the total counted.
+    const sorted = [a, b, c].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1))
+    const option = { [a]: 1, [b]: 3, [c]: 2 }
+    const [all, allPage] = (await read('getVotes', [1n, page()])) as [Vote[], { nextKey: Hex; total: bigint }]
+    expect(all.map((v) => v.voter)).toEqual(sorted)
+    expect(all.map((v) => v.options)).toEqual(sorted.map((v) => [{ option: option[v], weight: '1.000000000000000000' }]))
+    expect(allPage).toEqual({ nextKey: '0x', total: 3n })
+    // Two at a time: the next key carries on; a key page counts no total.
+    const [first, firstPage] = (await read('getVotes', [1n, page({ limit: 2n, countTotal: true })])) as [Vote[], { nextKey: Hex; total: bigint }]
+    expect(first.map((v) => v.voter)).toEqual(sorted.slice(0, 2))
+    expect(firstPage.total).toBe(3n)
+    expect(firstPage.nextKey).not.toBe('0x')
+    const [rest, restPage] = (await read('getVotes', [1n, page({ key: firstPage.nextKey, limit: 2n, countTotal: true })])) as [Vote[], { nextKey: Hex; total: bigint }]
+    expect(rest.map((v) => v.voter)).toEqual(sorted.slice(2))
+    expect(restPage).toEqual({ nextKey: '0x', total: 0n })
+    const [reversed] = (await read('getVotes', [1n, page({ reverse: true, offset: 1n, limit: 1n })])) as [Vote[]]
+    expect(reversed.map((v) => v.voter)).toEqual([sorted[1]])
+    await expect(read('getVotes', [1n, page({ key: firstPage.nextKey, offset: 1n })])).rejects.toThrow(/either offset or key is expected, got both/)
+    await expect(read('getVotes', [0n, page()])).rejects.toThrow(/proposal id can not be 0/)
+    expect(await read('getVotes', [99n, page()])).toEqual([[], { nextKey: '0x', total: 0n }])
+
+    // Deposits: the proposer's, while the proposal is voted on.
+    expect(await read('getDeposit', [1n, a])).toEqual({ proposalId: 1n, depositor: a, amount: [{ denom: 'atest', amount: parseEther('1') }] })
+    await expect(read('getDeposit', [1n, b])).rejects.toThrow(new RegExp(`depositer: ${b} not found for proposal: 1`))
+    const [deposits, depositsPage] = (await read('getDeposits', [2n, page({ countTotal: true, limit: 5n })])) as [Array<{ depositor: Hex }>, { total: bigint }]
+    expect(deposits.map((d) => d.depositor)).toEqual([b])
+    expect(depositsPage.total).toBe(1n)
+
+    // Proposals: filtered by status, voter and depositor before paging.
+    const ids = async (status: number, voter: Hex, depositor: Hex, p: Page = {}) =>
+      ((await read('getProposals', [status, voter, depositor, page(p)])) as [Array<{ id: bigint; title: string }>, { total: bigint }])
+    const [every, everyPage] = await ids(0, zeroAddress, zeroAddress)
+    expect(every.map((p) => [p.id, p.title])).toEqual([[1n, 'one'], [2n, 'two'], [3n, 'three']])
+    expect(everyPage.total).toBe(3n)
+    expect((await ids(2, b, zeroAddress))[0].map((p) => p.id)).toEqual([1n, 2n])
+    expect((await ids(0, zeroAddress, a))[0].map((p) => p.id)).toEqual([1n, 3n])
+    expect((await ids(0, c, a))[0].map((p) => p.id)).toEqual([1n])
+    const [second, secondPage] = await ids(0, zeroAddress, zeroAddress, { offset: 1n, limit: 1n, countTotal: true })
+    expect(second.map((p) => p.id)).toEqual([2n])
+    expect(secondPage.total).toBe(3n)
+
+    // After the voting period x/gov has refunded or burned the deposits and deleted their records.
+    await node.request({ method: 'hardhat_mine', params: ['0x14'] })
+    expect((await ids(2, zeroAddress, zeroAddress))[0]).toEqual([])
+    const ended = (await ids(3, zeroAddress, zeroAddress))[0].length + (await ids(4, zeroAddress, zeroAddress))[0].length
+    expect(ended).toBe(3)
+    await expect(read('getDeposit', [1n, a])).rejects.toThrow(/not found for proposal: 1/)
+    expect(await read('getDeposits', [1n, page()])).toEqual([[], { nextKey: '0x', total: 0n }])
+    expect((await ids(0, zeroAddress, a))[0]).toEqual([])
+    // The votes stay readable.
+    expect(((await read('getVotes', [1n, page()])) as [Vote[]])[0]).toHaveLength(3)
+
+    expect(await read('getConstitution')).toBe('')
+  }, 30_000)
+})
