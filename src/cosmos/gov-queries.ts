@@ -17,8 +17,6 @@ import { slot } from './staking-state.js'
 
 const VOTE = '(uint64,address,(uint8,string)[],string)'
 const DEPOSIT = `(uint64,address,${COINS})`
-/** The weight of a single-option vote, as Cosmos's `LegacyDec` prints 1. */
-const WHOLE = '1.000000000000000000'
 
 /** x/gov's query server refuses proposal id 0 before it looks anything up. */
 function nonZero(id: bigint): void {
@@ -54,7 +52,7 @@ export function govQueries(settings: CosmosSettings): PrecompileMethod[] {
         const gov = new GovState(call.state)
         const { page, response } = paginate(await voters(gov, id), request)
         const votes: AbiValue[] = []
-        for (const voter of page) votes.push([id, voter, [[await gov.get(slot('gov.vote', id, voter)), WHOLE]], ''])
+        for (const voter of page) votes.push([id, voter, (await gov.voteOptions(id, voter)).map((o) => [o.option, o.text]), ''])
         return { values: [votes, response] }
       },
     },

@@ -76,18 +76,60 @@ export class GovState {
     return total
   }
 
-  /** The tally of proposal `id`: yes, abstain, no, veto (tokens). */
+  /** A voter's options with their weights (18-decimal integers) and the weights as the voter wrote them; none when it has not voted. */
+  async voteOptions(id: bigint, voter: Uint8Array): Promise<WeightedOption[]> {
+    const n = await this.get(slot('gov.vote.n', id, voter))
+    const out: WeightedOption[] = []
+    for (let i = 0n; i < n; i++) {
+      out.push({ option: await this.get(slot('gov.vote.option', id, voter, i)), weight: await this.get(slot('gov.vote.weight', id, voter, i)), text: await this.text(slot('gov.vote.text', id, voter, i)) })
+    }
+    return out
+  }
+
+  /** Records (or replaces) a voter's vote on proposal `id`. */
+  async putVote(id: bigint, voter: Uint8Array, options: readonly WeightedOption[]): Promise<void> {
+    if ((await this.get(slot('gov.vote', id, voter))) === 0n) {
+      const n = await this.get(slot('gov.voters.n', id))
+      await this.put(slot('gov.voters', id, n), toBigInt(voter))
+      await this.put(slot('gov.voters.n', id), n + 1n)
+    }
+    // `gov.vote` marks a voter (its first option); the options follow it.
+    await this.put(slot('gov.vote', id, voter), (options[0] as WeightedOption).option)
+    await this.put(slot('gov.vote.n', id, voter), BigInt(options.length))
+    for (const [i, o] of options.entries()) {
+      await this.put(slot('gov.vote.option', id, voter, BigInt(i)), o.option)
+      await this.put(slot('gov.vote.weight', id, voter, BigInt(i)), o.weight)
+      await this.putText(slot('gov.vote.text', id, voter, BigInt(i)), o.text)
+    }
+  }
+
+  /**
+   * The tally of proposal `id`: yes, abstain, no, veto (tokens). Each voter's power is split by
+   * its weights, summed as decimals and truncated at the end, as x/gov's tally does.
+   */
   async tally(id: bigint): Promise<bigint[]> {
     const sums = [0n, 0n, 0n, 0n]
     const n = await this.get(slot('gov.voters.n', id))
     for (let i = 0n; i < n; i++) {
       const voter = word(await this.get(slot('gov.voters', id, i))).subarray(12)
-      const option = await this.get(slot('gov.vote', id, voter))
-      if (option >= 1n && option <= 4n) sums[Number(option) - 1] = (sums[Number(option) - 1] as bigint) + (await this.power(voter))
+      const power = await this.power(voter)
+      for (const { option, weight } of await this.voteOptions(id, voter)) {
+        if (option >= 1n && option <= 4n) sums[Number(option) - 1] = (sums[Number(option) - 1] as bigint) + power * weight
+      }
     }
-    return sums
+    return sums.map((s) => s / DEC)
   }
 }
+
+/** One option of a vote: the option, its weight as an 18-decimal integer, and as written. */
+export interface WeightedOption {
+  readonly option: bigint
+  readonly weight: bigint
+  readonly text: string
+}
+
+/** A whole vote for one option (Cosmos's `NewNonSplitVoteOption`: weight 1, printed as a `LegacyDec`). */
+export const whole = (option: bigint): WeightedOption[] => [{ option, weight: DEC, text: '1.000000000000000000' }]
 
 /** EndBlock: proposals whose voting period ends at `height` are tallied, and their deposits settled. */
 export async function endVoting(state: StateManagerInterface, height: bigint): Promise<void> {

@@ -9,7 +9,8 @@
 import { checksumAddress as checksum } from '../crypto/checksum.js'
 import { data, toBigInt } from '../hex.js'
 import { encode } from './abi.js'
-import { COINS, GOV_POOL, GovState, knownProposal as known, MIN_DEPOSIT, PROPOSAL, proposalValue, TALLY_RESULT, tallyOf, VOTING } from './gov-state.js'
+import { COINS, GOV_POOL, GovState, knownProposal as known, MIN_DEPOSIT, PROPOSAL, proposalValue, TALLY_RESULT, tallyOf, VOTING, whole } from './gov-state.js'
+import { voteWeighted } from './gov-weighted.js'
 import { govQueries } from './gov-queries.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, refused, tablePrecompile } from './precompile.js'
@@ -77,12 +78,7 @@ export function govPrecompile(settings: CosmosSettings) {
         await known(gov, id)
         if ((await gov.get(slot('gov.status', id))) !== VOTING) throw new PrecompileRevert(`${id}: inactive proposal`)
         if ((option as bigint) < 1n || (option as bigint) > 4n) throw new PrecompileRevert(`invalid vote option ${option}`)
-        if ((await gov.get(slot('gov.vote', id, who))) === 0n) {
-          const n = await gov.get(slot('gov.voters.n', id))
-          await gov.put(slot('gov.voters', id, n), toBigInt(who))
-          await gov.put(slot('gov.voters.n', id), n + 1n)
-        }
-        await gov.put(slot('gov.vote', id, who), option as bigint)
+        await gov.putVote(id, who, whole(option as bigint))
         return { values: [true], events: [{ signature: 'Vote(address,uint64,uint8)', topics: [addressTopic(who)], data: encode(['uint64', 'uint8'], [id, option as bigint]) }] }
       },
     },
@@ -95,9 +91,9 @@ export function govPrecompile(settings: CosmosSettings) {
         const gov = new GovState(call.state)
         const id = proposalId as bigint
         await known(gov, id)
-        const option = await gov.get(slot('gov.vote', id, voter as Uint8Array))
-        if (option === 0n) throw new PrecompileRevert(`voter: ${checksum(data(voter as Uint8Array))} not found for proposal: ${id}`)
-        return { values: [[id, voter as Uint8Array, [[option, '1.000000000000000000']], '']] }
+        const options = await gov.voteOptions(id, voter as Uint8Array)
+        if (options.length === 0) throw new PrecompileRevert(`voter: ${checksum(data(voter as Uint8Array))} not found for proposal: ${id}`)
+        return { values: [[id, voter as Uint8Array, options.map((o) => [o.option, o.text]), '']] }
       },
     },
     {
@@ -151,7 +147,7 @@ export function govPrecompile(settings: CosmosSettings) {
     },
     refused('cancelProposal(address,uint64)', ['bool'], 'cancelProposal is not modelled on this chain'),
     refused(`deposit(address,uint64,${COINS})`, ['bool'], 'deposit: deposit periods are not modelled on this chain; a proposal votes from its submission'),
-    refused('voteWeighted(address,uint64,(uint8,string)[],string)', ['bool'], 'voteWeighted is not modelled on this chain: vote with one option'),
+    voteWeighted,
     ...govQueries(settings),
   ])
 }

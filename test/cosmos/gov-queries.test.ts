@@ -1,10 +1,10 @@
 /**
  * The governance precompile's list queries with Cosmos's pagination: getVotes (voter-address
  * order), getDeposit / getDeposits (the initial deposit while a proposal is voted on, gone once
- * x/gov refunds or burns it), getProposals (filters before paging), getConstitution.
+ * x/gov refunds or burns it), getProposals (filters before paging), getConstitution; voteWeighted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createWalletClient, custom, parseEther, toHex, zeroAddress, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, custom, parseEther, parseEventLogs, toHex, zeroAddress, type Hex } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { compile, type Compiled } from './compile.js'
 
@@ -100,5 +100,43 @@ describe('governance queries', () => {
     expect(((await read('getVotes', [1n, page()])) as [Vote[]])[0]).toHaveLength(3)
 
     expect(await read('getConstitution')).toBe('')
+  }, 30_000)
+
+  it('voteWeighted: x/gov\'s checks in its order; the tally splits each voter\'s power by the weights', async () => {
+    const transport = custom(node.provider, { retryCount: 0 })
+    const client = createPublicClient({ transport })
+    const abi = contracts.IGov!.abi
+    const [a, b, c] = node.accounts.slice(0, 3).map((x) => x.address as Hex) as [Hex, Hex, Hex]
+    const wallet = (from: Hex) => createWalletClient({ transport, account: { address: from, type: 'json-rpc' } })
+    const send = async (from: Hex, functionName: string, args: unknown[]) =>
+      client.waitForTransactionReceipt({ hash: await wallet(from).writeContract({ address: GOV, abi, functionName, args, chain: null } as never) })
+    await send(a, 'submitProposal', [a, toHex(JSON.stringify({ messages: [], title: 'split', summary: 's', metadata: '' })), [{ denom: 'atest', amount: parseEther('1') }]])
+    const id = 4n
+    const refused = (options: Array<{ option: number; weight: string }>) =>
+      client.simulateContract({ account: a, address: GOV, abi, functionName: 'voteWeighted', args: [a, id, options, ''] } as never)
+    await expect(refused([])).rejects.toThrow(/invalid request/)
+    await expect(refused([{ option: 5, weight: '1' }])).rejects.toThrow(/option:5 weight:"1": invalid vote option/)
+    await expect(refused([{ option: 1, weight: '0' }])).rejects.toThrow(/option:VOTE_OPTION_YES weight:"0": invalid vote option/)
+    await expect(refused([{ option: 1, weight: '1.5' }])).rejects.toThrow(/weight:"1.5": invalid vote option/)
+    await expect(refused([{ option: 1, weight: '0.' + '1'.repeat(19) }])).rejects.toThrow(/invalid vote option/)
+    await expect(refused([{ option: 1, weight: '0.5' }, { option: 1, weight: '0.5' }])).rejects.toThrow(/duplicated vote option/)
+    await expect(refused([{ option: 1, weight: '0.6' }, { option: 3, weight: '0.6' }])).rejects.toThrow(/total weight overflow 1.00/)
+    await expect(refused([{ option: 1, weight: '0.5' }])).rejects.toThrow(/total weight lower than 1.00/)
+    await expect(client.simulateContract({ account: b, address: GOV, abi, functionName: 'voteWeighted', args: [a, id, [{ option: 1, weight: '1' }], ''] } as never)).rejects.toThrow(/does not match the requester address/)
+    await expect(client.simulateContract({ account: a, address: GOV, abi, functionName: 'voteWeighted', args: [a, 1n, [{ option: 1, weight: '1' }], ''] } as never)).rejects.toThrow(/1: inactive proposal/)
+
+    const receipt = await send(a, 'voteWeighted', [a, id, [{ option: 1, weight: '0.7' }, { option: 3, weight: '0.3' }], ''])
+    const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'VoteWeighted' }) as unknown as Array<{ args: { voter: Hex; proposalId: bigint; options: unknown[] } }>
+    expect(event!.args).toEqual({ voter: a, proposalId: id, options: [{ option: 1, weight: '0.7' }, { option: 3, weight: '0.3' }] })
+    await send(b, 'vote', [b, id, 3, ''])
+    await send(c, 'voteWeighted', [c, id, [{ option: 2, weight: '0.5' }, { option: 4, weight: '.5' }], ''])
+    expect(((await client.readContract({ address: GOV, abi, functionName: 'getVote', args: [id, c] } as never)) as Vote).options).toEqual([{ option: 2, weight: '0.5' }, { option: 4, weight: '.5' }])
+    // Each voter has 10 tokens delegated: yes 7, abstain 5, no 3 + 10, veto 5.
+    const tokens = (n: string) => parseEther(n).toString()
+    expect(await client.readContract({ address: GOV, abi, functionName: 'getTallyResult', args: [id] } as never)).toEqual({ yes: tokens('7'), abstain: tokens('5'), no: tokens('13'), noWithVeto: tokens('5') })
+    // A later vote replaces the split.
+    await send(a, 'vote', [a, id, 1, ''])
+    expect(((await client.readContract({ address: GOV, abi, functionName: 'getVote', args: [id, a] } as never)) as Vote).options).toEqual([{ option: 1, weight: '1.000000000000000000' }])
+    expect(await client.readContract({ address: GOV, abi, functionName: 'getTallyResult', args: [id] } as never)).toMatchObject({ yes: tokens('10'), no: tokens('10') })
   }, 30_000)
 })
