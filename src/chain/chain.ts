@@ -64,8 +64,14 @@ export type HeadState = StateReader & { readonly now: SyncStateReader | undefine
 
 export type { PreparedState }
 
+/** The head state a write hook sees: reads, and every account where all are held. */
+export interface WriteHookHead extends StateReader {
+  /** Every account of the head state, or undefined where not all are held in memory (a fork's). */
+  allAccounts(): Iterable<Account> | undefined
+}
+
 /** A hook on writes outside blocks: `diff` before it is applied, `head` the state it applies to. */
-export type WriteHook = (diff: StateDiff, head: StateReader) => Promise<void>
+export type WriteHook = (diff: StateDiff, head: WriteHookHead) => Promise<void>
 
 export class Chain extends EventEmitter<ChainEvents> {
   private readonly flat = new FlatState()
@@ -390,7 +396,16 @@ export class Chain extends EventEmitter<ChainEvents> {
    * `latest` reads see it at once, and the next block builds on it.
    */
   async modify(diff: StateDiff): Promise<void> {
-    if (this.writeHook !== undefined) await this.writeHook(diff, this.flat)
+    if (this.writeHook !== undefined) {
+      const flat = this.flat
+      const head: WriteHookHead = {
+        getAccount: (address) => flat.getAccount(address),
+        getStorage: (address, slot) => flat.getStorage(address, slot),
+        getCode: (address) => flat.getCode(address),
+        allAccounts: () => (flat.lazy === undefined ? flat.accounts.values() : undefined),
+      }
+      await this.writeHook(diff, head)
+    }
     if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     const rootBefore = this.committedRoot
     const state = await this.trie.prepare(rootBefore, diff, this.flat)

@@ -14,7 +14,7 @@ async function knownSupply(state: StateManagerInterface, method: string): Promis
   const supply = await totalSupply(state)
   if (supply === undefined) {
     throw new PrecompileRevert(
-      `${method}: the total supply of this state is not known: it was not made by this node's genesis (a forked remote's state keeps no supply record) or the bank module's record was overwritten by a raw state write`,
+      `${method}: the total supply of this state is not known: it keeps no supply record (a state not made by this node's genesis, such as a forked remote's)`,
     )
   }
   return supply

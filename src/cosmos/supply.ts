@@ -12,14 +12,15 @@
  * - a write outside blocks (hardhat_setBalance, anvil_setBalance, anvil_loadState,
  *   finality_setDelegation, …): the chain's write hook adds the diff's change ({@link trackWrite}).
  *
- * Snapshots, reverts and resets restore the counter with the state it is part of. A state whose
- * record is missing (a forked remote's state: the counter was never kept there) or was
- * overwritten by a raw write of the module's storage is answered as unknown, never guessed.
+ * Snapshots, reverts and resets restore the counter with the state it is part of. A raw write of
+ * the record is replaced by a count of every balance; a state without the record (a forked
+ * remote's: the counter was never kept there) is answered as unknown, never guessed.
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Account } from '@ethereumjs/util'
 import { keyOf, toBigInt, unpadded } from '../hex.js'
 import type { JournaledState } from '../state/journaled-state.js'
+import type { WriteHookHead } from '../chain/chain.js'
 import type { StateDiff, StateReader } from '../state/types.js'
 import { slot, STAKING_ADDRESS } from './staking-state.js'
 
@@ -76,11 +77,12 @@ export async function trackBlock(state: JournaledState): Promise<void> {
 
 /**
  * The chain's write hook: a test-control write's balance changes added to the counter, in the same
- * diff. A write that clears the module's storage or sets the counter itself (anvil_loadState of the
- * module account, hardhat_setStorageAt of its slot) leaves the supply unknown from then on: what
- * it wrote is not a count of this chain's balances.
+ * diff. A write that clears the module's storage or sets the record itself (anvil_loadState of a
+ * dump that holds the staking account, hardhat_setStorageAt of the record's slots) does not say
+ * what the supply is: the counter is then counted again over every balance the state will hold,
+ * or, where not every account is at hand (a fork's state), left unknown.
  */
-export async function trackWrite(diff: StateDiff, head: StateReader): Promise<void> {
+export async function trackWrite(diff: StateDiff, head: WriteHookHead): Promise<void> {
   const written = diff.storage.get(STAKING_KEY)
   const overwritten = diff.cleared.has(STAKING_KEY) || written?.has(SUPPLY_KEY) === true || written?.has(TRACKED_KEY) === true
   if (!overwritten) {
@@ -91,7 +93,16 @@ export async function trackWrite(diff: StateDiff, head: StateReader): Promise<vo
     await putSlots(diff, head, new Map([[SUPPLY_KEY, unpadded(supply)]]))
     return
   }
-  await putSlots(diff, head, new Map([[TRACKED_KEY, new Uint8Array()], [SUPPLY_KEY, new Uint8Array()]]))
+  const all = head.allAccounts()
+  if (all === undefined) {
+    await putSlots(diff, head, new Map([[TRACKED_KEY, new Uint8Array()], [SUPPLY_KEY, new Uint8Array()]]))
+    return
+  }
+  // The head's balances, with the diff's accounts as the write leaves them.
+  let sum = 0n
+  for (const account of all) sum += account.balance
+  sum += await change(diff.accounts, head)
+  await putSlots(diff, head, new Map([[SUPPLY_KEY, unpadded(sum)], [TRACKED_KEY, unpadded(1n)]]))
 }
 
 /** Adds slot writes of the staking account to a diff (its account too: a storage write needs it). */
