@@ -31,11 +31,12 @@ async function voters(gov: GovState, id: bigint): Promise<Uint8Array[]> {
   return out.sort((a, b) => Buffer.compare(a, b))
 }
 
-/** The deposit records of a proposal: the proposer's initial deposit while it is voted on. */
+/** The deposit records of a proposal while it is voted on, in x/gov's store order (by depositor address). */
 async function deposits(gov: GovState, settings: CosmosSettings, id: bigint): Promise<AbiValue[][]> {
   if ((await gov.get(slot('gov.status', id))) !== VOTING) return []
-  const proposer = word(await gov.get(slot('gov.proposer', id))).subarray(12)
-  return [[id, proposer, [[settings.denom, await gov.get(slot('gov.deposit', id))]]]]
+  const out: AbiValue[][] = []
+  for (const who of (await gov.depositors(id)).sort((a, b) => Buffer.compare(a, b))) out.push([id, who, [[settings.denom, await gov.depositOf(id, who)]]])
+  return out
 }
 
 /** The query methods, for the governance precompile's table. */

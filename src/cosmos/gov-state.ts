@@ -76,6 +76,31 @@ export class GovState {
     return total
   }
 
+  /** The depositors of proposal `id`, in the order they first deposited. */
+  async depositors(id: bigint): Promise<Uint8Array[]> {
+    const n = await this.get(slot('gov.depositors.n', id))
+    const out: Uint8Array[] = []
+    for (let i = 0n; i < n; i++) out.push(word(await this.get(slot('gov.depositors', id, i))).subarray(12))
+    return out
+  }
+
+  /** What `who` has deposited on proposal `id`. */
+  depositOf(id: bigint, who: Uint8Array): Promise<bigint> {
+    return this.get(slot('gov.deposit.of', id, who))
+  }
+
+  /** Records a deposit (the tokens already sent to the gov pool): the depositor's and the proposal's total. */
+  async addDeposit(id: bigint, who: Uint8Array, amount: bigint): Promise<void> {
+    const had = await this.depositOf(id, who)
+    if (had === 0n) {
+      const n = await this.get(slot('gov.depositors.n', id))
+      await this.put(slot('gov.depositors', id, n), toBigInt(who))
+      await this.put(slot('gov.depositors.n', id), n + 1n)
+    }
+    await this.put(slot('gov.deposit.of', id, who), had + amount)
+    await this.put(slot('gov.deposit', id), (await this.get(slot('gov.deposit', id))) + amount)
+  }
+
   /** A voter's options with their weights (18-decimal integers) and the weights as the voter wrote them; none when it has not voted. */
   async voteOptions(id: bigint, voter: Uint8Array): Promise<WeightedOption[]> {
     const n = await this.get(slot('gov.vote.n', id, voter))
@@ -148,10 +173,9 @@ export async function endVoting(state: StateManagerInterface, height: bigint): P
     }
     for (const [i, v] of [yes, abstain, no, veto].entries()) await gov.put(slot('gov.tally', id, BigInt(i)), v)
     await gov.put(slot('gov.status', id), status)
-    const deposit = await gov.get(slot('gov.deposit', id))
-    const proposer = word(await gov.get(slot('gov.proposer', id))).subarray(12)
-    if (burn) await gov.staking.burn(GOV_POOL.bytes, deposit)
-    else await gov.staking.transfer(GOV_POOL.bytes, proposer, deposit)
+    // Every depositor's deposit comes back, or all are burned on a veto.
+    if (burn) await gov.staking.burn(GOV_POOL.bytes, await gov.get(slot('gov.deposit', id)))
+    else for (const who of await gov.depositors(id)) await gov.staking.transfer(GOV_POOL.bytes, who, await gov.depositOf(id, who))
   }
 }
 

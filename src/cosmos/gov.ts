@@ -10,6 +10,7 @@ import { checksumAddress as checksum } from '../crypto/checksum.js'
 import { data, toBigInt } from '../hex.js'
 import { encode } from './abi.js'
 import { COINS, GOV_POOL, GovState, knownProposal as known, MIN_DEPOSIT, PROPOSAL, proposalValue, TALLY_RESULT, tallyOf, VOTING, whole } from './gov-state.js'
+import { deposit } from './gov-deposit.js'
 import { voteWeighted } from './gov-weighted.js'
 import { govQueries } from './gov-queries.js'
 import type { CosmosSettings } from './options.js'
@@ -57,7 +58,7 @@ export function govPrecompile(settings: CosmosSettings) {
         await gov.put(slot('gov.status', id), VOTING)
         await gov.put(slot('gov.start', id), call.blockNumber)
         await gov.put(slot('gov.end', id), call.blockNumber + settings.votingBlocks)
-        await gov.put(slot('gov.deposit', id), amount)
+        await gov.addDeposit(id, who, amount)
         await gov.put(slot('gov.proposer', id), toBigInt(who))
         await gov.putText(slot('gov.title', id), title)
         await gov.putText(slot('gov.summary', id), typeof proposal.summary === 'string' ? proposal.summary : '')
@@ -146,7 +147,7 @@ export function govPrecompile(settings: CosmosSettings) {
       }),
     },
     refused('cancelProposal(address,uint64)', ['bool'], 'cancelProposal is not modelled on this chain'),
-    refused(`deposit(address,uint64,${COINS})`, ['bool'], 'deposit: deposit periods are not modelled on this chain; a proposal votes from its submission'),
+    deposit(settings),
     voteWeighted,
     ...govQueries(settings),
   ])

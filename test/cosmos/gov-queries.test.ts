@@ -1,7 +1,7 @@
 /**
  * The governance precompile's list queries with Cosmos's pagination: getVotes (voter-address
  * order), getDeposit / getDeposits (the initial deposit while a proposal is voted on, gone once
- * x/gov refunds or burns it), getProposals (filters before paging), getConstitution; voteWeighted.
+ * x/gov refunds or burns it), getProposals (filters before paging), getConstitution; voteWeighted; deposit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, createWalletClient, custom, parseEther, parseEventLogs, toHex, zeroAddress, type Hex } from 'viem'
@@ -138,5 +138,49 @@ describe('governance queries', () => {
     await send(a, 'vote', [a, id, 1, ''])
     expect(((await client.readContract({ address: GOV, abi, functionName: 'getVote', args: [id, a] } as never)) as Vote).options).toEqual([{ option: 1, weight: '1.000000000000000000' }])
     expect(await client.readContract({ address: GOV, abi, functionName: 'getTallyResult', args: [id] } as never)).toMatchObject({ yes: tokens('10'), no: tokens('10') })
+  }, 30_000)
+
+  it('deposit: more tokens on a proposal while it is voted on, with x/gov\'s checks; every depositor refunded at the end', async () => {
+    const transport = custom(node.provider, { retryCount: 0 })
+    const client = createPublicClient({ transport })
+    const abi = contracts.IGov!.abi
+    const [a, b, c] = node.accounts.slice(0, 3).map((x) => x.address as Hex) as [Hex, Hex, Hex]
+    const wallet = (from: Hex) => createWalletClient({ transport, account: { address: from, type: 'json-rpc' } })
+    const send = async (from: Hex, functionName: string, args: unknown[]) =>
+      client.waitForTransactionReceipt({ hash: await wallet(from).writeContract({ address: GOV, abi, functionName, args, chain: null } as never) })
+    // The earlier proposals end first.
+    await node.request({ method: 'hardhat_mine', params: ['0x14'] })
+    await send(b, 'submitProposal', [b, toHex(JSON.stringify({ messages: [], title: 'fund', summary: 's', metadata: '' })), [{ denom: 'atest', amount: parseEther('1') }]])
+    const id = 5n
+    const coins = (amount: bigint, denom = 'atest') => [{ denom, amount }]
+    const refused = (from: Hex, proposal: bigint, amount: unknown) => client.simulateContract({ account: from, address: GOV, abi, functionName: 'deposit', args: [from, proposal, amount] } as never)
+    await expect(refused(c, id, coins(0n))).rejects.toThrow(/0atest: invalid coins/)
+    await expect(refused(c, id, coins(5n, 'uatom'))).rejects.toThrow(/deposited 5uatom, but gov accepts only the following denom\(s\): \[atest\]: invalid deposit denom/)
+    await expect(refused(c, id, coins(10n ** 16n - 1n))).rejects.toThrow(/received 9999999999999999atest but need at least one of the following: 10000000000000000atest: minimum deposit is too small/)
+    await expect(refused(c, 99n, coins(parseEther('1')))).rejects.toThrow(/proposal 99 doesn't exist/)
+    await expect(refused(c, 1n, coins(parseEther('1')))).rejects.toThrow(/1: inactive proposal/)
+    await expect(refused(c, id, coins(parseEther('100000000')))).rejects.toThrow(/insufficient funds/)
+    await expect(client.simulateContract({ account: a, address: GOV, abi, functionName: 'deposit', args: [c, id, coins(parseEther('1'))] } as never)).rejects.toThrow(/does not match the requester address/)
+
+    const pool = `0x${(await import('node:crypto')).createHash('sha256').update('gov').digest('hex').slice(0, 40)}` as Hex
+    const poolBefore = await client.getBalance({ address: pool })
+    const receipt = await send(c, 'deposit', [c, id, coins(parseEther('2'))])
+    const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'Deposit' }) as unknown as Array<{ args: unknown }>
+    expect(event!.args).toEqual({ depositor: c, proposalId: id, amount: coins(parseEther('2')) })
+    await send(a, 'deposit', [a, id, coins(parseEther('0.5'))])
+    await send(c, 'deposit', [c, id, coins(parseEther('1'))])
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore + parseEther('3.5'))
+    const [records] = (await client.readContract({ address: GOV, abi, functionName: 'getDeposits', args: [id, page()] } as never)) as [Array<{ depositor: Hex; amount: Array<{ amount: bigint }> }>]
+    const expected = new Map([[a, parseEther('0.5')], [b, parseEther('1')], [c, parseEther('3')]])
+    expect(records.map((r) => r.depositor)).toEqual([a, b, c].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1)))
+    for (const r of records) expect(r.amount[0]!.amount).toBe(expected.get(r.depositor))
+    expect(((await client.readContract({ address: GOV, abi, functionName: 'getProposal', args: [id] } as never)) as { totalDeposit: Array<{ amount: bigint }> }).totalDeposit[0]!.amount).toBe(parseEther('4.5'))
+
+    // Nobody votes: rejected without quorum, every deposit refunded to its depositor.
+    const before = await Promise.all([a, b, c].map((x) => client.getBalance({ address: x })))
+    await node.request({ method: 'hardhat_mine', params: ['0x14'] })
+    const after = await Promise.all([a, b, c].map((x) => client.getBalance({ address: x })))
+    expect(after.map((v, i) => v - before[i]!)).toEqual([parseEther('0.5'), parseEther('1'), parseEther('3')])
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore - parseEther('1'))
   }, 30_000)
 })
