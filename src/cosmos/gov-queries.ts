@@ -7,7 +7,7 @@
  * genesis default, the empty string: nothing here amends it).
  */
 import { checksumAddress as checksum } from '../crypto/checksum.js'
-import { data, word } from '../hex.js'
+import { data } from '../hex.js'
 import type { AbiValue } from './abi.js'
 import { COINS, GovState, PROPOSAL, proposalValue, VOTING } from './gov-state.js'
 import type { CosmosSettings } from './options.js'
@@ -25,10 +25,7 @@ function nonZero(id: bigint): void {
 
 /** The voters of a proposal, in x/gov's store order (by address bytes). */
 async function voters(gov: GovState, id: bigint): Promise<Uint8Array[]> {
-  const n = await gov.get(slot('gov.voters.n', id))
-  const out: Uint8Array[] = []
-  for (let i = 0n; i < n; i++) out.push(word(await gov.get(slot('gov.voters', id, i))).subarray(12))
-  return out.sort((a, b) => Buffer.compare(a, b))
+  return (await gov.voters(id)).sort((a, b) => Buffer.compare(a, b))
 }
 
 /** The deposit records of a proposal while it is voted on, in x/gov's store order (by depositor address). */
@@ -97,7 +94,9 @@ export function govQueries(settings: CosmosSettings): PrecompileMethod[] {
         const byDepositor = !(depositor as Uint8Array).every((b) => b === 0)
         const matching: bigint[] = []
         for (let id = 1n; id <= n; id++) {
-          if (byStatus && (await gov.get(slot('gov.status', id))) !== status) continue
+          const current = await gov.get(slot('gov.status', id))
+          // Status 0: cancelled, and deleted as x/gov deletes it.
+          if (current === 0n || (byStatus && current !== status)) continue
           if (byVoter && (await gov.get(slot('gov.vote', id, voter as Uint8Array))) === 0n) continue
           if (byDepositor && !(await deposits(gov, settings, id)).some((d) => Buffer.compare(d[1] as Uint8Array, depositor as Uint8Array) === 0)) continue
           matching.push(id)

@@ -111,6 +111,20 @@ export class GovState {
     return out
   }
 
+  /** The voters of proposal `id`, in the order they first voted. */
+  async voters(id: bigint): Promise<Uint8Array[]> {
+    const n = await this.get(slot('gov.voters.n', id))
+    const out: Uint8Array[] = []
+    for (let i = 0n; i < n; i++) out.push(word(await this.get(slot('gov.voters', id, i))).subarray(12))
+    return out
+  }
+
+  /** Deletes a voter's vote (a cancelled proposal's). */
+  async clearVote(id: bigint, voter: Uint8Array): Promise<void> {
+    await this.put(slot('gov.vote', id, voter), 0n)
+    await this.put(slot('gov.vote.n', id, voter), 0n)
+  }
+
   /** Records (or replaces) a voter's vote on proposal `id`. */
   async putVote(id: bigint, voter: Uint8Array, options: readonly WeightedOption[]): Promise<void> {
     if ((await this.get(slot('gov.vote', id, voter))) === 0n) {
@@ -188,7 +202,8 @@ export const TALLY_RESULT = TALLY
 
 /** Reverts unless proposal `id` exists, with Cosmos's reason. */
 export async function knownProposal(gov: GovState, id: bigint): Promise<void> {
-  if (id === 0n || id > (await gov.get(slot('gov.n')))) throw new PrecompileRevert(`proposal ${id} doesn't exist`)
+  // A cancelled proposal is deleted, as x/gov deletes it: its status reads 0.
+  if (id === 0n || id > (await gov.get(slot('gov.n'))) || (await gov.get(slot('gov.status', id))) === 0n) throw new PrecompileRevert(`proposal ${id} doesn't exist`)
 }
 
 /** A proposal's tally: counted now while it is voted on, the final one after. */

@@ -10,11 +10,11 @@ import { checksumAddress as checksum } from '../crypto/checksum.js'
 import { data, toBigInt } from '../hex.js'
 import { encode } from './abi.js'
 import { COINS, GOV_POOL, GovState, knownProposal as known, MIN_DEPOSIT, PROPOSAL, proposalValue, TALLY_RESULT, tallyOf, VOTING, whole } from './gov-state.js'
-import { deposit } from './gov-deposit.js'
+import { cancelProposal, deposit } from './gov-deposit.js'
 import { voteWeighted } from './gov-weighted.js'
 import { govQueries } from './gov-queries.js'
 import type { CosmosSettings } from './options.js'
-import { addressTopic, PrecompileRevert, refused, tablePrecompile } from './precompile.js'
+import { addressTopic, PrecompileRevert, tablePrecompile } from './precompile.js'
 import { slot } from './staking-state.js'
 
 export { endVoting, GOV_POOL } from './gov-state.js'
@@ -134,7 +134,8 @@ export function govPrecompile(settings: CosmosSettings) {
           '0.500000000000000000',
           '0.334000000000000000',
           '0.000000000000000000',
-          '0.000000000000000000',
+          // proposal_cancel_ratio: the share of the deposits cancelProposal burns (to proposal_cancel_dest, '': burned).
+          '0.500000000000000000',
           '',
           settings.votingBlocks,
           '0.667000000000000000',
@@ -146,7 +147,7 @@ export function govPrecompile(settings: CosmosSettings) {
         ]],
       }),
     },
-    refused('cancelProposal(address,uint64)', ['bool'], 'cancelProposal is not modelled on this chain'),
+    cancelProposal(settings),
     deposit(settings),
     voteWeighted,
     ...govQueries(settings),

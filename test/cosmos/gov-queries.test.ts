@@ -1,10 +1,10 @@
 /**
  * The governance precompile's list queries with Cosmos's pagination: getVotes (voter-address
  * order), getDeposit / getDeposits (the initial deposit while a proposal is voted on, gone once
- * x/gov refunds or burns it), getProposals (filters before paging), getConstitution; voteWeighted; deposit.
+ * x/gov refunds or burns it), getProposals (filters before paging), getConstitution; voteWeighted; deposit; cancelProposal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createWalletClient, custom, parseEther, parseEventLogs, toHex, zeroAddress, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, custom, parseAbi, parseEther, parseEventLogs, toHex, zeroAddress, type Hex } from 'viem'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { compile, type Compiled } from './compile.js'
 
@@ -182,5 +182,42 @@ describe('governance queries', () => {
     const after = await Promise.all([a, b, c].map((x) => client.getBalance({ address: x })))
     expect(after.map((v, i) => v - before[i]!)).toEqual([parseEther('0.5'), parseEther('1'), parseEther('3')])
     expect(await client.getBalance({ address: pool })).toBe(poolBefore - parseEther('1'))
+  }, 30_000)
+
+  it('cancelProposal: only its proposer, while voted on; half of each deposit burned, the rest refunded; the proposal and its votes deleted', async () => {
+    const transport = custom(node.provider, { retryCount: 0 })
+    const client = createPublicClient({ transport })
+    const abi = contracts.IGov!.abi
+    const [a, b, c] = node.accounts.slice(0, 3).map((x) => x.address as Hex) as [Hex, Hex, Hex]
+    const wallet = (from: Hex) => createWalletClient({ transport, account: { address: from, type: 'json-rpc' } })
+    const send = async (from: Hex, functionName: string, args: unknown[]) =>
+      client.waitForTransactionReceipt({ hash: await wallet(from).writeContract({ address: GOV, abi, functionName, args, chain: null } as never) })
+    await send(a, 'submitProposal', [a, toHex(JSON.stringify({ messages: [], title: 'oops', summary: 's', metadata: '' })), [{ denom: 'atest', amount: parseEther('1') }]])
+    const id = 6n
+    await send(c, 'deposit', [c, id, [{ denom: 'atest', amount: parseEther('0.3') }]])
+    await send(b, 'vote', [b, id, 1, ''])
+    const cancel = (from: Hex, proposer: Hex, proposal: bigint) => client.simulateContract({ account: from, address: GOV, abi, functionName: 'cancelProposal', args: [proposer, proposal] } as never)
+    const bech32 = await client.readContract({ address: '0x0000000000000000000000000000000000000400', abi: parseAbi(['function hexToBech32(address, string) view returns (string)']), functionName: 'hexToBech32', args: [b, 'cosmos'] })
+    await expect(cancel(b, b, id)).rejects.toThrow(new RegExp(`invalid proposer ${bech32}`))
+    await expect(cancel(a, a, 1n)).rejects.toThrow(/proposal should be in the deposit or voting period/)
+    await expect(cancel(a, a, 99n)).rejects.toThrow(/proposal 99 doesn't exist/)
+    await expect(cancel(b, a, id)).rejects.toThrow(/does not match the requester address/)
+
+    const BANK = '0x0000000000000000000000000000000000000804' as const
+    const supply = () => client.readContract({ address: BANK, abi: parseAbi(['function supplyOf(address) view returns (uint256)']), functionName: 'supplyOf', args: ['0xD4949664cD82660AaE99bEdc034a0deA8A0bd517'] })
+    const supplyBefore = await supply()
+    const cBefore = await client.getBalance({ address: c })
+    const receipt = await send(a, 'cancelProposal', [a, id])
+    const [event] = parseEventLogs({ abi, logs: receipt.logs, eventName: 'CancelProposal' }) as unknown as Array<{ args: unknown }>
+    expect(event!.args).toEqual({ proposer: a, proposalId: id })
+    expect(await client.getBalance({ address: c })).toBe(cBefore + parseEther('0.15'))
+    // Half of 1.3 tokens burned.
+    expect(await supply()).toBe(supplyBefore - parseEther('0.65'))
+    await expect(client.readContract({ address: GOV, abi, functionName: 'getProposal', args: [id] } as never)).rejects.toThrow(/proposal 6 doesn't exist/)
+    expect(await client.readContract({ address: GOV, abi, functionName: 'getVotes', args: [id, page()] } as never)).toEqual([[], { nextKey: '0x', total: 0n }])
+    expect(await client.readContract({ address: GOV, abi, functionName: 'getDeposits', args: [id, page()] } as never)).toEqual([[], { nextKey: '0x', total: 0n }])
+    const [listed] = (await client.readContract({ address: GOV, abi, functionName: 'getProposals', args: [0, zeroAddress, zeroAddress, page()] } as never)) as [Array<{ id: bigint }>]
+    expect(listed.map((p) => p.id)).toEqual([1n, 2n, 3n, 4n, 5n])
+    expect(((await client.readContract({ address: GOV, abi, functionName: 'getParams' } as never)) as { proposalCancelRatio: string }).proposalCancelRatio).toBe('0.500000000000000000')
   }, 30_000)
 })
