@@ -91,7 +91,7 @@ describe('the cosmos option', () => {
     await expect(client.readContract({ address: BECH32, abi, functionName: 'bech32ToHex', args: [broken] })).rejects.toThrow(/invalid bech32 checksum/)
   })
 
-  it('bank: an account\'s native balance under the native coin\'s ERC-20 address; none for an empty account', async () => {
+  it('bank: an account\'s native balance under the native coin\'s ERC-20 address; none for an empty account; the supply under the same address', async () => {
     const { client } = clients()
     const abi = contracts.IBank!.abi
     const address = node.accounts[1]!.address as Hex
