@@ -64,6 +64,15 @@ export type HeadState = StateReader & { readonly now: SyncStateReader | undefine
 
 export type { PreparedState }
 
+/** The head state a write hook sees: reads, and every account where all are held. */
+export interface WriteHookHead extends StateReader {
+  /** Every account of the head state, or undefined where not all are held in memory (a fork's). */
+  allAccounts(): Iterable<Account> | undefined
+}
+
+/** A hook on writes outside blocks: `diff` before it is applied, `head` the state it applies to. */
+export type WriteHook = (diff: StateDiff, head: WriteHookHead) => Promise<void>
+
 export class Chain extends EventEmitter<ChainEvents> {
   private readonly flat = new FlatState()
   private readonly nodes: NodeStore
@@ -86,6 +95,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Set while snapshots exist: commits and writes keep what they overwrite. */
   private keepUndo = false
   private genesisDiff: StateDiff | undefined
+  /** Sees (and may add to) every write outside blocks before it is applied; see {@link setWriteHook}. */
+  private writeHook: WriteHook | undefined
 
   /** The hardfork of each block (one for most nodes; a schedule from a genesis file). */
   readonly forks: Forks
@@ -109,6 +120,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.store = new ChainStore(db)
     this.nodes = persistNodes ? new NodeStore({ get: (key) => this.store.node(key) }) : new NodeStore(undefined, Infinity)
     this.trie = new StateTrie(this.nodes)
+  }
+
+  /**
+   * Lets an application keep its own records of writes outside blocks: the hook runs on each
+   * diff {@link modify} applies, against the head state before it, and may add writes to it
+   * (the `cosmos` option's supply counter). None by default: nothing runs for it.
+   */
+  setWriteHook(hook: WriteHook): void {
+    this.writeHook = hook
   }
 
   /** Records the chain id a new chain is made under, so that a reopened database resumes under it. */
@@ -376,6 +396,16 @@ export class Chain extends EventEmitter<ChainEvents> {
    * `latest` reads see it at once, and the next block builds on it.
    */
   async modify(diff: StateDiff): Promise<void> {
+    if (this.writeHook !== undefined) {
+      const flat = this.flat
+      const head: WriteHookHead = {
+        getAccount: (address) => flat.getAccount(address),
+        getStorage: (address, slot) => flat.getStorage(address, slot),
+        getCode: (address) => flat.getCode(address),
+        allAccounts: () => (flat.lazy === undefined ? flat.accounts.values() : undefined),
+      }
+      await this.writeHook(diff, head)
+    }
     if (this.flat.lazy !== undefined) await this.flat.lazy.touch(diff)
     const rootBefore = this.committedRoot
     const state = await this.trie.prepare(rootBefore, diff, this.flat)

@@ -48,6 +48,8 @@ export interface ControlsOptions {
    * timestamp not after the head is refused with Hardhat's code and words.
    */
   hardhatCompat: boolean
+  /** Why a reset to a fork of a remote is refused (the `cosmos` option: its state starts at a genesis of its own); undefined: allowed. */
+  noFork?: string | undefined
 }
 
 /**
@@ -162,6 +164,7 @@ export class Controls {
    * default settings; with `fork`, to a fork of that remote and block instead.
    */
   async reset(fork?: ForkRequest): Promise<void> {
+    if (fork?.url !== undefined && this.options.noFork !== undefined) throw new Refused(this.options.noFork)
     await this.producer.exclusive(async () => {
       if (fork !== undefined) await this.fork.reset(fork)
       else await this.chain.resetToGenesis()

@@ -1,11 +1,24 @@
 /**
  * Cosmos EVM's bech32 precompile (0x…0400, `Bech32I`: hex ⇄ bech32 address conversion) and bank
- * precompile (0x…0804, `IBank`: native balances by the ERC-20 address of their coin).
+ * precompile (0x…0804, `IBank`: native balances and supply by the ERC-20 address of their coin).
  */
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Bech32Error, fromBech32, toBech32 } from './bech32.js'
 import type { CosmosSettings } from './options.js'
-import { PrecompileRevert, refused, tablePrecompile } from './precompile.js'
+import { PrecompileRevert, tablePrecompile } from './precompile.js'
 import { StakingState } from './staking-state.js'
+import { totalSupply } from './supply.js'
+
+/** The supply the module state records, or a revert that says why it has none. */
+async function knownSupply(state: StateManagerInterface, method: string): Promise<bigint> {
+  const supply = await totalSupply(state)
+  if (supply === undefined) {
+    throw new PrecompileRevert(
+      `${method}: the total supply of this state is not known: it keeps no supply record (a state not made by this node's genesis, such as a forked remote's)`,
+    )
+  }
+  return supply
+}
 
 /** The bech32 precompile. */
 export function bech32Precompile(settings: CosmosSettings) {
@@ -66,7 +79,29 @@ export function bankPrecompile(settings: CosmosSettings) {
         return { values: [balance === 0n ? [] : [[token, balance]]] }
       },
     },
-    refused('totalSupply()', ['(address,uint256)[]'], 'totalSupply: this chain keeps no record of the total supply (an Ethereum state has none)'),
-    refused('supplyOf(address)', ['uint256'], 'supplyOf: this chain keeps no record of the total supply (an Ethereum state has none)'),
+    {
+      signature: 'totalSupply()',
+      outputs: ['(address,uint256)[]'],
+      write: false,
+      gas: 2_477n,
+      async run(_, call) {
+        const supply = await knownSupply(call.state, 'totalSupply')
+        // x/bank's supply store holds no zero entry: Cosmos lists no coin then.
+        return { values: [supply === 0n ? [] : [[token, supply]]] }
+      },
+    },
+    {
+      signature: 'supplyOf(address)',
+      outputs: ['uint256'],
+      write: false,
+      gas: 2_477n,
+      async run([erc20], call) {
+        // cosmos/evm precompiles/bank/query.go SupplyOf: "If the ERC20 token doesn't have a
+        // registered TokenPair, the method returns a supply of zero". The native coin is the one
+        // token pair here.
+        if (Buffer.compare(Buffer.from(erc20 as Uint8Array), token) !== 0) return { values: [0n] }
+        return { values: [await knownSupply(call.state, 'supplyOf')] }
+      },
+    },
   ])
 }

@@ -6,7 +6,7 @@
 import { encode, type AbiValue } from './abi.js'
 import { Bech32Error, fromBech32, toBech32 } from './bech32.js'
 import { DEC, DISTRIBUTION_POOL, DistributionState } from './distribution-state.js'
-import { GOV_POOL } from './gov.js'
+import { GOV_POOL } from './gov-state.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, type PrecompileMethod } from './precompile.js'
 import { requester, validatorNamed, valoperBytes } from './staking-rules.js'

@@ -20,6 +20,8 @@ import { countSignatures } from './downtime.js'
 import { RedelegationState } from './redelegation-state.js'
 import { slashForEquivocation, slashingPrecompile } from './slashing.js'
 import { stakingPrecompile } from './staking.js'
+import { trackBlock } from './supply.js'
+import type { JournaledState } from '../state/journaled-state.js'
 import { BONDED_POOL, genesisStorage, NOT_BONDED_POOL, STAKING_ADDRESS, StakingState, type ValidatorRecord } from './staking-state.js'
 
 /** A genesis validator: its address, key and power. */
@@ -114,7 +116,7 @@ export class CosmosModule implements BlockHooks {
   }
 
   /** EndBlock: the validators whose voting power changed in this block, with their new power. */
-  async endBlock(state: StateManagerInterface, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]> {
+  async endBlock(state: JournaledState, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]> {
     const staking = new StakingState(state)
     await endVoting(state, height)
     // Cosmos EVM pays fees to validators: the base fee the EVM burned is minted to the
@@ -126,6 +128,8 @@ export class CosmosModule implements BlockHooks {
       for (const address of await staking.validatorAddresses()) held.push({ address, power: await staking.lastPower(address) })
       await distribution.allocate(burnedFees, held)
     }
+    // Last of what moves balances in the block: the supply counter takes the block's change.
+    await trackBlock(state)
     const powers: Array<{ address: Uint8Array; power: bigint; last: bigint }> = []
     for (const address of await staking.validatorAddresses()) {
       const v = (await staking.validator(address)) as ValidatorRecord

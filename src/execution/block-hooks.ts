@@ -6,6 +6,7 @@
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Hex } from '../hex.js'
+import type { JournaledState } from '../state/journaled-state.js'
 import type { MessagePrecompile } from './engine/precompiles.js'
 
 /** A validator's new voting power (0: it leaves the set). */
@@ -29,7 +30,8 @@ export interface BlockHooks {
   ): Promise<void>
   /**
    * After them: the validators whose power changed. `burnedFees`: the base fee the block's
-   * transactions paid (base fee × gas used), which the EVM burned.
+   * transactions paid (base fee × gas used), which the EVM burned. `state`: the block's overlay
+   * on its parent (what the block changed is read from it).
    */
-  endBlock(state: StateManagerInterface, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]>
+  endBlock(state: JournaledState, height: bigint, burnedFees: bigint): Promise<ValidatorUpdate[]>
 }

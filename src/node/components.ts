@@ -8,6 +8,7 @@ import { Keyring } from '../accounts/keyring.js'
 import { EvmApplication } from '../app/application.js'
 import { CosmosControls } from '../cosmos/controls.js'
 import { CosmosModule } from '../cosmos/module.js'
+import { sealGenesis, trackWrite } from '../cosmos/supply.js'
 import { Chain } from '../chain/chain.js'
 import { BftEngine } from '../consensus/bft.js'
 import { ConsensusControls } from '../consensus/consensus-controls.js'
@@ -65,7 +66,9 @@ export async function createComponents(settings: NodeSettings) {
   const validators = Array.from({ length: options.validators ?? DEFAULTS.validators }, (_, i) => createValidator(validatorSeed(seed, i)))
   // The cosmos option: its module's genesis accounts, block hooks and precompiles (none otherwise).
   const cosmos = options.cosmos === undefined ? undefined : new CosmosModule(options.cosmos, validators)
-  await startChain(chain, settings, fork, cosmos?.genesisAccounts(validators))
+  await startChain(chain, settings, fork, cosmos === undefined ? {} : { accounts: cosmos.genesisAccounts(validators), seal: sealGenesis })
+  // The supply counter follows the test controls' writes (none runs without the option).
+  if (cosmos !== undefined) chain.setWriteHook(trackWrite)
 
   const bft = new BftEngine(chainId, validators, {
     clock,
@@ -127,7 +130,11 @@ export async function createComponents(settings: NodeSettings) {
     impersonated: (address) => impersonation.has(address),
     explain: (hash): Promise<FailureReport | undefined> => failures.ofTransaction(hash),
   })
-  const controls = new Controls(chain, pool, producer, impersonation, output, fork, { reusableSnapshots: options.reusableSnapshots ?? false, hardhatCompat: hardhat })
+  const controls = new Controls(chain, pool, producer, impersonation, output, fork, {
+    reusableSnapshots: options.reusableSnapshots ?? false,
+    hardhatCompat: hardhat,
+    noFork: cosmos === undefined ? undefined : 'a reset to a fork is refused with the cosmos option: its staking and bank state (the supply counter included) start at a genesis of the node\'s own',
+  })
   const consensus = new ConsensusControls(
     bft,
     () => producer.consensusChanged(),

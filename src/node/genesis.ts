@@ -51,16 +51,25 @@ export function readGenesisFile(options: NodeOptions): GenesisSpec | undefined {
   return file
 }
 
+/** What an application adds to a genesis of the node's options (the `cosmos` option's module). */
+export interface GenesisModules {
+  /** Its accounts, before the node's accounts and `alloc` (which replace one of the same address). */
+  readonly accounts?: ReadonlyArray<[string, AllocAccount]>
+  /** Its records of the whole allocation, written last (the supply counter). */
+  readonly seal?: (diff: StateDiff) => void
+}
+
 /** The genesis state of the node's options. `withSystem`: the system contracts (EIP-4788 on) are there too. */
-export function genesisDiff(options: NodeOptions, balances: ChainStart['balances'], withSystem: boolean, modules: ReadonlyArray<[string, AllocAccount]> = []): StateDiff {
+export function genesisDiff(options: NodeOptions, balances: ChainStart['balances'], withSystem: boolean, modules: GenesisModules = {}): StateDiff {
   const diff = emptyDiff()
   if (withSystem) for (const c of SYSTEM_CONTRACTS) putAccount(diff, c.address, { nonce: 1n, code: fromHex(c.code) })
-  for (const [address, account] of modules) putAccount(diff, address, account)
+  for (const [address, account] of modules.accounts ?? []) putAccount(diff, address, account)
   for (const a of balances) putAccount(diff, a.address, { balance: a.balance })
   const fromDump = options.state === undefined ? {} : dumpToAlloc(parseDump(options.state))
   for (const [address, a] of Object.entries({ ...options.alloc, ...fromDump })) {
     putAccount(diff, address, { balance: a.balance, nonce: a.nonce, code: a.code === undefined ? undefined : fromHex(a.code), storage: a.storage })
   }
+  modules.seal?.(diff)
   return diff
 }
 
@@ -69,7 +78,7 @@ export function genesisDiff(options: NodeOptions, balances: ChainStart['balances
  * database that holds another chain id than the node's is refused before its blocks are read
  * (decoded under another chain id they fail obscurely).
  */
-export async function startChain(chain: Chain, settings: ChainStart, fork: ForkSession, modules: ReadonlyArray<[string, AllocAccount]> = []): Promise<void> {
+export async function startChain(chain: Chain, settings: ChainStart, fork: ForkSession, modules: GenesisModules = {}): Promise<void> {
   const { options, db, storedChainId, chainId, common, genesisFile, opened } = settings
   if (db !== undefined && storedChainId !== undefined && storedChainId !== chainId) {
     await db.close()
