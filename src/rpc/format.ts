@@ -2,7 +2,7 @@
  * Result encoders: blocks, headers, transactions, receipts and logs in geth's JSON shapes.
  */
 import type { Block, BlockHeader } from '@ethereumjs/block'
-import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { Capability, TransactionType, accessListBytesToJSON, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx'
 import { data, quantity, toBigInt, type Hex } from '../hex.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { EventFormat } from '../filters/subscriptions.js'
@@ -84,8 +84,9 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, at?: O
     out.maxPriorityFeePerGas = quantity(t.maxPriorityFeePerGas)
   }
   if (tx.type !== TransactionType.Legacy) {
-    const json = tx.toJSON() as Json
-    out.accessList = json.accessList ?? []
+    // The access list alone: `tx.toJSON()` would hex every field, the input data too (a
+    // deployment's is tens of kilobytes), for this one.
+    out.accessList = accessListBytesToJSON((tx as unknown as { accessList?: AccessListBytes }).accessList ?? [])
     out.chainId = quantity(tx.common.chainId())
   } else if (tx.supports(Capability.EIP155ReplayProtection)) {
     out.chainId = quantity(tx.common.chainId())

@@ -30,18 +30,12 @@ function unpad(value: Uint8Array): Uint8Array {
 }
 
 /**
- * The map key of an address. The same Address objects come back many times a block (the
- * system contracts, a transaction's sender and recipient, the coinbase, a contract through its
- * frames), so each one's hex is made once.
+ * The map key of an address, made anew each time. A memo by Address object does not pay: the
+ * EVM library makes a new Address for most reads, so most lookups of a WeakMap missed and added
+ * an entry, which cost more than the 20-byte hex it saved.
  */
-const addressKeys = new WeakMap<Address, string>()
 function addressKey(address: Address): string {
-  let key = addressKeys.get(address)
-  if (key === undefined) {
-    key = keyOf(address.bytes)
-    addressKeys.set(address, key)
-  }
-  return key
+  return keyOf(address.bytes)
 }
 
 function asWord(value: Uint8Array): Uint8Array {

@@ -1,0 +1,92 @@
+/**
+ * Two builds of finality on one recorded suite, alternating: the figure a change's commit
+ * message quotes. Runs EDR once to learn its id-giving answers (as `bench/replay.ts` does, so
+ * both builds translate snapshot ids and hashes alike), then `runs` fresh processes of each
+ * build, A, B, A, B, …, each pinned to one core with the wall clock frozen at the recorded
+ * genesis time (libfaketime, `replay/clock.ts`), and prints each run's CPU time (all threads,
+ * provider creation to the last answer), the medians, and the per-method CPU medians that moved.
+ *
+ *   npx tsx bench/replay/ab.ts <suite> <dist A> <dist B> [runs=5]
+ *
+ * `<suite>` is part of a scenario's name (`safe`, `openzeppelin`); `<dist …>` a build's `dist/`
+ * folder inside this repository (a copy elsewhere loads without the native secp256k1: keep A/B
+ * copies in the git-ignored `.scratch/`). `FINALITY_REPLAY_SCENARIOS` as for the replay;
+ * `BENCH_CONTESTANTS_DIR` where `@nomicfoundation/edr` is installed (default bench/contestants);
+ * `BENCH_AB_CORE` the core to pin to (default 0).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { bundleChildren, runChild } from '../child.js'
+import { findLibfaketime, frozenClockEnv } from './clock.js'
+import { knownOptions } from './report.js'
+import type { Job, ReplayResult } from './runner.js'
+import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const [suite, distA, distB, runsArg = '5'] = process.argv.slice(2)
+if (suite === undefined || distA === undefined || distB === undefined) throw new Error('usage: ab.ts <suite> <dist A> <dist B> [runs=5]')
+const runs = Number(runsArg)
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`bad runs ${runsArg}: a positive integer`)
+const core = process.env.BENCH_AB_CORE ?? '0'
+const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
+const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
+if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
+const faketime = findLibfaketime()
+if (faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime)')
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-ab-'))
+try {
+  await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
+  const bundle = path.join(tmp, 'runner.mjs')
+  const config = loadScenario(scenario.file).config
+  const clockEnv = frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const { privateKeyToAddress } = await import('viem/accounts')
+  const wanted = finalityOptions(config, privateKeyToAddress)
+  const run = (contestant: 'finality' | 'edr', job: Job, label: string): Promise<ReplayResult> => {
+    const jobFile = path.join(tmp, `${label}.job.json`)
+    writeFileSync(jobFile, JSON.stringify(job))
+    return runChild<ReplayResult>({
+      argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, contestant, jobFile],
+      resultPrefix: 'REPLAY_RESULT',
+      timeoutMs: 30 * 60_000,
+      label: `${scenario.name} on ${label}`,
+      env: clockEnv,
+    })
+  }
+  const urlA = pathToFileURL(path.resolve(distA, 'index.js')).href
+  const urlB = pathToFileURL(path.resolve(distB, 'index.js')).href
+  const idsFile = path.join(tmp, 'edr-ids.json')
+  const knownA = await knownOptions(urlA, wanted)
+  await run('edr', { root: ROOT, finalityUrl: urlA, contestantsDir, knownOptions: knownA, writeIdsTo: idsFile, clock: 'frozen' }, 'edr')
+  const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+  const sides = { A: { url: urlA, known: knownA, results: [] as ReplayResult[] }, B: { url: urlB, known: await knownOptions(urlB, wanted), results: [] as ReplayResult[] } }
+  for (let i = 0; i < runs; i++) {
+    for (const [name, side] of Object.entries(sides)) {
+      const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock: 'frozen' }, name)
+      side.results.push(r)
+      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
+    }
+  }
+  const cpu = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.cpuMs))
+  const a = cpu(sides.A)
+  const b = cpu(sides.B)
+  console.log(`${scenario.name}, ${runs} runs each, core ${core}, load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`)
+  console.log(`CPU median: A ${a.toFixed(0)} ms, B ${b.toFixed(0)} ms (B/A ${(b / a).toFixed(3)})`)
+  const methods = new Set(Object.values(sides).flatMap((s) => s.results.flatMap((r) => Object.keys(r.perMethod))))
+  const rows = [...methods].map((m) => {
+    const per = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.perMethod[m]?.cpuMs ?? 0))
+    return { m, n: sides.A.results[0]?.perMethod[m]?.n ?? 0, a: per(sides.A), b: per(sides.B) }
+  })
+  rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
+  for (const r of rows.slice(0, 8)) console.log(`  ${r.m} (${r.n}): A ${r.a.toFixed(0)} ms, B ${r.b.toFixed(0)} ms, ${((1000 * r.a) / Math.max(r.n, 1)).toFixed(0)} → ${((1000 * r.b) / Math.max(r.n, 1)).toFixed(0)} µs each`)
+} finally {
+  rmSync(tmp, { recursive: true, force: true })
+}
