@@ -75,3 +75,36 @@ describe('domain errors', () => {
     expect(toWireError(other)).toEqual({ code: -32603, message: 'boom' })
   })
 })
+
+describe('withSolidityStack', () => {
+  it('puts the Solidity frames between the first line and the JavaScript frames, formatted only when read', async () => {
+    const { withSolidityStack, solidityStackOf } = await import('./error-map.js')
+    const original = Error.prepareStackTrace
+    let formatted = 0
+    Error.prepareStackTrace = (error: unknown, sites: NodeJS.CallSite[]) => {
+      formatted++
+      return [`${String(error)}`, ...sites.map((s) => `    at ${s.getFunctionName() ?? '<anonymous>'} (${s.getFileName()}:${s.getLineNumber()})`)].join('\n')
+    }
+    try {
+      const error = (function sentFromHere() {
+        return withSolidityStack(new Error('reverted with reason string \'no\'\nsecond line'), ['Vault.withdraw (contracts/Vault.sol:30)', 'Vault.guard (contracts/Vault.sol:12)'])
+      })()
+      expect(formatted).toBe(0)
+      const lines = error.stack!.split('\n')
+      expect(formatted).toBe(1)
+      expect(lines.slice(0, 4)).toEqual(["Error: reverted with reason string 'no'", 'second line', '    at Vault.withdraw (contracts/Vault.sol:30)', '    at Vault.guard (contracts/Vault.sol:12)'])
+      expect(lines[4]).toMatch(/^ {4}at sentFromHere \(.*error-map\.test\.ts:\d+\)$/)
+      expect(error.stack).toBe(lines.join('\n'))
+      expect(formatted).toBe(1)
+      expect(solidityStackOf(error)).toEqual(['Vault.withdraw (contracts/Vault.sol:30)', 'Vault.guard (contracts/Vault.sol:12)'])
+      expect(Object.keys(error)).toEqual([])
+      error.stack = 'replaced'
+      expect(error.stack).toBe('replaced')
+      const plain = new Error('no frames')
+      expect(withSolidityStack(plain, [])).toBe(plain)
+      expect(solidityStackOf(plain)).toBeUndefined()
+    } finally {
+      Error.prepareStackTrace = original
+    }
+  })
+})

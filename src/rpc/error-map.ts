@@ -108,13 +108,34 @@ const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, 
  * error of their own (the EIP-1193 provider, the Hardhat plugin's ProviderError).
  */
 export function withSolidityStack<E extends Error>(error: E, frames: readonly string[] | undefined): E {
-  if (frames === undefined || frames.length === 0 || error.stack === undefined) return error
-  const lines = error.stack.split('\n')
-  const head = lines.findIndex((l) => l.startsWith('    at '))
-  const at = head === -1 ? lines.length : head
-  error.stack = [...lines.slice(0, at), ...frames.map((f) => `    at ${f}`), ...lines.slice(at)].join('\n')
+  if (frames === undefined || frames.length === 0) return error
+  // The JavaScript frames are taken now and formatted only when the stack is read, as V8 does
+  // for its own: formatting them goes through the process's `Error.prepareStackTrace` (ts-node's
+  // source-map handler in a TypeScript Hardhat project maps every frame, ~1 ms), and a test that
+  // expects the failure never reads it.
+  const javascript: { stack?: unknown } = {}
+  Error.captureStackTrace(javascript, withSolidityStack)
+  let stack: string | undefined
+  // Deleted first: redefining V8's own `stack` property (Node 20) formats it.
+  delete (error as { stack?: string }).stack
+  Object.defineProperty(error, 'stack', {
+    configurable: true,
+    enumerable: false,
+    get: () => (stack ??= joinedStack(error, frames, javascript.stack)),
+    set: (value: string) => {
+      stack = value
+    },
+  })
   Object.defineProperty(error, 'solidityStack', { value: frames })
   return error
+}
+
+/** The error's first line, the Solidity frames, then the JavaScript frames of `formatted`. */
+function joinedStack(error: Error, frames: readonly string[], formatted: unknown): string {
+  const lines = typeof formatted === 'string' ? formatted.split('\n') : []
+  const first = lines.findIndex((l) => l.startsWith('    at '))
+  const javascript = first === -1 ? [] : lines.slice(first)
+  return [Error.prototype.toString.call(error), ...frames.map((f) => `    at ${f}`), ...javascript].join('\n')
 }
 
 /** The frames `withSolidityStack` kept on an error, if any. */
