@@ -87,12 +87,26 @@ function providerError(thrown: unknown): unknown {
   if (typeof hash === 'string') error.transactionHash = hash
   // The Solidity frames above the JavaScript ones, as Hardhat's own errors carry them.
   const frames = (thrown as { solidityStack?: readonly string[] }).solidityStack
-  if (frames !== undefined && frames.length > 0 && error.stack !== undefined) {
-    const lines = error.stack.split('\n')
-    const at = lines.findIndex((l) => l.startsWith('    at '))
-    lines.splice(at === -1 ? lines.length : at, 0, ...frames.map((f) => `    at ${f}`))
-    // Hardhat's ProviderError gives `stack` a getter only: the property is redefined.
-    Object.defineProperty(error, 'stack', { value: lines.join('\n'), writable: true, configurable: true })
+  if (frames !== undefined && frames.length > 0) {
+    // Hardhat's ProviderError gives `stack` a getter only (its own stack, then the cause's): the
+    // property is redefined, joined when read, as the node's own errors are (rpc/error-map.ts).
+    const own = Object.getOwnPropertyDescriptor(error, 'stack')
+    const read = (): string | undefined => (own?.get !== undefined ? (own.get.call(error) as string | undefined) : (own?.value as string | undefined))
+    let stack: string | undefined
+    Object.defineProperty(error, 'stack', {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        if (stack !== undefined) return stack
+        const lines = (read() ?? String(error)).split('\n')
+        const at = lines.findIndex((l) => l.startsWith('    at '))
+        lines.splice(at === -1 ? lines.length : at, 0, ...frames.map((f) => `    at ${f}`))
+        return (stack = lines.join('\n'))
+      },
+      set: (value: string) => {
+        stack = value
+      },
+    })
   }
   return error
 }
