@@ -21,6 +21,7 @@ import { resolveSettings } from '../node/settings.js'
 import { NodeServices } from '../node/services.js'
 import { VERSION } from '../version.js'
 import { EvmAbciApp } from './evm-app.js'
+import { cometFinalityMethods } from './finality-methods.js'
 import { SEND_METHODS, forwardSends } from './mempool.js'
 
 /** The options of a node behind CometBFT. */
@@ -45,7 +46,7 @@ function whyAbsent(name: string): string | undefined {
     return `${name} is a test control of a one-process chain: on a CometBFT network blocks, time and state come only from consensus (no snapshots, time travel, state writes or mining on demand)`
   }
   if (ns === 'miner') return `${name}: CometBFT produces the blocks (its timeout_commit and create_empty_blocks settings), not this node`
-  if (ns === 'finality') return `${name} reads the in-process validators; behind CometBFT the validators, votes and commits are CometBFT's (its RPC: /validators, /commit, /consensus_state)`
+  if (ns === 'finality') return `${name} reads the in-process validators; behind CometBFT the validators, votes and commits are CometBFT's (finality_getValidators and finality_getCommitCertificate serve them; its RPC: /consensus_state, /dump_consensus_state)`
   return undefined
 }
 
@@ -76,6 +77,8 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
       methods.set(name, { ...m, run: () => { throw new MethodNotFoundError(name, why) } })
     }
   }
+  // The validator set and commits are CometBFT's, read from its RPC.
+  for (const [name, m] of cometFinalityMethods(options.cometRpc, methods)) methods.set(name, m)
   // What a send put in the local pool goes on to CometBFT's mempool.
   const forwarder = forwardSends(components.pool, options.cometRpc, options.onBroadcastError)
   for (const name of SEND_METHODS) {

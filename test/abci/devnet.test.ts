@@ -3,6 +3,7 @@
  * application over ABCI): a send to one node is read from another, all nodes agree on every block,
  * a node killed and restarted catches up, and with two of four down the chain halts until one returns.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { createNode } from '../../src/index.js'
 import { cometbft } from '../helpers/cometbft.js'
+import { ed25519Verify, precommitSignBytes } from '../helpers/comet-vote.js'
 
 const found = cometbft()
 const skip = 'skip' in found ? found.skip : undefined
@@ -121,6 +123,68 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     expect(answer.error?.code).toBe(-32601)
     expect(answer.error?.message).toMatch(/on a CometBFT network blocks, time and state come only from consensus/)
     expect((await rpc(net.nodes[0]!.url, 'evm_snapshot')).error?.code).toBe(-32601)
+  })
+
+  it("each block's commit certificate is CometBFT's commit, every signature verifying against CometBFT's validator set", async () => {
+    await until('3 EVM blocks', async () => Number((await rpc(net.nodes[0]!.url, 'eth_blockNumber')).result) >= 3)
+    // The set as CometBFT's RPC gives it, read here without the code under test.
+    const comet = (await (await fetch(`${net.nodes[1]!.cometRpc}/validators?height=2`)).json()) as { result: { validators: Array<{ address: string; pub_key: { value: string }; voting_power: string }> } }
+    const keys = new Map(comet.result.validators.map((v) => [`0x${v.address.toLowerCase()}`, Buffer.from(v.pub_key.value, 'base64')]))
+    expect(keys.size).toBe(4)
+    for (const [address, key] of keys) expect(`0x${createHash('sha256').update(key).digest('hex').slice(0, 40)}`).toBe(address)
+    for (const node of net.nodes) {
+      for (const h of [1, 2, 3]) {
+        const cert = (await rpc(node.url, 'finality_getCommitCertificate', [`0x${h.toString(16)}`])).result
+        const block = (await rpc(node.url, 'eth_getBlockByNumber', [`0x${h.toString(16)}`, false])).result
+        expect(cert.height).toBe(`0x${h.toString(16)}`)
+        expect(cert.blockHash).toBe(block.hash)
+        expect(cert.proposer).toBe(block.miner)
+        const cometBlock = (await (await fetch(`${node.cometRpc}/block?height=${h}`)).json()) as { result: { block_id: { hash: string; parts: { total: number; hash: string } } } }
+        expect(cert.cometbft.blockId.hash).toBe(`0x${cometBlock.result.block_id.hash.toLowerCase()}`)
+        expect(cert.validatorSet.map((v: { address: string; publicKey: string; votingPower: string }) => [v.address, v.publicKey, v.votingPower])).toEqual(
+          [...keys].map(([a, k]) => [a, `0x${k.toString('hex')}`, '0xa']),
+        )
+        const signBytes = (p: { timestamp: { seconds: Hex; nanos: Hex } }) =>
+          precommitSignBytes({
+            chainId: 'finality-devnet',
+            height: BigInt(h),
+            round: BigInt(cert.round),
+            blockHash: Buffer.from(cometBlock.result.block_id.hash, 'hex'),
+            partsTotal: BigInt(cometBlock.result.block_id.parts.total),
+            partsHash: Buffer.from(cometBlock.result.block_id.parts.hash, 'hex'),
+            seconds: BigInt(p.timestamp.seconds),
+            nanos: BigInt(p.timestamp.nanos),
+          })
+        for (const p of cert.precommits) {
+          const key = keys.get(p.validator)!
+          expect(ed25519Verify(key, signBytes(p), Buffer.from(p.signature.slice(2), 'hex')), `node${node.index} block ${h} ${p.validator}`).toBe(true)
+          // A vote of another time is not what was signed.
+          expect(ed25519Verify(key, signBytes({ timestamp: { ...p.timestamp, nanos: `0x${(BigInt(p.timestamp.nanos) + 1n).toString(16)}` } }), Buffer.from(p.signature.slice(2), 'hex'))).toBe(false)
+        }
+        // More than two thirds of the power (each validator has 10 of 40).
+        expect(new Set(cert.precommits.map((p: { validator: string }) => p.validator)).size * 10).toBeGreaterThan(40 * (2 / 3))
+      }
+      expect((await rpc(node.url, 'finality_getCommitCertificate', ['0x0'])).result).toBeNull()
+      expect((await rpc(node.url, 'finality_getCommitCertificate', ['0xffffff'])).result).toBeNull()
+    }
+  })
+
+  it("finality_getValidators answers CometBFT's validator set on every node", async () => {
+    const comet = (await (await fetch(`${net.nodes[0]!.cometRpc}/validators`)).json()) as { result: { validators: Array<{ address: string; pub_key: { value: string }; voting_power: string }> } }
+    const expected = comet.result.validators.map((v) => ({
+      address: `0x${v.address.toLowerCase()}`,
+      publicKey: `0x${Buffer.from(v.pub_key.value, 'base64').toString('hex')}`,
+      votingPower: `0x${BigInt(v.voting_power).toString(16)}`,
+      feeRecipient: `0x${v.address.toLowerCase()}`,
+    }))
+    for (const node of net.nodes) {
+      expect((await rpc(node.url, 'finality_getValidators')).result).toEqual(expected)
+      expect((await rpc(node.url, 'finality_getValidators', ['0x1'])).result).toEqual(expected)
+      const beyond = await rpc(node.url, 'finality_getValidators', ['0xffffff'])
+      expect(beyond.error?.code).toBe(-32602)
+      expect(beyond.error?.message).toMatch(/beyond/)
+    }
+    expect((await rpc(net.nodes[0]!.url, 'finality_getConsensusState')).error?.code).toBe(-32601)
   })
 
   it('a node killed and restarted catches up and serves the same history', async () => {
