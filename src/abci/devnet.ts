@@ -26,7 +26,7 @@ export interface DevnetOptions {
   node?: NodeOptions
   /** CometBFT's output lines, with the node's index. Default: dropped. */
   onOutput?: (index: number, line: string) => void
-  /** Told of an application error (an ABCI exception, a broadcast CometBFT refused). */
+  /** Told of an application error (an ABCI exception). */
   onError?: (index: number, error: Error) => void
 }
 
@@ -140,7 +140,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     if (s.comet !== undefined) return
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
-    s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc, onBroadcastError: (e) => options.onError?.(i, e) })
+    s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc })
     s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e))
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
     const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -90,7 +90,6 @@ export async function appCommand(argv: string[], print: (line: string) => void):
     node: chainId === undefined ? undefined : { chainId },
     genesisTime: BigInt(Math.floor(ms / 1000)),
     cometRpc,
-    onBroadcastError: (e) => print(e.message),
   })
   const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`))
   const listening = await node.listen({ port, host: f.get('host') ?? '127.0.0.1', api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createPublicClient, createWalletClient, http, parseEther, parseGwei, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, http, keccak256, parseEther, parseGwei, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
@@ -185,6 +185,48 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
       expect(beyond.error?.message).toMatch(/beyond/)
     }
     expect((await rpc(net.nodes[0]!.url, 'finality_getConsensusState')).error?.code).toBe(-32601)
+  })
+
+  it("a send answers once CheckTx took it: the transaction is in CometBFT's mempool or a block when the hash comes back", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 6 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const url = net.nodes[1]!.url
+    const hashes: Hex[] = []
+    for (let nonce = 0; nonce < 3; nonce++) {
+      const raw = await account.signTransaction({ chainId, nonce, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+      const answer = await rpc(url, 'eth_sendRawTransaction', [raw])
+      expect(answer.result).toBe(keccak256(raw))
+      hashes.push(answer.result as Hex)
+      // Asked at once: CometBFT holds it (CometBFT's transaction hash is the SHA-256 of its bytes).
+      const cometHash = createHash('sha256').update(Buffer.from(raw.slice(2), 'hex')).digest('hex')
+      const pending = (await (await fetch(`${net.nodes[1]!.cometRpc}/unconfirmed_txs?limit=100`)).json()) as { result: { txs: string[] } }
+      const inBlock = (await (await fetch(`${net.nodes[1]!.cometRpc}/tx?hash=0x${cometHash}`)).json()) as { result?: unknown }
+      expect(pending.result.txs.includes(Buffer.from(raw.slice(2), 'hex').toString('base64')) || inBlock.result !== undefined, `nonce ${nonce}`).toBe(true)
+    }
+    const reader = createPublicClient({ transport: http(net.nodes[3]!.url) })
+    for (const hash of hashes) expect((await reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })).status).toBe('success')
+    expect(errors).toEqual([])
+  })
+
+  it("CheckTx's refusal is the send's JSON-RPC error", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 6 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const url = net.nodes[2]!.url
+    // Nonce 0 of the sender above, mined already: the pool's check, run by this node's CheckTx.
+    const stale = await account.signTransaction({ chainId, nonce: 0, to: account.address, value: 2n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    const low = await rpc(url, 'eth_sendRawTransaction', [stale])
+    expect(low.error?.code).toBe(-32000)
+    expect(low.error?.message).toMatch(/^nonce too low/)
+    const cometHash = createHash('sha256').update(Buffer.from(stale.slice(2), 'hex')).digest('hex')
+    expect(((await (await fetch(`${net.nodes[2]!.cometRpc}/tx?hash=0x${cometHash}`)).json()) as { error?: unknown }).error).toBeDefined()
+    // Bytes that are no transaction.
+    const junk = await rpc(url, 'eth_sendRawTransaction', ['0x02c0'])
+    expect(junk.error?.code).toBe(-32000)
+    expect(junk.error?.message).toMatch(/^invalid transaction/)
+    // Bytes CometBFT already took (in its mempool or a block by now): its mempool cache answers.
+    const next = await account.signTransaction({ chainId, nonce: 3, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    expect((await rpc(url, 'eth_sendRawTransaction', [next])).result).toBe(keccak256(next))
+    expect((await rpc(url, 'eth_sendRawTransaction', [next])).error).toEqual({ code: -32000, message: 'already known' })
   })
 
   it('a node killed and restarted catches up and serves the same history', async () => {
