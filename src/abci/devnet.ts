@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
+import { checkMaxMessageBytes } from './framing.js'
 import { serveAbci, type AbciServer } from './server.js'
 
 /** Options of {@link startDevnet}. */
@@ -26,6 +27,8 @@ export interface DevnetOptions {
   node?: NodeOptions
   /** CometBFT's output lines, with the node's index. Default: dropped. */
   onOutput?: (index: number, line: string) => void
+  /** The largest ABCI message each application reads, in bytes (default 64 MiB). */
+  maxMessageBytes?: number
   /** Told of an application error (an ABCI exception). */
   onError?: (index: number, error: Error) => void
 }
@@ -95,6 +98,7 @@ interface Slot {
 /** Makes the homes (keys, one genesis, config) and starts every node. */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const n = options.validators ?? 4
+  if (options.maxMessageBytes !== undefined) checkMaxMessageBytes(options.maxMessageBytes)
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
   for (let i = 0; i < n; i++) {
@@ -141,7 +145,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s.comet !== undefined) return
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
     s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc })
-    s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e))
+    s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e), { maxMessageBytes: options.maxMessageBytes })
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
     const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
     s.comet = child

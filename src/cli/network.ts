@@ -4,12 +4,13 @@
  * network (docs/devnet.md). Both answer a function that stops them.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startDevnet } from '../abci/devnet.js'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
+import { MAX_MESSAGE_BYTES_RANGE } from '../abci/framing.js'
 
 /** The CometBFT release the application speaks to (its ABCI types are generated from it). */
 export const COMETBFT_INSTALL = 'go install github.com/cometbft/cometbft/cmd/cometbft@v0.38.26'
@@ -52,30 +53,54 @@ function binary(given: string | undefined): string {
   }
 }
 
-/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID]`. */
+/** `--abci-max-message-bytes N`: the largest ABCI message read (default 64 MiB). */
+function maxMessageBytes(value: string | undefined): number | undefined {
+  const { min, max } = MAX_MESSAGE_BYTES_RANGE
+  return value === undefined ? undefined : integer(value, 'abci-max-message-bytes', min, max, 0)
+}
+
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N]`. */
 export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id'], 'devnet')
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes'], 'devnet')
   const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const timeoutCommit = f.get('timeout-commit') ?? '500ms'
   if (!/^\d+(ms|s)$/.test(timeoutCommit)) throw new Error(`--timeout-commit must be a duration such as 500ms or 1s, not ${timeoutCommit}`)
-  const dir = f.has('dir') ? resolve(f.get('dir') as string) : mkdtempSync(join(tmpdir(), 'finality-devnet-'))
-  const net = await startDevnet({
-    binary: binary(f.get('cometbft')),
-    dir,
-    validators,
-    timeoutCommit,
-    node: chainId === undefined ? undefined : { chainId },
-    onError: (i, e) => print(`node${i}: ${e.message}`),
-  })
-  print(`finality devnet: ${validators} CometBFT validators (homes in ${dir})`)
+  const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
+  const cometbft = binary(f.get('cometbft'))
+  // Without --dir the homes are the run's own: removed when it stops.
+  const temporary = !f.has('dir')
+  const dir = temporary ? mkdtempSync(join(tmpdir(), 'finality-devnet-')) : resolve(f.get('dir') as string)
+  const removeTemporary = () => {
+    if (temporary) rmSync(dir, { recursive: true, force: true })
+  }
+  let net: Awaited<ReturnType<typeof startDevnet>>
+  try {
+    net = await startDevnet({
+      binary: cometbft,
+      dir,
+      validators,
+      timeoutCommit,
+      maxMessageBytes: maxBytes,
+      node: chainId === undefined ? undefined : { chainId },
+      onError: (i, e) => print(`node${i}: ${e.message}`),
+    })
+  } catch (error) {
+    removeTemporary()
+    throw error
+  }
+  print(`finality devnet: ${validators} CometBFT validators (homes in ${dir}${temporary ? ', removed on exit' : ''})`)
   for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
-  return () => net.close()
+  return async () => {
+    await net.close()
+    removeTemporary()
+  }
 }
 
-/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID]`. */
+/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N]`. */
 export async function appCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id'], 'app')
+  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes'], 'app')
+  const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
   const abci = f.get('abci')
   if (abci === undefined) throw new Error('finality app: --abci <tcp://host:port | unix:///path> is required (the proxy_app address of the CometBFT node)')
   const genesisFile = f.get('genesis')
@@ -91,7 +116,7 @@ export async function appCommand(argv: string[], print: (line: string) => void):
     genesisTime: BigInt(Math.floor(ms / 1000)),
     cometRpc,
   })
-  const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`))
+  const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`), { maxMessageBytes: maxBytes })
   const listening = await node.listen({ port, host: f.get('host') ?? '127.0.0.1', api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
   print(`finality app: ABCI on ${server.address}, sends to CometBFT at ${cometRpc}`)
   print(`HTTP listening on ${listening.http}`)

@@ -4,7 +4,7 @@
  * started by hand; wrong flags fail at once, naming them.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,8 +26,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-function run(args: string[]): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
+  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
@@ -66,6 +66,14 @@ describe('finality devnet / app: flags', () => {
     expect(zero.out()).toMatch(/--validators must be an integer from 1 to 64, not 0/)
     expect(app.out()).toMatch(/--abci .* is required/)
   })
+
+  it('--abci-max-message-bytes is checked at once: 1024 to 2147483647', async () => {
+    const runs = [run(['devnet', '--abci-max-message-bytes', '1023']), run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', 'x', '--abci-max-message-bytes', '2147483648']), run(['devnet', '--abci-max-message-bytes', '64MiB'])]
+    expect(await Promise.all(runs.map((r) => r.exited))).toEqual([1, 1, 1])
+    for (const [r, value] of [[runs[0], '1023'], [runs[1], '2147483648'], [runs[2], '64MiB']] as const) {
+      expect(r!.out()).toContain(`--abci-max-message-bytes must be an integer from 1024 to 2147483647, not ${value}`)
+    }
+  })
 })
 
 describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () => {
@@ -86,6 +94,20 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     // The CometBFT nodes are gone with it: their homes' RPC no longer answers.
     const cometRpc = /CometBFT RPC (\S+)/.exec(cli.out())?.[1] as string
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
+  }, 60_000)
+
+  it('without --dir the homes are a temporary folder, removed on exit', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
+    dirs.push(tmp)
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
+    const homes = (await cli.waitFor(/homes in (\S+), removed on exit\)/))[1] as string
+    const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
+    expect(path.dirname(homes)).toBe(tmp)
+    expect(existsSync(path.join(homes, 'node0', 'config', 'genesis.json'))).toBe(true)
+    await until(async () => (await blockNumber(url)) >= 1)
+    cli.child.kill('SIGINT')
+    expect(await cli.exited).toBe(0)
+    expect(existsSync(homes)).toBe(false)
   }, 60_000)
 
   // docs/devnet.md, ### Over several machines: one machine's two commands, on ports of the test's.
