@@ -45,6 +45,8 @@ export interface DevnetNode {
   readonly app: AbciNode | undefined
   /** True while both processes run. */
   readonly running: boolean
+  /** True while its CometBFT process is paused ({@link Devnet.pause}). */
+  readonly paused: boolean
 }
 
 /** A running devnet. */
@@ -55,6 +57,14 @@ export interface Devnet {
   stop(i: number, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
   /** Starts node `i` again: a fresh application, which CometBFT replays its blocks into and block sync brings up to date. */
   start(i: number): Promise<void>
+  /**
+   * Pauses node `i` as CometBFT's e2e `pause` does: its CometBFT process is stopped (SIGSTOP), so it
+   * neither votes nor gossips, with its connections left open; its application, in this process,
+   * still answers reads of what it has. More than a third of the power paused halts the chain.
+   */
+  pause(i: number): Promise<void>
+  /** Lets a paused node `i` go on (SIGCONT): it catches up with the others. */
+  resume(i: number): Promise<void>
   /** Stops every node (SIGTERM: CometBFT closes its stores). */
   close(): Promise<void>
 }
@@ -93,6 +103,7 @@ interface Slot {
   app: AbciNode | undefined
   url: string
   listening: { close(): Promise<void> } | undefined
+  paused: boolean
 }
 
 /** Makes the homes (keys, one genesis, config) and starts every node. */
@@ -107,7 +118,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
     const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
-    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined })
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
   const now = Math.floor(Date.now() / 1000)
@@ -166,15 +177,31 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (child !== undefined && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill(signal)
+      // A stopped process takes SIGTERM only once it runs again.
+      if (s.paused) child.kill('SIGCONT')
       await exited
     }
     s.comet = undefined
+    s.paused = false
     await s.listening?.close()
     await s.abci?.close()
     await s.app?.node.close()
     s.listening = undefined
     s.abci = undefined
     s.app = undefined
+  }
+
+  const slot = (i: number): Slot => {
+    const s = slots[i]
+    if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
+    return s
+  }
+  const signal = (i: number, to: 'SIGSTOP' | 'SIGCONT'): void => {
+    const s = slot(i)
+    if (s.comet === undefined || s.comet.exitCode !== null) throw new Error(`node ${i} is not running`)
+    if (s.paused === (to === 'SIGSTOP')) throw new Error(`node ${i} is ${s.paused ? 'already paused' : 'not paused'}`)
+    s.comet.kill(to)
+    s.paused = to === 'SIGSTOP'
   }
 
   try {
@@ -194,12 +221,17 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     get running() {
       return s.comet !== undefined
     },
+    get paused() {
+      return s.paused
+    },
   }))
   return {
     nodes,
     genesisTime,
     start,
     stop,
+    pause: async (i) => signal(i, 'SIGSTOP'),
+    resume: async (i) => signal(i, 'SIGCONT'),
     close: async () => {
       await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
     },

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { startDevnet } from '../abci/devnet.js'
+import { startDevnet, type Devnet } from '../abci/devnet.js'
+import { createInterface } from 'node:readline'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
 import { MAX_MESSAGE_BYTES_RANGE } from '../abci/framing.js'
@@ -53,6 +54,32 @@ function binary(given: string | undefined): string {
   }
 }
 
+/** The faults `finality devnet` takes on its standard input, a line each (`pause 2`): CometBFT's e2e words. */
+const FAULTS = {
+  kill: (net: Devnet, i: number) => net.stop(i, 'SIGKILL'),
+  stop: (net: Devnet, i: number) => net.stop(i, 'SIGTERM'),
+  start: (net: Devnet, i: number) => net.start(i),
+  restart: async (net: Devnet, i: number) => {
+    await net.stop(i, 'SIGTERM')
+    await net.start(i)
+  },
+  pause: (net: Devnet, i: number) => net.pause(i),
+  resume: (net: Devnet, i: number) => net.resume(i),
+} as const
+
+/** Runs one fault line; answers what was done, throws why not. */
+async function fault(net: Devnet, line: string): Promise<string> {
+  const match = /^(\w+) (\d+)$/.exec(line)
+  const name = match?.[1] as keyof typeof FAULTS | undefined
+  if (match === null || name === undefined || !Object.hasOwn(FAULTS, name)) {
+    throw new Error(`unknown fault ${JSON.stringify(line)}: ${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}`)
+  }
+  const i = Number(match[2])
+  if (i >= net.nodes.length) throw new Error(`no node${i}: the devnet has node0 to node${net.nodes.length - 1}`)
+  await FAULTS[name](net, i)
+  return `node${i}: ${name} done`
+}
+
 /** `--abci-max-message-bytes N`: the largest ABCI message read (default 64 MiB). */
 function maxMessageBytes(value: string | undefined): number | undefined {
   const { min, max } = MAX_MESSAGE_BYTES_RANGE
@@ -91,7 +118,13 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   }
   print(`finality devnet: ${validators} CometBFT validators (homes in ${dir}${temporary ? ', removed on exit' : ''})`)
   for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
+  print(`faults: type ${Object.keys(FAULTS).map((f) => `"${f} N"`).join(', ')} and Enter`)
+  const lines = createInterface({ input: process.stdin })
+  lines.on('line', (line) => {
+    void fault(net, line.trim()).then(print, (e: Error) => print(`error: ${e.message}`))
+  })
   return async () => {
+    lines.close()
     await net.close()
     removeTemporary()
   }

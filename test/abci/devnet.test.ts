@@ -229,6 +229,25 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     expect((await rpc(url, 'eth_sendRawTransaction', [next])).error).toEqual({ code: -32000, message: 'already known' })
   })
 
+  it('with 2 of 4 validators paused (SIGSTOP) the chain halts, and goes on when they resume', async () => {
+    await net.pause(2)
+    await net.pause(3)
+    expect(net.nodes.map((n) => n.paused)).toEqual([false, false, true, true])
+    await expect(net.pause(3)).rejects.toThrow('node 3 is already paused')
+    await sleep(1500)
+    const halted = await cometHeight(net.nodes[0]!.cometRpc)
+    await sleep(2000)
+    const stuck = await cometHeight(net.nodes[0]!.cometRpc)
+    expect(stuck).toBeLessThanOrEqual(halted + 1)
+    // The paused node's application still answers reads.
+    expect(Number((await rpc(net.nodes[3]!.url, 'eth_blockNumber')).result)).toBeGreaterThan(0)
+    await net.resume(2)
+    await net.resume(3)
+    await expect(net.resume(3)).rejects.toThrow('node 3 is not paused')
+    await until('blocks again', async () => (await cometHeight(net.nodes[0]!.cometRpc)) > stuck + 2)
+    await until('node 3 caught up', async () => (await cometHeight(net.nodes[3]!.cometRpc)) >= stuck + 2)
+  }, 60_000)
+
   it('a node killed and restarted catches up and serves the same history', async () => {
     await net.stop(3)
     const wallet = createWalletClient({ transport: http(net.nodes[0]!.url) })

@@ -27,7 +27,7 @@ afterEach(() => {
 })
 
 function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
+  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
@@ -96,7 +96,7 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
   }, 60_000)
 
-  it('without --dir the homes are a temporary folder, removed on exit', async () => {
+  it('without --dir the homes are a temporary folder, removed on exit; faults are typed on the standard input', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
     dirs.push(tmp)
     const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
@@ -105,6 +105,18 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     expect(path.dirname(homes)).toBe(tmp)
     expect(existsSync(path.join(homes, 'node0', 'config', 'genesis.json'))).toBe(true)
     await until(async () => (await blockNumber(url)) >= 1)
+    // Faults on the standard input: the one validator paused, the chain halts; resumed, it goes on.
+    cli.child.stdin?.write('pause 0\n')
+    await cli.waitFor(/node0: pause done/)
+    await new Promise((r) => setTimeout(r, 700))
+    const halted = await blockNumber(url)
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(await blockNumber(url)).toBe(halted)
+    cli.child.stdin?.write('resume 0\nfreeze 0\npause 7\n')
+    await cli.waitFor(/node0: resume done/)
+    await cli.waitFor(/error: no node7/)
+    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N')
+    await until(async () => (await blockNumber(url)) > halted + 1)
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
     expect(existsSync(homes)).toBe(false)
