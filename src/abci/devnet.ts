@@ -5,6 +5,7 @@
  * genesis file listing every validator; each node's ports are free ones picked at start.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { ClassicLevel } from 'classic-level'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -27,6 +28,13 @@ export interface DevnetOptions {
   node?: NodeOptions
   /** CometBFT's output lines, with the node's index. Default: dropped. */
   onOutput?: (index: number, line: string) => void
+  /**
+   * Keep each application's chain in a LevelDB folder of its node's home (`<home>/app-db`): a node
+   * started again resumes from it, answering Info with its last height and state root, so
+   * CometBFT replays only the blocks it misses. `true`: every node; a list: those nodes. Default:
+   * none, the chains live in memory and a restarted node is rebuilt by CometBFT's replay.
+   */
+  persist?: boolean | readonly number[]
   /** The largest ABCI message each application reads, in bytes (default 64 MiB). */
   maxMessageBytes?: number
   /** Told of an application error (an ABCI exception). */
@@ -104,12 +112,17 @@ interface Slot {
   url: string
   listening: { close(): Promise<void> } | undefined
   paused: boolean
+  db: ClassicLevel<string, Uint8Array> | undefined
 }
 
 /** Makes the homes (keys, one genesis, config) and starts every node. */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const n = options.validators ?? 4
   if (options.maxMessageBytes !== undefined) checkMaxMessageBytes(options.maxMessageBytes)
+  const persist = options.persist ?? false
+  if (Array.isArray(persist) && persist.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) throw new Error(`persist names nodes 0 to ${n - 1}, not ${persist.join(', ')}`)
+  if (options.node?.db !== undefined) throw new Error('option node.db: each node has a database of its own; give persist instead')
+  const persisted = (i: number) => persist === true || (Array.isArray(persist) && persist.includes(i))
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
   for (let i = 0; i < n; i++) {
@@ -118,7 +131,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
     const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
-    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false })
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
   const now = Math.floor(Date.now() / 1000)
@@ -155,7 +168,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     if (s.comet !== undefined) return
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
-    s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc })
+    if (persisted(i)) {
+      s.db = new ClassicLevel<string, Uint8Array>(join(s.home, 'app-db'), { keyEncoding: 'utf8', valueEncoding: 'view' })
+      await s.db.open()
+    }
+    s.app = await createAbciNode({ node: { ...options.node, db: s.db }, genesisTime, cometRpc })
     s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e), { maxMessageBytes: options.maxMessageBytes })
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
     const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -186,6 +203,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     await s.listening?.close()
     await s.abci?.close()
     await s.app?.node.close()
+    await s.db?.close()
+    s.db = undefined
     s.listening = undefined
     s.abci = undefined
     s.app = undefined

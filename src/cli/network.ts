@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
 import { MAX_MESSAGE_BYTES_RANGE } from '../abci/framing.js'
+import { openDatabase } from './database.js'
 
 /** The CometBFT release the application speaks to (its ABCI types are generated from it). */
 export const COMETBFT_INSTALL = 'go install github.com/cometbft/cometbft/cmd/cometbft@v0.38.26'
@@ -130,9 +131,9 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   }
 }
 
-/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N]`. */
+/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N] [--db DIR]`. */
 export async function appCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes'], 'app')
+  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes', 'db'], 'app')
   const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
   const abci = f.get('abci')
   if (abci === undefined) throw new Error('finality app: --abci <tcp://host:port | unix:///path> is required (the proxy_app address of the CometBFT node)')
@@ -144,8 +145,10 @@ export async function appCommand(argv: string[], print: (line: string) => void):
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const port = integer(f.get('port'), 'port', 0, 65535, 8545)
   const cometRpc = f.get('comet-rpc') ?? 'http://127.0.0.1:26657'
+  // A chain kept in --db resumes: Info answers its height, and CometBFT replays only what it misses.
+  const db = f.has('db') ? await openDatabase(resolve(f.get('db') as string)) : undefined
   const { node, app } = await createAbciNode({
-    node: chainId === undefined ? undefined : { chainId },
+    node: { ...(chainId === undefined ? {} : { chainId }), ...(db === undefined ? {} : { db }) },
     genesisTime: BigInt(Math.floor(ms / 1000)),
     cometRpc,
   })
@@ -157,5 +160,6 @@ export async function appCommand(argv: string[], print: (line: string) => void):
     await listening.close()
     await server.close()
     await node.close()
+    await db?.close()
   }
 }

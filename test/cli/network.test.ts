@@ -67,6 +67,16 @@ describe('finality devnet / app: flags', () => {
     expect(app.out()).toMatch(/--abci .* is required/)
   })
 
+  it('finality app --db naming a file fails at once, saying so', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-db-'))
+    dirs.push(dir)
+    writeFileSync(path.join(dir, 'genesis.json'), JSON.stringify({ genesis_time: '2026-01-01T00:00:00Z' }))
+    writeFileSync(path.join(dir, 'file'), 'x')
+    const app = run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', path.join(dir, 'genesis.json'), '--db', path.join(dir, 'file'), '--comet-rpc', 'http://127.0.0.1:1'])
+    expect(await app.exited).toBe(1)
+    expect(app.out()).toContain(`cannot open the database at ${path.join(dir, 'file')}`)
+  })
+
   it('--abci-max-message-bytes is checked at once: 1024 to 2147483647', async () => {
     const runs = [run(['devnet', '--abci-max-message-bytes', '1023']), run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', 'x', '--abci-max-message-bytes', '2147483648']), run(['devnet', '--abci-max-message-bytes', '64MiB'])]
     expect(await Promise.all(runs.map((r) => r.exited))).toEqual([1, 1, 1])
@@ -150,7 +160,16 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     const comet = spawn(binary, ['start', '--home', home], { stdio: 'ignore' })
     children.push(comet)
     await until(async () => (await blockNumber(url)) >= 2)
+    const height = await blockNumber(url)
     app.child.kill('SIGTERM')
     expect(await app.exited).toBe(0)
+    comet.kill('SIGKILL')
+    // Started again over its --db: the chain is there before any CometBFT connects.
+    expect(existsSync(path.join(home, 'app-db'))).toBe(true)
+    const again = run([...words.slice(1), '--comet-rpc', 'http://127.0.0.1:1'])
+    const url2 = (await again.waitFor(/HTTP listening on (\S+)/))[1] as string
+    expect(await blockNumber(url2)).toBeGreaterThanOrEqual(height)
+    again.child.kill('SIGTERM')
+    expect(await again.exited).toBe(0)
   }, 60_000)
 })
