@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
+import { appArgs, endChild, spawnApp } from './app-process.js'
 import { checkMaxMessageBytes } from './framing.js'
 import { serveAbci, type AbciServer } from './server.js'
 
@@ -35,6 +36,13 @@ export interface DevnetOptions {
    * none, the chains live in memory and a restarted node is rebuilt by CometBFT's replay.
    */
   persist?: boolean | readonly number[]
+  /**
+   * Run each application as a process of its own: the `finality` executable (with any arguments
+   * before its own, e.g. `[process.execPath, '<finality>/dist/cli.js']`), started as
+   * `finality app --abci …` beside its CometBFT node, so kill, stop and pause take both. Then
+   * `node` may give only `chainId`. Default: the applications run in this process.
+   */
+  appCommand?: readonly string[]
   /** The largest ABCI message each application reads, in bytes (default 64 MiB). */
   maxMessageBytes?: number
   /** Told of an application error (an ABCI exception). */
@@ -67,8 +75,9 @@ export interface Devnet {
   start(i: number): Promise<void>
   /**
    * Pauses node `i` as CometBFT's e2e `pause` does: its CometBFT process is stopped (SIGSTOP), so it
-   * neither votes nor gossips, with its connections left open; its application, in this process,
-   * still answers reads of what it has. More than a third of the power paused halts the chain.
+   * neither votes nor gossips, with its connections left open; so is its application's process
+   * when it runs as one (`appCommand`); one in this process still answers reads of what it has.
+   * More than a third of the power paused halts the chain.
    */
   pause(i: number): Promise<void>
   /** Lets a paused node `i` go on (SIGCONT): it catches up with the others. */
@@ -113,6 +122,8 @@ interface Slot {
   listening: { close(): Promise<void> } | undefined
   paused: boolean
   db: ClassicLevel<string, Uint8Array> | undefined
+  /** The application's process, when it runs as one. */
+  appProcess: ChildProcess | undefined
 }
 
 /** Makes the homes (keys, one genesis, config) and starts every node. */
@@ -122,6 +133,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const persist = options.persist ?? false
   if (Array.isArray(persist) && persist.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) throw new Error(`persist names nodes 0 to ${n - 1}, not ${persist.join(', ')}`)
   if (options.node?.db !== undefined) throw new Error('option node.db: each node has a database of its own; give persist instead')
+  if (options.appCommand !== undefined) {
+    const others = Object.keys(options.node ?? {}).filter((k) => k !== 'chainId')
+    if (others.length > 0) throw new Error(`option node.${others[0]}: applications run as processes (appCommand) take only chainId`)
+  }
   const persisted = (i: number) => persist === true || (Array.isArray(persist) && persist.includes(i))
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
@@ -131,7 +146,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
     const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
-    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined })
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined, appProcess: undefined })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
   const now = Math.floor(Date.now() / 1000)
@@ -168,6 +183,25 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     if (s.comet !== undefined) return
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
+    if (options.appCommand !== undefined) {
+      const args = appArgs({
+        abci: `tcp://127.0.0.1:${s.ports.abci}`,
+        genesis: join(s.home, 'config', 'genesis.json'),
+        cometRpc,
+        port: s.ports.http,
+        chainId: options.node?.chainId === undefined ? undefined : BigInt(options.node.chainId),
+        maxMessageBytes: options.maxMessageBytes,
+        db: persisted(i) ? join(s.home, 'app-db') : undefined,
+      })
+      s.appProcess = await spawnApp(options.appCommand, args, (line) => {
+        if (/^(ABCI: |finality: )/.test(line)) options.onError?.(i, new Error(line))
+      })
+    } else await startInProcess(s, cometRpc)
+    spawnComet(s)
+  }
+
+  const startInProcess = async (s: Slot, cometRpc: string): Promise<void> => {
+    const i = s.index
     if (persisted(i)) {
       s.db = new ClassicLevel<string, Uint8Array>(join(s.home, 'app-db'), { keyEncoding: 'utf8', valueEncoding: 'view' })
       await s.db.open()
@@ -175,6 +209,10 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     s.app = await createAbciNode({ node: { ...options.node, db: s.db }, genesisTime, cometRpc })
     s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e), { maxMessageBytes: options.maxMessageBytes })
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
+  }
+
+  const spawnComet = (s: Slot): void => {
+    const i = s.index
     const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
     s.comet = child
     const onLine = (chunk: Buffer) => {
@@ -190,15 +228,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const stop = async (i: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
-    const child = s.comet
-    if (child !== undefined && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill(signal)
-      // A stopped process takes SIGTERM only once it runs again.
-      if (s.paused) child.kill('SIGCONT')
-      await exited
-    }
+    // A paused process takes SIGTERM only once it runs again: endChild lets it go on.
+    await endChild(s.comet, signal, s.paused)
+    await endChild(s.appProcess, signal, s.paused)
     s.comet = undefined
+    s.appProcess = undefined
     s.paused = false
     await s.listening?.close()
     await s.abci?.close()
@@ -220,11 +254,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s.comet === undefined || s.comet.exitCode !== null) throw new Error(`node ${i} is not running`)
     if (s.paused === (to === 'SIGSTOP')) throw new Error(`node ${i} is ${s.paused ? 'already paused' : 'not paused'}`)
     s.comet.kill(to)
+    s.appProcess?.kill(to)
     s.paused = to === 'SIGSTOP'
   }
 
   try {
-    for (let i = 0; i < n; i++) await start(i)
+    // All at once: each CometBFT node dials its peers until they answer.
+    await Promise.all(slots.map((s) => start(s.index)))
   } catch (error) {
     for (let i = 0; i < n; i++) await stop(i).catch(() => {})
     throw error

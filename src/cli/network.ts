@@ -110,6 +110,8 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
       validators,
       timeoutCommit,
       maxMessageBytes: maxBytes,
+      // Each application a process of its own: this executable, as it was started, with `app`.
+      appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
       node: chainId === undefined ? undefined : { chainId },
       onError: (i, e) => print(`node${i}: ${e.message}`),
     })

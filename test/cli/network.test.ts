@@ -106,7 +106,7 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
   }, 60_000)
 
-  it('without --dir the homes are a temporary folder, removed on exit; faults are typed on the standard input', async () => {
+  it('without --dir the homes are a temporary folder, removed on exit; faults typed on the standard input take a node and its application process', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
     dirs.push(tmp)
     const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
@@ -115,18 +115,25 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     expect(path.dirname(homes)).toBe(tmp)
     expect(existsSync(path.join(homes, 'node0', 'config', 'genesis.json'))).toBe(true)
     await until(async () => (await blockNumber(url)) >= 1)
-    // Faults on the standard input: the one validator paused, the chain halts; resumed, it goes on.
+    // Faults on the standard input. The node paused: its application, a process of its own, is
+    // stopped with its CometBFT (a request waits); resumed, the chain goes on.
+    const before = await blockNumber(url)
     cli.child.stdin?.write('pause 0\n')
     await cli.waitFor(/node0: pause done/)
-    await new Promise((r) => setTimeout(r, 700))
-    const halted = await blockNumber(url)
-    await new Promise((r) => setTimeout(r, 1000))
-    expect(await blockNumber(url)).toBe(halted)
+    await expect(fetch(url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(1000) })).rejects.toThrow(/aborted|timeout/i)
     cli.child.stdin?.write('resume 0\nfreeze 0\npause 7\n')
     await cli.waitFor(/node0: resume done/)
     await cli.waitFor(/error: no node7/)
     expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N')
-    await until(async () => (await blockNumber(url)) > halted + 1)
+    await until(async () => (await blockNumber(url)) > before + 1)
+    // Killed: the application's process goes with its CometBFT; started again, it is rebuilt and goes on.
+    const killedAt = await blockNumber(url)
+    cli.child.stdin?.write('kill 0\n')
+    await cli.waitFor(/node0: kill done/)
+    await expect(blockNumber(url)).rejects.toThrow()
+    cli.child.stdin?.write('start 0\n')
+    await cli.waitFor(/node0: start done/)
+    await until(async () => (await blockNumber(url)) > killedAt + 2)
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
     expect(existsSync(homes)).toBe(false)
