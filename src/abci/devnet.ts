@@ -82,6 +82,14 @@ export interface Devnet {
   pause(i: number): Promise<void>
   /** Lets a paused node `i` go on (SIGCONT): it catches up with the others. */
   resume(i: number): Promise<void>
+  /**
+   * Splits the network into `groups` (every node in exactly one): each node's `persistent_peers`
+   * names only its group's nodes, and every node restarts (SIGTERM, then start), so no connection
+   * crosses between groups. A group with more than two thirds of the power goes on; the others halt.
+   */
+  partition(groups: readonly (readonly number[])[]): Promise<void>
+  /** Ends a partition: every node's peers are all the others again, and every node restarts. */
+  heal(): Promise<void>
   /** Stops every node (SIGTERM: CometBFT closes its stores). */
   close(): Promise<void>
 }
@@ -169,6 +177,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     toml = setToml(toml, 'rpc', 'laddr', `"tcp://127.0.0.1:${s.ports.rpc}"`)
     toml = setToml(toml, 'p2p', 'laddr', `"tcp://127.0.0.1:${s.ports.p2p}"`)
     toml = setToml(toml, 'p2p', 'persistent_peers', JSON.stringify(peers))
+    // Peers only from persistent_peers (no peer exchange): a partition's sides never learn of each other.
+    toml = setToml(toml, 'p2p', 'pex', 'false')
     toml = setToml(toml, 'p2p', 'addr_book_strict', 'false')
     toml = setToml(toml, 'p2p', 'allow_duplicate_ip', 'true')
     toml = setToml(toml, 'consensus', 'timeout_commit', timeoutCommit)
@@ -280,9 +290,28 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       return s.paused
     },
   }))
+  const regroup = async (groups: readonly (readonly number[])[]): Promise<void> => {
+    const seen = groups.flat()
+    if (seen.length !== n || new Set(seen).size !== n || seen.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
+      throw new Error(`a partition puts every node (0 to ${n - 1}) in exactly one group, not ${JSON.stringify(groups)}`)
+    }
+    await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
+    for (const group of groups) {
+      for (const i of group) {
+        const s = slot(i)
+        const file = join(s.home, 'config', 'config.toml')
+        const peers = group.filter((j) => j !== i).map((j) => `${slot(j).id}@127.0.0.1:${slot(j).ports.p2p}`).join(',')
+        writeFileSync(file, setToml(readFileSync(file, 'utf8'), 'p2p', 'persistent_peers', JSON.stringify(peers)))
+      }
+    }
+    await Promise.all(slots.map((s) => start(s.index)))
+  }
+
   return {
     nodes,
     genesisTime,
+    partition: regroup,
+    heal: () => regroup([slots.map((s) => s.index)]),
     start,
     stop,
     pause: async (i) => signal(i, 'SIGSTOP'),

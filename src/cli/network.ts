@@ -68,12 +68,24 @@ const FAULTS = {
   resume: (net: Devnet, i: number) => net.resume(i),
 } as const
 
+/** The usage of the fault lines. */
+const FAULT_USAGE = `${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}, partition 0,1,2 3 (groups of nodes), heal`
+
 /** Runs one fault line; answers what was done, throws why not. */
 async function fault(net: Devnet, line: string): Promise<string> {
+  if (line === 'heal') {
+    await net.heal()
+    return 'healed: every node peers with every other'
+  }
+  if (line.startsWith('partition ')) {
+    const groups = line.slice('partition '.length).trim().split(/\s+/).map((g) => g.split(',').map((i) => (/^\d+$/.test(i) ? Number(i) : Number.NaN)))
+    await net.partition(groups)
+    return `partitioned: ${groups.map((g) => g.map((i) => `node${i}`).join(' ')).join(' | ')}`
+  }
   const match = /^(\w+) (\d+)$/.exec(line)
   const name = match?.[1] as keyof typeof FAULTS | undefined
   if (match === null || name === undefined || !Object.hasOwn(FAULTS, name)) {
-    throw new Error(`unknown fault ${JSON.stringify(line)}: ${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}`)
+    throw new Error(`unknown fault ${JSON.stringify(line)}: ${FAULT_USAGE}`)
   }
   const i = Number(match[2])
   if (i >= net.nodes.length) throw new Error(`no node${i}: the devnet has node0 to node${net.nodes.length - 1}`)
@@ -121,7 +133,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   }
   print(`finality devnet: ${validators} CometBFT validators (homes in ${dir}${temporary ? ', removed on exit' : ''})`)
   for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
-  print(`faults: type ${Object.keys(FAULTS).map((f) => `"${f} N"`).join(', ')} and Enter`)
+  print(`faults, a line each: ${FAULT_USAGE}`)
   const lines = createInterface({ input: process.stdin })
   lines.on('line', (line) => {
     void fault(net, line.trim()).then(print, (e: Error) => print(`error: ${e.message}`))

@@ -313,4 +313,25 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     await until('blocks again', async () => (await cometHeight(net.nodes[0]!.cometRpc)) > stuck + 2)
     await net.start(3)
   }, 60_000)
+
+  it('a partition {0, 1, 2} | {3}: the side with 3 of 4 goes on, node 3 halts; healed, node 3 catches up', async () => {
+    const [n0, n3] = [net.nodes[0]!.cometRpc, net.nodes[3]!.cometRpc]
+    const peers = async (url: string) => Number(((await (await fetch(`${url}/net_info`)).json()) as { result: { n_peers: string } }).result.n_peers)
+    await net.partition([[0, 1, 2], [3]])
+    const from = await until('node 0 back', () => cometHeight(n0))
+    await until('the majority side goes on', async () => (await cometHeight(n0)) >= from + 3)
+    expect(await peers(n3)).toBe(0)
+    expect(await peers(n0)).toBe(2)
+    const h3 = await until('node 3 back', () => cometHeight(n3))
+    await sleep(1000)
+    expect(await cometHeight(n3)).toBe(h3)
+    expect(h3).toBeLessThan(await cometHeight(n0))
+    await expect(net.partition([[0, 1], [1, 2, 3]])).rejects.toThrow('a partition puts every node (0 to 3) in exactly one group, not [[0,1],[1,2,3]]')
+    await net.heal()
+    await until('node 3 caught up', async () => {
+      const [a, b] = await Promise.all([cometHeight(n0), cometHeight(n3)])
+      return b > h3 && b >= a - 1
+    })
+    expect(await peers(n3)).toBe(3)
+  }, 90_000)
 })

@@ -121,10 +121,11 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     cli.child.stdin?.write('pause 0\n')
     await cli.waitFor(/node0: pause done/)
     await expect(fetch(url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(1000) })).rejects.toThrow(/aborted|timeout/i)
-    cli.child.stdin?.write('resume 0\nfreeze 0\npause 7\n')
+    cli.child.stdin?.write('resume 0\nfreeze 0\npause 7\npartition 0 1\n')
     await cli.waitFor(/node0: resume done/)
     await cli.waitFor(/error: no node7/)
-    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N')
+    await cli.waitFor(/error: a partition puts every node \(0 to 0\) in exactly one group, not \[\[0\],\[1\]\]/)
+    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N, partition 0,1,2 3 (groups of nodes), heal')
     await until(async () => (await blockNumber(url)) > before + 1)
     // Killed: the application's process goes with its CometBFT; started again, it is rebuilt and goes on.
     const killedAt = await blockNumber(url)
