@@ -93,20 +93,29 @@ async function fault(net: Devnet, line: string): Promise<string> {
   return `node${i}: ${name} done`
 }
 
+/** `--persist all | 0,2`: the nodes whose applications keep their chain in `<home>/app-db`. */
+function persistFlag(value: string | undefined, validators: number): true | number[] | undefined {
+  if (value === undefined || value === 'all') return value === undefined ? undefined : true
+  const nodes = value.split(',').map((v) => (/^\d+$/.test(v) ? Number(v) : Number.NaN))
+  if (nodes.some((i) => !(i < validators))) throw new Error(`--persist must be all or node numbers from 0 to ${validators - 1} joined by commas, not ${value}`)
+  return nodes
+}
+
 /** `--abci-max-message-bytes N`: the largest ABCI message read (default 64 MiB). */
 function maxMessageBytes(value: string | undefined): number | undefined {
   const { min, max } = MAX_MESSAGE_BYTES_RANGE
   return value === undefined ? undefined : integer(value, 'abci-max-message-bytes', min, max, 0)
 }
 
-/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N]`. */
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2]`. */
 export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes'], 'devnet')
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist'], 'devnet')
   const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const timeoutCommit = f.get('timeout-commit') ?? '500ms'
   if (!/^\d+(ms|s)$/.test(timeoutCommit)) throw new Error(`--timeout-commit must be a duration such as 500ms or 1s, not ${timeoutCommit}`)
   const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
+  const persist = persistFlag(f.get('persist'), validators)
   const cometbft = binary(f.get('cometbft'))
   // Without --dir the homes are the run's own: removed when it stops.
   const temporary = !f.has('dir')
@@ -122,6 +131,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
       validators,
       timeoutCommit,
       maxMessageBytes: maxBytes,
+      persist,
       // Each application a process of its own: this executable, as it was started, with `app`.
       appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
       node: chainId === undefined ? undefined : { chainId },

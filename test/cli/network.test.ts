@@ -77,12 +77,15 @@ describe('finality devnet / app: flags', () => {
     expect(app.out()).toContain(`cannot open the database at ${path.join(dir, 'file')}`)
   })
 
-  it('--abci-max-message-bytes is checked at once: 1024 to 2147483647', async () => {
+  it('--abci-max-message-bytes (1024 to 2147483647) and --persist are checked at once', async () => {
     const runs = [run(['devnet', '--abci-max-message-bytes', '1023']), run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', 'x', '--abci-max-message-bytes', '2147483648']), run(['devnet', '--abci-max-message-bytes', '64MiB'])]
     expect(await Promise.all(runs.map((r) => r.exited))).toEqual([1, 1, 1])
     for (const [r, value] of [[runs[0], '1023'], [runs[1], '2147483648'], [runs[2], '64MiB']] as const) {
       expect(r!.out()).toContain(`--abci-max-message-bytes must be an integer from 1024 to 2147483647, not ${value}`)
     }
+    const persist = run(['devnet', '--validators', '2', '--persist', '0,2'])
+    expect(await persist.exited).toBe(1)
+    expect(persist.out()).toContain('--persist must be all or node numbers from 0 to 1 joined by commas, not 0,2')
   })
 })
 
@@ -109,7 +112,7 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
   it('without --dir the homes are a temporary folder, removed on exit; faults typed on the standard input take a node and its application process', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
     dirs.push(tmp)
-    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--persist', 'all', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
     const homes = (await cli.waitFor(/homes in (\S+), removed on exit\)/))[1] as string
     const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
     expect(path.dirname(homes)).toBe(tmp)
@@ -134,6 +137,8 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await expect(blockNumber(url)).rejects.toThrow()
     cli.child.stdin?.write('start 0\n')
     await cli.waitFor(/node0: start done/)
+    // Over its database (--persist): the chain is there at once, before CometBFT replays anything.
+    expect(await blockNumber(url)).toBeGreaterThanOrEqual(killedAt)
     await until(async () => (await blockNumber(url)) > killedAt + 2)
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
