@@ -1,8 +1,10 @@
 /**
  * A local CometBFT network of this chain: N CometBFT nodes (child processes of a `cometbft`
  * binary, on loopback) and N nodes of the EVM application, each serving ABCI to its CometBFT node
- * and JSON-RPC to users. Genesis, keys and config are made with `cometbft init` and one shared
- * genesis file listing every validator; each node's ports are free ones picked at start.
+ * and JSON-RPC to users (in this process, or each a `finality app` process: `appCommand`).
+ * Genesis, keys and config are made with `cometbft init` and one shared genesis file listing every
+ * validator; each node's ports are free ones picked at start. Faults in CometBFT's e2e words:
+ * kill/stop and start, pause and resume, partition and heal.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { ClassicLevel } from 'classic-level'
@@ -57,7 +59,7 @@ export interface DevnetNode {
   readonly cometRpc: string
   /** The application's JSON-RPC URL (HTTP; WebSocket on the same port). */
   readonly url: string
-  /** The running application (undefined while stopped). */
+  /** The running application in this process (undefined while stopped, and when it runs as a process: `appCommand`). */
   readonly app: AbciNode | undefined
   /** True while both processes run. */
   readonly running: boolean
