@@ -9,7 +9,7 @@ import { initKeccak } from '../crypto/keccak.js'
 import { installEngine } from '../execution/engine/install.js'
 import { Eip1193Provider } from '../adapters/eip1193.js'
 import { MethodNotFoundError } from '../errors.js'
-import { quantity } from '../hex.js'
+import { data, fromHex, quantity } from '../hex.js'
 import type { NodeOptions } from '../options.js'
 import { checkNodeOptions } from '../options-check.js'
 import { Dispatcher } from '../rpc/dispatcher.js'
@@ -21,7 +21,8 @@ import { resolveSettings } from '../node/settings.js'
 import { NodeServices } from '../node/services.js'
 import { VERSION } from '../version.js'
 import { EvmAbciApp } from './evm-app.js'
-import { SEND_METHODS, forwardSends } from './mempool.js'
+import { cometFinalityMethods } from './finality-methods.js'
+import { CometMempool, SEND_METHODS } from './mempool.js'
 
 /** The options of a node behind CometBFT. */
 export interface AbciNodeOptions {
@@ -31,8 +32,6 @@ export interface AbciNodeOptions {
   genesisTime: bigint
   /** CometBFT's RPC (`http://127.0.0.1:26657`): where sends are broadcast. */
   cometRpc: string
-  /** Told of a send CometBFT refused after the local pool took it. */
-  onBroadcastError?: (error: Error) => void
 }
 
 /** The options that belong to block production or to the in-process validators, which CometBFT replaces. */
@@ -45,7 +44,7 @@ function whyAbsent(name: string): string | undefined {
     return `${name} is a test control of a one-process chain: on a CometBFT network blocks, time and state come only from consensus (no snapshots, time travel, state writes or mining on demand)`
   }
   if (ns === 'miner') return `${name}: CometBFT produces the blocks (its timeout_commit and create_empty_blocks settings), not this node`
-  if (ns === 'finality') return `${name} reads the in-process validators; behind CometBFT the validators, votes and commits are CometBFT's (its RPC: /validators, /commit, /consensus_state)`
+  if (ns === 'finality') return `${name} reads the in-process validators; behind CometBFT the validators, votes and commits are CometBFT's (finality_getValidators and finality_getCommitCertificate serve them; its RPC: /consensus_state, /dump_consensus_state)`
   return undefined
 }
 
@@ -76,17 +75,29 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
       methods.set(name, { ...m, run: () => { throw new MethodNotFoundError(name, why) } })
     }
   }
-  // What a send put in the local pool goes on to CometBFT's mempool.
-  const forwarder = forwardSends(components.pool, options.cometRpc, options.onBroadcastError)
-  for (const name of SEND_METHODS) {
+  // The validator set and commits are CometBFT's, read from its RPC.
+  for (const [name, m] of cometFinalityMethods(options.cometRpc, methods)) methods.set(name, m)
+  // Sends go through CometBFT's mempool and answer once its CheckTx took them.
+  const mempool = new CometMempool(options.cometRpc)
+  const sendRaw = methods.get('eth_sendRawTransaction')
+  if (sendRaw === undefined) throw new Error('no eth_sendRawTransaction method to send through CometBFT')
+  methods.set('eth_sendRawTransaction', { ...sendRaw, run: async (_s, [raw]) => data(await mempool.send(raw as Uint8Array)) })
+  for (const name of SEND_METHODS.filter((m) => m !== 'eth_sendRawTransaction')) {
     const send = methods.get(name)
-    if (send === undefined) throw new Error(`no ${name} method to forward`)
+    if (send === undefined) throw new Error(`no ${name} method to send through CometBFT`)
     methods.set(name, {
       ...send,
       run: async (s, params, scope) => {
-        const hash = (await send.run(s, params, scope)) as string
-        forwarder.forward(hash)
-        return hash
+        // Signed into the local pool (filled, nonce taken), then broadcast.
+        const hash = fromHex((await send.run(s, params, scope)) as string)
+        const entry = components.pool.get(hash)
+        if (entry === undefined) return data(hash)
+        try {
+          return data(await mempool.send(entry.tx.serialize(), hash))
+        } catch (error) {
+          components.pool.remove(entry.hash)
+          throw error
+        }
       },
     })
   }
@@ -106,9 +117,14 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
     pool,
     application: components.application,
     gasLimit: () => settings.blockGasLimit,
-    // A peer's transaction: into the local pool (not through a send method: never broadcast back).
+    // Into the local pool (never broadcast back); a send waiting on these bytes hears the outcome.
     admit: async (raw) => {
-      await transactions.submitRaw(raw)
+      try {
+        mempool.checked(raw, { hash: await transactions.submitRaw(raw) })
+      } catch (error) {
+        mempool.checked(raw, { error })
+        throw error
+      }
     },
     exclusive: (task) => producer.exclusive(task),
     request: (body) => node.request(body as never),

@@ -1,15 +1,20 @@
 /**
  * A local CometBFT network of this chain: N CometBFT nodes (child processes of a `cometbft`
  * binary, on loopback) and N nodes of the EVM application, each serving ABCI to its CometBFT node
- * and JSON-RPC to users. Genesis, keys and config are made with `cometbft init` and one shared
- * genesis file listing every validator; each node's ports are free ones picked at start.
+ * and JSON-RPC to users (in this process, or each a `finality app` process: `appCommand`).
+ * Genesis, keys and config are made with `cometbft init` and one shared genesis file listing every
+ * validator; each node's ports are free ones picked at start. Faults in CometBFT's e2e words:
+ * kill/stop and start, pause and resume, partition and heal.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { ClassicLevel } from 'classic-level'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
+import { appArgs, endChild, spawnApp } from './app-process.js'
+import { checkMaxMessageBytes } from './framing.js'
 import { serveAbci, type AbciServer } from './server.js'
 
 /** Options of {@link startDevnet}. */
@@ -26,7 +31,23 @@ export interface DevnetOptions {
   node?: NodeOptions
   /** CometBFT's output lines, with the node's index. Default: dropped. */
   onOutput?: (index: number, line: string) => void
-  /** Told of an application error (an ABCI exception, a broadcast CometBFT refused). */
+  /**
+   * Keep each application's chain in a LevelDB folder of its node's home (`<home>/app-db`): a node
+   * started again resumes from it, answering Info with its last height and state root, so
+   * CometBFT replays only the blocks it misses. `true`: every node; a list: those nodes. Default:
+   * none, the chains live in memory and a restarted node is rebuilt by CometBFT's replay.
+   */
+  persist?: boolean | readonly number[]
+  /**
+   * Run each application as a process of its own: the `finality` executable (with any arguments
+   * before its own, e.g. `[process.execPath, '<finality>/dist/cli.js']`), started as
+   * `finality app --abci …` beside its CometBFT node, so kill, stop and pause take both. Then
+   * `node` may give only `chainId`. Default: the applications run in this process.
+   */
+  appCommand?: readonly string[]
+  /** The largest ABCI message each application reads, in bytes (default 64 MiB). */
+  maxMessageBytes?: number
+  /** Told of an application error (an ABCI exception). */
   onError?: (index: number, error: Error) => void
 }
 
@@ -38,10 +59,12 @@ export interface DevnetNode {
   readonly cometRpc: string
   /** The application's JSON-RPC URL (HTTP; WebSocket on the same port). */
   readonly url: string
-  /** The running application (undefined while stopped). */
+  /** The running application in this process (undefined while stopped, and when it runs as a process: `appCommand`). */
   readonly app: AbciNode | undefined
   /** True while both processes run. */
   readonly running: boolean
+  /** True while its CometBFT process is paused ({@link Devnet.pause}). */
+  readonly paused: boolean
 }
 
 /** A running devnet. */
@@ -52,6 +75,23 @@ export interface Devnet {
   stop(i: number, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
   /** Starts node `i` again: a fresh application, which CometBFT replays its blocks into and block sync brings up to date. */
   start(i: number): Promise<void>
+  /**
+   * Pauses node `i` as CometBFT's e2e `pause` does: its CometBFT process is stopped (SIGSTOP), so it
+   * neither votes nor gossips, with its connections left open; so is its application's process
+   * when it runs as one (`appCommand`); one in this process still answers reads of what it has.
+   * More than a third of the power paused halts the chain.
+   */
+  pause(i: number): Promise<void>
+  /** Lets a paused node `i` go on (SIGCONT): it catches up with the others. */
+  resume(i: number): Promise<void>
+  /**
+   * Splits the network into `groups` (every node in exactly one): each node's `persistent_peers`
+   * names only its group's nodes, and every node restarts (SIGTERM, then start), so no connection
+   * crosses between groups. A group with more than two thirds of the power goes on; the others halt.
+   */
+  partition(groups: readonly (readonly number[])[]): Promise<void>
+  /** Ends a partition: every node's peers are all the others again, and every node restarts. */
+  heal(): Promise<void>
   /** Stops every node (SIGTERM: CometBFT closes its stores). */
   close(): Promise<void>
 }
@@ -90,11 +130,24 @@ interface Slot {
   app: AbciNode | undefined
   url: string
   listening: { close(): Promise<void> } | undefined
+  paused: boolean
+  db: ClassicLevel<string, Uint8Array> | undefined
+  /** The application's process, when it runs as one. */
+  appProcess: ChildProcess | undefined
 }
 
 /** Makes the homes (keys, one genesis, config) and starts every node. */
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const n = options.validators ?? 4
+  if (options.maxMessageBytes !== undefined) checkMaxMessageBytes(options.maxMessageBytes)
+  const persist = options.persist ?? false
+  if (Array.isArray(persist) && persist.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) throw new Error(`persist names nodes 0 to ${n - 1}, not ${persist.join(', ')}`)
+  if (options.node?.db !== undefined) throw new Error('option node.db: each node has a database of its own; give persist instead')
+  if (options.appCommand !== undefined) {
+    const others = Object.keys(options.node ?? {}).filter((k) => k !== 'chainId')
+    if (others.length > 0) throw new Error(`option node.${others[0]}: applications run as processes (appCommand) take only chainId`)
+  }
+  const persisted = (i: number) => persist === true || (Array.isArray(persist) && persist.includes(i))
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
   for (let i = 0; i < n; i++) {
@@ -103,7 +156,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
     const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
-    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined })
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined, appProcess: undefined })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
   const now = Math.floor(Date.now() / 1000)
@@ -126,6 +179,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     toml = setToml(toml, 'rpc', 'laddr', `"tcp://127.0.0.1:${s.ports.rpc}"`)
     toml = setToml(toml, 'p2p', 'laddr', `"tcp://127.0.0.1:${s.ports.p2p}"`)
     toml = setToml(toml, 'p2p', 'persistent_peers', JSON.stringify(peers))
+    // Peers only from persistent_peers (no peer exchange): a partition's sides never learn of each other.
+    toml = setToml(toml, 'p2p', 'pex', 'false')
     toml = setToml(toml, 'p2p', 'addr_book_strict', 'false')
     toml = setToml(toml, 'p2p', 'allow_duplicate_ip', 'true')
     toml = setToml(toml, 'consensus', 'timeout_commit', timeoutCommit)
@@ -140,9 +195,36 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     if (s.comet !== undefined) return
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
-    s.app = await createAbciNode({ node: options.node, genesisTime, cometRpc, onBroadcastError: (e) => options.onError?.(i, e) })
-    s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e))
+    if (options.appCommand !== undefined) {
+      const args = appArgs({
+        abci: `tcp://127.0.0.1:${s.ports.abci}`,
+        genesis: join(s.home, 'config', 'genesis.json'),
+        cometRpc,
+        port: s.ports.http,
+        chainId: options.node?.chainId === undefined ? undefined : BigInt(options.node.chainId),
+        maxMessageBytes: options.maxMessageBytes,
+        db: persisted(i) ? join(s.home, 'app-db') : undefined,
+      })
+      s.appProcess = await spawnApp(options.appCommand, args, (line) => {
+        if (/^(ABCI: |finality: )/.test(line)) options.onError?.(i, new Error(line))
+      })
+    } else await startInProcess(s, cometRpc)
+    spawnComet(s)
+  }
+
+  const startInProcess = async (s: Slot, cometRpc: string): Promise<void> => {
+    const i = s.index
+    if (persisted(i)) {
+      s.db = new ClassicLevel<string, Uint8Array>(join(s.home, 'app-db'), { keyEncoding: 'utf8', valueEncoding: 'view' })
+      await s.db.open()
+    }
+    s.app = await createAbciNode({ node: { ...options.node, db: s.db }, genesisTime, cometRpc })
+    s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e), { maxMessageBytes: options.maxMessageBytes })
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
+  }
+
+  const spawnComet = (s: Slot): void => {
+    const i = s.index
     const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
     s.comet = child
     const onLine = (chunk: Buffer) => {
@@ -158,23 +240,39 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const stop = async (i: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
-    const child = s.comet
-    if (child !== undefined && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill(signal)
-      await exited
-    }
+    // A paused process takes SIGTERM only once it runs again: endChild lets it go on.
+    await endChild(s.comet, signal, s.paused)
+    await endChild(s.appProcess, signal, s.paused)
     s.comet = undefined
+    s.appProcess = undefined
+    s.paused = false
     await s.listening?.close()
     await s.abci?.close()
     await s.app?.node.close()
+    await s.db?.close()
+    s.db = undefined
     s.listening = undefined
     s.abci = undefined
     s.app = undefined
   }
 
+  const slot = (i: number): Slot => {
+    const s = slots[i]
+    if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
+    return s
+  }
+  const signal = (i: number, to: 'SIGSTOP' | 'SIGCONT'): void => {
+    const s = slot(i)
+    if (s.comet === undefined || s.comet.exitCode !== null) throw new Error(`node ${i} is not running`)
+    if (s.paused === (to === 'SIGSTOP')) throw new Error(`node ${i} is ${s.paused ? 'already paused' : 'not paused'}`)
+    s.comet.kill(to)
+    s.appProcess?.kill(to)
+    s.paused = to === 'SIGSTOP'
+  }
+
   try {
-    for (let i = 0; i < n; i++) await start(i)
+    // All at once: each CometBFT node dials its peers until they answer.
+    await Promise.all(slots.map((s) => start(s.index)))
   } catch (error) {
     for (let i = 0; i < n; i++) await stop(i).catch(() => {})
     throw error
@@ -190,12 +288,36 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     get running() {
       return s.comet !== undefined
     },
+    get paused() {
+      return s.paused
+    },
   }))
+  const regroup = async (groups: readonly (readonly number[])[]): Promise<void> => {
+    const seen = groups.flat()
+    if (seen.length !== n || new Set(seen).size !== n || seen.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
+      throw new Error(`a partition puts every node (0 to ${n - 1}) in exactly one group, not ${JSON.stringify(groups)}`)
+    }
+    await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
+    for (const group of groups) {
+      for (const i of group) {
+        const s = slot(i)
+        const file = join(s.home, 'config', 'config.toml')
+        const peers = group.filter((j) => j !== i).map((j) => `${slot(j).id}@127.0.0.1:${slot(j).ports.p2p}`).join(',')
+        writeFileSync(file, setToml(readFileSync(file, 'utf8'), 'p2p', 'persistent_peers', JSON.stringify(peers)))
+      }
+    }
+    await Promise.all(slots.map((s) => start(s.index)))
+  }
+
   return {
     nodes,
     genesisTime,
+    partition: regroup,
+    heal: () => regroup([slots.map((s) => s.index)]),
     start,
     stop,
+    pause: async (i) => signal(i, 'SIGSTOP'),
+    resume: async (i) => signal(i, 'SIGCONT'),
     close: async () => {
       await Promise.all(slots.map((s) => stop(s.index, 'SIGTERM')))
     },

@@ -103,7 +103,18 @@ export class EvmAbciApp implements AbciApplication {
   async checkTx(req: RequestCheckTx): Promise<MessageInitShape<typeof ResponseCheckTxSchema>> {
     const { pool, common } = this.parts
     const decoded = decodeTx(req.tx, common)
-    if (decoded === undefined) return { code: CODE.undecodable, log: 'not a signed transaction of this chain' }
+    if (decoded === undefined) {
+      let log = 'not a signed transaction of this chain'
+      // The admission's own words for what is wrong with the bytes (a send may wait on them).
+      if (req.type !== CheckTxType.RECHECK) {
+        try {
+          await this.parts.admit(req.tx)
+        } catch (error) {
+          log = (error as Error).message
+        }
+      }
+      return { code: CODE.undecodable, log }
+    }
     const hash = decoded.tx.hash()
     if (req.type === CheckTxType.RECHECK) {
       // After a block: a transaction whose nonce the chain passed can no longer be included.
@@ -113,7 +124,7 @@ export class EvmAbciApp implements AbciApplication {
       }
       return { code: CODE.ok, gasWanted: decoded.tx.gasLimit }
     }
-    // Sent to this node, it is already in the local pool (the send put it there before broadcasting it).
+    // A signing send put it in the local pool before broadcasting it.
     if (pool.has(hash)) return { code: CODE.ok, gasWanted: decoded.tx.gasLimit }
     try {
       await this.parts.admit(req.tx)

@@ -5,8 +5,23 @@
  */
 import { concat } from '../hex.js'
 
-/** The largest message this server reads (CometBFT's own limit is 2 GiB; blocks here are far smaller). */
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+/**
+ * The largest message the server reads unless told otherwise: 64 MiB, room for a FinalizeBlock
+ * of CometBFT's default block size (`max_bytes` 21 MiB) with its overhead.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+/** The bounds of the setting: a message of 1 KiB up to 2 GiB − 1 (a length CometBFT's int32 sizes can carry). */
+export const MAX_MESSAGE_BYTES_RANGE = { min: 1024, max: 2 ** 31 - 1 } as const
+
+/** Throws, naming `name` and the bounds, unless `value` is an integer within {@link MAX_MESSAGE_BYTES_RANGE}. */
+export function checkMaxMessageBytes(value: unknown, name = 'maxMessageBytes'): number {
+  const { min, max } = MAX_MESSAGE_BYTES_RANGE
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max} (bytes), not ${String(value)}`)
+  }
+  return value
+}
 
 /** `message` with its varint length before it. */
 export function frame(message: Uint8Array): Uint8Array {
@@ -30,6 +45,11 @@ export class FrameReader {
   private held = 0
   /** The bytes the message under way needs (prefix included), once its prefix was read. */
   private needed = 0
+
+  /** `maxMessageBytes`: a longer message is refused (checked with {@link checkMaxMessageBytes}). */
+  constructor(private readonly maxMessageBytes: number = DEFAULT_MAX_MESSAGE_BYTES) {
+    checkMaxMessageBytes(maxMessageBytes)
+  }
 
   /** Adds `chunk` and answers every message now complete, in order. */
   push(chunk: Uint8Array): Uint8Array[] {
@@ -57,7 +77,7 @@ export class FrameReader {
         if (shift > 35) throw new Error('ABCI: malformed message length (varint too long)')
       }
       if (!complete) break
-      if (length > MAX_MESSAGE_BYTES) throw new Error(`ABCI: message of ${length} bytes is over the limit of ${MAX_MESSAGE_BYTES}`)
+      if (length > this.maxMessageBytes) throw new Error(`ABCI: message of ${length} bytes is over the limit of ${this.maxMessageBytes} (maxMessageBytes)`)
       if (joined.length - i < length) {
         this.needed = i - at + length
         break

@@ -31,7 +31,7 @@ import {
   ResponseProcessProposal_ProposalStatus,
   ResponseVerifyVoteExtension_VerifyStatus,
 } from './gen/tendermint/abci/types_pb.js'
-import { FrameReader, frame } from './framing.js'
+import { DEFAULT_MAX_MESSAGE_BYTES, FrameReader, checkMaxMessageBytes, frame } from './framing.js'
 
 
 /** The calls an application behind CometBFT answers (the state-sync and vote-extension calls have the defaults of CometBFT's BaseApplication). */
@@ -93,8 +93,15 @@ export interface AbciServer {
   close(): Promise<void>
 }
 
+/** Settings of {@link serveAbci}. */
+export interface AbciServerOptions {
+  /** The largest message read, in bytes (default 64 MiB); a longer one closes the connection. */
+  maxMessageBytes?: number
+}
+
 /** Serves `app` at `address` (tcp://host:port, port 0 for any; or unix:///path). */
-export async function serveAbci(app: AbciApplication, address: string, onError: (error: Error) => void = () => {}): Promise<AbciServer> {
+export async function serveAbci(app: AbciApplication, address: string, onError: (error: Error) => void = () => {}, options: AbciServerOptions = {}): Promise<AbciServer> {
+  const maxMessageBytes = checkMaxMessageBytes(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES)
   const where = parseAbciAddress(address)
   let turn: Promise<unknown> = Promise.resolve()
   const sockets = new Set<Socket>()
@@ -102,7 +109,7 @@ export async function serveAbci(app: AbciApplication, address: string, onError: 
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
     socket.on('error', () => socket.destroy())
-    const reader = new FrameReader()
+    const reader = new FrameReader(maxMessageBytes)
     // The answers of this connection, in the order of its requests.
     let written: Promise<unknown> = Promise.resolve()
     socket.on('data', (chunk: Buffer) => {

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ClassicLevel } from 'classic-level'
+import { openDatabase } from './database.js'
 import { isLoopback } from '../adapters/auth.js'
 import { createNode, type FinalityNode } from '../node.js'
 import { parseAddress, type Listening } from '../adapters/listen.js'
@@ -80,26 +80,6 @@ function banner(node: FinalityNode, c: CliConfig, served: Listening | undefined,
 /** Colours only on a terminal, and never with NO_COLOR set (no-color.org: any non-empty value). */
 function useColor(): boolean {
   return process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === ''
-}
-
-/** Opens the --db directory, with a message that names the cause and what to do. */
-async function openDatabase(dir: string): Promise<ClassicLevel<string, Uint8Array>> {
-  const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view' })
-  try {
-    await db.open()
-    return db
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause
-    const why =
-      cause?.code === 'LEVEL_LOCKED'
-        ? 'another process has it open (another finality on the same --db?); stop that process, or give --db another directory'
-        : cause?.code === 'EEXIST' || cause?.code === 'ENOTDIR'
-          ? 'the path is a file, not a directory; give --db a directory (it is created when missing)'
-          : cause?.code === 'EACCES' || cause?.code === 'EPERM'
-            ? 'permission denied; give --db a directory you can write to'
-            : `${cause?.message ?? (error instanceof Error ? error.message : String(error))}; check that --db names a directory you can write to`
-    throw new Error(`cannot open the database at ${dir}: ${why}`)
-  }
 }
 
 /** Anvil's rule for a state path: a directory means `<dir>/state.json`. */

@@ -4,12 +4,15 @@
  * network (docs/devnet.md). Both answer a function that stops them.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { startDevnet } from '../abci/devnet.js'
+import { startDevnet, type Devnet } from '../abci/devnet.js'
+import { createInterface } from 'node:readline'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
+import { MAX_MESSAGE_BYTES_RANGE } from '../abci/framing.js'
+import { openDatabase } from './database.js'
 
 /** The CometBFT release the application speaks to (its ABCI types are generated from it). */
 export const COMETBFT_INSTALL = 'go install github.com/cometbft/cometbft/cmd/cometbft@v0.38.26'
@@ -52,30 +55,110 @@ function binary(given: string | undefined): string {
   }
 }
 
-/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID]`. */
+/** The faults `finality devnet` takes on its standard input, a line each (`pause 2`): CometBFT's e2e words. */
+const FAULTS = {
+  kill: (net: Devnet, i: number) => net.stop(i, 'SIGKILL'),
+  stop: (net: Devnet, i: number) => net.stop(i, 'SIGTERM'),
+  start: (net: Devnet, i: number) => net.start(i),
+  restart: async (net: Devnet, i: number) => {
+    await net.stop(i, 'SIGTERM')
+    await net.start(i)
+  },
+  pause: (net: Devnet, i: number) => net.pause(i),
+  resume: (net: Devnet, i: number) => net.resume(i),
+} as const
+
+/** The usage of the fault lines. */
+const FAULT_USAGE = `${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}, partition 0,1,2 3 (groups of nodes), heal`
+
+/** Runs one fault line; answers what was done, throws why not. */
+async function fault(net: Devnet, line: string): Promise<string> {
+  if (line === 'heal') {
+    await net.heal()
+    return 'healed: every node peers with every other'
+  }
+  if (line.startsWith('partition ')) {
+    const groups = line.slice('partition '.length).trim().split(/\s+/).map((g) => g.split(',').map((i) => (/^\d+$/.test(i) ? Number(i) : Number.NaN)))
+    await net.partition(groups)
+    return `partitioned: ${groups.map((g) => g.map((i) => `node${i}`).join(' ')).join(' | ')}`
+  }
+  const match = /^(\w+) (\d+)$/.exec(line)
+  const name = match?.[1] as keyof typeof FAULTS | undefined
+  if (match === null || name === undefined || !Object.hasOwn(FAULTS, name)) {
+    throw new Error(`unknown fault ${JSON.stringify(line)}: ${FAULT_USAGE}`)
+  }
+  const i = Number(match[2])
+  if (i >= net.nodes.length) throw new Error(`no node${i}: the devnet has node0 to node${net.nodes.length - 1}`)
+  await FAULTS[name](net, i)
+  return `node${i}: ${name} done`
+}
+
+/** `--persist all | 0,2`: the nodes whose applications keep their chain in `<home>/app-db`. */
+function persistFlag(value: string | undefined, validators: number): true | number[] | undefined {
+  if (value === undefined || value === 'all') return value === undefined ? undefined : true
+  const nodes = value.split(',').map((v) => (/^\d+$/.test(v) ? Number(v) : Number.NaN))
+  if (nodes.some((i) => !(i < validators))) throw new Error(`--persist must be all or node numbers from 0 to ${validators - 1} joined by commas, not ${value}`)
+  return nodes
+}
+
+/** `--abci-max-message-bytes N`: the largest ABCI message read (default 64 MiB). */
+function maxMessageBytes(value: string | undefined): number | undefined {
+  const { min, max } = MAX_MESSAGE_BYTES_RANGE
+  return value === undefined ? undefined : integer(value, 'abci-max-message-bytes', min, max, 0)
+}
+
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2]`. */
 export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id'], 'devnet')
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist'], 'devnet')
   const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const timeoutCommit = f.get('timeout-commit') ?? '500ms'
   if (!/^\d+(ms|s)$/.test(timeoutCommit)) throw new Error(`--timeout-commit must be a duration such as 500ms or 1s, not ${timeoutCommit}`)
-  const dir = f.has('dir') ? resolve(f.get('dir') as string) : mkdtempSync(join(tmpdir(), 'finality-devnet-'))
-  const net = await startDevnet({
-    binary: binary(f.get('cometbft')),
-    dir,
-    validators,
-    timeoutCommit,
-    node: chainId === undefined ? undefined : { chainId },
-    onError: (i, e) => print(`node${i}: ${e.message}`),
-  })
-  print(`finality devnet: ${validators} CometBFT validators (homes in ${dir})`)
+  const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
+  const persist = persistFlag(f.get('persist'), validators)
+  const cometbft = binary(f.get('cometbft'))
+  // Without --dir the homes are the run's own: removed when it stops.
+  const temporary = !f.has('dir')
+  const dir = temporary ? mkdtempSync(join(tmpdir(), 'finality-devnet-')) : resolve(f.get('dir') as string)
+  const removeTemporary = () => {
+    if (temporary) rmSync(dir, { recursive: true, force: true })
+  }
+  let net: Awaited<ReturnType<typeof startDevnet>>
+  try {
+    net = await startDevnet({
+      binary: cometbft,
+      dir,
+      validators,
+      timeoutCommit,
+      maxMessageBytes: maxBytes,
+      persist,
+      // Each application a process of its own: this executable, as it was started, with `app`.
+      appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
+      node: chainId === undefined ? undefined : { chainId },
+      onError: (i, e) => print(`node${i}: ${e.message}`),
+    })
+  } catch (error) {
+    removeTemporary()
+    throw error
+  }
+  print(`finality devnet: ${validators} CometBFT validators (homes in ${dir}${temporary ? ', removed on exit' : ''})`)
   for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
-  return () => net.close()
+  print(`faults, a line each: ${FAULT_USAGE}`)
+  const lines = createInterface({ input: process.stdin })
+  lines.on('line', (line) => {
+    void fault(net, line.trim()).then(print, (e: Error) => print(`error: ${e.message}`))
+  })
+  return async () => {
+    lines.close()
+    await net.close()
+    removeTemporary()
+  }
 }
 
-/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID]`. */
+/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N] [--db DIR]`. */
 export async function appCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id'], 'app')
+  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes', 'db'], 'app')
+  const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
   const abci = f.get('abci')
   if (abci === undefined) throw new Error('finality app: --abci <tcp://host:port | unix:///path> is required (the proxy_app address of the CometBFT node)')
   const genesisFile = f.get('genesis')
@@ -86,13 +169,14 @@ export async function appCommand(argv: string[], print: (line: string) => void):
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const port = integer(f.get('port'), 'port', 0, 65535, 8545)
   const cometRpc = f.get('comet-rpc') ?? 'http://127.0.0.1:26657'
+  // A chain kept in --db resumes: Info answers its height, and CometBFT replays only what it misses.
+  const db = f.has('db') ? await openDatabase(resolve(f.get('db') as string)) : undefined
   const { node, app } = await createAbciNode({
-    node: chainId === undefined ? undefined : { chainId },
+    node: { ...(chainId === undefined ? {} : { chainId }), ...(db === undefined ? {} : { db }) },
     genesisTime: BigInt(Math.floor(ms / 1000)),
     cometRpc,
-    onBroadcastError: (e) => print(e.message),
   })
-  const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`))
+  const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`), { maxMessageBytes: maxBytes })
   const listening = await node.listen({ port, host: f.get('host') ?? '127.0.0.1', api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
   print(`finality app: ABCI on ${server.address}, sends to CometBFT at ${cometRpc}`)
   print(`HTTP listening on ${listening.http}`)
@@ -100,5 +184,6 @@ export async function appCommand(argv: string[], print: (line: string) => void):
     await listening.close()
     await server.close()
     await node.close()
+    await db?.close()
   }
 }

@@ -3,15 +3,17 @@
  * application over ABCI): a send to one node is read from another, all nodes agree on every block,
  * a node killed and restarted catches up, and with two of four down the chain halts until one returns.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createPublicClient, createWalletClient, http, parseEther, parseGwei, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, http, keccak256, parseEther, parseGwei, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { createNode } from '../../src/index.js'
 import { cometbft } from '../helpers/cometbft.js'
+import { ed25519Verify, precommitSignBytes } from '../helpers/comet-vote.js'
 
 const found = cometbft()
 const skip = 'skip' in found ? found.skip : undefined
@@ -40,9 +42,21 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
   let net: Devnet
   let dir: string
   const errors: string[] = []
+  const output2: string[] = []
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'finality-devnet-'))
-    net = await startDevnet({ binary: (found as { binary: string }).binary, dir, validators: 4, timeoutCommit: '100ms', onError: (i, e) => errors.push(`node${i}: ${e.message}`) })
+    // Node 2 keeps its chain in a database; the others in memory (rebuilt by CometBFT's replay).
+    net = await startDevnet({
+      binary: (found as { binary: string }).binary,
+      dir,
+      validators: 4,
+      timeoutCommit: '100ms',
+      persist: [2],
+      onOutput: (i, line) => {
+        if (i === 2) output2.push(line)
+      },
+      onError: (i, e) => errors.push(`node${i}: ${e.message}`),
+    })
     await until('block 2 on every node', async () => (await Promise.all(net.nodes.map((n) => cometHeight(n.cometRpc)))).every((h) => h >= 2))
   }, 60_000)
   afterAll(async () => {
@@ -123,6 +137,152 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     expect((await rpc(net.nodes[0]!.url, 'evm_snapshot')).error?.code).toBe(-32601)
   })
 
+  it("each block's commit certificate is CometBFT's commit, every signature verifying against CometBFT's validator set", async () => {
+    await until('3 EVM blocks', async () => Number((await rpc(net.nodes[0]!.url, 'eth_blockNumber')).result) >= 3)
+    // The set as CometBFT's RPC gives it, read here without the code under test.
+    const comet = (await (await fetch(`${net.nodes[1]!.cometRpc}/validators?height=2`)).json()) as { result: { validators: Array<{ address: string; pub_key: { value: string }; voting_power: string }> } }
+    const keys = new Map(comet.result.validators.map((v) => [`0x${v.address.toLowerCase()}`, Buffer.from(v.pub_key.value, 'base64')]))
+    expect(keys.size).toBe(4)
+    for (const [address, key] of keys) expect(`0x${createHash('sha256').update(key).digest('hex').slice(0, 40)}`).toBe(address)
+    for (const node of net.nodes) {
+      for (const h of [1, 2, 3]) {
+        const cert = (await rpc(node.url, 'finality_getCommitCertificate', [`0x${h.toString(16)}`])).result
+        const block = (await rpc(node.url, 'eth_getBlockByNumber', [`0x${h.toString(16)}`, false])).result
+        expect(cert.height).toBe(`0x${h.toString(16)}`)
+        expect(cert.blockHash).toBe(block.hash)
+        expect(cert.proposer).toBe(block.miner)
+        const cometBlock = (await (await fetch(`${node.cometRpc}/block?height=${h}`)).json()) as { result: { block_id: { hash: string; parts: { total: number; hash: string } } } }
+        expect(cert.cometbft.blockId.hash).toBe(`0x${cometBlock.result.block_id.hash.toLowerCase()}`)
+        expect(cert.validatorSet.map((v: { address: string; publicKey: string; votingPower: string }) => [v.address, v.publicKey, v.votingPower])).toEqual(
+          [...keys].map(([a, k]) => [a, `0x${k.toString('hex')}`, '0xa']),
+        )
+        const signBytes = (p: { timestamp: { seconds: Hex; nanos: Hex } }) =>
+          precommitSignBytes({
+            chainId: 'finality-devnet',
+            height: BigInt(h),
+            round: BigInt(cert.round),
+            blockHash: Buffer.from(cometBlock.result.block_id.hash, 'hex'),
+            partsTotal: BigInt(cometBlock.result.block_id.parts.total),
+            partsHash: Buffer.from(cometBlock.result.block_id.parts.hash, 'hex'),
+            seconds: BigInt(p.timestamp.seconds),
+            nanos: BigInt(p.timestamp.nanos),
+          })
+        for (const p of cert.precommits) {
+          const key = keys.get(p.validator)!
+          expect(ed25519Verify(key, signBytes(p), Buffer.from(p.signature.slice(2), 'hex')), `node${node.index} block ${h} ${p.validator}`).toBe(true)
+          // A vote of another time is not what was signed.
+          expect(ed25519Verify(key, signBytes({ timestamp: { ...p.timestamp, nanos: `0x${(BigInt(p.timestamp.nanos) + 1n).toString(16)}` } }), Buffer.from(p.signature.slice(2), 'hex'))).toBe(false)
+        }
+        // More than two thirds of the power (each validator has 10 of 40).
+        expect(new Set(cert.precommits.map((p: { validator: string }) => p.validator)).size * 10).toBeGreaterThan(40 * (2 / 3))
+      }
+      expect((await rpc(node.url, 'finality_getCommitCertificate', ['0x0'])).result).toBeNull()
+      expect((await rpc(node.url, 'finality_getCommitCertificate', ['0xffffff'])).result).toBeNull()
+    }
+  })
+
+  it("finality_getValidators answers CometBFT's validator set on every node", async () => {
+    const comet = (await (await fetch(`${net.nodes[0]!.cometRpc}/validators`)).json()) as { result: { validators: Array<{ address: string; pub_key: { value: string }; voting_power: string }> } }
+    const expected = comet.result.validators.map((v) => ({
+      address: `0x${v.address.toLowerCase()}`,
+      publicKey: `0x${Buffer.from(v.pub_key.value, 'base64').toString('hex')}`,
+      votingPower: `0x${BigInt(v.voting_power).toString(16)}`,
+      feeRecipient: `0x${v.address.toLowerCase()}`,
+    }))
+    for (const node of net.nodes) {
+      expect((await rpc(node.url, 'finality_getValidators')).result).toEqual(expected)
+      expect((await rpc(node.url, 'finality_getValidators', ['0x1'])).result).toEqual(expected)
+      const beyond = await rpc(node.url, 'finality_getValidators', ['0xffffff'])
+      expect(beyond.error?.code).toBe(-32602)
+      expect(beyond.error?.message).toMatch(/beyond/)
+    }
+    expect((await rpc(net.nodes[0]!.url, 'finality_getConsensusState')).error?.code).toBe(-32601)
+  })
+
+  it("a send answers once CheckTx took it: the transaction is in CometBFT's mempool or a block when the hash comes back", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 6 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const url = net.nodes[1]!.url
+    const hashes: Hex[] = []
+    for (let nonce = 0; nonce < 3; nonce++) {
+      const raw = await account.signTransaction({ chainId, nonce, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+      const answer = await rpc(url, 'eth_sendRawTransaction', [raw])
+      expect(answer.result).toBe(keccak256(raw))
+      hashes.push(answer.result as Hex)
+      // Asked at once: CometBFT holds it (CometBFT's transaction hash is the SHA-256 of its bytes).
+      const cometHash = createHash('sha256').update(Buffer.from(raw.slice(2), 'hex')).digest('hex')
+      const pending = (await (await fetch(`${net.nodes[1]!.cometRpc}/unconfirmed_txs?limit=100`)).json()) as { result: { txs: string[] } }
+      const inBlock = (await (await fetch(`${net.nodes[1]!.cometRpc}/tx?hash=0x${cometHash}`)).json()) as { result?: unknown }
+      expect(pending.result.txs.includes(Buffer.from(raw.slice(2), 'hex').toString('base64')) || inBlock.result !== undefined, `nonce ${nonce}`).toBe(true)
+    }
+    const reader = createPublicClient({ transport: http(net.nodes[3]!.url) })
+    for (const hash of hashes) expect((await reader.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 20_000 })).status).toBe('success')
+    expect(errors).toEqual([])
+  })
+
+  it("CheckTx's refusal is the send's JSON-RPC error", async () => {
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 6 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const url = net.nodes[2]!.url
+    // Nonce 0 of the sender above, mined already: the pool's check, run by this node's CheckTx.
+    const stale = await account.signTransaction({ chainId, nonce: 0, to: account.address, value: 2n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    const low = await rpc(url, 'eth_sendRawTransaction', [stale])
+    expect(low.error?.code).toBe(-32000)
+    expect(low.error?.message).toMatch(/^nonce too low/)
+    const cometHash = createHash('sha256').update(Buffer.from(stale.slice(2), 'hex')).digest('hex')
+    expect(((await (await fetch(`${net.nodes[2]!.cometRpc}/tx?hash=0x${cometHash}`)).json()) as { error?: unknown }).error).toBeDefined()
+    // Bytes that are no transaction.
+    const junk = await rpc(url, 'eth_sendRawTransaction', ['0x02c0'])
+    expect(junk.error?.code).toBe(-32000)
+    expect(junk.error?.message).toMatch(/^invalid transaction/)
+    // Bytes CometBFT already took (in its mempool or a block by now): its mempool cache answers.
+    const next = await account.signTransaction({ chainId, nonce: 3, to: account.address, value: 1n, gas: 21000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), type: 'eip1559' })
+    expect((await rpc(url, 'eth_sendRawTransaction', [next])).result).toBe(keccak256(next))
+    expect((await rpc(url, 'eth_sendRawTransaction', [next])).error).toEqual({ code: -32000, message: 'already known' })
+  })
+
+  it('with 2 of 4 validators paused (SIGSTOP) the chain halts, and goes on when they resume', async () => {
+    await net.pause(2)
+    await net.pause(3)
+    expect(net.nodes.map((n) => n.paused)).toEqual([false, false, true, true])
+    await expect(net.pause(3)).rejects.toThrow('node 3 is already paused')
+    await sleep(1500)
+    const halted = await cometHeight(net.nodes[0]!.cometRpc)
+    await sleep(2000)
+    const stuck = await cometHeight(net.nodes[0]!.cometRpc)
+    expect(stuck).toBeLessThanOrEqual(halted + 1)
+    // The paused node's application still answers reads.
+    expect(Number((await rpc(net.nodes[3]!.url, 'eth_blockNumber')).result)).toBeGreaterThan(0)
+    await net.resume(2)
+    await net.resume(3)
+    await expect(net.resume(3)).rejects.toThrow('node 3 is not paused')
+    await until('blocks again', async () => (await cometHeight(net.nodes[0]!.cometRpc)) > stuck + 2)
+    await until('node 3 caught up', async () => (await cometHeight(net.nodes[3]!.cometRpc)) >= stuck + 2)
+  }, 60_000)
+
+  it('a node restarted over its database resumes at its height: CometBFT replays only what it missed', async () => {
+    const before = Number((await rpc(net.nodes[2]!.url, 'eth_blockNumber')).result)
+    expect(before).toBeGreaterThan(2)
+    await net.stop(2)
+    const other = await cometHeight(net.nodes[0]!.cometRpc)
+    await until('2 blocks without node 2', async () => (await cometHeight(net.nodes[0]!.cometRpc)) >= other + 2)
+    output2.length = 0
+    await net.start(2)
+    // Before CometBFT has even connected: the chain read back from the database.
+    expect(Number((await rpc(net.nodes[2]!.url, 'eth_blockNumber')).result)).toBeGreaterThanOrEqual(before)
+    const replay = await until('the handshake', async () => output2.map((l) => /ABCI Replay Blocks.*appHeight=(\d+)/.exec(l)).find((m) => m !== null) ?? undefined)
+    expect(Number(replay[1])).toBeGreaterThanOrEqual(before)
+    const head = await until('node 2 caught up', async () => {
+      const [a, b] = await Promise.all([0, 2].map(async (i) => Number((await rpc(net.nodes[i]!.url, 'eth_blockNumber')).result)))
+      return b! >= other + 2 && b! >= a! - 1 ? b : undefined
+    })
+    for (let h = 1; h <= head; h++) {
+      const tag = `0x${h.toString(16)}`
+      const [a, b] = await Promise.all([0, 2].map(async (i) => (await rpc(net.nodes[i]!.url, 'eth_getBlockByNumber', [tag, false])).result))
+      expect(b.hash, `block ${h}`).toBe(a.hash)
+    }
+  }, 60_000)
+
   it('a node killed and restarted catches up and serves the same history', async () => {
     await net.stop(3)
     const wallet = createWalletClient({ transport: http(net.nodes[0]!.url) })
@@ -153,4 +313,25 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     await until('blocks again', async () => (await cometHeight(net.nodes[0]!.cometRpc)) > stuck + 2)
     await net.start(3)
   }, 60_000)
+
+  it('a partition {0, 1, 2} | {3}: the side with 3 of 4 goes on, node 3 halts; healed, node 3 catches up', async () => {
+    const [n0, n3] = [net.nodes[0]!.cometRpc, net.nodes[3]!.cometRpc]
+    const peers = async (url: string) => Number(((await (await fetch(`${url}/net_info`)).json()) as { result: { n_peers: string } }).result.n_peers)
+    await net.partition([[0, 1, 2], [3]])
+    const from = await until('node 0 back', () => cometHeight(n0))
+    await until('the majority side goes on', async () => (await cometHeight(n0)) >= from + 3)
+    expect(await peers(n3)).toBe(0)
+    expect(await peers(n0)).toBe(2)
+    const h3 = await until('node 3 back', () => cometHeight(n3))
+    await sleep(1000)
+    expect(await cometHeight(n3)).toBe(h3)
+    expect(h3).toBeLessThan(await cometHeight(n0))
+    await expect(net.partition([[0, 1], [1, 2, 3]])).rejects.toThrow('a partition puts every node (0 to 3) in exactly one group, not [[0,1],[1,2,3]]')
+    await net.heal()
+    await until('node 3 caught up', async () => {
+      const [a, b] = await Promise.all([cometHeight(n0), cometHeight(n3)])
+      return b > h3 && b >= a - 1
+    })
+    expect(await peers(n3)).toBe(3)
+  }, 90_000)
 })

@@ -31,6 +31,15 @@ describe('framing', () => {
     expect(() => new FrameReader().push(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x40]))).toThrow(/over the limit/)
     expect(() => new FrameReader().push(new Uint8Array(6).fill(0xff))).toThrow(/varint too long/)
   })
+
+  it('maxMessageBytes: a message of exactly the limit is read, one byte more refused; a bad setting fails naming it', () => {
+    expect(new FrameReader(1024).push(frame(new Uint8Array(1024).fill(7)))).toEqual([new Uint8Array(1024).fill(7)])
+    expect(() => new FrameReader(1024).push(frame(new Uint8Array(1025)))).toThrow('ABCI: message of 1025 bytes is over the limit of 1024 (maxMessageBytes)')
+    // The default: 64 MiB, read from the length prefix before the body arrives.
+    expect(new FrameReader().push(frame(new Uint8Array(0)).subarray(0, 1))).toEqual([new Uint8Array(0)])
+    expect(() => new FrameReader().push(frame(new Uint8Array(64 * 1024 * 1024 + 1)).subarray(0, 4))).toThrow(/over the limit of 67108864/)
+    for (const bad of [1023, 2 ** 31, 1.5, Number.NaN]) expect(() => new FrameReader(bad)).toThrow(`maxMessageBytes must be an integer from 1024 to 2147483647 (bytes), not ${bad}`)
+  })
 })
 
 /** A connection speaking CometBFT's side of the protocol. */
@@ -130,6 +139,27 @@ describe('the ABCI server and the EVM application', () => {
     expect(answer.value.case).toBe('exception')
     expect(errors[0]).toMatch(/genesis time 1700000001 is not the EVM genesis block's 1700000000/)
     await c.closed
+  })
+
+  it('maxMessageBytes: a request of exactly the limit is answered, one past it closes the connection', async () => {
+    abci = await createAbciNode({ genesisTime, cometRpc: 'http://127.0.0.1:1' })
+    const errors: string[] = []
+    await expect(serveAbci(abci.app, 'tcp://127.0.0.1:0', undefined, { maxMessageBytes: 100 })).rejects.toThrow(/maxMessageBytes must be an integer from 1024/)
+    server = await serveAbci(abci.app, 'tcp://127.0.0.1:0', (e) => errors.push(e.message), { maxMessageBytes: 1024 })
+    // An Echo whose encoded request is `size` bytes.
+    const echo = (size: number) => {
+      for (let n = size; n > 0; n--) {
+        const request = { value: { case: 'echo' as const, value: { message: 'x'.repeat(n) } } }
+        if (toBinary(RequestSchema, create(RequestSchema, request)).length === size) return request
+      }
+      throw new Error(`no echo of ${size} bytes`)
+    }
+    const c = client(server.address)
+    c.send(echo(1024))
+    expect((await c.next()).value).toMatchObject({ case: 'echo', value: { message: 'x'.repeat(1018) } })
+    c.send(echo(1025))
+    await c.closed
+    expect(errors).toEqual(['ABCI: message of 1025 bytes is over the limit of 1024 (maxMessageBytes)'])
   })
 
   it('a test control answers why it cannot hold behind CometBFT', async () => {

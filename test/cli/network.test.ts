@@ -4,7 +4,7 @@
  * started by hand; wrong flags fail at once, naming them.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,8 +26,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-function run(args: string[]): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
+  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
@@ -66,6 +66,27 @@ describe('finality devnet / app: flags', () => {
     expect(zero.out()).toMatch(/--validators must be an integer from 1 to 64, not 0/)
     expect(app.out()).toMatch(/--abci .* is required/)
   })
+
+  it('finality app --db naming a file fails at once, saying so', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-cli-db-'))
+    dirs.push(dir)
+    writeFileSync(path.join(dir, 'genesis.json'), JSON.stringify({ genesis_time: '2026-01-01T00:00:00Z' }))
+    writeFileSync(path.join(dir, 'file'), 'x')
+    const app = run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', path.join(dir, 'genesis.json'), '--db', path.join(dir, 'file'), '--comet-rpc', 'http://127.0.0.1:1'])
+    expect(await app.exited).toBe(1)
+    expect(app.out()).toContain(`cannot open the database at ${path.join(dir, 'file')}`)
+  })
+
+  it('--abci-max-message-bytes (1024 to 2147483647) and --persist are checked at once', async () => {
+    const runs = [run(['devnet', '--abci-max-message-bytes', '1023']), run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', 'x', '--abci-max-message-bytes', '2147483648']), run(['devnet', '--abci-max-message-bytes', '64MiB'])]
+    expect(await Promise.all(runs.map((r) => r.exited))).toEqual([1, 1, 1])
+    for (const [r, value] of [[runs[0], '1023'], [runs[1], '2147483648'], [runs[2], '64MiB']] as const) {
+      expect(r!.out()).toContain(`--abci-max-message-bytes must be an integer from 1024 to 2147483647, not ${value}`)
+    }
+    const persist = run(['devnet', '--validators', '2', '--persist', '0,2'])
+    expect(await persist.exited).toBe(1)
+    expect(persist.out()).toContain('--persist must be all or node numbers from 0 to 1 joined by commas, not 0,2')
+  })
 })
 
 describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () => {
@@ -86,6 +107,42 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     // The CometBFT nodes are gone with it: their homes' RPC no longer answers.
     const cometRpc = /CometBFT RPC (\S+)/.exec(cli.out())?.[1] as string
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
+  }, 60_000)
+
+  it('without --dir the homes are a temporary folder, removed on exit; faults typed on the standard input take a node and its application process', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
+    dirs.push(tmp)
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--persist', 'all', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
+    const homes = (await cli.waitFor(/homes in (\S+), removed on exit\)/))[1] as string
+    const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
+    expect(path.dirname(homes)).toBe(tmp)
+    expect(existsSync(path.join(homes, 'node0', 'config', 'genesis.json'))).toBe(true)
+    await until(async () => (await blockNumber(url)) >= 1)
+    // Faults on the standard input. The node paused: its application, a process of its own, is
+    // stopped with its CometBFT (a request waits); resumed, the chain goes on.
+    const before = await blockNumber(url)
+    cli.child.stdin?.write('pause 0\n')
+    await cli.waitFor(/node0: pause done/)
+    await expect(fetch(url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(1000) })).rejects.toThrow(/aborted|timeout/i)
+    cli.child.stdin?.write('resume 0\nfreeze 0\npause 7\npartition 0 1\n')
+    await cli.waitFor(/node0: resume done/)
+    await cli.waitFor(/error: no node7/)
+    await cli.waitFor(/error: a partition puts every node \(0 to 0\) in exactly one group, not \[\[0\],\[1\]\]/)
+    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N, partition 0,1,2 3 (groups of nodes), heal')
+    await until(async () => (await blockNumber(url)) > before + 1)
+    // Killed: the application's process goes with its CometBFT; started again, it is rebuilt and goes on.
+    const killedAt = await blockNumber(url)
+    cli.child.stdin?.write('kill 0\n')
+    await cli.waitFor(/node0: kill done/)
+    await expect(blockNumber(url)).rejects.toThrow()
+    cli.child.stdin?.write('start 0\n')
+    await cli.waitFor(/node0: start done/)
+    // Over its database (--persist): the chain is there at once, before CometBFT replays anything.
+    expect(await blockNumber(url)).toBeGreaterThanOrEqual(killedAt)
+    await until(async () => (await blockNumber(url)) > killedAt + 2)
+    cli.child.kill('SIGINT')
+    expect(await cli.exited).toBe(0)
+    expect(existsSync(homes)).toBe(false)
   }, 60_000)
 
   // docs/devnet.md, ### Over several machines: one machine's two commands, on ports of the test's.
@@ -116,7 +173,16 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     const comet = spawn(binary, ['start', '--home', home], { stdio: 'ignore' })
     children.push(comet)
     await until(async () => (await blockNumber(url)) >= 2)
+    const height = await blockNumber(url)
     app.child.kill('SIGTERM')
     expect(await app.exited).toBe(0)
+    comet.kill('SIGKILL')
+    // Started again over its --db: the chain is there before any CometBFT connects.
+    expect(existsSync(path.join(home, 'app-db'))).toBe(true)
+    const again = run([...words.slice(1), '--comet-rpc', 'http://127.0.0.1:1'])
+    const url2 = (await again.waitFor(/HTTP listening on (\S+)/))[1] as string
+    expect(await blockNumber(url2)).toBeGreaterThanOrEqual(height)
+    again.child.kill('SIGTERM')
+    expect(await again.exited).toBe(0)
   }, 60_000)
 })
