@@ -115,7 +115,7 @@ export function compile(name: string): { input: object; output: Output } {
 /** EDR's runner's sender and chain. */
 const KEY = '0xe331b6d69882b4cb4ea581d88e0b604039a3de5967688d3dcffdd2270c0fd109'
 
-const toHex = (v: string | number | undefined) => `0x${BigInt(v ?? 0).toString(16)}`
+const toHex = (v: string | number | undefined): Hex => `0x${BigInt(v ?? 0).toString(16)}`
 
 /** A scenario's parameter as viem encodes it: integers as bigint, the rest as given. */
 function value(type: string, v: unknown): unknown {
@@ -236,7 +236,7 @@ export async function run(name: string): Promise<Outcome[]> {
     const deployed = new Map<number, { file: string; contract: string; address: Hex }>()
     const outcomes: Outcome[] = []
     for (const [i, tx] of test.transactions.entries()) {
-      let send: Record<string, string>
+      let send: Record<string, Hex>
       if ('file' in tx) {
         const c = output.contracts[tx.file]![tx.contract]!
         let code = c.evm.bytecode.object
@@ -251,12 +251,12 @@ export async function run(name: string): Promise<Outcome[]> {
         send = { data: `0x${code}${args}` }
       } else {
         const target = deployed.get(tx.to)!
-        let data: string = '0x'
-        if (tx.data !== undefined) data = tx.data
+        let data: Hex = '0x'
+        if (tx.data !== undefined) data = tx.data as Hex
         else if (tx.function !== undefined) {
           const params = tx.params ?? []
           const fn = output.contracts[target.file]![target.contract]!.abi.find((a) => a.name === tx.function && a.inputs!.length === params.length)!
-          data = toFunctionSelector(`${fn.name}(${fn.inputs!.map((p) => p.type).join(',')})`) + encode(fn.inputs!, params).slice(2)
+          data = `${toFunctionSelector(`${fn.name}(${fn.inputs!.map((p) => p.type).join(',')})`)}${encode(fn.inputs!, params).slice(2)}`
         }
         send = { to: target.address, data }
       }
