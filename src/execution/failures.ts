@@ -9,10 +9,10 @@
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { ContractRegistry } from '../metadata/registry.js'
-import { locate, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
+import { locate, rangeAt, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
 import type { CallRequest } from './call-request.js'
 import type { CallOptions } from './call.js'
-import { FailureTracer, failureChain, type FailureFrame } from './tracers/failure-tracer.js'
+import { FailureTracer, failureChain, type FailureFrame, type JumpMarks } from './tracers/failure-tracer.js'
 import type { Tracing } from './tracers/replay.js'
 import { inferredReason, lastPlaced } from './inferred-errors.js'
 
@@ -39,7 +39,7 @@ export class FailureExplainer {
   /** A failed eth_call or eth_estimateGas, run again traced on the same block and overrides. */
   async ofCall(req: CallRequest, block: Block, options: CallOptions = {}): Promise<FailureReport | undefined> {
     if (!this.active) return undefined
-    const tracer = new FailureTracer()
+    const tracer = this.tracer()
     try {
       await this.tracing().traceCallsWith([{ call: req, tracer }], block, options)
     } catch {
@@ -55,7 +55,7 @@ export class FailureExplainer {
     if (!this.active) return undefined
     const included = await this.chain.transaction(hash)
     if (included === undefined) return undefined
-    const tracer = new FailureTracer()
+    const tracer = this.tracer()
     try {
       await this.tracing().replayWith(included.block, included.receipts, included.index + 1, (i) => (i === included.index ? tracer : undefined))
     } catch {
@@ -63,6 +63,16 @@ export class FailureExplainer {
       return undefined
     }
     return tracer.root === undefined ? undefined : this.report(tracer.root)
+  }
+
+  /** A tracer that follows the internal calls of the code of known contracts. */
+  private tracer(): FailureTracer {
+    return new FailureTracer((frame): JumpMarks | undefined => {
+      const runtime = frame.type !== 'CREATE' && frame.type !== 'CREATE2'
+      const contract = this.registry.match(frame.code, runtime)
+      if (contract === undefined) return undefined
+      return (pc) => rangeAt(contract, runtime, frame.code, pc, this.sourceMaps)?.jump
+    })
   }
 
   private report(root: FailureFrame): FailureReport {
@@ -79,12 +89,34 @@ export class FailureExplainer {
         if (frame.output.length === 0) inferred = inferredReason(frame, contract, at)
         else customError = this.registry.customError(contract, frame.output)
       }
-      // The last instruction with a place in the source: a compiler helper (a checked addition's
-      // panic) has none, and the frame is placed where it was called from.
+      // Each open internal call (a function called by a jump), then the last instruction with a
+      // place in the source: a compiler helper (a checked addition's panic) has none, and the
+      // frame is placed where it was called from.
+      for (const pc of frame.internalCalls) {
+        const call = at(pc)
+        if (call !== undefined) frames.push(call)
+      }
       const placed = lastPlaced(frame, at)
       if (placed !== undefined) frames.push(placed)
     }
+    frames.splice(0, frames.length, ...withoutRedundant(frames))
     frames.reverse()
     return { frames, ...(customError !== undefined && { customError }), ...(inferred !== undefined && { inferred }) }
   }
+}
+
+/**
+ * The entries Hardhat leaves out (EDR's redundant frames), outermost first: an entry whose source
+ * range holds the next one's (the call of a function whose body is the next place), unless it
+ * is a constructor's before code that is not, or the next entry is the same call (recursion).
+ */
+function withoutRedundant(entries: readonly SourceLocation[]): SourceLocation[] {
+  return entries.filter((e, i) => {
+    const next = entries[i + 1]
+    if (next === undefined) return true
+    if (e.function === 'constructor' && next.function !== 'constructor') return true
+    // The same call again (recursion) stays; the error's own entry is the last, of another kind.
+    if (i + 1 < entries.length - 1 && e.start === next.start && e.length === next.length && e.line === next.line) return true
+    return !(e.start <= next.start && e.start + e.length >= next.start + next.length)
+  })
 }

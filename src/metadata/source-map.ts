@@ -17,11 +17,18 @@ export interface SourceRange {
 /** A frame's place in the Solidity source, as Hardhat writes it. */
 export interface SourceLocation {
   readonly sourceName: string
-  readonly contract: string
+  /**
+   * The contract whose code ran (a function inherited from a base contract is the deployed
+   * contract's, as Hardhat names it); undefined in a free function.
+   */
+  readonly contract: string | undefined
   /** The function's name; `constructor`, `<fallback>`, `<receive>`, or `<unknown>` outside one. */
   readonly function: string
   /** 1-based. */
   readonly line: number
+  /** The instruction's source range: its offset in the file and its length. */
+  readonly start: number
+  readonly length: number
 }
 
 /** Decodes a compressed source map into one range per instruction. */
@@ -76,6 +83,29 @@ function functionAt(source: SourceFile, offset: number): { contract: string | un
  * compiler helper).
  */
 export function locate(contract: ContractMetadata, runtime: boolean, code: Uint8Array, pc: number, cache: WeakMap<object, unknown>): SourceLocation | undefined {
+  const range = rangeAt(contract, runtime, code, pc, cache)
+  if (range === undefined || range.file < 0) return undefined
+  const source = contract.sources?.get(range.file)
+  if (source?.content === undefined) return undefined
+  const fn = functionAt(source, range.start)
+  return {
+    sourceName: source.name,
+    // A free function has no contract; any other code is the deployed contract's (Hardhat's naming).
+    contract: fn !== undefined && fn.contract === undefined ? undefined : contractName(contract),
+    function: fn?.name ?? '<unknown>',
+    line: lineOf(source.content, range.start),
+    start: range.start,
+    length: range.length,
+  }
+}
+
+/** The contract's own name (`Vault` of `contracts/Vault.sol:Vault`). */
+export function contractName(contract: ContractMetadata): string {
+  return contract.name.slice(contract.name.lastIndexOf(':') + 1)
+}
+
+/** The source range of the instruction at `pc`, its jump mark included (`i` into a function, `o` out). */
+export function rangeAt(contract: ContractMetadata, runtime: boolean, code: Uint8Array, pc: number, cache: WeakMap<object, unknown>): SourceRange | undefined {
   const meta = runtime ? contract.runtime : contract.creation
   if (meta?.sourceMap === undefined || contract.sources === undefined || pc < 0 || pc >= code.length) return undefined
   let parsed = cache.get(meta) as { ranges: SourceRange[]; indexes: Uint32Array } | undefined
@@ -83,17 +113,7 @@ export function locate(contract: ContractMetadata, runtime: boolean, code: Uint8
     parsed = { ranges: parseSourceMap(meta.sourceMap), indexes: instructionIndexes(code) }
     cache.set(meta, parsed)
   }
-  const range = parsed.ranges[parsed.indexes[pc]!]
-  if (range === undefined || range.file < 0) return undefined
-  const source = contract.sources.get(range.file)
-  if (source?.content === undefined) return undefined
-  const fn = functionAt(source, range.start)
-  return {
-    sourceName: source.name,
-    contract: fn?.contract ?? contract.name,
-    function: fn?.name ?? '<unknown>',
-    line: lineOf(source.content, range.start),
-  }
+  return parsed.ranges[parsed.indexes[pc]!]
 }
 
 /** What the contract metadata says about a failure. */

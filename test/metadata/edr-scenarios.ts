@@ -27,7 +27,7 @@ const CACHE = path.join(ROOT, '.cache', 'edr-stack-traces')
 /** An entry of a scenario's expected stack trace (EDR's `StackFrameDescription`). */
 export interface ExpectedEntry {
   type: string
-  sourceReference?: { contract: string; file: string; function?: string; line: number }
+  sourceReference?: { contract?: string; file: string; function?: string; line: number }
   message?: string
   value?: string | number
   errorCode?: string
@@ -177,13 +177,14 @@ export function kindOf(message: string): Omit<Entry, 'contract' | 'file' | 'func
   return { type: `UNKNOWN (${m})` }
 }
 
-/** A frame of `solidityStack`: `Contract.function (file:line)`. */
+/** A frame of `solidityStack`. */
 function frameOf(text: string): Omit<Entry, 'type'> {
-  const r = /^([^.]+)\.(.+) \((.+):(\d+)\)$/.exec(text)
+  // `Contract.function (file:line)`, or `function (file:line)` for a free function.
+  const r = /^(?:([^.( ]+)\.)?(\S+) \((.+):(\d+)\)$/.exec(text)
   if (r === null) return { contract: text }
   // Hardhat writes a reference without a function (an unrecognized selector) with a placeholder.
   const fn = r[2] === '<unknown>' || r[2] === '<unrecognized-selector>' ? undefined : r[2]
-  return { contract: r[1]!, ...(fn !== undefined && { function: fn }), file: r[3]!, line: Number(r[4]) }
+  return { ...(r[1] !== undefined && { contract: r[1] }), ...(fn !== undefined && { function: fn }), file: r[3]!, line: Number(r[4]) }
 }
 
 /** What a failed send showed: the trace, outermost entry first (EDR's order). */
@@ -198,7 +199,8 @@ export function traceOf(error: unknown): Entry[] {
 export function expectedOf(entries: ExpectedEntry[]): Entry[] {
   return entries.map((e) => ({
     type: e.type,
-    ...(e.sourceReference !== undefined && { contract: e.sourceReference.contract, file: e.sourceReference.file, line: e.sourceReference.line }),
+    ...(e.sourceReference !== undefined && { file: e.sourceReference.file, line: e.sourceReference.line }),
+    ...(e.sourceReference?.contract !== undefined && { contract: e.sourceReference.contract }),
     ...(e.sourceReference?.function !== undefined && { function: e.sourceReference.function }),
     ...(e.message !== undefined && { message: e.message }),
     ...(e.value !== undefined && { value: BigInt(e.value).toString() }),
