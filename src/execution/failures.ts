@@ -9,7 +9,8 @@
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { ContractRegistry } from '../metadata/registry.js'
-import { locate, rangeAt, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
+import type { ContractMetadata } from '../metadata/artifacts.js'
+import { definitionStart, locate, rangeAt, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
 import type { CallRequest } from './call-request.js'
 import type { CallOptions } from './call.js'
 import { FailureTracer, failureChain, type FailureFrame, type JumpMarks } from './tracers/failure-tracer.js'
@@ -86,8 +87,13 @@ export class FailureExplainer {
       if (contract === undefined) continue
       const at = (pc: number) => locate(contract, runtime, frame.code, pc, this.sourceMaps)
       if (i === chain.length - 1 && frame.error === 'execution reverted') {
-        if (frame.output.length === 0) inferred = inferredReason(frame, contract, at)
+        if (frame.output.length === 0) inferred = inferredReason(frame, contract, at, i)
         else customError = this.registry.customError(contract, frame.output)
+      }
+      const before = i === chain.length - 1 ? placedBefore(frame, contract, runtime, inferred) : undefined
+      if (before !== undefined) {
+        frames.push(before)
+        continue
       }
       // Each open internal call (a function called by a jump), then the last instruction with a
       // place in the source: a compiler helper (a checked addition's panic) has none, and the
@@ -119,4 +125,21 @@ function withoutRedundant(entries: readonly SourceLocation[]): SourceLocation[] 
     if (i + 1 < entries.length - 1 && e.start === next.start && e.length === next.length && e.line === next.line) return true
     return !(e.start <= next.start && e.start + e.length >= next.start + next.length)
   })
+}
+
+/**
+ * Where Hardhat places an error found before the contract's own code (as EDR's inferrer places
+ * it): a function or fallback that is not payable at its definition, a library called directly
+ * at its function (the contract without one), a constructor not payable or a code too large at
+ * the constructor (the contract when it has none). Undefined for any other error.
+ */
+function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: boolean, inferred: string | undefined): SourceLocation | undefined {
+  const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
+  const constructorStart = () => definitionStart(contract, (f) => f.name === 'constructor', 'constructor')
+  if (!runtime && (frame.error === 'code size to deposit exceeds maximum code size' || inferred?.startsWith('non-payable function') === true)) return constructorStart()
+  if (inferred === undefined) return undefined
+  if (inferred.startsWith('non-payable function')) return definitionStart(contract, (f) => f.selector === selector)
+  if (inferred.startsWith('fallback function is not payable') || inferred.startsWith("there's no receive function")) return definitionStart(contract, (f) => f.name === '<fallback>')
+  if (inferred === 'library was called directly') return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract)
+  return undefined
 }

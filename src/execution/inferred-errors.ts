@@ -20,7 +20,7 @@
  * reason string` for a bare `revert()`), as in Hardhat.
  */
 import type { ContractMetadata } from '../metadata/artifacts.js'
-import type { SourceLocation } from '../metadata/source-map.js'
+import { definitionOf, findFunction, type SourceLocation } from '../metadata/source-map.js'
 import { selectorOf, type AbiItem } from '../metadata/abi.js'
 import type { FailureFrame } from './tracers/failure-tracer.js'
 
@@ -41,8 +41,15 @@ function functions(contract: ContractMetadata): Map<string, AbiItem & { stateMut
  * undefined when Hardhat infers none. `frame` reverted with no data; `contract` is its code's;
  * `at(pc)` places one of its program counters in the source.
  */
-export function inferredReason(frame: FailureFrame, contract: ContractMetadata, at: (pc: number) => SourceLocation | undefined): string | undefined {
+export function inferredReason(frame: FailureFrame, contract: ContractMetadata, at: (pc: number) => SourceLocation | undefined, depth = 1): string | undefined {
   const last = frame.children[frame.children.length - 1]
+  const create = frame.type === 'CREATE' || frame.type === 'CREATE2'
+  // A library's functions run by DELEGATECALL; the transaction's own call to one is refused by it.
+  if (depth === 0 && !create && definitionOf(contract)?.definition.kind === 'library') return 'library was called directly'
+  if (create && frame.value > 0n) {
+    const ctor = findFunction(contract, (f) => f.name === 'constructor')
+    if (ctor !== undefined && ctor.range.payable !== true && frame.output.length === 0) return `non-payable function was called with value ${frame.value}`
+  }
   if (last === undefined && frame.type !== 'CREATE' && frame.type !== 'CREATE2') {
     const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
     const fn = selector === undefined ? undefined : functions(contract).get(selector)

@@ -4,7 +4,7 @@
  * starts (PUSH data skipped), and the line and function of a source offset. Hardhat names a frame
  * `Contract.function (file:line)` from the same three.
  */
-import type { ContractMetadata, SourceFile } from './artifacts.js'
+import type { ContractMetadata, ContractRange, FunctionRange, SourceFile } from './artifacts.js'
 
 /** One instruction's source range; `file` is solc's source index, -1 for none (generated code). */
 export interface SourceRange {
@@ -124,4 +124,47 @@ export interface FailureReport {
   readonly inferred?: string
   /** The Solidity frames of the failure, innermost first (frames of unknown contracts left out). */
   readonly frames: readonly SourceLocation[]
+}
+
+/** The deployed contract's definition in the AST and the file that holds it. */
+export function definitionOf(contract: ContractMetadata): { source: SourceFile; definition: ContractRange } | undefined {
+  const name = contractName(contract)
+  let found: { source: SourceFile; definition: ContractRange } | undefined
+  for (const source of contract.sources?.values() ?? []) {
+    const definition = source.contracts?.find((c) => c.name === name)
+    if (definition === undefined) continue
+    found = { source, definition }
+    if (contract.sourceName === undefined || source.name === contract.sourceName) return found
+  }
+  return found
+}
+
+/**
+ * Where Hardhat places an error found before any of the contract's own code ran (a function or
+ * fallback that is not payable, a constructor): the start of the first definition `pick`
+ * accepts in the contract or its bases, most derived first, named as the deployed contract's;
+ * `undefined` pick is the contract's own start, without a function.
+ */
+export function definitionStart(contract: ContractMetadata, pick?: (f: FunctionRange) => boolean, name?: string): SourceLocation | undefined {
+  const own = definitionOf(contract)
+  if (own === undefined) return undefined
+  const at = (source: SourceFile, start: number, length: number, fn: string): SourceLocation | undefined =>
+    source.content === undefined ? undefined : { sourceName: source.name, contract: contractName(contract), function: fn, line: lineOf(source.content, start), start, length }
+  if (pick !== undefined) {
+    const found = findFunction(contract, pick)
+    if (found !== undefined) return at(found.source, found.range.start, found.range.length, name ?? found.range.name)
+    if (name === undefined) return undefined
+  }
+  return at(own.source, own.definition.start, own.definition.length, name ?? '<unknown>')
+}
+
+/** The first function `pick` accepts in the contract or its bases, most derived first. */
+export function findFunction(contract: ContractMetadata, pick: (f: FunctionRange) => boolean): { source: SourceFile; range: FunctionRange } | undefined {
+  for (const base of definitionOf(contract)?.definition.bases ?? []) {
+    for (const source of contract.sources?.values() ?? []) {
+      const range = source.functions?.find((g) => g.contractId === base && pick(g))
+      if (range !== undefined) return { source, range }
+    }
+  }
+  return undefined
 }
