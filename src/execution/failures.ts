@@ -130,15 +130,16 @@ function withoutRedundant(entries: readonly SourceLocation[]): SourceLocation[] 
 /**
  * Where Hardhat places an error found before the contract's own code (as EDR's inferrer places
  * it): a function or fallback that is not payable at its definition, a library called directly
- * at its function (the contract without one), a constructor not payable or a code too large at
+ * at its function (the contract without one), arguments that cannot be decoded at the function,
+ * a constructor not payable or a code too large at
  * the constructor (the contract when it has none). Undefined for any other error.
  */
 function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: boolean, inferred: string | undefined): SourceLocation | undefined {
   const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
   const constructorStart = () => definitionStart(contract, (f) => f.name === 'constructor', 'constructor')
-  if (!runtime && (frame.error === 'code size to deposit exceeds maximum code size' || inferred?.startsWith('non-payable function') === true)) return constructorStart()
+  if (!runtime && (frame.error === 'code size to deposit exceeds maximum code size' || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart()
   if (inferred === undefined) return undefined
-  if (inferred.startsWith('non-payable function')) return definitionStart(contract, (f) => f.selector === selector)
+  if (inferred.startsWith('non-payable function') || inferred === 'function was called with incorrect parameters') return definitionStart(contract, (f) => f.selector === selector)
   if (inferred.startsWith('fallback function is not payable') || inferred.startsWith("there's no receive function")) return definitionStart(contract, (f) => f.name === '<fallback>')
   if (inferred === 'library was called directly') return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract)
   return undefined

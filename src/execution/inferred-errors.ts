@@ -21,7 +21,7 @@
  */
 import type { ContractMetadata } from '../metadata/artifacts.js'
 import { definitionOf, findFunction, type SourceLocation } from '../metadata/source-map.js'
-import { selectorOf, type AbiItem } from '../metadata/abi.js'
+import { decodeParameters, selectorOf, type AbiItem } from '../metadata/abi.js'
 import type { FailureFrame } from './tracers/failure-tracer.js'
 
 /** The ABI's function items by selector, kept per contract. */
@@ -50,10 +50,22 @@ export function inferredReason(frame: FailureFrame, contract: ContractMetadata, 
     const ctor = findFunction(contract, (f) => f.name === 'constructor')
     if (ctor !== undefined && ctor.range.payable !== true && frame.output.length === 0) return `non-payable function was called with value ${frame.value}`
   }
+  // The constructor's arguments follow the creation code; solc's check of their size failed.
+  const ctorAbi = create ? contract.abi.find((i) => i.type === 'constructor') : undefined
+  const codeLength = (contract.creation?.hex.length ?? 0) / 2
+  if (ctorAbi !== undefined && (ctorAbi.inputs?.length ?? 0) > 0 && codeLength > 0 && frame.output.length === 0 && last === undefined) {
+    try {
+      decodeParameters(ctorAbi.inputs ?? [], frame.input.subarray(codeLength))
+    } catch {
+      return 'function was called with incorrect parameters'
+    }
+  }
   if (last === undefined && frame.type !== 'CREATE' && frame.type !== 'CREATE2') {
     const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
     const fn = selector === undefined ? undefined : functions(contract).get(selector)
     if (fn !== undefined && frame.value > 0n && fn.stateMutability !== 'payable') return `non-payable function was called with value ${frame.value}`
+    // The dispatcher's own check of the arguments: calldata the function's parameters cannot be read from.
+    if (fn !== undefined && !decodes(fn, frame.input)) return 'function was called with incorrect parameters'
     const has = (type: string) => contract.abi.some((i) => i.type === type)
     const fallback = contract.abi.find((i) => i.type === 'fallback') as { stateMutability?: string } | undefined
     if (fn === undefined && fallback !== undefined && fallback.stateMutability !== 'payable' && frame.value > 0n) {
@@ -84,4 +96,14 @@ export function lastPlaced(frame: FailureFrame, at: (pc: number) => SourceLocati
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/** Whether the calldata after the selector decodes as the function's parameters. */
+function decodes(fn: AbiItem, input: Uint8Array): boolean {
+  try {
+    decodeParameters(fn.inputs ?? [], input.subarray(4))
+    return true
+  } catch {
+    return false
+  }
 }
