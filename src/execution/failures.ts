@@ -137,7 +137,8 @@ function withoutRedundant(entries: readonly SourceLocation[]): SourceLocation[] 
 function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: boolean, inferred: string | undefined): SourceLocation | undefined {
   const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
   const constructorStart = () => definitionStart(contract, (f) => f.name === 'constructor', 'constructor')
-  if (!runtime && (frame.error === 'code size to deposit exceeds maximum code size' || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart()
+  const tooLarge = frame.error === 'code size to deposit exceeds maximum code size' || frame.error === 'max code size exceeded'
+  if (!runtime && (tooLarge || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart()
   if (inferred === undefined) return undefined
   if (inferred.startsWith('non-payable function') || inferred === 'function was called with incorrect parameters') return definitionStart(contract, (f) => f.selector === selector)
   if (inferred.startsWith('fallback function is not payable') || inferred.startsWith("there's no receive function")) return definitionStart(contract, (f) => f.name === '<fallback>')
