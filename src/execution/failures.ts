@@ -140,6 +140,8 @@ function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: 
   const tooLarge = frame.error === 'code size to deposit exceeds maximum code size' || frame.error === 'max code size exceeded'
   if (!runtime && (tooLarge || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart()
   if (inferred === undefined) return undefined
+  // Hardhat writes the contract's own place with `<unrecognized-selector>` for these two.
+  if (inferred.startsWith('function selector was not recognized')) return definitionStart(contract, undefined, '<unrecognized-selector>')
   if (inferred.startsWith('non-payable function') || inferred === 'function was called with incorrect parameters') return definitionStart(contract, (f) => f.selector === selector)
   if (inferred.startsWith('fallback function is not payable') || inferred.startsWith("there's no receive function")) return definitionStart(contract, (f) => f.name === '<fallback>')
   if (inferred === 'library was called directly') return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract)
