@@ -10,7 +10,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { ContractRegistry } from '../metadata/registry.js'
 import type { ContractMetadata } from '../metadata/artifacts.js'
-import { definitionStart, locate, rangeAt, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
+import { definitionOf, definitionStart, locate, rangeAt, type FailureReport, type SourceLocation } from '../metadata/source-map.js'
 import type { CallRequest } from './call-request.js'
 import type { CallOptions } from './call.js'
 import { FailureTracer, failureChain, type FailureFrame, type JumpMarks } from './tracers/failure-tracer.js'
@@ -98,12 +98,27 @@ export class FailureExplainer {
       // Each open internal call (a function called by a jump), then the last instruction with a
       // place in the source: a compiler helper (a checked addition's panic) has none, and the
       // frame is placed where it was called from.
+      const own: SourceLocation[] = []
       for (const pc of frame.internalCalls) {
         const call = at(pc)
-        if (call !== undefined) frames.push(call)
+        if (call !== undefined) own.push(call)
       }
       const placed = lastPlaced(frame, at)
-      if (placed !== undefined) frames.push(placed)
+      // A failure inside a modifier: Hardhat adds the function it modifies (where the last
+      // internal call entered), or the constructor in a creation that entered none.
+      if (placed?.modifier === true && i === chain.length - 1) {
+        const entry = frame.internalEntries.length > 0 ? at(frame.internalEntries[frame.internalEntries.length - 1]!) : runtime ? undefined : constructorStart(contract)
+        // Not twice: the call into the function is often placed at the function itself.
+        const previous = own[own.length - 1]
+        if (entry !== undefined && !(previous !== undefined && previous.start === entry.start && previous.length === entry.length)) own.push(entry)
+      }
+      if (placed !== undefined) own.push(placed)
+      // The frame's first entry in a modifier: the called function (or constructor) before it.
+      if (own[0]?.modifier === true) {
+        const called = calledFunction(frame, contract, runtime)
+        if (called !== undefined) own.unshift(called)
+      }
+      frames.push(...own)
     }
     frames.splice(0, frames.length, ...withoutRedundant(frames))
     frames.reverse()
@@ -136,9 +151,8 @@ function withoutRedundant(entries: readonly SourceLocation[]): SourceLocation[] 
  */
 function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: boolean, inferred: string | undefined): SourceLocation | undefined {
   const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
-  const constructorStart = () => definitionStart(contract, (f) => f.name === 'constructor', 'constructor')
   const tooLarge = frame.error === 'code size to deposit exceeds maximum code size' || frame.error === 'max code size exceeded'
-  if (!runtime && (tooLarge || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart()
+  if (!runtime && (tooLarge || inferred?.startsWith('non-payable function') === true || inferred === 'function was called with incorrect parameters')) return constructorStart(contract)
   if (inferred === undefined) return undefined
   // Hardhat writes the contract's own place with `<unrecognized-selector>` for these two.
   if (inferred.startsWith('function selector was not recognized')) return definitionStart(contract, undefined, '<unrecognized-selector>')
@@ -146,4 +160,18 @@ function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: 
   if (inferred.startsWith('fallback function is not payable') || inferred.startsWith("there's no receive function")) return definitionStart(contract, (f) => f.name === '<fallback>')
   if (inferred === 'library was called directly') return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract)
   return undefined
+}
+
+/** Where the function a frame called begins: by selector, `receive` for no calldata, the fallback, or the constructor. */
+function calledFunction(frame: FailureFrame, contract: ContractMetadata, runtime: boolean): SourceLocation | undefined {
+  if (!runtime) return constructorStart(contract)
+  if (frame.input.length === 0) return definitionStart(contract, (f) => f.name === '<receive>') ?? definitionStart(contract, (f) => f.name === '<fallback>')
+  const selector = Buffer.from(frame.input.subarray(0, 4)).toString('hex')
+  return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract, (f) => f.name === '<fallback>')
+}
+
+/** The contract's own constructor (not a base's), or the contract itself when it declares none: where Hardhat places a creation's entry. */
+function constructorStart(contract: ContractMetadata): SourceLocation | undefined {
+  const id = definitionOf(contract)?.definition.id
+  return definitionStart(contract, (f) => f.name === 'constructor' && f.contractId === id, 'constructor')
 }

@@ -35,6 +35,8 @@ export interface FunctionRange {
   /** Its selector, for an external or public function and a public state variable's getter. */
   readonly selector?: string
   readonly payable?: boolean
+  /** A modifier, not a function. */
+  readonly modifier?: boolean
 }
 
 /** A contract's definition in the AST: its range, kind and linearized bases (itself first). */
@@ -163,6 +165,7 @@ function functionsOf(ast: unknown): { functions: FunctionRange[]; contracts: Con
       ...(contractId !== undefined && { contractId }),
       ...(typeof node.functionSelector === 'string' && { selector: node.functionSelector }),
       payable: node.stateMutability === 'payable',
+      ...(node.nodeType === 'ModifierDefinition' && { modifier: true }),
     })
   }
   for (const node of ast.nodes) {

@@ -29,6 +29,8 @@ export interface SourceLocation {
   /** The instruction's source range: its offset in the file and its length. */
   readonly start: number
   readonly length: number
+  /** Set when the place is inside a modifier. */
+  readonly modifier?: boolean
 }
 
 /** Decodes a compressed source map into one range per instruction. */
@@ -68,8 +70,8 @@ export function lineOf(content: string, offset: number): number {
   return line
 }
 
-function functionAt(source: SourceFile, offset: number): { contract: string | undefined; name: string } | undefined {
-  let best: { contract: string | undefined; name: string; length: number } | undefined
+function functionAt(source: SourceFile, offset: number): FunctionRange | undefined {
+  let best: FunctionRange | undefined
   for (const f of source.functions ?? []) {
     if (offset >= f.start && offset < f.start + f.length && (best === undefined || f.length < best.length)) best = f
   }
@@ -96,6 +98,7 @@ export function locate(contract: ContractMetadata, runtime: boolean, code: Uint8
     line: lineOf(source.content, range.start),
     start: range.start,
     length: range.length,
+    ...(fn?.modifier === true && { modifier: true }),
   }
 }
 

@@ -49,6 +49,8 @@ export interface FailureFrame {
    * Kept only when the tracer was given the marks of the frame's code.
    */
   readonly internalCalls: number[]
+  /** For each of {@link internalCalls}, the program counter of the JUMPDEST it landed on (the function's entry). */
+  readonly internalEntries: number[]
 }
 
 /** A code's jump marks by program counter: `i` into a function, `o` out of one. */
@@ -93,6 +95,7 @@ export class FailureTracer implements Tracer {
       callPc: this.stack[this.stack.length - 1]?.pc ?? -1,
       calledNoCode: false,
       internalCalls: [],
+      internalEntries: [],
     }
     const parent = this.stack[this.stack.length - 1]
     if (parent !== undefined) parent.calledNoCode = false
@@ -127,10 +130,16 @@ export class FailureTracer implements Tracer {
     if (marks === undefined) return
     const jumped = this.jumpedAt[top]!
     this.jumpedAt[top] = -1
-    if (jumped !== -1 && step.op === JUMPDEST) frame.internalCalls.push(jumped)
+    if (jumped !== -1 && step.op === JUMPDEST) {
+      frame.internalCalls.push(jumped)
+      frame.internalEntries.push(step.pc)
+    }
     const mark = marks(step.pc)
     if (mark === 'i') this.jumpedAt[top] = step.pc
-    else if (mark === 'o') frame.internalCalls.pop()
+    else if (mark === 'o') {
+      frame.internalCalls.pop()
+      frame.internalEntries.pop()
+    }
   }
 
   onExit(end: FrameEnd): void {
