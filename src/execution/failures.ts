@@ -84,7 +84,10 @@ export class FailureExplainer {
     for (const [i, frame] of chain.entries()) {
       const runtime = frame.type !== 'CREATE' && frame.type !== 'CREATE2'
       const contract = this.registry.match(frame.code, runtime)
-      if (contract === undefined) continue
+      if (contract === undefined) {
+        frames.push(unrecognized(frame, runtime))
+        continue
+      }
       const at = (pc: number) => locate(contract, runtime, frame.code, pc, this.sourceMaps)
       if (i === chain.length - 1 && frame.error === 'execution reverted') {
         if (frame.output.length === 0) inferred = inferredReason(frame, contract, at, i)
@@ -174,4 +177,10 @@ function calledFunction(frame: FailureFrame, contract: ContractMetadata, runtime
 function constructorStart(contract: ContractMetadata): SourceLocation | undefined {
   const id = definitionOf(contract)?.definition.id
   return definitionStart(contract, (f) => f.name === 'constructor' && f.contractId === id, 'constructor')
+}
+
+/** Hardhat's entry for a frame whose code is of no known contract. */
+function unrecognized(frame: FailureFrame, runtime: boolean): SourceLocation {
+  const address = runtime && frame.codeAddress !== undefined ? `0x${Buffer.from(frame.codeAddress).toString('hex')}` : 'unknown'
+  return { sourceName: address, contract: '<UnrecognizedContract>', function: runtime ? '<unknown>' : 'constructor', line: 0, start: -1, length: 0, unrecognized: true }
 }

@@ -31,6 +31,11 @@ export interface SourceLocation {
   readonly length: number
   /** Set when the place is inside a modifier. */
   readonly modifier?: boolean
+  /**
+   * Code of no known contract: Hardhat's `<UnrecognizedContract>` entry, `sourceName` the
+   * account's address (`unknown` for a creation) and no line.
+   */
+  readonly unrecognized?: boolean
 }
 
 /** Decodes a compressed source map into one range per instruction. */
@@ -125,7 +130,7 @@ export interface FailureReport {
   readonly customError?: string
   /** Hardhat's inferred reason of a revert without data (`non-payable function was called with value 1`). */
   readonly inferred?: string
-  /** The Solidity frames of the failure, innermost first (frames of unknown contracts left out). */
+  /** The Solidity frames of the failure, innermost first (code of unknown contracts as `<UnrecognizedContract>` entries). */
   readonly frames: readonly SourceLocation[]
 }
 

@@ -179,6 +179,9 @@ export function kindOf(message: string): Omit<Entry, 'contract' | 'file' | 'func
 
 /** A frame of `solidityStack`. */
 function frameOf(text: string): Omit<Entry, 'type'> {
+  // Hardhat's entries for code of no known contract.
+  if (text.startsWith('<UnrecognizedContract>.constructor (')) return { contract: 'UNRECOGNIZED_CREATE' }
+  if (text.startsWith('<UnrecognizedContract>.<unknown> (')) return { contract: 'UNRECOGNIZED_CONTRACT' }
   // `Contract.function (file:line)`, or `function (file:line)` for a free function.
   const r = /^(?:([^.( ]+)\.)?(\S+) \((.+):(\d+)\)$/.exec(text)
   if (r === null) return { contract: text }
@@ -192,7 +195,11 @@ export function traceOf(error: unknown): Entry[] {
   const frames = ((error as { solidityStack?: readonly string[] }).solidityStack ?? []).map(frameOf).reverse()
   const last = kindOf((error as Error).message)
   if (frames.length === 0) return [last as Entry]
-  return frames.map((f, i) => (i === frames.length - 1 ? { ...last, ...f } : { type: 'CALLSTACK_ENTRY', ...f }))
+  return frames.map((f, i) => {
+    const kind = f.contract?.startsWith('UNRECOGNIZED_') === true ? f.contract : undefined
+    if (kind !== undefined) return i === frames.length - 1 ? { ...last, type: `${kind}_ERROR` } : { type: `${kind}_CALLSTACK_ENTRY` }
+    return i === frames.length - 1 ? { ...last, ...f } : { type: 'CALLSTACK_ENTRY', ...f }
+  })
 }
 
 /** The expected trace in the same shape. */
