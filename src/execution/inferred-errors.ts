@@ -20,8 +20,8 @@
  * reason string` for a bare `revert()`), as in Hardhat.
  */
 import type { ContractMetadata } from '../metadata/artifacts.js'
-import type { SourceLocation } from '../metadata/source-map.js'
-import { selectorOf, type AbiItem } from '../metadata/abi.js'
+import { definitionOf, findFunction, type SourceLocation } from '../metadata/source-map.js'
+import { decodeParameters, selectorOf, type AbiItem } from '../metadata/abi.js'
 import type { FailureFrame } from './tracers/failure-tracer.js'
 
 /** The ABI's function items by selector, kept per contract. */
@@ -41,12 +41,31 @@ function functions(contract: ContractMetadata): Map<string, AbiItem & { stateMut
  * undefined when Hardhat infers none. `frame` reverted with no data; `contract` is its code's;
  * `at(pc)` places one of its program counters in the source.
  */
-export function inferredReason(frame: FailureFrame, contract: ContractMetadata, at: (pc: number) => SourceLocation | undefined): string | undefined {
+export function inferredReason(frame: FailureFrame, contract: ContractMetadata, at: (pc: number) => SourceLocation | undefined, depth = 1): string | undefined {
   const last = frame.children[frame.children.length - 1]
+  const create = frame.type === 'CREATE' || frame.type === 'CREATE2'
+  // A library's functions run by DELEGATECALL; the transaction's own call to one is refused by it.
+  if (depth === 0 && !create && definitionOf(contract)?.definition.kind === 'library') return 'library was called directly'
+  if (create && frame.value > 0n) {
+    const ctor = findFunction(contract, (f) => f.name === 'constructor')
+    if (ctor !== undefined && ctor.range.payable !== true && frame.output.length === 0) return `non-payable function was called with value ${frame.value}`
+  }
+  // The constructor's arguments follow the creation code; solc's check of their size failed.
+  const ctorAbi = create ? contract.abi.find((i) => i.type === 'constructor') : undefined
+  const codeLength = (contract.creation?.hex.length ?? 0) / 2
+  if (ctorAbi !== undefined && (ctorAbi.inputs?.length ?? 0) > 0 && codeLength > 0 && frame.output.length === 0 && last === undefined) {
+    try {
+      decodeParameters(ctorAbi.inputs ?? [], frame.input.subarray(codeLength))
+    } catch {
+      return 'function was called with incorrect parameters'
+    }
+  }
   if (last === undefined && frame.type !== 'CREATE' && frame.type !== 'CREATE2') {
     const selector = frame.input.length >= 4 ? Buffer.from(frame.input.subarray(0, 4)).toString('hex') : undefined
     const fn = selector === undefined ? undefined : functions(contract).get(selector)
     if (fn !== undefined && frame.value > 0n && fn.stateMutability !== 'payable') return `non-payable function was called with value ${frame.value}`
+    // The dispatcher's own check of the arguments: calldata the function's parameters cannot be read from.
+    if (fn !== undefined && !decodes(fn, frame.input)) return 'function was called with incorrect parameters'
     const has = (type: string) => contract.abi.some((i) => i.type === type)
     const fallback = contract.abi.find((i) => i.type === 'fallback') as { stateMutability?: string } | undefined
     if (fn === undefined && fallback !== undefined && fallback.stateMutability !== 'payable' && frame.value > 0n) {
@@ -77,4 +96,14 @@ export function lastPlaced(frame: FailureFrame, at: (pc: number) => SourceLocati
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/** Whether the calldata after the selector decodes as the function's parameters. */
+function decodes(fn: AbiItem, input: Uint8Array): boolean {
+  try {
+    decodeParameters(fn.inputs ?? [], input.subarray(4))
+    return true
+  } catch {
+    return false
+  }
 }

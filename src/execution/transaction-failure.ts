@@ -63,7 +63,8 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
             : 'Error: Transaction reverted without a reason string'
   const kind = OUT_OF_GAS.has(failure) ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' ? data(output) : '0x'
-  const stack = (report?.frames ?? []).map((f) => `${f.contract}.${f.function} (${f.sourceName}:${f.line})`)
+  // A free function is written without a contract, as Hardhat writes it.
+  const stack = (report?.frames ?? []).map((f) => `${f.contract === undefined ? '' : `${f.contract}.`}${f.function} (${f.unrecognized === true ? f.sourceName : `${f.sourceName}:${f.line}`})`)
   if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
   if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
   return new TransactionFailed(kind, message, { message, data: returned }, stack)

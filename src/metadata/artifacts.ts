@@ -30,6 +30,24 @@ export interface FunctionRange {
   readonly name: string
   readonly start: number
   readonly length: number
+  /** The AST id of its contract. */
+  readonly contractId?: number
+  /** Its selector, for an external or public function and a public state variable's getter. */
+  readonly selector?: string
+  readonly payable?: boolean
+  /** A modifier, not a function. */
+  readonly modifier?: boolean
+}
+
+/** A contract's definition in the AST: its range, kind and linearized bases (itself first). */
+export interface ContractRange {
+  readonly name: string
+  readonly id: number
+  /** `contract`, `library`, `interface`. */
+  readonly kind: string
+  readonly bases: readonly number[]
+  readonly start: number
+  readonly length: number
 }
 
 /** A source file: its name, content and function ranges where known. */
@@ -37,6 +55,7 @@ export interface SourceFile {
   readonly name: string
   readonly content?: string
   readonly functions?: readonly FunctionRange[]
+  readonly contracts?: readonly ContractRange[]
 }
 
 /** One contract as the node keeps it. */
@@ -113,6 +132,8 @@ function abiOf(where: string, abi: unknown): AbiItem[] {
 /** The name Hardhat gives a function of this AST kind. */
 function functionName(node: Json): string | undefined {
   if (node.nodeType === 'ModifierDefinition') return typeof node.name === 'string' ? node.name : undefined
+  // A public state variable's getter is a function of its own in Hardhat's traces.
+  if (node.nodeType === 'VariableDeclaration') return typeof node.functionSelector === 'string' && typeof node.name === 'string' ? node.name : undefined
   if (node.nodeType !== 'FunctionDefinition') return undefined
   if (node.kind === 'constructor') return 'constructor'
   if (node.kind === 'fallback') return '<fallback>'
@@ -126,22 +147,40 @@ function rangeOf(node: Json): [number, number] | undefined {
   return start === undefined || length === undefined || Number.isNaN(start) || Number.isNaN(length) ? undefined : [start, length]
 }
 
-/** The functions and modifiers an AST declares, at its top level and inside its contracts. */
-function functionsOf(ast: unknown): FunctionRange[] {
-  const out: FunctionRange[] = []
-  if (!isObject(ast) || !Array.isArray(ast.nodes)) return out
-  const add = (node: unknown, contract: string | undefined) => {
+/** The functions and modifiers an AST declares, at its top level and inside its contracts, and its contracts. */
+function functionsOf(ast: unknown): { functions: FunctionRange[]; contracts: ContractRange[] } {
+  const functions: FunctionRange[] = []
+  const contracts: ContractRange[] = []
+  if (!isObject(ast) || !Array.isArray(ast.nodes)) return { functions, contracts }
+  const add = (node: unknown, contract: string | undefined, contractId: number | undefined) => {
     if (!isObject(node)) return
     const name = functionName(node)
     const range = rangeOf(node)
-    if (name !== undefined && range !== undefined) out.push({ contract, name, start: range[0], length: range[1] })
+    if (name === undefined || range === undefined) return
+    functions.push({
+      contract,
+      name,
+      start: range[0],
+      length: range[1],
+      ...(contractId !== undefined && { contractId }),
+      ...(typeof node.functionSelector === 'string' && { selector: node.functionSelector }),
+      payable: node.stateMutability === 'payable',
+      ...(node.nodeType === 'ModifierDefinition' && { modifier: true }),
+    })
   }
   for (const node of ast.nodes) {
     if (isObject(node) && node.nodeType === 'ContractDefinition' && Array.isArray(node.nodes)) {
-      for (const inner of node.nodes) add(inner, typeof node.name === 'string' ? node.name : undefined)
-    } else add(node, undefined)
+      const name = typeof node.name === 'string' ? node.name : undefined
+      const id = typeof node.id === 'number' ? node.id : undefined
+      const range = rangeOf(node)
+      if (name !== undefined && id !== undefined && range !== undefined) {
+        const bases = Array.isArray(node.linearizedBaseContracts) ? node.linearizedBaseContracts.filter((b): b is number => typeof b === 'number') : [id]
+        contracts.push({ name, id, kind: typeof node.contractKind === 'string' ? node.contractKind : 'contract', bases, start: range[0], length: range[1] })
+      }
+      for (const inner of node.nodes) add(inner, name, id)
+    } else add(node, undefined, undefined)
   }
-  return out
+  return { functions, contracts }
 }
 
 /** A solc standard-JSON output's contracts (a build-info's `output`). */
@@ -152,7 +191,7 @@ function fromSolcOutput(where: string, output: Json, contents: Json | undefined)
       if (!isObject(s) || typeof s.id !== 'number') continue
       const source = contents?.[name]
       const content = isObject(source) && typeof source.content === 'string' ? source.content : undefined
-      sources.set(s.id, { name, ...(content !== undefined && { content }), functions: functionsOf(s.ast) })
+      sources.set(s.id, { name, ...(content !== undefined && { content }), ...functionsOf(s.ast) })
     }
   }
   const out: ContractMetadata[] = []

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { encodeFunctionData, type Abi, type Hex } from 'viem'
+import { encodeFunctionData, toFunctionSelector, type Abi, type Hex } from 'viem'
 import { answer, hardhatNetwork } from '../helpers/hardhat-network.js'
 import { trackNodes } from '../helpers/nodes.js'
 
@@ -42,8 +42,10 @@ async function deploy(p: Provider, name: string): Promise<Hex> {
 const call = (name: string, fn: string, args: unknown[] = []) => encodeFunctionData({ abi: C[name]!.abi, functionName: fn, args } as never)
 
 /** The cases: a name, Hardhat's message, and the transaction (addresses filled per provider). */
-function cases(at: { plain: Hex; receive: Hex; fallback: Hex; inferred: Hex }): [string, string, Record<string, string>][] {
+function cases(at: { plain: Hex; receive: Hex; fallback: Hex; inferred: Hex; lib: Hex }): [string, string, Record<string, string>][] {
   return [
+    ['a library called directly', 'library was called directly', { to: at.lib, data: `${toFunctionSelector('f(uint256)')}${'0'.repeat(63)}1` }],
+    ['arguments that cannot be decoded', 'function was called with incorrect parameters', { to: at.inferred, data: call('Inferred', 'callNoCode', [EOA]).slice(0, 10) }],
     ['a non-payable function called with value', 'non-payable function was called with value 1', { to: at.plain, data: call('Plain', 'nonPayable'), value: '0x1' }],
     ['a non-payable function with value, the callee of nothing yet', 'non-payable function was called with value 5', { to: at.inferred, data: call('Inferred', 'bubble', [at.plain]), value: '0x5' }],
     ['an unknown selector, no fallback', "function selector was not recognized and there's no fallback function", { to: at.plain, data: '0xdeadbeef' }],
@@ -66,7 +68,7 @@ function unexplained(at: { plain: Hex; inferred: Hex }): [string, Record<string,
 }
 
 async function contracts(p: Provider) {
-  return { plain: await deploy(p, 'Plain'), receive: await deploy(p, 'WithReceive'), fallback: await deploy(p, 'WithFallback'), inferred: await deploy(p, 'Inferred') }
+  return { plain: await deploy(p, 'Plain'), receive: await deploy(p, 'WithReceive'), fallback: await deploy(p, 'WithFallback'), inferred: await deploy(p, 'Inferred'), lib: await deploy(p, 'Lib') }
 }
 
 type Answer = { error: { code: number; message: string; data: { txHash?: string } } }

@@ -43,9 +43,21 @@ export interface FailureFrame {
    * check before calling a function of another contract failed (a call to an address without code).
    */
   calledNoCode: boolean
+  /**
+   * The open internal calls: the program counter of each jump into a function (marked `i` in
+   * the source map and landing on a JUMPDEST) not yet left by a jump out (`o`), outermost first.
+   * Kept only when the tracer was given the marks of the frame's code.
+   */
+  readonly internalCalls: number[]
+  /** For each of {@link internalCalls}, the program counter of the JUMPDEST it landed on (the function's entry). */
+  readonly internalEntries: number[]
 }
 
+/** A code's jump marks by program counter: `i` into a function, `o` out of one. */
+export type JumpMarks = (pc: number) => string | undefined
+
 const EXTCODESIZE = 0x3b
+const JUMPDEST = 0x5b
 
 const EMPTY = new Uint8Array(0)
 
@@ -60,6 +72,12 @@ export class FailureTracer implements Tracer {
   readonly wantsSteps = true
   root: FailureFrame | undefined
   private readonly stack: FailureFrame[] = []
+  /** Per open frame: its jump marks (resolved at its first step) and a jump into a function just made. */
+  private readonly marks: (JumpMarks | undefined | null)[] = []
+  private readonly jumpedAt: number[] = []
+
+  /** `jumps` answers a frame's jump marks from its code, or undefined for code of no known contract. */
+  constructor(private readonly jumps?: (frame: FailureFrame) => JumpMarks | undefined) {}
 
   onEnter(frame: FrameStart): void {
     const create = frame.type === 'CREATE' || frame.type === 'CREATE2'
@@ -76,12 +94,16 @@ export class FailureTracer implements Tracer {
       value: frame.value ?? 0n,
       callPc: this.stack[this.stack.length - 1]?.pc ?? -1,
       calledNoCode: false,
+      internalCalls: [],
+      internalEntries: [],
     }
     const parent = this.stack[this.stack.length - 1]
     if (parent !== undefined) parent.calledNoCode = false
     if (parent === undefined) this.root = entry
     else parent.children.push(entry)
     this.stack.push(entry)
+    this.marks.push(null)
+    this.jumpedAt.push(-1)
   }
 
   async onStep(step: Step): Promise<void> {
@@ -92,6 +114,7 @@ export class FailureTracer implements Tracer {
     }
     frame.pc = step.pc
     frame.pcs.push(step.pc)
+    if (this.jumps !== undefined) this.followJumps(frame, step)
     if (step.op === EXTCODESIZE) {
       const target = step.stack[step.stack.length - 1]
       if (target !== undefined) frame.calledNoCode = (await step.state.getCode(new Address(bigintToAddress(target)))).length === 0
@@ -99,7 +122,29 @@ export class FailureTracer implements Tracer {
     if (frame.pcs.length > 2 * KEPT_PCS) frame.pcs.splice(0, KEPT_PCS)
   }
 
+  /** The frame's internal calls, as EDR follows them: into a function, then out of it. */
+  private followJumps(frame: FailureFrame, step: Step): void {
+    const top = this.stack.length - 1
+    let marks = this.marks[top]
+    if (marks === null) marks = this.marks[top] = this.jumps!(frame)
+    if (marks === undefined) return
+    const jumped = this.jumpedAt[top]!
+    this.jumpedAt[top] = -1
+    if (jumped !== -1 && step.op === JUMPDEST) {
+      frame.internalCalls.push(jumped)
+      frame.internalEntries.push(step.pc)
+    }
+    const mark = marks(step.pc)
+    if (mark === 'i') this.jumpedAt[top] = step.pc
+    else if (mark === 'o') {
+      frame.internalCalls.pop()
+      frame.internalEntries.pop()
+    }
+  }
+
   onExit(end: FrameEnd): void {
+    this.marks.pop()
+    this.jumpedAt.pop()
     const frame = this.stack.pop()
     if (frame === undefined) return
     frame.output = end.output
