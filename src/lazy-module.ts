@@ -13,3 +13,8 @@ const load = createRequire(import.meta.url)
 export function requireLater<T>(specifier: string): Promise<T> {
   return new Promise<T>((resolve) => resolve(load(specifier) as T))
 }
+
+/** The module, loaded now (synchronously) and cached by `require`: for a caller that cannot wait. */
+export function requireNow<T>(specifier: string): T {
+  return load(specifier) as T
+}

