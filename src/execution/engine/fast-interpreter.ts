@@ -14,10 +14,12 @@
  * call out-of-gas is finished inside `runStep`), with the library's profiler off. A step that
  * needs more than the plain path (a `step` listener or DEBUG, an access witness) goes through
  * the library's own `runStep`, so tracers see exactly what they saw before. Anything else runs
- * the library's `run` unchanged.
+ * the library's `run` unchanged. An opcode observer (`opcode-observer.ts`) is called before
+ * each opcode on either way.
  */
 import { EVMError } from '@ethereumjs/evm'
 import { libraryHalts } from './fast-opcodes.js'
+import { opcodeObserverOf, type ObservedStack } from './opcode-observer.js'
 
 interface OpcodeInfo {
   feeBigInt: bigint
@@ -44,7 +46,7 @@ interface RunState {
   env: { accessWitness?: { revert(): void } }
   gasRefund: bigint
   stateGasSpilled?: bigint
-  stack: { popN(n: number): bigint[] }
+  stack: { popN(n: number): bigint[] } & ObservedStack
   memory: { read(offset: number, size: number): Uint8Array }
   memoryWordCount: bigint
   returnBytes: Uint8Array
@@ -103,6 +105,7 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   const common = interpreter.common
   const evm = interpreter._evm
   const table = evm._opcodeMap
+  const observe = opcodeObserverOf(evm)
   rs.code = code
   let err: unknown
   let cachedOpcodes: Array<OpcodeEntry> | undefined
@@ -126,6 +129,7 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     }
     rs.opCode = opCode
     try {
+      if (observe !== undefined) observe(programCounter, opCode, rs.stack, rs.code)
       if (
         evm.events.listenerCount('step') > 0 ||
         evm.DEBUG ||

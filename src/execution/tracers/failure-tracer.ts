@@ -1,11 +1,13 @@
 /**
  * Records the call frames of a failed execution run again to explain it: each frame's code (the
  * account's code for a call, the init code for a create), the program counter of its last opcode,
- * its output and error, and its inner frames. Steps are watched only to keep the last program
- * counter and to read a frame's code once, at its first step; the run is made only after an
- * execution failed and only on a node that holds contract metadata.
+ * its output and error, and its inner frames. Opcodes are watched only to keep the last program
+ * counters (through the engine's opcode observer, or the library's `step` event where there is
+ * none) and to take a frame's code at its first; the run is made only after an execution failed
+ * and only on a node that holds contract metadata.
  */
 import { Address } from '@ethereumjs/util'
+import type { ObservedStack } from '../engine/opcode-observer.js'
 import type { FrameEnd, FrameStart, FrameType, Step, Tracer } from './types.js'
 
 function bigintToAddress(value: bigint): Uint8Array {
@@ -75,6 +77,8 @@ export class FailureTracer implements Tracer {
   /** Per open frame: its jump marks (resolved at its first step) and a jump into a function just made. */
   private readonly marks: (JumpMarks | undefined | null)[] = []
   private readonly jumpedAt: number[] = []
+  /** Per open frame: its last opcode was an EXTCODESIZE whose answer is not read yet (observer only). */
+  private readonly sizeAsked: boolean[] = []
 
   /** `jumps` answers a frame's jump marks from its code, or undefined for code of no known contract. */
   constructor(private readonly jumps?: (frame: FailureFrame) => JumpMarks | undefined) {}
@@ -104,38 +108,63 @@ export class FailureTracer implements Tracer {
     this.stack.push(entry)
     this.marks.push(null)
     this.jumpedAt.push(-1)
+    this.sizeAsked.push(false)
   }
 
+  /** Each opcode through the library's `step` event, where the engine has no opcode observer. */
   async onStep(step: Step): Promise<void> {
     const frame = this.stack[this.stack.length - 1]
     if (frame === undefined) return
     if (frame.pc === -1 && frame.code.length === 0 && frame.codeAddress !== undefined) {
       frame.code = await step.state.getCode(new Address(frame.codeAddress))
     }
-    frame.pc = step.pc
-    frame.pcs.push(step.pc)
-    if (this.jumps !== undefined) this.followJumps(frame, step)
+    this.at(frame, step.pc, step.op)
     if (step.op === EXTCODESIZE) {
       const target = step.stack[step.stack.length - 1]
       if (target !== undefined) frame.calledNoCode = (await step.state.getCode(new Address(bigintToAddress(target)))).length === 0
     }
+  }
+
+  /**
+   * Each opcode through the engine's observer: the same record, none of a step's copies. The
+   * code running is handed over; an EXTCODESIZE's answer is read from the stack's top at the
+   * frame's next opcode.
+   */
+  onOpcode(pc: number, op: number, stack: ObservedStack, code: Uint8Array): void {
+    const top = this.stack.length - 1
+    const frame = this.stack[top]
+    if (frame === undefined) return
+    if (frame.pc === -1 && frame.code.length === 0) frame.code = code
+    if (this.sizeAsked[top] === true) {
+      this.sizeAsked[top] = false
+      frame.calledNoCode = stack.length > 0 && stack.peek(1)[0] === 0n
+    }
+    this.at(frame, pc, op)
+    if (op === EXTCODESIZE) this.sizeAsked[top] = true
+  }
+
+  /** The frame's last program counters and its internal calls, at an opcode about to run. */
+  private at(frame: FailureFrame, pc: number, op: number): void {
+    frame.pc = pc
+    frame.pcs.push(pc)
+    if (this.jumps !== undefined) this.followJumps(frame, pc, op)
     if (frame.pcs.length > 2 * KEPT_PCS) frame.pcs.splice(0, KEPT_PCS)
   }
 
   /** The frame's internal calls, as EDR follows them: into a function, then out of it. */
-  private followJumps(frame: FailureFrame, step: Step): void {
+  private followJumps(frame: FailureFrame, pc: number, op: number): void {
     const top = this.stack.length - 1
     let marks = this.marks[top]
     if (marks === null) marks = this.marks[top] = this.jumps!(frame)
     if (marks === undefined) return
     const jumped = this.jumpedAt[top]!
     this.jumpedAt[top] = -1
-    if (jumped !== -1 && step.op === JUMPDEST) {
+    if (jumped !== -1 && op === JUMPDEST) {
       frame.internalCalls.push(jumped)
-      frame.internalEntries.push(step.pc)
+      frame.internalEntries.push(pc)
     }
-    const mark = marks(step.pc)
-    if (mark === 'i') this.jumpedAt[top] = step.pc
+    const mark = marks(pc)
+    if (mark === 'i') this.jumpedAt[top] = pc
     else if (mark === 'o') {
       frame.internalCalls.pop()
       frame.internalEntries.pop()
@@ -145,6 +174,7 @@ export class FailureTracer implements Tracer {
   onExit(end: FrameEnd): void {
     this.marks.pop()
     this.jumpedAt.pop()
+    this.sizeAsked.pop()
     const frame = this.stack.pop()
     if (frame === undefined) return
     frame.output = end.output

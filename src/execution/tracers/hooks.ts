@@ -8,7 +8,8 @@
  *
  * Listeners are attached for one traced transaction and removed after it, also when it fails: the
  * `step` listener makes the EVM build an event object with copies of stack and memory for every
- * opcode, so it is attached only for tracers that ask for steps.
+ * opcode, so it is attached only for tracers that ask for steps; a tracer that needs only where
+ * execution is (`onOpcode`) gets the engine's opcode observer instead, where the engine has one.
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
@@ -18,6 +19,7 @@ import { frameError, isFaultError, isStepError, preStepError } from './opcodes.j
 import type { FrameType, Tracer } from './types.js'
 import { frameEnv, frameLogs, memoryBytes, type FrameInterpreter } from '../engine/frames.js'
 import { layerOpcodeTable } from '../engine/layers.js'
+import { observesOpcodes, setOpcodeObserver } from '../engine/opcode-observer.js'
 
 const EMPTY = new Uint8Array(0)
 const CALL_STIPEND = 2300n
@@ -142,7 +144,9 @@ export class TraceHooks {
     this.failure = undefined
     events.on('beforeMessage', before)
     events.on('afterMessage', after)
-    if (tracer.wantsSteps) events.on('step', step)
+    const onOpcode = tracer.onOpcode?.bind(tracer)
+    if (onOpcode !== undefined && observesOpcodes(this.evm)) setOpcodeObserver(this.evm, onOpcode)
+    else if (tracer.wantsSteps) events.on('step', step)
     try {
       const out = await run()
       if (this.failure !== undefined) throw this.failure
@@ -151,6 +155,7 @@ export class TraceHooks {
       events.off('beforeMessage', before)
       events.off('afterMessage', after)
       events.off('step', step)
+      setOpcodeObserver(this.evm, undefined)
       this.tracer = undefined
       this.frames = []
     }

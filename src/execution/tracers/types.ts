@@ -3,6 +3,7 @@
  * `OnExit`, `OnOpcode`, `OnLog`, `OnTxEnd`). `hooks.ts` produces these events from the EVM's
  * `beforeMessage` / `afterMessage` / `step` events and a few wrapped opcodes.
  */
+import type { ObservedStack } from '../engine/opcode-observer.js'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { RawLog } from '../../chain/receipts.js'
 
@@ -110,6 +111,12 @@ export interface Tracer {
   onEnter?(frame: FrameStart): void
   onExit?(frame: FrameEnd): void
   onStep?(step: Step): Promise<void> | void
+  /**
+   * Each opcode's program counter and the code running, before it runs, with none of a step's
+   * copies: used instead of `onStep` where the engine can call it (`engine/opcode-observer.ts`),
+   * `onStep` elsewhere. `stack` is the interpreter's own: read it there and then, never keep it.
+   */
+  onOpcode?(pc: number, op: number, stack: ObservedStack, code: Uint8Array): void
   /** A step's error as geth reports it on the opcode (known only once the frame fails). */
   onStepError?(depth: number, error: string): void
   /** The frame failed while its last opcode ran (geth's `OnFault`: REVERT, an invalid opcode…). */

@@ -1,0 +1,40 @@
+/**
+ * A synchronous look at each opcode before it runs, for a tracer that needs only where execution
+ * is (the failure tracer: program counters, the running code, the stack's top after an opcode).
+ * The library's `step` event builds an object with copies of the stack and memory for every
+ * opcode and goes through its async event emitter; an observer costs one call per opcode.
+ *
+ * Only the engine's fast loop calls observers (`fast-interpreter.ts`): {@link observesOpcodes}
+ * says whether an EVM's frames run there; a tracer falls back to the `step` event where not.
+ */
+import { isFast } from './install.js'
+
+/** The interpreter's stack, as an observer may read it (read only). */
+export interface ObservedStack {
+  readonly length: number
+  /** The top `n` items, the top first. */
+  peek(n?: number): bigint[]
+}
+
+/** Called before each opcode with its program counter, the opcode, the stack and the code running. */
+export type OpcodeObserver = (pc: number, op: number, stack: ObservedStack, code: Uint8Array) => void
+
+const OBSERVER = Symbol('finality.opcodeObserver')
+
+type Observed = { [OBSERVER]?: OpcodeObserver }
+
+/** Whether `evm`'s frames run in the fast loop, which calls an observer. */
+export function observesOpcodes(evm: object): boolean {
+  return isFast(evm)
+}
+
+/** Sets (or, with undefined, removes) the observer of `evm`'s opcodes. */
+export function setOpcodeObserver(evm: object, observer: OpcodeObserver | undefined): void {
+  if (observer === undefined) delete (evm as Observed)[OBSERVER]
+  else (evm as Observed)[OBSERVER] = observer
+}
+
+/** The observer of `evm`'s opcodes, if any (read once per frame by the fast loop). */
+export function opcodeObserverOf(evm: object): OpcodeObserver | undefined {
+  return (evm as Observed)[OBSERVER]
+}
