@@ -135,7 +135,7 @@ function joinedStack(error: Error, frames: readonly string[], formatted: unknown
   const lines = typeof formatted === 'string' ? formatted.split('\n') : []
   const first = lines.findIndex((l) => l.startsWith('    at '))
   const javascript = first === -1 ? [] : lines.slice(first)
-  return [Error.prototype.toString.call(error), ...frames.map((f) => `    at ${f}`), ...javascript].join('\n')
+  return [String(error), ...frames.map((f) => `    at ${f}`), ...javascript].join('\n')
 }
 
 /** The frames `withSolidityStack` kept on an error, if any. */
