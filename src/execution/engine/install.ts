@@ -71,6 +71,11 @@ export function isFast(evm: unknown): boolean {
   return e[OWNED] === true && verifiedForks.has(e.common.hardfork())
 }
 
+/** Whether `evm`'s frames run in the fast loop, which calls an opcode observer (opcode-observer.ts). */
+export function observesOpcodes(evm: object): boolean {
+  return isFast(evm)
+}
+
 /** Makes an EVM one of the engine's own: it gets the fast paths where they are on (its journal too). */
 export function ownEvm<T extends object>(evm: T): T {
   if (on) {

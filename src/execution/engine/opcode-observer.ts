@@ -4,10 +4,10 @@
  * The library's `step` event builds an object with copies of the stack and memory for every
  * opcode and goes through its async event emitter; an observer costs one call per opcode.
  *
- * Only the engine's fast loop calls observers (`fast-interpreter.ts`): {@link observesOpcodes}
- * says whether an EVM's frames run there; a tracer falls back to the `step` event where not.
+ * Only the engine's fast loop calls observers (`fast-interpreter.ts`): `observesOpcodes` in
+ * install.ts says whether an EVM's frames run there; a tracer falls back to the `step` event
+ * where not.
  */
-import { isFast } from './install.js'
 
 /** The interpreter's stack, as an observer may read it (read only). */
 export interface ObservedStack {
@@ -22,11 +22,6 @@ export type OpcodeObserver = (pc: number, op: number, stack: ObservedStack, code
 const OBSERVER = Symbol('finality.opcodeObserver')
 
 type Observed = { [OBSERVER]?: OpcodeObserver }
-
-/** Whether `evm`'s frames run in the fast loop, which calls an observer. */
-export function observesOpcodes(evm: object): boolean {
-  return isFast(evm)
-}
 
 /** Sets (or, with undefined, removes) the observer of `evm`'s opcodes. */
 export function setOpcodeObserver(evm: object, observer: OpcodeObserver | undefined): void {

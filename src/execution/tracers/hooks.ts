@@ -19,7 +19,8 @@ import { frameError, isFaultError, isStepError, preStepError } from './opcodes.j
 import type { FrameType, Tracer } from './types.js'
 import { frameEnv, frameLogs, memoryBytes, type FrameInterpreter } from '../engine/frames.js'
 import { layerOpcodeTable } from '../engine/layers.js'
-import { observesOpcodes, setOpcodeObserver } from '../engine/opcode-observer.js'
+import { observesOpcodes } from '../engine/install.js'
+import { setOpcodeObserver } from '../engine/opcode-observer.js'
 
 const EMPTY = new Uint8Array(0)
 const CALL_STIPEND = 2300n
