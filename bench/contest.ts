@@ -8,6 +8,8 @@
  *   BENCH_DIST=<worktree>/dist          measure another commit's build (an A/B)
  *   BENCH_SKIP=anvil npm run bench:contest  leave contestants out (comma-separated; Anvil's
  *                                        10,000-block mine takes minutes a repetition)
+ *   BENCH_CONTEST_CORES=2,1             both cores, then pinned to one with `taskset -c 1`
+ *                                        (default: both settings, a table each); `2` or `1` alone
  *
  * The contestants are installed by the bench into bench/contestants (`install.ts`). Every
  * workload runs in a fresh child process per contestant (`runner.ts`, bundled to plain
@@ -16,7 +18,7 @@
  * are sent the same raw transactions, signed once here (`sign.ts`); the snapshot row uses
  * eth_sendTransaction from the default accounts, which every contestant has unlocked.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -57,14 +59,28 @@ function describeBuild(): string {
 /** A child that has not finished by then is killed with its process group (an Anvil it spawned too). */
 const CHILD_TIMEOUT_MS = 10 * 60_000
 
-function runWorkload(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths): Promise<Figures> {
+/** A core setting: `2` runs on the machine's cores, `1` pinned to one (`taskset -c 1`, inherited by an Anvil the child spawns). */
+type Cores = '2' | '1'
+
+const pin = (cores: Cores, argv: readonly string[]): string[] => (cores === '1' ? ['taskset', '-c', '1', ...argv] : [...argv])
+
+function runWorkload(bundle: string, kind: Kind, contestant: Contestant, planPath: string, paths: Paths, cores: Cores): Promise<Figures> {
   return runChild<Figures>({
-    argv: [process.execPath, '--expose-gc', bundle, kind, contestant, planPath],
+    argv: pin(cores, [process.execPath, '--expose-gc', bundle, kind, contestant, planPath]),
     env: { CONTEST_PATHS: JSON.stringify(paths) },
     resultPrefix: 'CONTEST_RESULT',
     timeoutMs: CHILD_TIMEOUT_MS,
-    label: `${kind} on ${contestant}`,
+    label: `${kind} on ${contestant}${cores === '1' ? ', one core' : ''}`,
   })
+}
+
+/** `BENCH_CONTEST_CORES`: which core settings to run, checked. */
+function parseCores(value: string | undefined): Cores[] {
+  const cores = (value ?? '2,1').split(',').map((c) => c.trim())
+  for (const c of cores) if (c !== '1' && c !== '2') throw new Error(`bad BENCH_CONTEST_CORES entry ${c}: 2 or 1`)
+  if (cores.length === 0 || new Set(cores).size !== cores.length) throw new Error(`bad BENCH_CONTEST_CORES ${value}: 2, 1 or 2,1`)
+  if (cores.includes('1') && spawnSync('taskset', ['-c', '1', 'true']).status !== 0) throw new Error('BENCH_CONTEST_CORES=1 needs taskset (util-linux)')
+  return cores as Cores[]
 }
 
 /** Runs the comparison and prints its table; false when the contestants are unavailable here. */
@@ -83,6 +99,7 @@ export async function runContest(): Promise<boolean> {
   const kinds = groups.length === 0 ? KINDS : KINDS.filter((k) => groups.includes(k))
   const vitestRow = groups.length === 0 || groups.includes('vitest')
   if (kinds.length === 0 && !vitestRow) return false
+  const coreSettings = parseCores(process.env.BENCH_CONTEST_CORES)
   if (!existsSync(DIST)) throw new Error('dist/index.js not found: run `npm run build` first (`npm run bench:contest` builds)')
 
   const installed = ensureContestants(log)
@@ -105,23 +122,27 @@ export async function runContest(): Promise<boolean> {
     const variants: Variant[] = ['empty', ...running]
     const vitestDirs = new Map(variants.map((v) => [v, prepareVitest(tmp, v, vitestFiles, path.join(tmp, 'chains.mjs'), setup)]))
 
-    const samples = Object.fromEntries(CONTESTANTS.map((c) => [c, {}])) as Samples
-    const add = (c: Contestant, figures: Figures): void => {
+    const samplesOf = new Map(coreSettings.map((cores) => [cores, Object.fromEntries(CONTESTANTS.map((c) => [c, {}])) as Samples]))
+    const add = (cores: Cores, c: Contestant, figures: Figures): void => {
+      const samples = samplesOf.get(cores)!
       for (const [k, v] of Object.entries(figures)) (samples[c][k] ??= []).push(v)
     }
+    const coresLabel = (cores: Cores): string => (cores === '1' ? 'pinned to one core' : `${os.cpus().length} cores`)
     const build_ = describeBuild()
     log(`finality: ${build_}; EDR ${installed.edrVersion}, Anvil ${installed.anvilVersion}; ${reps} repetitions${quick ? ' (BENCH_QUICK)' : ''}${skipped.length > 0 ? `; left out: ${skipped.join(', ')}` : ''}`)
     for (let rep = 1; rep <= reps; rep++) {
-      for (const kind of kinds) {
-        for (const c of running) {
-          log(`repetition ${rep}/${reps}: ${kind} on ${c}`)
-          add(c, await runWorkload(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths))
+      for (const cores of coreSettings) {
+        for (const kind of kinds) {
+          for (const c of running) {
+            log(`repetition ${rep}/${reps}, ${coresLabel(cores)}: ${kind} on ${c}`)
+            add(cores, c, await runWorkload(path.join(tmp, 'runner.mjs'), kind, c, planPath, paths, cores))
+          }
         }
+        if (!vitestRow) continue
+        log(`repetition ${rep}/${reps}, ${coresLabel(cores)}: vitest, ${vitestFiles} files each`)
+        const empty = await runVitest(vitestDirs.get('empty')!, cores === '1')
+        for (const c of running) add(cores, c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!, cores === '1')) - empty) / vitestFiles, vitestEmptyMs: empty })
       }
-      if (!vitestRow) continue
-      log(`repetition ${rep}/${reps}: vitest, ${vitestFiles} files each`)
-      const empty = await runVitest(vitestDirs.get('empty')!)
-      for (const c of running) add(c, { vitestPerFileMs: ((await runVitest(vitestDirs.get(c)!)) - empty) / vitestFiles, vitestEmptyMs: empty })
     }
 
     const n = (x: number): string => x.toLocaleString('en-US')
@@ -143,22 +164,27 @@ export async function runContest(): Promise<boolean> {
       { label: `a whole test file: import, create, deploy, ${size.suiteTransfers} transfers, ${size.suiteCalls} calls, one getLogs`, key: 'suiteMs', unit: 'ms', better: 'lower', digits: 0 },
     ]
 
+    const json: Record<string, unknown> = {}
+    for (const cores of coreSettings) {
+      const samples = samplesOf.get(cores)!
+      console.log()
+      console.log(`finality against EDR ${installed.edrVersion} and Anvil ${installed.anvilVersion}, ${coresLabel(cores)}: medians of ${reps} runs${quick ? ' (BENCH_QUICK=1: smaller workloads)' : ''}`)
+      console.log(`finality measured: ${build_}`)
+      console.log(`node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.platform()}/${os.arch()}`)
+      console.log()
+      console.log(renderTable(rows, samples))
+      console.log()
+      console.log('each run:')
+      console.log(renderSpread(rows, samples))
+      const total = (c: Contestant, key: string): number => (samples[c][key] ?? []).reduce((a, b) => a + b, 0)
+      const counts = (key: string): string => CONTESTANTS.map((c) => `${c} ${total(c, key)}`).join(', ')
+      console.log(`receipts asked for again (null at first), all processes: ${counts('receiptRetries')}`)
+      console.log(`transactions dropped after evm_revert and sent again: ${counts('dropped')}`)
+      const medians = Object.fromEntries(CONTESTANTS.map((c) => [c, Object.fromEntries(rows.map((r) => [r.key, median(samples[c][r.key] ?? [])]))]))
+      json[cores === '1' ? 'oneCore' : 'allCores'] = { medians, samples }
+    }
     console.log()
-    console.log(`finality against EDR ${installed.edrVersion} and Anvil ${installed.anvilVersion}: medians of ${reps} runs${quick ? ' (BENCH_QUICK=1: smaller workloads)' : ''}`)
-    console.log(`finality measured: ${build_}`)
-    console.log(`node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.platform()}/${os.arch()}`)
-    console.log()
-    console.log(renderTable(rows, samples))
-    console.log()
-    console.log('each run:')
-    console.log(renderSpread(rows, samples))
-    const total = (c: Contestant, key: string): number => (samples[c][key] ?? []).reduce((a, b) => a + b, 0)
-    const counts = (key: string): string => CONTESTANTS.map((c) => `${c} ${total(c, key)}`).join(', ')
-    console.log(`receipts asked for again (null at first), all processes: ${counts('receiptRetries')}`)
-    console.log(`transactions dropped after evm_revert and sent again: ${counts('dropped')}`)
-    console.log()
-    const medians = Object.fromEntries(CONTESTANTS.map((c) => [c, Object.fromEntries(rows.map((r) => [r.key, median(samples[c][r.key] ?? [])]))]))
-    console.log(`BENCH_CONTEST_JSON ${JSON.stringify({ quick, reps, node: process.version, finality: build_, edr: installed.edrVersion, anvil: installed.anvilVersion, medians, samples })}`)
+    console.log(`BENCH_CONTEST_JSON ${JSON.stringify({ quick, reps, node: process.version, finality: build_, edr: installed.edrVersion, anvil: installed.anvilVersion, ...json })}`)
     return true
   } finally {
     rmSync(tmp, { recursive: true, force: true })

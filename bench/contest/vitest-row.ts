@@ -35,11 +35,13 @@ export function prepareVitest(root: string, variant: Variant, files: number, cha
   return dir
 }
 
-/** Runs vitest over a prepared folder; its wall time, ms. */
-export function runVitest(dir: string): Promise<number> {
+/** Runs vitest over a prepared folder (with `pinned`, on one core: `taskset -c 1`, its workers too); its wall time, ms. */
+export function runVitest(dir: string, pinned = false): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, [VITEST, 'run', '--root', dir, '--config', path.join(dir, 'vitest.config.mjs'), '--reporter=dot'], {
+    const argv = [process.execPath, VITEST, 'run', '--root', dir, '--config', path.join(dir, 'vitest.config.mjs'), '--reporter=dot']
+    const [cmd, ...args] = pinned ? ['taskset', '-c', '1', ...argv] : argv
+    const child = spawn(cmd!, args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },
