@@ -23,10 +23,13 @@ const OBSERVER = Symbol('finality.opcodeObserver')
 
 type Observed = { [OBSERVER]?: OpcodeObserver }
 
-/** Sets (or, with undefined, removes) the observer of `evm`'s opcodes. */
+/**
+ * Sets (or, with undefined, removes) the observer of `evm`'s opcodes. Removing writes undefined
+ * rather than deleting the property: a `delete` of a property that is not the object's last one
+ * turns the EVM object into a dictionary, and every later property read of it slower.
+ */
 export function setOpcodeObserver(evm: object, observer: OpcodeObserver | undefined): void {
-  if (observer === undefined) delete (evm as Observed)[OBSERVER]
-  else (evm as Observed)[OBSERVER] = observer
+  if (observer !== undefined || OBSERVER in evm) (evm as Observed)[OBSERVER] = observer
 }
 
 /** The observer of `evm`'s opcodes, if any (read once per frame by the fast loop). */
