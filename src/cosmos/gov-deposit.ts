@@ -9,14 +9,14 @@
  * the proposal is voted on; `proposal_cancel_ratio` (0.5) of each deposit burned (its
  * `proposal_cancel_dest` is empty), the rest refunded; the proposal and its votes deleted.
  */
-import { checksumAddress as checksum } from '../crypto/checksum.js'
-import { data, word } from '../hex.js'
+import { word } from '../hex.js'
 import { toBech32 } from './bech32.js'
 import { encode } from './abi.js'
 import { COINS, GOV_POOL, GovState, knownProposal, MIN_DEPOSIT, VOTING } from './gov-state.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, type PrecompileMethod } from './precompile.js'
 import { slot } from './staking-state.js'
+import { requester } from './staking-rules.js'
 
 /** x/gov's default `proposal_cancel_ratio` (0.5), in per cent. */
 const CANCEL_RATIO_PERCENT = 50n
@@ -37,7 +37,7 @@ export function deposit(settings: CosmosSettings): PrecompileMethod {
     async run([depositor, proposalId, amount], call) {
       const who = depositor as Uint8Array
       const id = proposalId as bigint
-      if (Buffer.compare(call.caller, who) !== 0) throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(who))}`)
+      requester(call, who)
       const coins = amount as Array<[string, bigint]>
       // sdk.Coins validity: sorted, distinct denominations, every amount positive.
       const denoms = coins.map(([denom]) => denom)
@@ -73,7 +73,7 @@ export function cancelProposal(settings: CosmosSettings): PrecompileMethod {
     async run([proposer, proposalId], call) {
       const who = proposer as Uint8Array
       const id = proposalId as bigint
-      if (Buffer.compare(call.caller, who) !== 0) throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(who))}`)
+      requester(call, who)
       const gov = new GovState(call.state)
       await knownProposal(gov, id)
       const owner = word(await gov.get(slot('gov.proposer', id))).subarray(12)

@@ -5,12 +5,11 @@
  * no option twice; the weights summing to exactly 1. The tally splits the voter's power by the
  * weights (gov-state.ts).
  */
-import { checksumAddress as checksum } from '../crypto/checksum.js'
-import { data } from '../hex.js'
 import { encode } from './abi.js'
 import { GovState, knownProposal, VOTING, type WeightedOption } from './gov-state.js'
 import { addressTopic, PrecompileRevert, type PrecompileMethod } from './precompile.js'
 import { slot } from './staking-state.js'
+import { requester } from './staking-rules.js'
 
 const DEC = 10n ** 18n
 const OPTION_NAMES = ['VOTE_OPTION_UNSPECIFIED', 'VOTE_OPTION_YES', 'VOTE_OPTION_ABSTAIN', 'VOTE_OPTION_NO', 'VOTE_OPTION_NO_WITH_VETO']
@@ -59,7 +58,7 @@ export const voteWeighted: PrecompileMethod = {
   async run([voter, proposalId, options], call) {
     const who = voter as Uint8Array
     const id = proposalId as bigint
-    if (Buffer.compare(call.caller, who) !== 0) throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(who))}`)
+    requester(call, who)
     const weighted = checked(options as Array<[bigint, string]>)
     const gov = new GovState(call.state)
     await knownProposal(gov, id)

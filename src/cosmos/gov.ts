@@ -16,15 +16,13 @@ import { govQueries } from './gov-queries.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, tablePrecompile } from './precompile.js'
 import { slot } from './staking-state.js'
+import { requester } from './staking-rules.js'
 
 export { endVoting, GOV_POOL } from './gov-state.js'
 
 
 /** The governance precompile. */
 export function govPrecompile(settings: CosmosSettings) {
-  const requester = (caller: Uint8Array, who: Uint8Array) => {
-    if (Buffer.compare(caller, who) !== 0) throw new PrecompileRevert(`msg.sender address ${checksum(data(caller))} does not match the requester address ${checksum(data(who))}`)
-  }
   return tablePrecompile('0000000000000000000000000000000000000805', [
     {
       signature: `submitProposal(address,bytes,${COINS})`,
@@ -33,7 +31,7 @@ export function govPrecompile(settings: CosmosSettings) {
       gas: 80_000n,
       async run([proposer, json, deposit], call) {
         const who = proposer as Uint8Array
-        requester(call.caller, who)
+        requester(call, who)
         let proposal: { messages?: unknown; title?: unknown; summary?: unknown; metadata?: unknown }
         try {
           proposal = JSON.parse(new TextDecoder().decode(json as Uint8Array)) as typeof proposal
@@ -74,7 +72,7 @@ export function govPrecompile(settings: CosmosSettings) {
       async run([voter, proposalId, option], call) {
         const who = voter as Uint8Array
         const id = proposalId as bigint
-        requester(call.caller, who)
+        requester(call, who)
         const gov = new GovState(call.state)
         await known(gov, id)
         if ((await gov.get(slot('gov.status', id))) !== VOTING) throw new PrecompileRevert(`${id}: inactive proposal`)

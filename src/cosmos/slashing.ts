@@ -5,13 +5,12 @@
  * evidence, and Cosmos EVM's slashing precompile (0x…0806, `ISlashing`). Jail periods count in
  * blocks here: `jailedUntil` is a height.
  */
-import { data } from '../hex.js'
-import { checksumAddress as checksum } from '../crypto/checksum.js'
 import type { CosmosSettings } from './options.js'
 import { addressTopic, PrecompileRevert, tablePrecompile } from './precompile.js'
 import { DistributionState } from './distribution-state.js'
 import { RedelegationState } from './redelegation-state.js'
 import { BONDED_POOL, NOT_BONDED_POOL, StakingState, type ValidatorRecord } from './staking-state.js'
+import { requester } from './staking-rules.js'
 
 /** Cosmos's default `slash_fraction_double_sign`: 5%, as a fraction of 10^18. */
 export const SLASH_FRACTION_DOUBLE_SIGN = 5n * 10n ** 16n
@@ -150,9 +149,7 @@ export function slashingPrecompile(settings: CosmosSettings) {
       gas: 40_000n,
       async run([address], call) {
         const a = address as Uint8Array
-        if (Buffer.compare(call.caller, a) !== 0) {
-          throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(a))}`)
-        }
+        requester(call, a)
         const staking = new StakingState(call.state)
         const v = await staking.validator(a)
         if (v === undefined) throw new PrecompileRevert('address is not associated with any known validator')

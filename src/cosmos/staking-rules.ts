@@ -62,6 +62,7 @@ export function sharesFor(v: ValidatorRecord, tokens: bigint): bigint {
   return v.tokens === 0n ? tokens * SHARE_SCALE : (tokens * v.shares) / v.tokens
 }
 
+/** Cosmos EVM's check that the transaction's sender is the account a message acts for. */
 export function requester(call: PrecompileCall, delegator: Uint8Array): void {
   if (!equal(call.caller, delegator)) {
     throw new PrecompileRevert(`msg.sender address ${checksum(data(call.caller))} does not match the requester address ${checksum(data(delegator))}`)
