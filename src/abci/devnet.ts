@@ -49,6 +49,12 @@ export interface DevnetOptions {
   maxMessageBytes?: number
   /** Told of an application error (an ABCI exception). */
   onError?: (index: number, error: Error) => void
+  /**
+   * Told when a node's CometBFT or application process exits on its own (a crash, a kill from
+   * outside), not by {@link Devnet.stop}: `how` is its exit code or signal. The node's other
+   * process is then stopped, so the node is down as a whole until {@link Devnet.start}.
+   */
+  onExit?: (index: number, process: 'cometbft' | 'application', how: string) => void
 }
 
 /** One validator: its CometBFT node and its application. */
@@ -65,6 +71,10 @@ export interface DevnetNode {
   readonly running: boolean
   /** True while its CometBFT process is paused ({@link Devnet.pause}). */
   readonly paused: boolean
+  /** Why the node is down when one of its processes exited on its own (`the application process exited (SIGKILL)`); undefined once started again. */
+  readonly down: string | undefined
+  /** The process ids of its CometBFT process and (with `appCommand`) its application, while they run. */
+  readonly pids: { readonly cometbft: number | undefined; readonly application: number | undefined }
 }
 
 /** A running devnet. */
@@ -134,6 +144,12 @@ interface Slot {
   db: ClassicLevel<string, Uint8Array> | undefined
   /** The application's process, when it runs as one. */
   appProcess: ChildProcess | undefined
+  /** True while {@link Devnet.stop} ends the processes (their exits are expected). */
+  ending: boolean
+  /** The stop that follows a process's own exit, which a start waits for. */
+  settling: Promise<void> | undefined
+  /** Why the node went down on its own. */
+  down: string | undefined
 }
 
 /** Makes the homes (keys, one genesis, config) and starts every node. */
@@ -156,7 +172,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
     const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
-    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined, appProcess: undefined })
+    slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined, appProcess: undefined, ending: false, settling: undefined, down: undefined })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).
   const now = Math.floor(Date.now() / 1000)
@@ -193,7 +209,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const start = async (i: number): Promise<void> => {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
+    await s.settling
     if (s.comet !== undefined) return
+    s.down = undefined
     const cometRpc = `http://127.0.0.1:${s.ports.rpc}`
     if (options.appCommand !== undefined) {
       const args = appArgs({
@@ -205,9 +223,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         maxMessageBytes: options.maxMessageBytes,
         db: persisted(i) ? join(s.home, 'app-db') : undefined,
       })
-      s.appProcess = await spawnApp(options.appCommand, args, (line) => {
+      const app = await spawnApp(options.appCommand, args, (line) => {
         if (/^(ABCI: |finality: )/.test(line)) options.onError?.(i, new Error(line))
       })
+      s.appProcess = app
+      app.once('exit', (code, signal) => exitedOnItsOwn(s, 'application', signal ?? code))
     } else await startInProcess(s, cometRpc)
     spawnComet(s)
   }
@@ -232,17 +252,37 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     }
     child.stdout?.on('data', onLine)
     child.stderr?.on('data', onLine)
-    child.once('exit', () => {
-      if (s.comet === child) s.comet = undefined
+    child.once('exit', (code, signal) => {
+      if (s.comet !== child) return
+      s.comet = undefined
+      exitedOnItsOwn(s, 'cometbft', signal ?? code)
     })
+  }
+
+  /** A process of node `s` that exited without a stop: said, and the node's other process stopped. */
+  const exitedOnItsOwn = (s: Slot, which: 'cometbft' | 'application', how: string | number | null): void => {
+    if (s.ending || s.down !== undefined) return
+    const what = `${which === 'cometbft' ? 'the CometBFT process' : 'the application process'} exited (${how ?? 'unknown'})`
+    s.down = what
+    options.onExit?.(s.index, which, String(how ?? 'unknown'))
+    s.settling = stop(s.index, 'SIGTERM')
+      .catch((e: Error) => options.onError?.(s.index, e))
+      .finally(() => {
+        s.settling = undefined
+      })
   }
 
   const stop = async (i: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     // A paused process takes SIGTERM only once it runs again: endChild lets it go on.
-    await endChild(s.comet, signal, s.paused)
-    await endChild(s.appProcess, signal, s.paused)
+    s.ending = true
+    try {
+      await endChild(s.comet, signal, s.paused)
+      await endChild(s.appProcess, signal, s.paused)
+    } finally {
+      s.ending = false
+    }
     s.comet = undefined
     s.appProcess = undefined
     s.paused = false
@@ -290,6 +330,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     },
     get paused() {
       return s.paused
+    },
+    get down() {
+      return s.down
+    },
+    get pids() {
+      return { cometbft: s.comet?.pid, application: s.appProcess?.pid }
     },
   }))
   const regroup = async (groups: readonly (readonly number[])[]): Promise<void> => {

@@ -69,10 +69,22 @@ const FAULTS = {
 } as const
 
 /** The usage of the fault lines. */
-const FAULT_USAGE = `${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}, partition 0,1,2 3 (groups of nodes), heal`
+const FAULT_USAGE = `${Object.keys(FAULTS).map((f) => `${f} N`).join(', ')}, partition 0,1,2 3 (groups of nodes), heal, status`
+
+/** A line per node: running (with its processes' ids), paused, down (and why) or stopped. */
+function status(net: Devnet): string {
+  return net.nodes
+    .map((n) => {
+      const pids = `cometbft pid ${n.pids.cometbft}${n.pids.application === undefined ? '' : `, application pid ${n.pids.application}`}`
+      const state = n.down !== undefined ? `down: ${n.down}` : !n.running ? 'stopped' : n.paused ? `paused (${pids})` : `running (${pids})`
+      return `node${n.index}: ${state}`
+    })
+    .join('\n')
+}
 
 /** Runs one fault line; answers what was done, throws why not. */
 async function fault(net: Devnet, line: string): Promise<string> {
+  if (line === 'status') return status(net)
   if (line === 'heal') {
     await net.heal()
     return 'healed: every node peers with every other'
@@ -136,6 +148,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
       appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
       node: chainId === undefined ? undefined : { chainId },
       onError: (i, e) => print(`node${i}: ${e.message}`),
+      onExit: (i, which, how) => print(`node${i}: its ${which === 'cometbft' ? 'CometBFT' : 'application'} process exited on its own (${how}); the node is down until \`start ${i}\``),
     })
   } catch (error) {
     removeTemporary()

@@ -43,6 +43,7 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
   let dir: string
   const errors: string[] = []
   const output2: string[] = []
+  const exits: string[] = []
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'finality-devnet-'))
     // Node 2 keeps its chain in a database; the others in memory (rebuilt by CometBFT's replay).
@@ -56,6 +57,7 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
         if (i === 2) output2.push(line)
       },
       onError: (i, e) => errors.push(`node${i}: ${e.message}`),
+      onExit: (i, which, how) => exits.push(`node${i} ${which} ${how}`),
     })
     await until('block 2 on every node', async () => (await Promise.all(net.nodes.map((n) => cometHeight(n.cometRpc)))).every((h) => h >= 2))
   }, 60_000)
@@ -240,6 +242,51 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     expect((await rpc(url, 'eth_sendRawTransaction', [next])).result).toBe(keccak256(next))
     expect((await rpc(url, 'eth_sendRawTransaction', [next])).error).toEqual({ code: -32000, message: 'already known' })
   })
+
+  it("eth_sendTransaction's refusals on the signing path are its JSON-RPC errors, and leave nothing in the pool", async () => {
+    const url = net.nodes[1]!.url
+    const [from, to] = ((await rpc(url, 'eth_accounts')).result as Hex[]).slice(7, 9) as [Hex, Hex]
+    const sent = await rpc(url, 'eth_sendTransaction', [{ from, to, value: '0x1' }])
+    expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/)
+    await createPublicClient({ transport: http(url) }).waitForTransactionReceipt({ hash: sent.result as Hex, pollingInterval: 100, timeout: 20_000 })
+    // Signed by the node with a nonce already used: CheckTx refuses it, as it does raw bytes.
+    const stale = await rpc(url, 'eth_sendTransaction', [{ from, to, value: '0x2', nonce: '0x0' }])
+    expect(stale.error?.code).toBe(-32000)
+    expect(stale.error?.message).toMatch(/^nonce too low/)
+    // More than the sender holds.
+    const balance = BigInt((await rpc(url, 'eth_getBalance', [from, 'latest'])).result as string)
+    const poor = await rpc(url, 'eth_sendTransaction', [{ from, to, value: `0x${(balance + 1n).toString(16)}` }])
+    expect(poor.error?.code).toBe(-32000)
+    expect(poor.error?.message).toMatch(/insufficient funds/)
+    const pool = (await rpc(url, 'txpool_content')).result as { pending: Record<string, unknown>; queued: Record<string, unknown> }
+    const mine = (m: Record<string, unknown>) => Object.keys(m).filter((a) => a.toLowerCase() === from.toLowerCase())
+    expect([...mine(pool.pending), ...mine(pool.queued)]).toEqual([])
+    // The next send from the same account still goes through with the next nonce.
+    const next = await rpc(url, 'eth_sendTransaction', [{ from, to, value: '0x3' }])
+    const receipt = await createPublicClient({ transport: http(net.nodes[2]!.url) }).waitForTransactionReceipt({ hash: next.result as Hex, pollingInterval: 100, timeout: 20_000 })
+    expect(receipt.status).toBe('success')
+  })
+
+  it('a CometBFT process killed from outside the devnet: told to onExit, the node is down with its application stopped, and start brings it back', async () => {
+    const node = net.nodes[1]!
+    const pid = node.pids.cometbft
+    expect(pid).toBeTypeOf('number')
+    process.kill(pid!, 'SIGKILL')
+    await until('node 1 down', async () => node.down !== undefined && !node.running && node.app === undefined)
+    expect(node.down).toBe('the CometBFT process exited (SIGKILL)')
+    expect(exits).toEqual(['node1 cometbft SIGKILL'])
+    await expect(rpc(node.url, 'eth_blockNumber')).rejects.toThrow()
+    await net.start(1)
+    expect(node.down).toBeUndefined()
+    await until('node 1 at node 0', async () => {
+      const [a, b] = await Promise.all([cometHeight(net.nodes[0]!.cometRpc), cometHeight(node.cometRpc)])
+      return b >= a - 1 ? b : undefined
+    })
+    // A stop by the devnet itself is no exit on its own.
+    await net.stop(1, 'SIGTERM')
+    await net.start(1)
+    expect(exits).toEqual(['node1 cometbft SIGKILL'])
+  }, 60_000)
 
   it('with 2 of 4 validators paused (SIGSTOP) the chain halts, and goes on when they resume', async () => {
     await net.pause(2)

@@ -26,18 +26,21 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp) => Promise<RegExpExecArray> } {
+function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp, from?: number) => Promise<RegExpExecArray> } {
   const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const waitFor = (re: RegExp) =>
+  // `from`: only output after that many characters counts (a line printed again later).
+  const waitFor = (re: RegExp, from = 0) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
-        const m = re.exec(out)
-        if (m !== null) resolve(m)
+        const m = re.exec(out.slice(from))
+        if (m === null) return
+        child.stdout?.off('data', check)
+        resolve(m)
       }
       child.stdout?.on('data', check)
       check()
@@ -128,7 +131,7 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await cli.waitFor(/node0: resume done/)
     await cli.waitFor(/error: no node7/)
     await cli.waitFor(/error: a partition puts every node \(0 to 0\) in exactly one group, not \[\[0\],\[1\]\]/)
-    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N, partition 0,1,2 3 (groups of nodes), heal')
+    expect(cli.out()).toContain('error: unknown fault "freeze 0": kill N, stop N, start N, restart N, pause N, resume N, partition 0,1,2 3 (groups of nodes), heal, status')
     await until(async () => (await blockNumber(url)) > before + 1)
     // Killed: the application's process goes with its CometBFT; started again, it is rebuilt and goes on.
     const killedAt = await blockNumber(url)
@@ -140,6 +143,27 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     // Over its database (--persist): the chain is there at once, before CometBFT replays anything.
     expect(await blockNumber(url)).toBeGreaterThanOrEqual(killedAt)
     await until(async () => (await blockNumber(url)) > killedAt + 2)
+
+    // A process that dies on its own, killed from outside the devnet: said at once, the node's
+    // other process stopped, `status` shows it down; `start` brings both back.
+    for (const [which, name] of [['application', 'application'], ['cometbft', 'CometBFT']] as const) {
+      const mark = cli.out().length
+      cli.child.stdin?.write('status\n')
+      const running = await cli.waitFor(/node0: running \(cometbft pid (\d+), application pid (\d+)\)/, mark)
+      const pid = Number(which === 'cometbft' ? running[1] : running[2])
+      process.kill(pid, 'SIGKILL')
+      await cli.waitFor(new RegExp(`node0: its ${name} process exited on its own \\(SIGKILL\\); the node is down until \`start 0\``), mark)
+      // The other process is stopped too: the JSON-RPC URL no longer answers.
+      await until(async () => !(await blockNumber(url).then(() => true, () => false)))
+      const asked = cli.out().length
+      cli.child.stdin?.write('status\n')
+      await cli.waitFor(new RegExp(`node0: down: the ${which === 'cometbft' ? 'CometBFT' : 'application'} process exited \\(SIGKILL\\)`), asked)
+      const downAt = cli.out().length
+      cli.child.stdin?.write('start 0\n')
+      await cli.waitFor(/node0: start done/, downAt)
+      const at = await blockNumber(url)
+      await until(async () => (await blockNumber(url)) > at + 1)
+    }
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
     expect(existsSync(homes)).toBe(false)
