@@ -57,6 +57,9 @@ function parse(type: string): Kind {
 
 const dynamic = (k: Kind): boolean => k.t === 'string' || k.t === 'bytes' || k.t === 'array' || (k.t === 'tuple' && k.items.some(dynamic))
 
+/** The bytes a type takes in its tuple's head: an offset word when dynamic, a static tuple inline (each of its items' heads). */
+const headSize = (k: Kind): number => (k.t === 'tuple' && !dynamic(k) ? k.items.reduce((n, item) => n + headSize(item), 0) : 32)
+
 function padded(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(Math.ceil(bytes.length / 32) * 32)
   out.set(bytes)
@@ -96,7 +99,7 @@ function encodeList(types: readonly Kind[], values: readonly AbiValue[]): Uint8A
   if (types.length !== values.length) throw new Error(`ABI: ${values.length} values for ${types.length} types`)
   const heads: Uint8Array[] = []
   const tails: Uint8Array[] = []
-  let offset = BigInt(types.length * 32)
+  let offset = BigInt(types.reduce((n, k) => n + headSize(k), 0))
   for (let i = 0; i < types.length; i++) {
     const k = types[i] as Kind
     const encoded = encodeOne(k, values[i] as AbiValue)
@@ -166,9 +169,11 @@ function decodeOne(k: Kind, data: Uint8Array, offset: number): AbiValue {
 }
 
 function decodeList(types: readonly Kind[], data: Uint8Array, base: number): AbiValue[] {
-  return types.map((k, i) => {
-    const head = base + i * 32
-    return dynamic(k) ? decodeOne(k, data, base + small(at(data, head))) : decodeOne(k, data, head)
+  let head = base
+  return types.map((k) => {
+    const value = dynamic(k) ? decodeOne(k, data, base + small(at(data, head))) : decodeOne(k, data, head)
+    head += headSize(k)
+    return value
   })
 }
 
