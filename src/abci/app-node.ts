@@ -20,6 +20,7 @@ import { Lifecycle, nodeObject } from '../node/node-object.js'
 import { resolveSettings } from '../node/settings.js'
 import { NodeServices } from '../node/services.js'
 import { VERSION } from '../version.js'
+import type { GenesisValidator } from '../cosmos/module.js'
 import { EvmAbciApp } from './evm-app.js'
 import { cometFinalityMethods } from './finality-methods.js'
 import { CometMempool, SEND_METHODS } from './mempool.js'
@@ -32,10 +33,16 @@ export interface AbciNodeOptions {
   genesisTime: bigint
   /** CometBFT's RPC (`http://127.0.0.1:26657`): where sends are broadcast. */
   cometRpc: string
+  /**
+   * CometBFT's genesis validators (`cometGenesisValidators` of the genesis file): with the `cosmos`
+   * option, the validators its staking state bonds at genesis, whose power changes go back to
+   * CometBFT in FinalizeBlock. Needed with `cosmos`.
+   */
+  validators?: readonly GenesisValidator[]
 }
 
 /** The options that belong to block production or to the in-process validators, which CometBFT replaces. */
-const REFUSED_OPTIONS = ['mining', 'validators', 'consensus', 'clock', 'fork', 'cosmos', 'hardhat', 'genesisTimestamp', 'initialDate'] as const
+const REFUSED_OPTIONS = ['mining', 'validators', 'consensus', 'clock', 'fork', 'hardhat', 'genesisTimestamp', 'initialDate'] as const
 
 /** Why a method has no meaning behind CometBFT, by namespace or name. */
 function whyAbsent(name: string): string | undefined {
@@ -60,12 +67,16 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
   for (const name of REFUSED_OPTIONS) {
     if (given[name as keyof NodeOptions] !== undefined) throw new Error(`option ${name} has no meaning behind CometBFT (CometBFT runs consensus and block production)`)
   }
+  if (given.cosmos !== undefined && (options.validators === undefined || options.validators.length === 0)) {
+    throw new Error("option cosmos behind CometBFT needs CometBFT's genesis validators (validators: cometGenesisValidators(genesis)): its staking state bonds them")
+  }
   const nodeOptions: NodeOptions = { ...given, mining: { mode: 'manual' }, genesisTimestamp: options.genesisTime }
   checkNodeOptions(nodeOptions)
   await initKeccak()
   await installEngine()
   const settings = await resolveSettings(nodeOptions)
-  const components = await createComponents(settings)
+  const components = await createComponents(settings, given.cosmos === undefined ? {} : { cosmosValidators: options.validators })
+  const keys = new Map((options.validators ?? []).map((v) => [v.address.toLowerCase(), v.publicKey]))
   const lifecycle = new Lifecycle()
   const methods = buildRegistry(settings.limits)
   for (const [name, m] of [...methods]) {
@@ -117,6 +128,7 @@ export async function createAbciNode(options: AbciNodeOptions): Promise<AbciNode
     pool,
     application: components.application,
     gasLimit: () => settings.blockGasLimit,
+    validatorKey: (address) => keys.get(address.toLowerCase()),
     // Into the local pool (never broadcast back); a send waiting on these bytes hears the outcome.
     admit: async (raw) => {
       try {

@@ -13,6 +13,8 @@ export interface AppProcessArgs {
   chainId?: bigint
   maxMessageBytes?: number
   db?: string
+  /** The cosmos option with its defaults (`--profile cosmos-evm`). */
+  cosmos?: boolean
 }
 
 /** `finality app` flags for `a`. */
@@ -21,6 +23,7 @@ export function appArgs(a: AppProcessArgs): string[] {
   if (a.chainId !== undefined) args.push('--chain-id', a.chainId.toString())
   if (a.maxMessageBytes !== undefined) args.push('--abci-max-message-bytes', String(a.maxMessageBytes))
   if (a.db !== undefined) args.push('--db', a.db)
+  if (a.cosmos === true) args.push('--profile', 'cosmos-evm')
   return args
 }
 

@@ -15,6 +15,7 @@ import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
 import { appArgs, endChild, spawnApp } from './app-process.js'
 import { checkMaxMessageBytes } from './framing.js'
+import { cometGenesisValidators } from './genesis-validators.js'
 import { serveAbci, type AbciServer } from './server.js'
 
 /** Options of {@link startDevnet}. */
@@ -160,9 +161,12 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   if (Array.isArray(persist) && persist.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) throw new Error(`persist names nodes 0 to ${n - 1}, not ${persist.join(', ')}`)
   if (options.node?.db !== undefined) throw new Error('option node.db: each node has a database of its own; give persist instead')
   if (options.appCommand !== undefined) {
-    const others = Object.keys(options.node ?? {}).filter((k) => k !== 'chainId')
-    if (others.length > 0) throw new Error(`option node.${others[0]}: applications run as processes (appCommand) take only chainId`)
+    const others = Object.keys(options.node ?? {}).filter((k) => k !== 'chainId' && k !== 'cosmos')
+    if (others.length > 0) throw new Error(`option node.${others[0]}: applications run as processes (appCommand) take only chainId and cosmos`)
+    const cosmosSettings = Object.keys(options.node?.cosmos ?? {})
+    if (cosmosSettings.length > 0) throw new Error(`option node.cosmos.${cosmosSettings[0]}: applications run as processes (appCommand) take the cosmos option with its defaults ({})`)
   }
+  if (options.node?.cosmos !== undefined && persist !== false) throw new Error("options node.cosmos and persist cannot be given together: the cosmos option's staking state starts at a genesis of the node's own, not over a database")
   const persisted = (i: number) => persist === true || (Array.isArray(persist) && persist.includes(i))
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
@@ -222,6 +226,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
         chainId: options.node?.chainId === undefined ? undefined : BigInt(options.node.chainId),
         maxMessageBytes: options.maxMessageBytes,
         db: persisted(i) ? join(s.home, 'app-db') : undefined,
+        cosmos: options.node?.cosmos !== undefined,
       })
       const app = await spawnApp(options.appCommand, args, (line) => {
         if (/^(ABCI: |finality: )/.test(line)) options.onError?.(i, new Error(line))
@@ -238,7 +243,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       s.db = new ClassicLevel<string, Uint8Array>(join(s.home, 'app-db'), { keyEncoding: 'utf8', valueEncoding: 'view' })
       await s.db.open()
     }
-    s.app = await createAbciNode({ node: { ...options.node, db: s.db }, genesisTime, cometRpc })
+    // With the cosmos option the staking state bonds CometBFT's genesis validators, every node the same.
+    const validators = options.node?.cosmos === undefined ? undefined : cometGenesisValidators(JSON.parse(readFileSync(join(s.home, 'config', 'genesis.json'), 'utf8')))
+    s.app = await createAbciNode({ node: { ...options.node, db: s.db }, genesisTime, cometRpc, validators })
     s.abci = await serveAbci(s.app.app, `tcp://127.0.0.1:${s.ports.abci}`, (e) => options.onError?.(i, e), { maxMessageBytes: options.maxMessageBytes })
     s.listening = await s.app.node.listen({ port: s.ports.http, api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })
   }

@@ -17,7 +17,7 @@ import type { StoredReceipt } from '../chain/receipts.js'
 import { blobTransaction } from '../chain/decode.js'
 import { splitBlobEnvelope } from '../execution/blobs.js'
 import type { Application, Proposal } from '../consensus/application.js'
-import { data, keyOf } from '../hex.js'
+import { data, keyOf, type Hex } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type {
@@ -37,8 +37,10 @@ import type {
   ResponsePrepareProposalSchema,
   ResponseProcessProposalSchema,
   ResponseQuerySchema,
+  ValidatorUpdateSchema,
 } from './gen/tendermint/abci/types_pb.js'
 import { CheckTxType } from './gen/tendermint/abci/types_pb.js'
+import { BlockIDFlag } from './gen/tendermint/types/validator_pb.js'
 import { ProposalStatus, type AbciApplication } from './server.js'
 
 /** ABCI result codes of this application (0 is success, as in every ABCI application). */
@@ -60,6 +62,8 @@ export interface EvmAbciParts {
   request: (body: unknown) => Promise<unknown>
   /** The application's name and version for Info. */
   version: string
+  /** A validator's ed25519 key by its address: a validator update names its key (the `cosmos` option's). */
+  validatorKey?: (address: Hex) => Uint8Array | undefined
 }
 
 /**
@@ -208,6 +212,10 @@ export class EvmAbciApp implements AbciApplication {
         time: max(seconds(req.time), chain.head.header.timestamp + 1n),
         txs: entries,
         header: { gasLimit: this.parts.gasLimit() },
+        // Who signed the parent's commit, and the evidence this block commits: what the cosmos
+        // option's BeginBlock counts downtime and slashes by, as x/slashing and x/evidence do.
+        lastCommit: (req.decidedLastCommit?.votes ?? []).map((v) => ({ validator: data(v.validator?.address ?? new Uint8Array(20)), signed: v.blockIdFlag === BlockIDFlag.BLOCK_ID_FLAG_COMMIT })),
+        misbehavior: req.misbehavior.map((m) => ({ validator: data(m.validator?.address ?? new Uint8Array(20)), height: m.height })),
       })
       const finalized = await application.finalizeBlock(proposal, undefined)
       const results = new Map(finalized.txResults.map((r) => [r.hash, r.outcome]))
@@ -220,8 +228,15 @@ export class EvmAbciApp implements AbciApplication {
         return { code: CODE.ok, data: result.output, log: result.error ?? '', gasWanted: d.tx.gasLimit }
       })
       this.finalized = { included: [...results.keys()], leftOut: [...refusals.keys()], entries }
-      return { txResults, appHash: finalized.appHash }
+      return { txResults, appHash: finalized.appHash, validatorUpdates: (finalized.validatorUpdates ?? []).map((u) => this.update(u)) }
     })
+  }
+
+  /** A power change as CometBFT's `ValidatorUpdate`: the validator's ed25519 key and its new power (0 removes it). */
+  private update(u: { address: Hex; power: bigint }): MessageInitShape<typeof ValidatorUpdateSchema> {
+    const key = this.parts.validatorKey?.(u.address)
+    if (key === undefined) throw new Error(`a validator update for ${u.address}, whose consensus key this application does not know`)
+    return { pubKey: { sum: { case: 'ed25519', value: key } }, power: u.power }
   }
 
   async commit(): Promise<MessageInitShape<typeof ResponseCommitSchema>> {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startDevnet, type Devnet } from '../abci/devnet.js'
+import { cometGenesisValidators } from '../abci/genesis-validators.js'
 import { createInterface } from 'node:readline'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
@@ -119,9 +120,18 @@ function maxMessageBytes(value: string | undefined): number | undefined {
   return value === undefined ? undefined : integer(value, 'abci-max-message-bytes', min, max, 0)
 }
 
-/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2]`. */
+/** `--profile cosmos-evm`: the cosmos option (Cosmos EVM's precompiles; the staking state's power changes go to CometBFT). */
+function profileFlag(value: string | undefined, command: string): boolean {
+  if (value === undefined) return false
+  if (value !== 'cosmos-evm') throw new Error(`finality ${command}: --profile takes cosmos-evm, not ${value}`)
+  return true
+}
+
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2] [--profile cosmos-evm]`. */
 export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist'], 'devnet')
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist', 'profile'], 'devnet')
+  const cosmos = profileFlag(f.get('profile'), 'devnet')
+  if (cosmos && f.has('persist')) throw new Error('finality devnet: --profile cosmos-evm and --persist cannot be given together (the staking state starts at a genesis of its own, not over a database)')
   const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const timeoutCommit = f.get('timeout-commit') ?? '500ms'
@@ -146,7 +156,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
       persist,
       // Each application a process of its own: this executable, as it was started, with `app`.
       appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
-      node: chainId === undefined ? undefined : { chainId },
+      node: { ...(chainId === undefined ? {} : { chainId }), ...(cosmos ? { cosmos: {} } : {}) },
       onError: (i, e) => print(`node${i}: ${e.message}`),
       onExit: (i, which, how) => print(`node${i}: its ${which === 'cometbft' ? 'CometBFT' : 'application'} process exited on its own (${how}); the node is down until \`start ${i}\``),
     })
@@ -168,9 +178,11 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   }
 }
 
-/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N] [--db DIR]`. */
+/** `finality app --abci tcp://127.0.0.1:26658 --genesis <CometBFT genesis.json> [--comet-rpc URL] [--port N] [--host H] [--chain-id ID] [--abci-max-message-bytes N] [--db DIR] [--profile cosmos-evm]`. */
 export async function appCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes', 'db'], 'app')
+  const f = flags(argv, ['abci', 'genesis', 'comet-rpc', 'port', 'host', 'chain-id', 'abci-max-message-bytes', 'db', 'profile'], 'app')
+  const cosmos = profileFlag(f.get('profile'), 'app')
+  if (cosmos && f.has('db')) throw new Error('finality app: --profile cosmos-evm and --db cannot be given together (the staking state starts at a genesis of its own, not over a database)')
   const maxBytes = maxMessageBytes(f.get('abci-max-message-bytes'))
   const abci = f.get('abci')
   if (abci === undefined) throw new Error('finality app: --abci <tcp://host:port | unix:///path> is required (the proxy_app address of the CometBFT node)')
@@ -185,9 +197,11 @@ export async function appCommand(argv: string[], print: (line: string) => void):
   // A chain kept in --db resumes: Info answers its height, and CometBFT replays only what it misses.
   const db = f.has('db') ? await openDatabase(resolve(f.get('db') as string)) : undefined
   const { node, app } = await createAbciNode({
-    node: { ...(chainId === undefined ? {} : { chainId }), ...(db === undefined ? {} : { db }) },
+    node: { ...(chainId === undefined ? {} : { chainId }), ...(db === undefined ? {} : { db }), ...(cosmos ? { cosmos: {} } : {}) },
     genesisTime: BigInt(Math.floor(ms / 1000)),
     cometRpc,
+    // With the cosmos option its staking state bonds the genesis file's validators.
+    ...(cosmos ? { validators: cometGenesisValidators(genesis) } : {}),
   })
   const server = await serveAbci(app, abci, (e) => print(`ABCI: ${e.message}`), { maxMessageBytes: maxBytes })
   const listening = await node.listen({ port, host: f.get('host') ?? '127.0.0.1', api: ['eth', 'web3', 'net', 'rpc', 'txpool', 'debug', 'trace', 'finality', 'miner', 'evm', 'hardhat', 'anvil', 'testing'] })

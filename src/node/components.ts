@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { Keyring } from '../accounts/keyring.js'
 import { EvmApplication } from '../app/application.js'
 import { CosmosControls } from '../cosmos/controls.js'
-import { CosmosModule } from '../cosmos/module.js'
+import { CosmosModule, type GenesisValidator } from '../cosmos/module.js'
 import { sealGenesis, trackWrite } from '../cosmos/supply.js'
 import { Chain } from '../chain/chain.js'
 import { BftEngine } from '../consensus/bft.js'
@@ -57,16 +57,23 @@ function consoleSink(settings: NodeSettings, output: LogSwitch): ((message: stri
   }
 }
 
+/** What a node behind another consensus gives instead of the in-process validators. */
+export interface ComponentOverrides {
+  /** The validators the `cosmos` option bonds at genesis (CometBFT's, on a devnet); default the in-process ones. */
+  cosmosValidators?: readonly GenesisValidator[]
+}
+
 /** Makes the components and starts the chain (its genesis, resumed blocks or fork block). */
-export async function createComponents(settings: NodeSettings) {
+export async function createComponents(settings: NodeSettings, overrides: ComponentOverrides = {}) {
   const { options, common, limits, clock, hardhat, seed, chainId, startTime } = settings
   const keyring = new Keyring(settings.local, clock)
   const chain = new Chain(common, settings.db, settings.forks)
   const fork = new ForkSession({ chain, common, balances: settings.balances }, options.fork)
   const validators = Array.from({ length: options.validators ?? DEFAULTS.validators }, (_, i) => createValidator(validatorSeed(seed, i)))
   // The cosmos option: its module's genesis accounts, block hooks and precompiles (none otherwise).
-  const cosmos = options.cosmos === undefined ? undefined : new CosmosModule(options.cosmos, validators)
-  await startChain(chain, settings, fork, cosmos === undefined ? {} : { accounts: cosmos.genesisAccounts(validators), seal: sealGenesis })
+  const bonded = overrides.cosmosValidators ?? validators
+  const cosmos = options.cosmos === undefined ? undefined : new CosmosModule(options.cosmos, bonded)
+  await startChain(chain, settings, fork, cosmos === undefined ? {} : { accounts: cosmos.genesisAccounts(bonded), seal: sealGenesis })
   // The supply counter follows the test controls' writes (none runs without the option).
   if (cosmos !== undefined) chain.setWriteHook(trackWrite)
 

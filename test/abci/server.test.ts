@@ -166,5 +166,7 @@ describe('the ABCI server and the EVM application', () => {
     abci = await createAbciNode({ genesisTime, cometRpc: 'http://127.0.0.1:1' })
     await expect(abci.node.request({ method: 'evm_increaseTime', params: [10] })).rejects.toMatchObject({ code: -32601, message: expect.stringMatching(/time and state come only from consensus/) })
     await expect(createAbciNode({ genesisTime, cometRpc: 'x', node: { mining: { mode: 'auto' } } })).rejects.toThrow(/option mining has no meaning behind CometBFT/)
+    // The cosmos option bonds CometBFT's genesis validators: without them it cannot start.
+    await expect(createAbciNode({ genesisTime, cometRpc: 'x', node: { cosmos: {} } })).rejects.toThrow(/option cosmos behind CometBFT needs CometBFT's genesis validators/)
   })
 })

@@ -89,6 +89,15 @@ describe('finality devnet / app: flags', () => {
     const persist = run(['devnet', '--validators', '2', '--persist', '0,2'])
     expect(await persist.exited).toBe(1)
     expect(persist.out()).toContain('--persist must be all or node numbers from 0 to 1 joined by commas, not 0,2')
+    const [profile, both, appBoth] = [
+      run(['devnet', '--profile', 'cosmos']),
+      run(['devnet', '--profile', 'cosmos-evm', '--persist', 'all']),
+      run(['app', '--abci', 'tcp://127.0.0.1:0', '--genesis', 'x', '--profile', 'cosmos-evm', '--db', 'y']),
+    ]
+    expect(await Promise.all([profile.exited, both.exited, appBoth.exited])).toEqual([1, 1, 1])
+    expect(profile.out()).toContain('finality devnet: --profile takes cosmos-evm, not cosmos')
+    expect(both.out()).toContain('finality devnet: --profile cosmos-evm and --persist cannot be given together')
+    expect(appBoth.out()).toContain('finality app: --profile cosmos-evm and --db cannot be given together')
   })
 })
 
