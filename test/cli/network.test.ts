@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cometbft } from '../helpers/cometbft.js'
 import { block, commandLines, shellWords } from '../docs/blocks.js'
@@ -52,6 +53,17 @@ function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; ou
 const blockNumber = async (url: string): Promise<number> => {
   const r = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' })).json()) as { result: string }
   return Number(r.result)
+}
+const BECH32_ABI = parseAbi(['function hexToBech32(address addr, string prefix) returns (string)'])
+const DELEGATE_ABI = parseAbi(['function delegate(address delegatorAddress, string validatorAddress, uint256 amount) returns (bool)'])
+async function until2<T>(f: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await f().catch(() => undefined)
+    if (v !== undefined) return v
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
 }
 async function until(f: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms
@@ -176,6 +188,33 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
     expect(existsSync(homes)).toBe(false)
+  }, 60_000)
+
+  it('--profile cosmos-evm: each application process bonds the genesis validators, and a delegation changes CometBFT\'s set at H + 2', async () => {
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--profile', 'cosmos-evm', '--cometbft', (found as { binary: string }).binary])
+    const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
+    const cometRpc = (await cli.waitFor(/node0: JSON-RPC \S+\s+CometBFT RPC (\S+)/))[1] as string
+    const call = async (method: string, params: unknown[]) => {
+      const body = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: any; error?: { message: string } }
+      if (body.error !== undefined) throw new Error(body.error.message)
+      return body.result
+    }
+    await until(async () => (await blockNumber(url)) >= 1)
+    expect(await call('eth_chainId', [])).toBe('0x40000')
+    const validators = async (height: number) => ((await (await fetch(`${cometRpc}/validators?height=${height}`)).json()) as { result: { validators: Array<{ address: string; voting_power: string }> } }).result.validators
+    const [validator] = await validators(1)
+    expect(validator!.voting_power).toBe('10')
+    const [from] = (await call('eth_accounts', [])) as [Hex]
+    const operator = decodeFunctionResult({ abi: BECH32_ABI, functionName: 'hexToBech32', data: await call('eth_call', [{ to: '0x0000000000000000000000000000000000000400', data: encodeFunctionData({ abi: BECH32_ABI, functionName: 'hexToBech32', args: [`0x${validator!.address.toLowerCase()}`, 'cosmosvaloper'] }) }, 'latest']) })
+    const hash = await call('eth_sendTransaction', [{ from, to: '0x0000000000000000000000000000000000000800', data: encodeFunctionData({ abi: DELEGATE_ABI, functionName: 'delegate', args: [from, operator, 5n * 10n ** 18n] }) }])
+    const receipt = await until2(async () => (await call('eth_getTransactionReceipt', [hash])) ?? undefined)
+    expect(receipt.status).toBe('0x1')
+    const h = Number(receipt.blockNumber)
+    await until(async () => (await blockNumber(url)) >= h + 2)
+    expect((await validators(h + 1))[0]!.voting_power).toBe('10')
+    expect((await validators(h + 2))[0]!.voting_power).toBe('15')
+    cli.child.kill('SIGINT')
+    expect(await cli.exited).toBe(0)
   }, 60_000)
 
   // docs/devnet.md, ### Over several machines: one machine's two commands, on ports of the test's.
