@@ -9,6 +9,8 @@
  *   BENCH_REPS=5                                  repetitions (default 3; BENCH_QUICK=1: 1)
  *   BENCH_REPLAY_EDR=hardhat                      EDR as Hardhat 2's in-process network instead of
  *                                                 `@nomicfoundation/edr` alone (the default, `edr`)
+ *   BENCH_REPLAY_PER_REQUEST=/tmp/r               each run writes its requests' CPU µs to
+ *                                                 /tmp/r-<contestant>-<pid>.json (bench/replay/per-request.ts compares them)
  *   BENCH_REPLAY_CLOCK=frozen                     both processes' wall clock stopped at the recorded
  *                                                 genesis time by libfaketime (replay/clock.ts), so
  *                                                 the chains' times do not depend on the replay's

@@ -190,6 +190,7 @@ async function main(): Promise<void> {
         ? await createEdr(job, config)
         : await createHardhat(job, config, privateKeyToAddress)
   const createMs = performance.now() - t0
+  const perRequest = process.env.BENCH_REPLAY_PER_REQUEST === undefined ? undefined : new Array<number>(requests.length).fill(0)
   for (let i = 0; i < requests.length; i++) {
     const req = requests[i]!
     let params = req.params
@@ -213,6 +214,7 @@ async function main(): Promise<void> {
     }
     const m = (perMethod[req.method] ??= { n: 0, ms: 0, cpuMs: 0 })
     const dc = process.cpuUsage(c)
+    if (perRequest !== undefined) perRequest[i] = dc.user + dc.system
     m.n++
     m.ms += performance.now() - t
     m.cpuMs += (dc.user + dc.system) / 1000
@@ -227,6 +229,8 @@ async function main(): Promise<void> {
   }
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
+  // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).
+  if (perRequest !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.json`, JSON.stringify(perRequest))
   if (job.writeIdsTo !== undefined) writeFileSync(job.writeIdsTo, JSON.stringify(ids))
   const result: ReplayResult = {
     wallMs,
