@@ -344,7 +344,7 @@ export class CallExecutor {
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
-      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue, undefined, await this.options.explain?.(req, block, options))
+      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue, undefined, await this.options.explain?.(req, block, options), req.to)
       if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
       throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
@@ -387,7 +387,7 @@ export class CallExecutor {
     if (failure !== undefined) {
       if (sink !== undefined) for (const m of messages) sink(m)
       // Hardhat answers an estimate that fails as the call would, whatever more gas would do.
-      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue, undefined, await this.options.explain?.({ ...req, gas: hi }, block, { state: options.state, block: options.block }))
+      if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue, undefined, await this.options.explain?.({ ...req, gas: hi }, block, { state: options.state, block: options.block }), req.to)
       if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)

@@ -39,6 +39,18 @@ function revertMessage(output: Uint8Array, report: FailureReport | undefined): s
 const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
 
 /**
+ * The precompile a transaction or call was sent to, when Hardhat names its failure: Hardhat 2's
+ * EDR names a failed call to precompiles 1 to 10 (ecrecover to point evaluation) `call to
+ * precompile N failed`, and words a failure of the later ones (BLS12-381, P-256) as any halt.
+ */
+export function namedPrecompile(to: Uint8Array | undefined): number | undefined {
+  if (to === undefined || to.length !== 20) return undefined
+  for (let i = 0; i < 19; i++) if (to[i] !== 0) return undefined
+  const n = to[19] as number
+  return n >= 1 && n <= 10 ? n : undefined
+}
+
+/**
  * Hardhat Network's error for an execution that failed, as `hardhat node` writes it (EDR's halt
  * reasons, measured): a revert with Hardhat's reading of its data; running out of gas
  * `Transaction ran out of gas` (kind `outOfGas`, which Hardhat answers with another code); INVALID
@@ -50,9 +62,14 @@ const OUT_OF_GAS = new Set(['out of gas', 'code store out of gas'])
  * `report` is what the contract metadata says (the custom error's name and arguments, the
  * Solidity frames), when the node has any.
  */
-export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string, report?: FailureReport): TransactionFailed {
+export function hardhatFailure(failure: string, output: Uint8Array, txHash?: string, report?: FailureReport, to?: Uint8Array): TransactionFailed {
+  // A precompile's failure is named whatever the engine called it (an out-of-gas, or a revert
+  // without data for the elliptic-curve ones): precompiles return no revert data.
+  const precompile = output.length === 0 ? namedPrecompile(to) : undefined
   const message =
-    failure === 'revert'
+    precompile !== undefined
+      ? `Error: Transaction reverted: call to precompile ${precompile} failed`
+      : failure === 'revert'
       ? `Error: ${revertMessage(output, report)}`
       : OUT_OF_GAS.has(failure)
         ? 'Transaction ran out of gas'
@@ -61,8 +78,8 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
           : failure === 'code size to deposit exceeds maximum code size'
             ? 'Error: Transaction reverted: trying to deploy a contract whose code is too large'
             : 'Error: Transaction reverted without a reason string'
-  const kind = OUT_OF_GAS.has(failure) ? 'outOfGas' : 'failed'
-  const returned = failure === 'revert' ? data(output) : '0x'
+  const kind = OUT_OF_GAS.has(failure) && precompile === undefined ? 'outOfGas' : 'failed'
+  const returned = failure === 'revert' && precompile === undefined ? data(output) : '0x'
   // A free function is written without a contract, as Hardhat writes it.
   const stack = (report?.frames ?? []).map((f) => `${f.contract === undefined ? '' : `${f.contract}.`}${f.function} (${f.unrecognized === true ? f.sourceName : `${f.sourceName}:${f.line}`})`)
   if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
@@ -70,7 +87,7 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
   return new TransactionFailed(kind, message, { message, data: returned }, stack)
 }
 
-/** The error for a mined transaction that failed (`outcome.error` set), with its hash. */
-export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array, report?: FailureReport): TransactionFailed {
-  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash), report)
+/** The error for a mined transaction that failed (`outcome.error` set), with its hash; `to`, its recipient. */
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array, report?: FailureReport, to?: Uint8Array): TransactionFailed {
+  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash), report, to)
 }

@@ -370,7 +370,7 @@ export class Transactions {
       return hash
     }
     const outcome = await inclusion.settled
-    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash, await this.options.explain?.(hash))
+    if (outcome?.error !== undefined && this.options.throwOnTransactionFailures) throw transactionFailedError(outcome, hash, await this.options.explain?.(hash), tx.to?.bytes)
     return hash
   }
 }

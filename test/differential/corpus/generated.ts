@@ -31,6 +31,8 @@ function call(name: string, args: unknown[] = []): `0x${string}` {
 }
 
 const s = (method: string, params: unknown[] = [], note?: string): Step => ({ method, params, ...(note === undefined ? {} : { note }) })
+/** ecAdd's input with (1, 3), a point off the curve, as its first point. */
+const BAD_EC_POINT = `0x${'0'.repeat(63)}1${'0'.repeat(63)}3${'0'.repeat(128)}`
 
 /** The tags and EIP-1898 objects a state read is asked at. */
 function blockArgs(): unknown[] {
@@ -148,6 +150,12 @@ export async function generatedSteps(): Promise<Step[]> {
     s('eth_call', []),
     s('eth_call', [{ to: '0x12' }, 'latest']),
     s('eth_call', [{ to: PROBE, data: '0x1' }, 'latest'], 'odd data'),
+    // Precompiles that fail: Hardhat names precompiles 1 to 10 (`call to precompile N failed`), not the later ones.
+    s('eth_call', [{ from: A0, to: '0x0000000000000000000000000000000000000006', data: BAD_EC_POINT }, 'latest'], 'ecAdd of a point off the curve'),
+    s('eth_estimateGas', [{ from: A0, to: '0x0000000000000000000000000000000000000006', data: BAD_EC_POINT }], 'estimate of a failing precompile'),
+    s('eth_call', [{ from: A0, to: '0x0000000000000000000000000000000000000008', data: '0x' + '00'.repeat(100) }, 'latest'], 'pairing input of a bad length'),
+    s('eth_call', [{ from: A0, to: '0x0000000000000000000000000000000000000009', data: '0x01' }, 'latest'], 'blake2f input of a bad length'),
+    s('eth_call', [{ from: A0, to: '0x000000000000000000000000000000000000000b', data: '0x01' }, 'latest'], 'BLS12-381 G1 add of a bad length'),
     s('eth_estimateGas', [{ from: A0, to: PROBE, data: call('set', [5n]) }]),
     s('eth_estimateGas', [{ from: A0, to: PROBE, data: call('set', [5n]) }, 'latest']),
     s('eth_estimateGas', [{ from: A0, to: PROBE, data: call('reason') }]),
@@ -167,6 +175,7 @@ export async function generatedSteps(): Promise<Step[]> {
     s('eth_getTransactionByHash', ['$tx:-1']),
     s('eth_getTransactionReceipt', ['$tx:-1']),
     s('eth_sendTransaction', [{ from: A0, to: PROBE, data: call('set', [6n]), gas: '0x30000' }], 'gas given'),
+    s('eth_sendTransaction', [{ from: A0, to: '0x0000000000000000000000000000000000000006', data: BAD_EC_POINT, gas: '0x30000' }], 'a send to a failing precompile'),
     s('eth_getTransactionByHash', ['$tx:-1']),
     s('eth_sendTransaction', [{ from: A0, to: A1, value: '0x10', gasPrice: '0x77359400' }], 'legacy gasPrice'),
     s('eth_getTransactionByHash', ['$tx:-1']),
