@@ -273,7 +273,11 @@ export class Transactions {
     checkInitcodeSize(req, this.common)
     // Refused in the pool's (geth's) words before the estimate or the transaction library words it its own way.
     if (req.maxFeePerGas !== undefined && req.maxPriorityFeePerGas !== undefined && req.maxPriorityFeePerGas > req.maxFeePerGas) {
-      throw new TxRejected(`max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${req.maxPriorityFeePerGas}, maxFeePerGas: ${req.maxFeePerGas}`)
+      throw new TxRejected(
+        this.options.hardhat
+          ? `maxPriorityFeePerGas (${req.maxPriorityFeePerGas}) is bigger than maxFeePerGas (${req.maxFeePerGas})`
+          : `max priority fee per gas higher than max fee per gas: address 0x${sender}, maxPriorityFeePerGas: ${req.maxPriorityFeePerGas}, maxFeePerGas: ${req.maxFeePerGas}`,
+      )
     }
     const gasLimit = req.gas ?? this.options.defaultGas ?? (await this.estimateGas({ ...req, nonce }, head, send))
     this.checkGasCap(gasLimit)

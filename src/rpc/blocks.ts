@@ -2,7 +2,7 @@
 import type { Block } from '@ethereumjs/block'
 import type { StoredReceipt } from '../chain/receipts.js'
 import { ServerError } from '../errors.js'
-import { equalBytes } from '../hex.js'
+import { data, equalBytes } from '../hex.js'
 import type { HistoryPorts } from '../services.js'
 import type { BlockSelector, BlockTag } from './codecs.js'
 
@@ -31,11 +31,16 @@ export async function receiptsOf(services: HistoryPorts, block: Block): Promise<
   return services.producer.pendingReceipts(block) ?? services.chain.receipts(block.hash())
 }
 
-/** The block whose state a state method reads; unknown → geth's `header not found`. */
+/** Hardhat's words for a block a state method cannot find: the tag as given (a number in decimal) and the head. */
+function hardhatUnknownBlock(services: HistoryPorts, tag: string): ServerError {
+  return new ServerError(`Received invalid block tag ${tag}. Latest block number is ${services.chain.height}`)
+}
+
+/** The block whose state a state method reads; unknown → geth's `header not found` (Hardhat's words in Hardhat mode). */
 export async function stateBlock(services: HistoryPorts, selector: BlockSelector): Promise<Block> {
   if (selector.kind === 'hash') {
     const block = await services.chain.blockByHash(selector.hash)
-    if (block === undefined) throw new ServerError(`header for hash not found`)
+    if (block === undefined) throw services.hardhatCompat ? hardhatUnknownBlock(services, data(selector.hash)) : new ServerError(`header for hash not found`)
     if (selector.requireCanonical) {
       const canonical = services.chain.hashAt(block.header.number)
       if (canonical === undefined || !equalBytes(canonical, selector.hash)) throw new ServerError('hash is not currently canonical')
@@ -43,6 +48,6 @@ export async function stateBlock(services: HistoryPorts, selector: BlockSelector
     return block
   }
   const block = await blockByTag(services, selector)
-  if (block === undefined) throw new ServerError('header not found')
+  if (block === undefined) throw services.hardhatCompat && selector.kind === 'number' ? hardhatUnknownBlock(services, selector.number.toString()) : new ServerError('header not found')
   return block
 }

@@ -122,17 +122,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => d.path === '$.error.data' && typeof d.hardhat === 'object' && d.hardhat !== null && 'message' in d.hardhat && d.finality === undefined,
   },
   {
-    id: 'other error wording',
-    reason:
-      "the same error with the same code in geth's words where Hardhat has its own: an unknown block (`header not found`: Hardhat `Received invalid block tag N. Latest block number is M`), a timestamp not after the parent's, an unknown transaction to trace (`transaction not found`), an unknown account to sign with, a tip above the fee cap; to be worded as Hardhat's in Hardhat mode",
-    owner: 'hardhat mode',
-    covers: (d) =>
-      d.path === '$.error.message' &&
-      hhError(d)?.code === fiError(d)?.code &&
-      /^(header (for hash )?not found|timestamp \d+ is not after the parent block's \d+|transaction not found|unknown account|max priority fee per gas higher than max fee per gas)/.test(fiError(d)?.message ?? '') &&
-      /^(Received invalid block tag|Timestamp \d+ is lower than|Unable to find a block containing transaction|Unknown account|maxPriorityFeePerGas \(\d+\) is bigger than maxFeePerGas)/.test(hhError(d)?.message ?? ''),
-  },
-  {
     id: 'transaction validation wording',
     reason: "the same refusal with geth's words (`nonce too low: …`, `insufficient funds for gas * price + value`, `intrinsic gas too low`), which viem and ethers recognise; Hardhat words them its own way",
     covers: (d) =>

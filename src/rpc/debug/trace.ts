@@ -194,7 +194,8 @@ export const debugTrace: MethodTable = {
     params: [hash, traceConfig],
     run: async (s, [h, config]) => {
       const mined = await s.history.minedTransaction(s, h)
-      if (mined === undefined) throw new NotFound('transaction not found')
+      // Hardhat's words for a transaction it has not mined; geth's otherwise.
+      if (mined === undefined) throw s.hardhatCompat ? new ServerError(`Unable to find a block containing transaction ${data(h)}`) : new NotFound('transaction not found')
       const { whole, index } = mined
       return whole.replay(() => s.tracing.traceInBlock(whole.block, whole.receipts, index, config))
     },

@@ -13,12 +13,13 @@ import { ecrecover, ecsign } from '../../crypto/secp256k1.js'
 import { typedDataHash, TypedDataError, type TypedData } from '../../crypto/eip712.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { ServerError } from '../../errors.js'
+import { checksumAddress } from '../../crypto/checksum.js'
 import { concat, data, keyOf } from '../../hex.js'
 import { address, bytes, CodecError, optional, text, type Codec } from '../codecs.js'
 import { type MethodTable, methodsOf, type Ports } from '../method.js'
 
 /** The services this namespace's handlers read and write through. */
-type Here = Ports<'keyring'>
+type Here = Ports<'keyring' | 'hardhatCompat'>
 const method = methodsOf<keyof Here>()
 
 /** EIP-191 version 0x45: keccak256("\x19Ethereum Signed Message:\n" ‖ len ‖ message). */
@@ -28,6 +29,8 @@ export function personalMessageHash(message: Uint8Array): Uint8Array {
 }
 
 function privateKeyOf(s: Here, account: Uint8Array): Uint8Array {
+  // Hardhat names the account it does not know (checksummed); geth says `unknown account`.
+  if (s.hardhatCompat && !s.keyring.has(keyOf(account))) throw new ServerError(`Unknown account ${checksumAddress(data(account))}`)
   return s.keyring.signer(keyOf(account))
 }
 

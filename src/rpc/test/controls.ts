@@ -151,6 +151,9 @@ export const evm: MethodTable = {
   evm_mine: method({
     params: [mineParam],
     run: async (s, [p]) => {
+      const head = s.chain.head.header.timestamp
+      // Hardhat's words for a timestamp before the head's (the producer's geth-like ones otherwise).
+      if (s.hardhatCompat && p?.timestamp !== undefined && p.timestamp < head) throw new ServerError(`Timestamp ${p.timestamp} is lower than the previous block's timestamp ${head}`)
       await s.controls.mine(p?.blocks ?? 1n, { interval: 1n, first: p?.timestamp })
       // Ganache's answer; Hardhat's is the decimal "0".
       return s.hardhatCompat ? '0' : '0x0'
