@@ -11,6 +11,7 @@ import { createPublicClient, createWalletClient, defineChain, encodeFunctionData
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { cometbft } from '../helpers/cometbft.js'
+import { until } from '../helpers/until.js'
 import { compile, type Compiled } from '../cosmos/compile.js'
 
 const found = cometbft()
@@ -34,15 +35,6 @@ async function cometValidators(rpc: string, height: bigint): Promise<CometValida
 }
 const cometHeight = async (rpc: string): Promise<bigint> =>
   BigInt(((await (await fetch(`${rpc}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height)
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await f().catch(() => undefined)
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 describe.skipIf(skip !== undefined)('the cosmos option on a 2-validator CometBFT devnet', () => {
   let net: Devnet

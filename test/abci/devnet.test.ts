@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { createNode } from '../../src/index.js'
 import { cometbft } from '../helpers/cometbft.js'
+import { until } from '../helpers/until.js'
 import { ed25519Verify, precommitSignBytes } from '../helpers/comet-vote.js'
 
 const found = cometbft()
@@ -31,15 +32,6 @@ const cometHeight = async (url: string): Promise<number> => {
   return Number(status.result.sync_info.latest_block_height)
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await f().catch(() => undefined)
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
-  }
-}
 
 describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
   let net: Devnet
