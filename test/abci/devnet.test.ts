@@ -312,7 +312,11 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     const block = (await (await fetch(`${net.nodes[2]!.cometRpc}/block?height=${receipt.blockNumber}`)).json()) as { result: { block: { data: { txs: string[] } } } }
     expect(block.result.block.data.txs.map((t) => bytesToHex(Buffer.from(t, 'base64')))).toContain(bare)
     for (const n of net.nodes) {
-      const tx = (await rpc(n.url, 'eth_getTransactionByHash', [sent.result])).result as { blobVersionedHashes: Hex[]; blockHash: Hex }
+      // Each node executes the block when its CometBFT commits it, not all at the same moment.
+      const tx = await until(`the block on node ${n.index}`, async () => {
+        const t = (await rpc(n.url, 'eth_getTransactionByHash', [sent.result])).result as { blobVersionedHashes: Hex[]; blockHash: Hex | null } | null
+        return t?.blockHash === null ? undefined : (t ?? undefined)
+      })
       expect(tx.blockHash).toBe(receipt.blockHash)
       expect(tx.blobVersionedHashes).toHaveLength(1)
     }
