@@ -41,6 +41,7 @@ export async function createNode(options: NodeOptions = {}): Promise<FinalityNod
   const provider: Eip1193Provider = new Eip1193Provider(
     transports.providerCall((subscription, p) => provider.emit('message', { type: `${p.namespace ?? 'eth'}_subscription`, data: { subscription, result: p.value } }), scope),
     quantity(settings.chainId),
+    () => components.failures.active,
   )
   components.chain.on('chainChanged', (id: bigint) => provider.emit('chainChanged', quantity(id)))
   nodeStarted()

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
-import { solidityStackOf, toRpcError, withSolidityStack } from '../rpc/error-map.js'
+import { callerStack, solidityStackOf, toRpcError, withSolidityStack, type CallerStack } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
@@ -41,10 +41,13 @@ export interface ProviderEvents {
 export class Eip1193Provider {
   private connected = true
   private readonly events = new EventEmitter()
+  /** Requests' caller frames, by the request object (see `callerOf`). */
+  private readonly callers = new WeakMap<object, CallerStack>()
 
   constructor(
     private readonly call: (method: string, params: unknown) => Promise<unknown>,
     chainId: string,
+    private readonly solidityFrames: () => boolean = () => false,
   ) {
     // Any number of subscribers (viem, ethers, tests) without node:events' warning past ten.
     this.events.setMaxListeners(0)
@@ -64,13 +67,29 @@ export class Eip1193Provider {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw new ProviderRpcError(-32600, 'invalid request: method must be a string')
     }
+    // The caller's frames, taken before the first await: a client that calls through a promise it
+    // makes itself (viem's retry wrapper) ends the async chain V8 would follow after it, so the
+    // frames taken when the failure comes back would not reach the test's own line. Taken only
+    // when failures can carry Solidity frames (the node has contract metadata): nothing otherwise.
+    const caller: CallerStack | undefined = this.solidityFrames() ? this.callerOf(args) : undefined
     try {
       return await this.call(args.method, args.params)
     } catch (thrown) {
       const error = toRpcError(thrown)
-      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data), solidityStackOf(error))
+      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data), solidityStackOf(error), caller)
       throw new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error))
     }
+  }
+
+  /**
+   * The frames of the call that first made the request `args`: a client that retries (viem retries
+   * a -32603, Hardhat's code of a failed call) makes it again from a timer with the same object,
+   * where no frame of the caller is left.
+   */
+  private callerOf(args: RequestArguments): CallerStack {
+    let caller = this.callers.get(args)
+    if (caller === undefined) this.callers.set(args, (caller = callerStack(this.request)))
+    return caller
   }
 
   /** Adds a listener (EIP-1193's signature, the one viem's `EIP1193Provider` type has). */

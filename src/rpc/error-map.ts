@@ -107,14 +107,14 @@ const row = <E extends DomainError>(type: abstract new (...args: never[]) => E, 
  * kept beside it as `solidityStack` (not enumerable: no answer changes) for wrappers that make an
  * error of their own (the EIP-1193 provider, the Hardhat plugin's ProviderError).
  */
-export function withSolidityStack<E extends Error>(error: E, frames: readonly string[] | undefined): E {
+export function withSolidityStack<E extends Error>(error: E, frames: readonly string[] | undefined, caller?: CallerStack): E {
   if (frames === undefined || frames.length === 0) return error
-  // The JavaScript frames are taken now and formatted only when the stack is read, as V8 does
-  // for its own: formatting them goes through the process's `Error.prepareStackTrace` (ts-node's
-  // source-map handler in a TypeScript Hardhat project maps every frame, ~1 ms), and a test that
-  // expects the failure never reads it.
-  const javascript: { stack?: unknown } = {}
-  Error.captureStackTrace(javascript, withSolidityStack)
+  // The JavaScript frames are taken now (or were taken by the caller, `callerStack`) and
+  // formatted only when the stack is read, as V8 does for its own: formatting them goes through
+  // the process's `Error.prepareStackTrace` (ts-node's source-map handler in a TypeScript Hardhat
+  // project maps every frame, ~1 ms), and a test that expects the failure never reads it.
+  const javascript: CallerStack = caller ?? {}
+  if (caller === undefined) Error.captureStackTrace(javascript, withSolidityStack)
   let stack: string | undefined
   // Deleted first: redefining V8's own `stack` property (Node 20) formats it.
   delete (error as { stack?: string }).stack
@@ -128,6 +128,30 @@ export function withSolidityStack<E extends Error>(error: E, frames: readonly st
   })
   Object.defineProperty(error, 'solidityStack', { value: frames })
   return error
+}
+
+/** JavaScript frames taken by `callerStack`, formatted when `stack` is first read. */
+export type CallerStack = { stack?: unknown }
+
+/** Frames a caller's stack may need to reach a test's own line under a client's and a runner's frames. */
+const CALLER_FRAMES = 64
+
+/**
+ * The JavaScript frames of the current call, above `below` (left out with its callees): taken
+ * synchronously, where a client's call into the node begins, for `withSolidityStack` to put under
+ * the Solidity frames of a failure that comes back later.
+ */
+export function callerStack(below: Function): CallerStack {
+  const stack: CallerStack = {}
+  const limit = Error.stackTraceLimit
+  // A client's own frames (viem's request, retry and action wrappers) come before the caller's.
+  if (typeof limit === 'number' && limit < CALLER_FRAMES) Error.stackTraceLimit = CALLER_FRAMES
+  try {
+    Error.captureStackTrace(stack, below)
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+  return stack
 }
 
 /** The error's first line, the Solidity frames, then the JavaScript frames of `formatted`. */

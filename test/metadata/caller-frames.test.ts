@@ -1,0 +1,77 @@
+/**
+ * The in-process provider's failures, as viem and ethers users receive them: the error at the end
+ * of the client's `cause` chain (the provider's own) has the Solidity frames, then the JavaScript
+ * frames down to the test's line that called the client, even where the client calls through a
+ * promise of its own (viem's retry wrapper) or makes the request again from a timer (viem retries
+ * Hardhat's -32603).
+ */
+import { describe, expect, it } from 'vitest'
+import { BrowserProvider, Contract } from 'ethers'
+import { createPublicClient, createTestClient, createWalletClient, custom, encodeFunctionData, type Abi, type Hex } from 'viem'
+import { foundry } from 'viem/chains'
+import { trackNodes } from '../helpers/nodes.js'
+import { vaultBuildInfo, VAULT_SOURCE } from './vault-build.js'
+
+const newNode = trackNodes()
+const build = vaultBuildInfo()
+type Compiled = { abi: Abi; evm: { bytecode: { object: string } } }
+const Vault = build.output.contracts[VAULT_SOURCE]!.Vault as unknown as Compiled
+const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const THIS_FILE = 'caller-frames.test.ts'
+
+/** The last error of a `cause` chain (viem wraps the provider's error in three of its own). */
+function root(error: unknown): Error & { stack: string } {
+  let e = error as { cause?: unknown }
+  while (e.cause !== undefined && e.cause !== null) e = e.cause as { cause?: unknown }
+  return e as Error & { stack: string }
+}
+
+/** The stack's frames: the Solidity one first, then this file's line after it. */
+function expectFrames(error: unknown, line: number): void {
+  const frames = root(error).stack.split('\n').filter((l) => l.startsWith('    at '))
+  expect(frames[0]).toBe('    at Vault.take (contracts/Vault.sol:40)')
+  const own = frames.findIndex((l) => l.includes(`${THIS_FILE}:${line}:`))
+  expect(own, root(error).stack).toBeGreaterThan(0)
+}
+
+/** The line of the caller of this function (a test's line that made the call). */
+function lineHere(): number {
+  const stack = new Error().stack!.split('\n')
+  const at = stack.find((l) => l.includes(THIS_FILE) && !l.includes('lineHere'))!
+  return Number(/:(\d+):\d+\)?$/.exec(at)![1])
+}
+
+async function vaultNode() {
+  const node = await newNode({ hardhatCompat: true, artifacts: build as never })
+  const wallet = createWalletClient({ chain: foundry, transport: custom(node.provider), account: A })
+  const pub = createPublicClient({ chain: foundry, transport: custom(node.provider) })
+  const hash = await wallet.deployContract({ abi: Vault.abi, bytecode: `0x${Vault.evm.bytecode.object}`, args: [4_000_000_000n] } as never)
+  const { contractAddress } = await pub.getTransactionReceipt({ hash })
+  return { node, wallet, pub, vault: contractAddress as Hex }
+}
+
+describe('the caller\'s JavaScript frames under the Solidity frames (in-process provider)', () => {
+  it('viem: writeContract, simulateContract, sendTransaction and a test client\'s call', { timeout: 30_000 }, async () => {
+    const { node, wallet, pub, vault } = await vaultNode()
+    const take = { address: vault, abi: Vault.abi, functionName: 'take', args: [5n] } as never
+    let line = lineHere(); const written = await wallet.writeContract(take).catch((e: unknown) => e)
+    expectFrames(written, line)
+    line = lineHere(); const simulated = await pub.simulateContract({ ...(take as object), account: A } as never).catch((e: unknown) => e)
+    expectFrames(simulated, line)
+    const data = encodeFunctionData(take)
+    line = lineHere(); const sent = await wallet.sendTransaction({ to: vault, data } as never).catch((e: unknown) => e)
+    expectFrames(sent, line)
+    const test = createTestClient({ chain: foundry, mode: 'hardhat', transport: custom(node.provider) })
+    line = lineHere(); const called = await test.request({ method: 'eth_call', params: [{ from: A, to: vault, data }, 'latest'] } as never).catch((e: unknown) => e)
+    expectFrames(called, line)
+  })
+
+  it('ethers: its CALL_EXCEPTION, made from the revert data, has the test\'s line (the provider\'s error is not kept)', { timeout: 30_000 }, async () => {
+    const { vault, node } = await vaultNode()
+    const signer = await new BrowserProvider(node.provider as never).getSigner(A)
+    const contract = new Contract(vault, Vault.abi as never, signer)
+    const line = lineHere(); const called = (await contract.getFunction('take').staticCall(5n).catch((e: unknown) => e)) as Error & { reason?: string }
+    expect(called.reason).toBe('Vault: insufficient balance')
+    expect(called.stack).toContain(`${THIS_FILE}:${line}:`)
+  })
+})
