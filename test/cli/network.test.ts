@@ -23,12 +23,21 @@ if (skip !== undefined) console.warn(`test/cli/network.test.ts: the CometBFT cas
 const children: ChildProcess[] = []
 const dirs: string[] = []
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
+  // The whole process group: tsx's wrapper, the CLI under it and the cometbft processes it started
+  // (killing the wrapper alone would leave those running after a failed test).
+  for (const c of children.splice(0)) {
+    if (c.exitCode !== null || c.pid === undefined) continue
+    try {
+      process.kill(-c.pid, 'SIGKILL')
+    } catch {
+      c.kill('SIGKILL')
+    }
+  }
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
 function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp, from?: number) => Promise<RegExpExecArray> } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env } })
+  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env }, detached: true })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
