@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
-import { callerStack, solidityStackOf, toRpcError, withSolidityStack, type CallerStack } from '../rpc/error-map.js'
+import { callerStack, SOLIDITY_FAILING_METHODS, solidityStackOf, toRpcError, withSolidityStack, type CallerStack } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
@@ -70,8 +70,9 @@ export class Eip1193Provider {
     // The caller's frames, taken before the first await: a client that calls through a promise it
     // makes itself (viem's retry wrapper) ends the async chain V8 would follow after it, so the
     // frames taken when the failure comes back would not reach the test's own line. Taken only
-    // when failures can carry Solidity frames (the node has contract metadata): nothing otherwise.
-    const caller: CallerStack | undefined = this.solidityFrames() ? this.callerOf(args) : undefined
+    // when failures can carry Solidity frames (the node has contract metadata, and the method runs
+    // contract code): nothing otherwise.
+    const caller: CallerStack | undefined = SOLIDITY_FAILING_METHODS.has(args.method) && this.solidityFrames() ? this.callerOf(args) : undefined
     try {
       return await this.call(args.method, args.params)
     } catch (thrown) {

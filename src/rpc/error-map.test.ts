@@ -108,3 +108,13 @@ describe('withSolidityStack', () => {
     }
   })
 })
+
+describe('SOLIDITY_FAILING_METHODS', () => {
+  it('names only methods the node serves', async () => {
+    const { SOLIDITY_FAILING_METHODS } = await import('./error-map.js')
+    const { buildRegistry } = await import('./registry.js')
+    const { DEFAULT_LIMITS } = await import('../limits.js')
+    const served = buildRegistry(DEFAULT_LIMITS)
+    for (const name of SOLIDITY_FAILING_METHODS) expect(served.has(name), name).toBe(true)
+  })
+})

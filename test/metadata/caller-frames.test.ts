@@ -5,7 +5,7 @@
  * promise of its own (viem's retry wrapper) or makes the request again from a timer (viem retries
  * Hardhat's -32603).
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { BrowserProvider, Contract } from 'ethers'
 import { createPublicClient, createTestClient, createWalletClient, custom, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { foundry } from 'viem/chains'
@@ -73,5 +73,21 @@ describe('the caller\'s JavaScript frames under the Solidity frames (in-process 
     const line = lineHere(); const called = (await contract.getFunction('take').staticCall(5n).catch((e: unknown) => e)) as Error & { reason?: string }
     expect(called.reason).toBe('Vault: insufficient balance')
     expect(called.stack).toContain(`${THIS_FILE}:${line}:`)
+  })
+
+  it('takes the caller\'s frames ahead only for the methods that run contract code', { timeout: 30_000 }, async () => {
+    const { node, vault } = await vaultNode()
+    const capture = vi.spyOn(Error, 'captureStackTrace')
+    try {
+      for (const method of ['eth_blockNumber', 'eth_getBalance', 'eth_getTransactionCount', 'evm_snapshot', 'eth_feeHistory']) {
+        const params = method === 'eth_feeHistory' ? ['0x1', 'latest', []] : method.startsWith('eth_get') ? [A, 'latest'] : []
+        await node.provider.request({ method, params })
+      }
+      expect(capture).not.toHaveBeenCalled()
+      await node.provider.request({ method: 'eth_call', params: [{ to: vault, data: '0x' }, 'latest'] }).catch(() => undefined)
+      expect(capture).toHaveBeenCalled()
+    } finally {
+      capture.mockRestore()
+    }
   })
 })
