@@ -6,16 +6,17 @@
  * custom errors and carry Solidity frames.
  *
  * Hardhat 3 reads the files once per runtime (its contract decoder is made for the first
- * connection and shared); the parsed files are kept per runtime here too, so a test file's
- * connections read them once.
+ * connection and shared); they are read once per runtime here too, into the contracts every
+ * connection's node is given (`loadArtifacts`): the parsed files themselves are not kept.
  */
 import { readFile } from 'node:fs/promises'
 import type { FinalityNode } from '../node.js'
+import type { LoadedArtifacts } from '../index.js'
 import type { ArtifactsManager, HardhatProvider, HookContext } from './hardhat3-types.js'
 
 type Json = Record<string, unknown>
 
-const parsed = new WeakMap<ArtifactsManager, Promise<Json[]>>()
+const read = new WeakMap<ArtifactsManager, Promise<LoadedArtifacts>>()
 
 async function readBuildInfos(artifacts: ArtifactsManager): Promise<Json[]> {
   const files: Json[] = []
@@ -36,14 +37,14 @@ async function readBuildInfos(artifacts: ArtifactsManager): Promise<Json[]> {
 export async function addProjectBuildInfos(context: HookContext, node: FinalityNode): Promise<void> {
   const artifacts = context.artifacts
   if (artifacts === undefined) return
-  let files = parsed.get(artifacts)
-  if (files === undefined) {
-    files = readBuildInfos(artifacts)
-    parsed.set(artifacts, files)
+  let contracts = read.get(artifacts)
+  if (contracts === undefined) {
+    contracts = readBuildInfos(artifacts).then(async (files) => (await import('../index.js')).loadArtifacts(files))
+    read.set(artifacts, contracts)
   }
   try {
-    const list = await files
-    if (list.length > 0) node.addArtifacts(list)
+    const loaded = await contracts
+    if (loaded.size > 0) node.addArtifacts(loaded)
   } catch (error) {
     console.warn(`finality: the build-info files could not be read, failures will not name custom errors: ${(error as Error).message}`)
   }

@@ -16,10 +16,39 @@ interface Entry {
 }
 
 /**
- * What `artifacts` and `node.addArtifacts` take: build-info, solc output or artifact objects
- * (parsed JSON), and paths of folders (Foundry's `out/`, Hardhat's `artifacts/`) or JSON files.
+ * Sources read into their contracts once, for many nodes (`loadArtifacts`), given to
+ * `node.addArtifacts` as a source. What they were read from is not kept: a Hardhat 3 project's
+ * parsed build-info (~100 MB of heap for OpenZeppelin Contracts, whose syntax trees only give
+ * the functions' ranges) held for a whole run makes every full garbage collection of the
+ * process ~5× longer.
  */
-export type ArtifactSource = ArtifactInput | string
+export class LoadedArtifacts {
+  private constructor() {}
+  /** How many contracts were read. */
+  get size(): number {
+    return loaded.get(this)!.length
+  }
+  /** @internal */
+  static of(entries: readonly Entry[]): LoadedArtifacts {
+    const out = new LoadedArtifacts()
+    loaded.set(out, entries)
+    return out
+  }
+}
+
+const loaded = new WeakMap<LoadedArtifacts, readonly Entry[]>()
+
+/** Reads `sources` once; a bad one throws an `ArtifactError` naming it. */
+export function loadArtifacts(sources: ArtifactSources, where = 'artifacts'): LoadedArtifacts {
+  return LoadedArtifacts.of(readEntries(sources, where))
+}
+
+/**
+ * What `artifacts` and `node.addArtifacts` take: build-info, solc output or artifact objects
+ * (parsed JSON), paths of folders (Foundry's `out/`, Hardhat's `artifacts/`) or JSON files, and
+ * sources read once by `loadArtifacts`.
+ */
+export type ArtifactSource = ArtifactInput | string | LoadedArtifacts
 /** One source or a list of them. */
 export type ArtifactSources = ArtifactSource | readonly ArtifactSource[]
 
@@ -56,9 +85,12 @@ export function readSources(sources: ArtifactSources, where = 'artifacts'): Cont
 /** The sources' contracts with their masked code: parsed objects read once (entriesOf), paths each time. */
 function readEntries(sources: ArtifactSources, where: string | undefined): Entry[] {
   const list: readonly ArtifactSource[] = Array.isArray(sources) ? sources : [sources as ArtifactSource]
-  const objects = list.filter((s): s is ArtifactInput => typeof s !== 'string')
+  const objects = list.filter((s): s is ArtifactInput => typeof s !== 'string' && !(s instanceof LoadedArtifacts))
   const read: Entry[] = objects.length === 0 ? [] : [...entriesOf(objects, !Array.isArray(sources), where)]
-  for (const s of list) if (typeof s === 'string') read.push(...readArtifactPath(s).map(entryOf))
+  for (const s of list) {
+    if (typeof s === 'string') read.push(...readArtifactPath(s).map(entryOf))
+    else if (s instanceof LoadedArtifacts) read.push(...loaded.get(s)!)
+  }
   return read
 }
 

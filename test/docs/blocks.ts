@@ -79,6 +79,7 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'errors.md#1': 'errors-page',
   'errors.md#2': 'errors-page',
   'errors.md#3': 'errors-page',
+  'errors.md#4': 'errors-page',
   'execution.md#1': 'wire',
   'execution.md#2': 'wire',
   'forking.md#1': 'programs',

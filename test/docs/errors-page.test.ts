@@ -21,4 +21,11 @@ describe('docs/errors.md', () => {
     expect(c.hardhat).toBe(true)
     expect(c.artifacts).toEqual(['out/'])
   })
+
+  it('contracts read once by loadArtifacts serve many nodes', { timeout: 120_000 }, async () => {
+    const { runs, stderr } = await runBatch([{ name: 'errors-load.ts', source: block('errors.md', 4, 'ts') }])
+    const run = runs['errors-load.ts']
+    expect(run?.error, stderr).toBeUndefined()
+    expect(run?.stdout.trimEnd()).toBe('1 1')
+  })
 })

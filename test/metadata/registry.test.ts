@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { encodeAbiParameters, encodeErrorResult, type Abi } from 'viem'
-import { ContractRegistry } from '../../src/metadata/registry.js'
+import { ContractRegistry, loadArtifacts } from '../../src/metadata/registry.js'
+import { fullGc } from '../../src/profiling/profiling.js'
 import { ArtifactError } from '../../src/metadata/artifacts.js'
 import { vaultBuildInfo, VAULT_SOURCE } from './vault-build.js'
 
@@ -77,5 +78,24 @@ describe('ContractRegistry', () => {
     expect(() => r.add({ abi: 'x' })).toThrow('artifacts: abi must be an array')
     expect(() => r.add({ abi: [], bytecode: '0xzz' })).toThrow('bytecode is not hex')
     expect(r.size).toBe(0)
+  })
+
+  it('loadArtifacts: read once for many registries, without keeping what they were read from', async () => {
+    let parsed: object | undefined = JSON.parse(JSON.stringify(build)) as object
+    const kept = new WeakRef(parsed)
+    const loaded = loadArtifacts(parsed as never)
+    parsed = undefined
+    expect(loaded.size).toBe(4)
+    const a = new ContractRegistry()
+    const b = new ContractRegistry()
+    expect(a.add(loaded)).toBe(4)
+    expect(b.add([loaded, { abi: [] }])).toBe(5)
+    expect(b.match(runtime(), true)?.name).toBe('Vault')
+    expect(a.match(runtime(), true)).toBe(b.match(runtime(), true))
+    // WeakRef targets stay alive to the end of the job that made them.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    fullGc()
+    expect(kept.deref()).toBeUndefined()
+    expect(() => loadArtifacts([{ nothing: 1 }] as never)).toThrow('artifacts[0]: is neither a build-info')
   })
 })
