@@ -4,6 +4,8 @@
  * the chai matchers, the network helpers), from a checkout given by path.
  *
  *   npx tsx bench/hardhat3-suite.ts <openzeppelin-contracts checkout>   (BENCH_REPS, default 1)
+ *   BENCH_SUITE_CORES=2,1   both cores, then pinned to one (`taskset -c 1`, as a parallel test
+ *                           runner gives each worker one core): 2, 1 or 2,1 (the default)
  *
  * The checkout is prepared once, as a user of this machine would have to: its git submodules
  * (lib/forge-std, lib/erc4626-tests, lib/halmos-cheatcodes) must be there; the dependencies are
@@ -35,6 +37,9 @@ const dir = path.resolve(process.argv[2] ?? fail('give the path of an OpenZeppel
 if (!existsSync(path.join(dir, 'hardhat.config.ts'))) fail(`${dir} has no hardhat.config.ts`)
 const reps = Number(process.env.BENCH_REPS ?? '1')
 if (!Number.isInteger(reps) || reps < 1) fail(`bad BENCH_REPS ${process.env.BENCH_REPS}: a positive integer`)
+const cores = (process.env.BENCH_SUITE_CORES ?? '2,1').split(',').map((c) => c.trim())
+for (const c of cores) if (c !== '1' && c !== '2') fail(`bad BENCH_SUITE_CORES entry ${JSON.stringify(c)}: 2 or 1`)
+if (cores.includes('1') && spawnSync('taskset', ['-c', '1', 'true']).status !== 0) fail('BENCH_SUITE_CORES=1 needs taskset (util-linux)')
 for (const lib of ['forge-std', 'erc4626-tests', 'halmos-cheatcodes']) {
   if (!existsSync(path.join(dir, 'lib', lib)) || readdirSync(path.join(dir, 'lib', lib)).length === 0) fail(`lib/${lib} is empty: check out the git submodules`)
 }
@@ -126,33 +131,40 @@ interface Run {
   pending: number
   wall: number
   cpu: number
+  cores: string
 }
 
-function run(network: Run['network'], env: NodeJS.ProcessEnv, files: string[]): Run {
+function run(network: Run['network'], env: NodeJS.ProcessEnv, files: string[], cores: string): Run {
   const runEnv = { ...env, ...(network === 'finality' ? { FINALITY: '1' } : {}) }
   if (network === 'hardhat') delete runEnv.FINALITY
   const timeFile = path.join(work, 'time')
-  const r = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S', path.join(env.PATH!.split(':')[0]!, 'node'), 'node_modules/.bin/hardhat', 'test', 'mocha', '--no-compile', ...files], { cwd: dir, env: runEnv, maxBuffer: 512 << 20 })
+  const command = ['/usr/bin/time', '-o', timeFile, '-f', '%e %U %S', path.join(env.PATH!.split(':')[0]!, 'node'), 'node_modules/.bin/hardhat', 'test', 'mocha', '--no-compile', ...files]
+  const pinned = cores === '1' ? ['taskset', '-c', '1', ...command] : command
+  const r = spawnSync(pinned[0]!, pinned.slice(1), { cwd: dir, env: runEnv, maxBuffer: 512 << 20 })
   const out = r.stdout.toString()
   const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(out)?.[1] ?? 0)
   const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number) as [number, number, number]
   writeFileSync(path.join(work, `${network}.log`), out + r.stderr.toString())
-  return { network, passing: count('passing'), failing: count('failing'), pending: count('pending'), wall, cpu: user + sys }
+  return { network, passing: count('passing'), failing: count('failing'), pending: count('pending'), wall, cpu: user + sys, cores }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
 
 const { env, files } = prepare()
-console.log(`${files.length} test files; ${reps} repetition(s), Hardhat's network and finality alternating`)
+console.log(`${files.length} test files; ${reps} repetition(s) on ${cores.map((c) => (c === '1' ? 'one core' : 'both cores')).join(', then ')}, Hardhat's network and finality alternating`)
 const runs: Run[] = []
-for (let i = 0; i < reps; i++) {
-  for (const network of ['hardhat', 'finality'] as const) {
-    const r = run(network, env, files)
-    runs.push(r)
-    console.log(`${network.padEnd(8)} ${r.passing} passing, ${r.failing} failing, ${r.pending} pending; wall ${r.wall.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s`)
+for (const c of cores) {
+  for (let i = 0; i < reps; i++) {
+    for (const network of ['hardhat', 'finality'] as const) {
+      const r = run(network, env, files, c)
+      runs.push(r)
+      console.log(`${c} core(s) ${network.padEnd(8)} ${r.passing} passing, ${r.failing} failing, ${r.pending} pending; wall ${r.wall.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s`)
+    }
   }
 }
-const of = (n: Run['network'], k: 'wall' | 'cpu') => median(runs.filter((r) => r.network === n).map((r) => r[k]))
-for (const k of ['wall', 'cpu'] as const) {
-  console.log(`median ${k}: Hardhat ${of('hardhat', k).toFixed(1)} s, finality ${of('finality', k).toFixed(1)} s, finality/Hardhat ${(of('finality', k) / of('hardhat', k)).toFixed(2)}×`)
+for (const c of cores) {
+  const of = (n: Run['network'], k: 'wall' | 'cpu') => median(runs.filter((r) => r.network === n && r.cores === c).map((r) => r[k]))
+  for (const k of ['wall', 'cpu'] as const) {
+    console.log(`${c} core(s), median ${k}: Hardhat ${of('hardhat', k).toFixed(1)} s, finality ${of('finality', k).toFixed(1)} s, finality/Hardhat ${(of('finality', k) / of('hardhat', k)).toFixed(2)}×`)
+  }
 }
