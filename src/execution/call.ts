@@ -35,6 +35,7 @@ import {
 } from './overrides.js'
 import { GasProbe, hardhatEstimate } from './hardhat-estimate.js'
 import { intrinsicGas } from './engine/intrinsic-gas.js'
+import { GasWatch, provenLimit, type GasNeed } from './gas-watch.js'
 import { revertError } from './revert.js'
 import { hardhatFailure } from './transaction-failure.js'
 import type { FailureReport } from '../metadata/source-map.js'
@@ -70,12 +71,15 @@ export interface RunOptions extends CallOptions {
   consoleLog?: ((message: string) => void) | undefined
   /** The tip when the request names no price (Hardhat's estimates); default 0. */
   tip?: bigint
+  /** Given what the run showed about the gas it needs (gas-watch.ts), when it ran. */
+  onGasNeed?: (need: GasNeed | undefined) => void
 }
 
 /** A call VM with its timeout guard, leased for one run at a time. */
 export interface Lease {
   vm: VM
   guard: CallGuard
+  watch: GasWatch
   /** The fork the VM runs under (idle VMs are pooled by it). */
   common: Common
   /** Where the console.log messages of the run under way go (set per run, cleared on release). */
@@ -260,7 +264,9 @@ export class CallExecutor {
     )
     const guard = new CallGuard(this.clock)
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
-    const lease: Lease = { vm, guard, common, consoleLog: undefined }
+    const watch = new GasWatch()
+    watch.install(vm.evm)
+    const lease: Lease = { vm, guard, watch, common, consoleLog: undefined }
     if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, (message) => lease.consoleLog?.(message))
     return lease
   }
@@ -311,7 +317,8 @@ export class CallExecutor {
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
-      return await runTx(lease.vm, {
+      if (options.onGasNeed !== undefined) lease.watch.arm()
+      const result = await runTx(lease.vm, {
         tx,
         block: context,
         skipNonce: true,
@@ -321,6 +328,8 @@ export class CallExecutor {
         skipHardForkValidation: true,
         reportAccessList: options.reportAccessList === true,
       })
+      options.onGasNeed?.(lease.watch.finish())
+      return result
     } catch (error) {
       if (error instanceof EvmTimeout) {
         reusable = false
@@ -329,6 +338,7 @@ export class CallExecutor {
       if (error instanceof Refused) throw error
       throw gethMessage(error, from)
     } finally {
+      lease?.watch.finish()
       restore()
       close()
       if (lease !== undefined) this.release(lease, reusable)
@@ -376,8 +386,10 @@ export class CallExecutor {
     const sink = options.consoleLogOnFailure === true ? this.onConsoleLog : undefined
     const messages: string[] = []
     let first: RunTxResult
+    let need: GasNeed | undefined
+    const watched: RunOptions = { ...run, onGasNeed: (n) => (need = n) }
     try {
-      first = await this.run(req, block, hi, sink === undefined ? run : { ...run, consoleLog: (m) => messages.push(m) })
+      first = await this.run(req, block, hi, sink === undefined ? watched : { ...watched, consoleLog: (m) => messages.push(m) })
     } catch (error) {
       // Below the intrinsic gas the allowance itself is too small, as geth words it.
       if (error instanceof Refused && error.message.startsWith('intrinsic gas too low')) throw new Refused(`gas required exceeds allowance (${hi})`)
@@ -396,8 +408,11 @@ export class CallExecutor {
     }
     const probe = new GasProbe((gas) => this.succeeds(req, block, gas, run))
     probe.saw(hi, true)
+    const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
+    // The least limit the first run shows to run the same way: every run at or above it succeeds.
+    const proven = provenLimit(need, hi, hi - intrinsic - first.execResult.executionGasUsed, first.totalGasSpent)
+    if (proven !== undefined) probe.saw(proven, true)
     if (hardhat) {
-      const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
       return hardhatEstimate(first.totalGasSpent, first.totalGasSpent + first.gasRefund, intrinsic, hi, probe)
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit

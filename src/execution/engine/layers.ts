@@ -1,12 +1,13 @@
 /**
- * The one place an EVM's opcode table (`_opcodeMap`, one per EVM) is layered. Four layers
+ * The one place an EVM's opcode table (`_opcodeMap`, one per EVM) is layered. Five layers
  * exist, always in this order from the inside out:
  *
  * 1. `fast`: the engine's faster handlers (`fast-opcodes.ts`), replacing the library's own where
  *    the EVM runs the fast paths (`install.ts`);
  * 2. `timeout`: the call time-out guard (`timeout.ts`), in call and tracing VMs;
- * 3. `tracer`: the tracing hooks (`tracers/hooks.ts`), in tracing VMs;
- * 4. `transfers`: eth_simulateV1's log collector (`transfer-tracer.ts`).
+ * 3. `gaswatch`: what a run shows about the gas it needs (`gas-watch.ts`), in call VMs;
+ * 4. `tracer`: the tracing hooks (`tracers/hooks.ts`), in tracing VMs;
+ * 5. `transfers`: eth_simulateV1's log collector (`transfer-tracer.ts`).
  *
  * Each outer layer wraps the handlers the inner ones left, so a tracer sees the time-out guard's
  * pauses as part of the opcode and every wrapper calls the faster handler. A layer applied out
@@ -19,7 +20,7 @@ import { requireVerifiedEvm } from './frames.js'
 import { isFast } from './install.js'
 
 /** The layers of an opcode table, inside out. */
-export const OPCODE_LAYERS = ['fast', 'timeout', 'tracer', 'transfers'] as const
+export const OPCODE_LAYERS = ['fast', 'timeout', 'gaswatch', 'tracer', 'transfers'] as const
 
 /** A layer an outer module adds (the fast handlers are added by every call). */
 export type OpcodeLayer = Exclude<(typeof OPCODE_LAYERS)[number], 'fast'>

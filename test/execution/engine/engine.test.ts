@@ -156,14 +156,14 @@ describe("a user's own createEVM() in the same process", () => {
 })
 
 describe('opcode-table layers', () => {
-  it('are added inside out, each once: fast handlers, time-out guard, tracers, transfer logs', async () => {
+  it('are added inside out, each once: fast handlers, time-out guard, gas watch, tracers, transfer logs', async () => {
     const evm = await createEngineEVM({ common: prague() })
     const order: string[] = []
     layerOpcodeTable(evm, 'timeout', () => order.push('timeout'))
     expect(isPatched(table(evm))).toBe(true)
     layerOpcodeTable(evm, 'transfers', () => order.push('transfers'))
     expect(() => layerOpcodeTable(evm, 'tracer', () => order.push('tracer'))).toThrow(
-      "opcode layer 'tracer' added after 'transfers': the order is fast, timeout, tracer, transfers, each once",
+      "opcode layer 'tracer' added after 'transfers': the order is fast, timeout, gaswatch, tracer, transfers, each once",
     )
     expect(() => layerOpcodeTable(evm, 'transfers', () => order.push('again'))).toThrow(/each once/)
     expect(order).toEqual(['timeout', 'transfers'])
