@@ -17,13 +17,19 @@ const to = '0x00000000000000000000000000000000000000aa'
 const slot = `0x${'00'.repeat(31)}01`
 const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
 
-/** Calldata: empty, zeros, non-zeros, mixed (a token transfer's shape), long. */
+/**
+ * Calldata: empty, zeros, non-zeros, mixed (a token transfer's shape), long: dense with zeros
+ * (ABI-encoded arguments, counted by a walk), sparse (code, searched), and sparse in its first 64
+ * bytes but dense after (searched: the count must not depend on the way).
+ */
 const datas = [
   '0x',
   '0x00',
   '0xff',
   `0xa9059cbb${'00'.repeat(12)}${'11'.repeat(20)}${'00'.repeat(31)}64`,
   bytesToHex(Uint8Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? 0 : i & 0xff))),
+  bytesToHex(Uint8Array.from({ length: 3000 }, (_, i) => (i % 50 === 7 ? 0 : 0x60))),
+  bytesToHex(Uint8Array.from({ length: 400 }, (_, i) => (i < 64 ? (i % 10 === 0 ? 0 : 1) : i % 2))),
 ]
 const accessLists = [
   [],
