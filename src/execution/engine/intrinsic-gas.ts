@@ -67,33 +67,40 @@ function readSchedule(common: Common): Schedule {
   }
 }
 
-/** Data longer than this is looked at before it is counted (see {@link zeros}). */
+/** Data up to this length is walked byte by byte; longer data is read four bytes at a time. */
 const WALK_LIMIT = 256
-/** How many of the first {@link SAMPLE} bytes of long data must be zero for a walk (1 in 8). */
-const DENSE = 8
-const SAMPLE = 64
 
 /**
- * The number of zero bytes in `data`. Two ways, each good for one kind of data: a walk over every
- * byte costs ~1.4 ns a byte once optimised (a 420-byte call's arguments: 0.6 µs), the typed
- * array's native `indexOf` ~27 ns a zero found (the same arguments, mostly zeros: 10.5 µs, and it
- * was ~3 % of such a send's profile). Init code has few zeros, and a fresh process walks it in
- * V8's interpreter (0.26–2 ms for the 3 KB Token deployment, with an on-stack-replacement
- * compile; the search 0.026 ms). So short data is walked, and long data is walked when its first
- * {@link SAMPLE} bytes are dense with zeros (ABI-encoded arguments: most bytes of a word are
- * zero), else searched (code).
+ * The number of zero bytes in `data`. Long data (init code, ABI-encoded arguments) is read as
+ * 32-bit words, each word's zero bytes counted with a few bit operations: 46 µs for an 81 KB
+ * init code against 185 µs for a walk over every byte and 568 µs for the typed array's native
+ * `indexOf` from zero to zero (~27 ns a zero found, so worst on data dense with zeros: a 420-byte
+ * call's arguments took 15 µs that way, 0.7 µs this way). A quarter of the iterations also keeps
+ * a fresh process's first long count short while V8 still interprets the loop (the byte walk
+ * took 0.26–2 ms for the 3 KB Token deployment there). Short data is walked: a view of a typed
+ * array of 64 bytes or less would move its bytes off V8's heap.
  */
 function zeros(data: Uint8Array): number {
   const length = data.length
   if (length <= WALK_LIMIT) return walk(data, 0, length)
-  const head = walk(data, 0, SAMPLE)
-  if (head >= DENSE) return head + walk(data, SAMPLE, length)
-  let count = head
-  for (let i = data.indexOf(0, SAMPLE); i !== -1; i = data.indexOf(0, i + 1)) count++
-  return count
+  const offset = data.byteOffset
+  // Up to the first 4-byte boundary of the buffer, the words, then the bytes after them.
+  const start = (4 - (offset & 3)) & 3
+  const count = (length - start) >> 2
+  const end = start + (count << 2)
+  const words = new Uint32Array(data.buffer, offset + start, count)
+  let zero = walk(data, 0, start) + walk(data, end, length)
+  for (let k = 0; k < count; k++) {
+    const x = words[k] as number
+    // The high bit of each byte of `t` is set exactly where that byte of `x` is zero; summing those
+    // bits into the top byte counts them.
+    const t = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f)
+    zero += (Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24)
+  }
+  return zero
 }
 
-/** The zero bytes of `data` from `start` to `end`, byte by byte (one function for every length, so it is optimised early). */
+/** The zero bytes of `data` from `start` to `end`, one by one. */
 function walk(data: Uint8Array, start: number, end: number): number {
   let count = 0
   for (let i = start; i < end; i++) if (data[i] === 0) count++

@@ -80,6 +80,21 @@ describe.each([...SUPPORTED_HARDFORKS, 'amsterdam'])('intrinsic gas on %s', (har
   })
 })
 
+describe('long data at any offset of its buffer (counted four bytes at a time)', () => {
+  const common = createChainCommon(31337n, 'cancun')
+  it.each([0, 1, 2, 3])('offset %i', (offset) => {
+    const tx = createTx({ type: 2, to, gasLimit: 10_000_000n, ...fees }, { common })
+    for (const [length, parity] of [257, 258, 259, 260, 1001].flatMap((n) => [[n, 0], [n, 1]] as const)) {
+      // Every other byte zero, so the bytes before the first word and after the last hold zeros too.
+      const buffer = new Uint8Array(length + 8)
+      for (let i = 0; i < buffer.length; i++) buffer[i] = i % 2 === parity ? 0 : 1 + ((i * 11) % 255)
+      // A view of the data starting `offset` bytes into the buffer, read as the transaction's data.
+      const view = Object.create(tx, { data: { value: buffer.subarray(offset, offset + length) } }) as TypedTransaction
+      expect(intrinsicGas(view)).toBe((Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(view))
+    }
+  })
+})
+
 describe('the pool refuses a gas limit below the minimum with the same words', () => {
   it.each<[string, string, Hex, bigint, string]>([
     ['below the intrinsic gas', 'osaka', '0x', 20_999n, 'intrinsic gas too low: gas 20999, minimum needed 21000'],
