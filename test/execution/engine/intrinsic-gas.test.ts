@@ -10,6 +10,8 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createChainCommon, SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
 import { intrinsicGas, minimumGasLimit } from '../../../src/execution/engine/intrinsic-gas.js'
+import { callTransaction } from '../../../src/execution/call.js'
+import { createBlock } from '@ethereumjs/block'
 import type { Hex } from '../../../src/index.js'
 import { rpcError, testNode } from '../../helpers/execution.js'
 
@@ -91,6 +93,27 @@ describe('long data at any offset of its buffer (counted four bytes at a time)',
       // A view of the data starting `offset` bytes into the buffer, read as the transaction's data.
       const view = Object.create(tx, { data: { value: buffer.subarray(offset, offset + length) } }) as TypedTransaction
       expect(intrinsicGas(view)).toBe((Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(view))
+    }
+  })
+})
+
+describe("a call's transaction answers getIntrinsicGas by the node's count, the library's value", () => {
+  const common = createChainCommon(31337n, 'prague')
+  const block = createBlock({ header: { baseFeePerGas: 7n } }, { common })
+  it.each(datas.map((data, i) => [i, data] as const))('data %i, a call and a creation, each type a request makes', (_i, data) => {
+    const bytes = hexToBytes(data as Hex)
+    const requests = [
+      { to: hexToBytes(to), data: bytes },
+      { data: bytes },
+      { to: hexToBytes(to), data: bytes, gasPrice: 3n, accessList: [{ address: hexToBytes(to), storageKeys: [hexToBytes(slot as Hex)] }] },
+      { data: bytes, maxFeePerGas: 20n, maxPriorityFeePerGas: 1n },
+    ]
+    for (const req of requests) {
+      const tx = callTransaction(req, 0n, 10_000_000n, block, common)
+      const library = (Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(tx)
+      expect(Object.hasOwn(tx, 'getIntrinsicGas')).toBe(true)
+      expect(tx.getIntrinsicGas()).toBe(library)
+      expect(tx.getIntrinsicGas()).toBe(library)
     }
   })
 })
