@@ -12,7 +12,7 @@ import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { bindState, createEngineVM } from './engine/vm.js'
-import { setSender } from './engine/tx.js'
+import { setIntrinsicGas, setSender } from './engine/tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { MessagePrecompile } from './engine/precompiles.js'
 import type { Chain } from '../chain/chain.js'
@@ -179,6 +179,7 @@ export function callTransaction(req: CallRequest, nonce: bigint, gasLimit: bigin
   const tx = requestTransaction(blobFee === undefined ? req : { ...req, ...blobFee }, type, nonce, gasLimit, fees, { common, freeze: false })
   const sender = new Address(req.from ?? ZERO_ADDRESS)
   setSender(tx, sender)
+  setIntrinsicGas(tx)
   return tx
 }
 

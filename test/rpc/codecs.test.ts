@@ -149,6 +149,22 @@ describe('codec errors, with geth wording', () => {
     expect(await node.request({ method: 'web3_sha3', params: ['0x'] })).toBe(keccak256('0x'))
   })
 
+  it('long DATA (2,048 characters and more, checked by native passes) decodes and fails as short DATA does', async () => {
+    const digits = Array.from({ length: 3000 }, (_, i) => '0123456789abcdefABCDEF'[(i * 7) % 22]).join('')
+    const sha3 = (value: unknown) => requestRaw(node, 'web3_sha3', [value])
+    expect(await sha3(`0x${digits}`)).toBe(keccak256(`0x${digits.toLowerCase()}`))
+    expect(await sha3(`0X${digits}`)).toBe(keccak256(`0x${digits.toLowerCase()}`))
+    for (const at of [0, 1500, 2998, 2999]) {
+      const bad = `0x${digits.slice(0, at)}g${digits.slice(at + 1)}`
+      await expectInvalidArgument(sha3(bad), 0, 'invalid hex string')
+    }
+    // A character outside ASCII whose low byte is a hex digit ('İ' is U+0130): Node's hex decoder would read it as '0'.
+    await expectInvalidArgument(sha3(`0x${digits.slice(0, 1000)}\u0130${digits.slice(1001)}`), 0, 'invalid hex string')
+    await expectInvalidArgument(sha3(`0x${digits}a`), 0, 'hex string of odd length')
+    await expectInvalidArgument(sha3(`0x${digits}g`), 0, 'invalid hex string')
+    await expectInvalidArgument(sha3(digits), 0, 'hex string without 0x prefix')
+  })
+
   it('ADDR of 19 bytes → hex string has length 38, want 40 for common.Address', async () => {
     await expectInvalidArgument(
       node.request({ method: 'eth_getBalance', params: [`0x${'11'.repeat(19)}`, 'latest'] }),

@@ -67,23 +67,43 @@ function readSchedule(common: Common): Schedule {
   }
 }
 
-/** Data longer than this is searched for zeros with `indexOf` rather than walked byte by byte. */
+/** Data up to this length is walked byte by byte; longer data is read four bytes at a time. */
 const WALK_LIMIT = 256
 
 /**
- * The number of zero bytes in `data`. Long data (init code) is searched with the typed array's
- * native `indexOf`: a loop over every byte runs in V8's interpreter in a fresh process (0.26–2 ms
- * for the 3 KB Token deployment, with an on-stack-replacement compile; the search 0.026 ms).
- * Short data (a call's arguments) is walked: a token transfer's 68 bytes hold ~40 zeros, and the
- * walk measured ~2.7 µs a call over the first 500 against ~3.4 for the search.
+ * The number of zero bytes in `data`. Long data (init code, ABI-encoded arguments) is read as
+ * 32-bit words, each word's zero bytes counted with a few bit operations: 46 µs for an 81 KB
+ * init code against 185 µs for a walk over every byte and 568 µs for the typed array's native
+ * `indexOf` from zero to zero (~27 ns a zero found, so worst on data dense with zeros: a 420-byte
+ * call's arguments took 15 µs that way, 0.7 µs this way). A quarter of the iterations also keeps
+ * a fresh process's first long count short while V8 still interprets the loop (the byte walk
+ * took 0.26–2 ms for the 3 KB Token deployment there). Short data is walked: a view of a typed
+ * array of 64 bytes or less would move its bytes off V8's heap.
  */
 function zeros(data: Uint8Array): number {
-  let count = 0
-  if (data.length > WALK_LIMIT) {
-    for (let i = data.indexOf(0); i !== -1; i = data.indexOf(0, i + 1)) count++
-  } else {
-    for (let i = 0; i < data.length; i++) if (data[i] === 0) count++
+  const length = data.length
+  if (length <= WALK_LIMIT) return walk(data, 0, length)
+  const offset = data.byteOffset
+  // Up to the first 4-byte boundary of the buffer, the words, then the bytes after them.
+  const start = (4 - (offset & 3)) & 3
+  const count = (length - start) >> 2
+  const end = start + (count << 2)
+  const words = new Uint32Array(data.buffer, offset + start, count)
+  let zero = walk(data, 0, start) + walk(data, end, length)
+  for (let k = 0; k < count; k++) {
+    const x = words[k] as number
+    // The high bit of each byte of `t` is set exactly where that byte of `x` is zero; summing those
+    // bits into the top byte counts them.
+    const t = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f)
+    zero += (Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24)
   }
+  return zero
+}
+
+/** The zero bytes of `data` from `start` to `end`, one by one. */
+function walk(data: Uint8Array, start: number, end: number): number {
+  let count = 0
+  for (let i = start; i < end; i++) if (data[i] === 0) count++
   return count
 }
 

@@ -10,6 +10,8 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createChainCommon, SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
 import { intrinsicGas, minimumGasLimit } from '../../../src/execution/engine/intrinsic-gas.js'
+import { callTransaction } from '../../../src/execution/call.js'
+import { createBlock } from '@ethereumjs/block'
 import type { Hex } from '../../../src/index.js'
 import { rpcError, testNode } from '../../helpers/execution.js'
 
@@ -17,13 +19,19 @@ const to = '0x00000000000000000000000000000000000000aa'
 const slot = `0x${'00'.repeat(31)}01`
 const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
 
-/** Calldata: empty, zeros, non-zeros, mixed (a token transfer's shape), long. */
+/**
+ * Calldata: empty, zeros, non-zeros, mixed (a token transfer's shape), long: dense with zeros
+ * (ABI-encoded arguments, counted by a walk), sparse (code, searched), and sparse in its first 64
+ * bytes but dense after (searched: the count must not depend on the way).
+ */
 const datas = [
   '0x',
   '0x00',
   '0xff',
   `0xa9059cbb${'00'.repeat(12)}${'11'.repeat(20)}${'00'.repeat(31)}64`,
   bytesToHex(Uint8Array.from({ length: 1000 }, (_, i) => (i % 3 === 0 ? 0 : i & 0xff))),
+  bytesToHex(Uint8Array.from({ length: 3000 }, (_, i) => (i % 50 === 7 ? 0 : 0x60))),
+  bytesToHex(Uint8Array.from({ length: 400 }, (_, i) => (i < 64 ? (i % 10 === 0 ? 0 : 1) : i % 2))),
 ]
 const accessLists = [
   [],
@@ -70,6 +78,42 @@ describe.each([...SUPPORTED_HARDFORKS, 'amsterdam'])('intrinsic gas on %s', (har
     for (const tx of [unsigned, signed]) {
       expect(intrinsicGas(tx)).toBe(tx.getIntrinsicGas())
       expect(minimumGasLimit(tx)).toBe(tx.getMinimumGasLimit())
+    }
+  })
+})
+
+describe('long data at any offset of its buffer (counted four bytes at a time)', () => {
+  const common = createChainCommon(31337n, 'cancun')
+  it.each([0, 1, 2, 3])('offset %i', (offset) => {
+    const tx = createTx({ type: 2, to, gasLimit: 10_000_000n, ...fees }, { common })
+    for (const [length, parity] of [257, 258, 259, 260, 1001].flatMap((n) => [[n, 0], [n, 1]] as const)) {
+      // Every other byte zero, so the bytes before the first word and after the last hold zeros too.
+      const buffer = new Uint8Array(length + 8)
+      for (let i = 0; i < buffer.length; i++) buffer[i] = i % 2 === parity ? 0 : 1 + ((i * 11) % 255)
+      // A view of the data starting `offset` bytes into the buffer, read as the transaction's data.
+      const view = Object.create(tx, { data: { value: buffer.subarray(offset, offset + length) } }) as TypedTransaction
+      expect(intrinsicGas(view)).toBe((Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(view))
+    }
+  })
+})
+
+describe("a call's transaction answers getIntrinsicGas by the node's count, the library's value", () => {
+  const common = createChainCommon(31337n, 'prague')
+  const block = createBlock({ header: { baseFeePerGas: 7n } }, { common })
+  it.each(datas.map((data, i) => [i, data] as const))('data %i, a call and a creation, each type a request makes', (_i, data) => {
+    const bytes = hexToBytes(data as Hex)
+    const requests = [
+      { to: hexToBytes(to), data: bytes },
+      { data: bytes },
+      { to: hexToBytes(to), data: bytes, gasPrice: 3n, accessList: [{ address: hexToBytes(to), storageKeys: [hexToBytes(slot as Hex)] }] },
+      { data: bytes, maxFeePerGas: 20n, maxPriorityFeePerGas: 1n },
+    ]
+    for (const req of requests) {
+      const tx = callTransaction(req, 0n, 10_000_000n, block, common)
+      const library = (Object.getPrototypeOf(tx) as TypedTransaction).getIntrinsicGas.call(tx)
+      expect(Object.hasOwn(tx, 'getIntrinsicGas')).toBe(true)
+      expect(tx.getIntrinsicGas()).toBe(library)
+      expect(tx.getIntrinsicGas()).toBe(library)
     }
   })
 })
