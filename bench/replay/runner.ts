@@ -162,6 +162,11 @@ async function createHardhat(job: Job, config: RecordedConfig, addressOf: (k: `0
   return createHardhatNetworkProvider(hardhatConfig(config, addressOf), { enabled: false })
 }
 
+/** The calling thread's on-CPU time in µs (Linux schedstat; Node 20 has no per-thread CPU clock). */
+function mainThreadMicros(): number {
+  return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000
+}
+
 async function main(): Promise<void> {
   const [file, contestant, jobFile] = process.argv.slice(2)
   if (file === undefined || (contestant !== 'finality' && contestant !== 'edr' && contestant !== 'hardhat') || jobFile === undefined) {
@@ -191,6 +196,9 @@ async function main(): Promise<void> {
         : await createHardhat(job, config, privateKeyToAddress)
   const createMs = performance.now() - t0
   const perRequest = process.env.BENCH_REPLAY_PER_REQUEST === undefined ? undefined : new Array<number>(requests.length).fill(0)
+  // The main thread's share (Linux schedstat, µs): the rest of a request's CPU is V8's background
+  // threads (concurrent compiles, GC helpers), which on one core land in whatever request runs.
+  const mainThread = perRequest !== undefined && process.env.BENCH_REPLAY_MAIN_THREAD === '1' ? new Array<number>(requests.length).fill(0) : undefined
   for (let i = 0; i < requests.length; i++) {
     const req = requests[i]!
     let params = req.params
@@ -202,6 +210,7 @@ async function main(): Promise<void> {
       }
     }
     const t = performance.now()
+    const m0 = mainThread === undefined ? 0 : mainThreadMicros()
     const c = process.cpuUsage()
     let answer: string | undefined
     try {
@@ -215,6 +224,7 @@ async function main(): Promise<void> {
     const m = (perMethod[req.method] ??= { n: 0, ms: 0, cpuMs: 0 })
     const dc = process.cpuUsage(c)
     if (perRequest !== undefined) perRequest[i] = dc.user + dc.system
+    if (mainThread !== undefined) mainThread[i] = mainThreadMicros() - m0
     m.n++
     m.ms += performance.now() - t
     m.cpuMs += (dc.user + dc.system) / 1000
@@ -231,6 +241,7 @@ async function main(): Promise<void> {
   const cpu = process.cpuUsage(cpu0)
   // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).
   if (perRequest !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.json`, JSON.stringify(perRequest))
+  if (mainThread !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.main.json`, JSON.stringify(mainThread))
   if (job.writeIdsTo !== undefined) writeFileSync(job.writeIdsTo, JSON.stringify(ids))
   const result: ReplayResult = {
     wallMs,
