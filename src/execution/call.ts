@@ -189,6 +189,11 @@ export function isPriced(req: CallRequest): boolean {
 }
 
 
+/** Hardhat's refusal of a gas limit above EIP-7825's cap in an estimate (EDR's words). */
+function capRefusal(gas: bigint, cap: bigint): Refused {
+  return new Refused(`transaction gas limit (${gas}) is greater than the cap (${cap})`)
+}
+
 export class CallExecutor {
   /** Idle call VMs by fork: a call runs under its block's fork (a chain with a schedule has several). */
   private readonly idle = new Map<Common, Lease[]>()
@@ -228,16 +233,19 @@ export class CallExecutor {
   }
 
   /** Gas of a run: the requested gas (or the block's limit), capped by `rpc-gas-cap`. */
-  gasCap(requested: bigint | undefined, block: Block): bigint {
+  gasCap(requested: bigint | undefined, block: Block, perTransaction = true): bigint {
     let gas = requested ?? block.header.gasLimit
     const cap = this.limits.rpcGasCap
     if (cap > 0n && gas > cap) gas = cap
     // Osaka's per-transaction gas cap (EIP-7825) bounds calls too, as geth caps them.
-    if (block.common.isActivatedEIP(7825)) {
-      const max = block.common.param('maxTransactionGasLimit')
-      if (gas > max) gas = max
-    }
+    const max = perTransaction ? this.transactionGasCap(block) : undefined
+    if (max !== undefined && gas > max) gas = max
     return gas
+  }
+
+  /** EIP-7825's cap of a transaction's gas limit on `block`'s fork, if it has one. */
+  transactionGasCap(block: Block): bigint | undefined {
+    return block.common.isActivatedEIP(7825) ? block.common.param('maxTransactionGasLimit') : undefined
   }
 
   /** eth_simulateV1's gas for a whole request: `rpc-gas-cap`, or undefined when it is 0 (none), as geth. */
@@ -367,6 +375,9 @@ export class CallExecutor {
     const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
     const hardhat = this.options.hardhat === true
+    // Hardhat refuses a limit the request names above EIP-7825's cap, where geth lowers it.
+    const txCap = this.transactionGasCap(context)
+    if (hardhat && txCap !== undefined && req.gas !== undefined && req.gas > txCap) throw capRefusal(req.gas, txCap)
     const price = req.gasPrice ?? req.maxFeePerGas
     // Hardhat bounds no estimate by the sender's balance.
     if (!hardhat && price !== undefined && price > 0n) {
@@ -414,7 +425,11 @@ export class CallExecutor {
     const proven = provenLimit(need, hi, hi - intrinsic - first.execResult.executionGasUsed, first.totalGasSpent)
     if (proven !== undefined) probe.saw(proven, true)
     if (hardhat) {
-      return hardhatEstimate(first.totalGasSpent, first.totalGasSpent + first.gasRefund, intrinsic, hi, probe)
+      // EDR searches up to the transaction's own limit, the block's gas limit unless the request
+      // names one; under EIP-7825 a step above the cap is refused, and so is the estimate.
+      const upper = txCap === undefined ? hi : this.gasCap(req.gas, context, false)
+      const stepCap = txCap === undefined ? undefined : { max: txCap, refuse: (gas: bigint) => capRefusal(gas, txCap) }
+      return hardhatEstimate(first.totalGasSpent, first.totalGasSpent + first.gasRefund, intrinsic, upper, probe, stepCap)
     }
     // No EVM code ran (a plain transfer): the gas it spent is its intrinsic gas, and any limit
     // from there on succeeds the same way. No second run is needed.

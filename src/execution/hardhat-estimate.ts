@@ -67,24 +67,35 @@ export function hardhatMinDifference(lower: bigint): bigint {
 
 const MAX_ROUNDS = 20
 
+/** A limit above which a step of the search is refused, as Hardhat refuses it (EIP-7825's cap). */
+export interface StepCap {
+  readonly max: bigint
+  refuse(gas: bigint): Error
+}
+
 /**
  * Hardhat's estimate, given the gas the first (successful) run used after refunds and before
- * them, the transaction's intrinsic gas, the largest limit to try and the probe of runs.
+ * them, the transaction's intrinsic gas, the search's upper bound (the transaction's gas limit)
+ * and the probe of runs. With `stepCap`, a step of the search above its `max` ends the estimate
+ * with its error, as EDR's search runs that step and the EVM refuses it; the probes of this
+ * port's own (the consumed gas, geth's guess) stay below it.
  */
-export async function hardhatEstimate(used: bigint, consumed: bigint, intrinsic: bigint, cap: bigint, probe: GasProbe): Promise<bigint> {
+export async function hardhatEstimate(used: bigint, consumed: bigint, intrinsic: bigint, cap: bigint, probe: GasProbe, stepCap?: StepCap): Promise<bigint> {
   const initial = used <= intrinsic ? intrinsic + 1n : used
   if (await probe.succeeds(initial)) return initial
-  if (consumed > initial && consumed < cap) await probe.pin(consumed)
+  const runnable = stepCap !== undefined && stepCap.max < cap ? stepCap.max : cap
+  if (consumed > initial && consumed < runnable) await probe.pin(consumed)
   // Nested calls keep 1/64 of the gas back: geth's guess above the consumed gas bounds the
   // search's steps from below when the consumed gas alone is not enough.
   const optimistic = ((consumed + 2300n) * 64n) / 63n
-  if (optimistic < cap && !(await probe.succeeds(consumed))) await probe.succeeds(optimistic)
+  if (optimistic < runnable && !(await probe.succeeds(consumed))) await probe.succeeds(optimistic)
   let lower = initial
   let upper = cap
   for (let round = 0; upper - lower > hardhatMinDifference(lower) && round < MAX_ROUNDS; round++) {
     let mid = lower + (upper - lower) / 2n
     // The first guess stays near the gas used, from which the lower bound came.
     if (round === 0 && 3n * lower < mid) mid = 3n * lower
+    if (stepCap !== undefined && mid > stepCap.max) throw stepCap.refuse(mid)
     if (await probe.succeeds(mid)) upper = mid
     else lower = mid + 1n
   }

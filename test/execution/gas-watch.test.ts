@@ -32,7 +32,9 @@ contract Cases {
   function makeBig() external { new Big(); }
   function loop(uint256 n) external { for (uint256 i = 0; i < n; i++) list.push(i); }
   function nestedLoop(address other) external { Cases(other).loop(30); }
+  function deepLoop(address other) external { Cases(other).loop(200); }
   function gated() external { require(gasleft() > 40000); a = 3; }
+  function gatedHigh() external { require(gasleft() > 100000); a = 4; }
 }`
 
 function compile(): { abi: Abi; bytecode: Hex } {
@@ -55,6 +57,7 @@ const CALLS: Array<[string, unknown[]]> = [
   ['makeBig', []],
   ['loop', [20n]],
   ['nestedLoop', ['OTHER']],
+  ['deepLoop', ['OTHER']],
   ['gated', []],
 ]
 
@@ -95,6 +98,18 @@ describe('eth_estimateGas with the gas watch', () => {
         const theirs = await ok<Hex>(hardhat, 'eth_estimateGas', [req])
         const ours = await ok<Hex>(finality, 'eth_estimateGas', [req])
         expect(BigInt(ours), name).toBe(BigInt(theirs))
+      }
+      // EIP-7825: a search step above the cap, and a limit the request names above it, are
+      // refused as Hardhat refuses them (its search goes up to the block's 60M gas limit).
+      const refusals: Array<[string, Record<string, unknown>]> = [
+        ['a step above the cap', { from, to: fa, data: data('gatedHigh', [], fb) }],
+        ['a named limit above the cap', { from, to: fa, data: data('store', [5n], fb), gas: '0x1312d00' }],
+      ]
+      for (const [what, req] of refusals) {
+        const theirs = await hardhat.request('eth_estimateGas', [req])
+        const ours = await finality.request('eth_estimateGas', [req])
+        expect('error' in theirs && theirs.error.message, what).toMatch(/^transaction gas limit \(\d+\) is greater than the cap \(16777216\)$/)
+        expect('error' in ours && { code: ours.error.code, message: ours.error.message }, what).toEqual('error' in theirs && { code: theirs.error.code, message: theirs.error.message })
       }
     } finally {
       await hardhat.close()
