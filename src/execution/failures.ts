@@ -168,7 +168,13 @@ function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: 
 /** Where the function a frame called begins: by selector, `receive` for no calldata, the fallback, or the constructor. */
 function calledFunction(frame: FailureFrame, contract: ContractMetadata, runtime: boolean): SourceLocation | undefined {
   if (!runtime) return constructorStart(contract)
-  if (frame.input.length === 0) return definitionStart(contract, (f) => f.name === '<receive>') ?? definitionStart(contract, (f) => f.name === '<fallback>')
+  if (frame.input.length === 0) {
+    // Hardhat names a receive function's entry here with no name (EDR's reading of its
+    // definition), which its stack prints as `C.<anonymous>`; a fallback keeps `<fallback>`.
+    const receive = definitionStart(contract, (f) => f.name === '<receive>')
+    if (receive !== undefined) return { ...receive, function: '<anonymous>' }
+    return definitionStart(contract, (f) => f.name === '<fallback>')
+  }
   const selector = Buffer.from(frame.input.subarray(0, 4)).toString('hex')
   return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract, (f) => f.name === '<fallback>')
 }
