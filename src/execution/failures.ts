@@ -123,6 +123,14 @@ export class FailureExplainer {
       }
       frames.push(...own)
     }
+    // An inner call that ran out of gas, its caller reverting after it: EDR places the error in the
+    // callee, at its last instruction with a place (the caller's place becomes a call entry).
+    if (inferred === 'contract call run out of gas and made the transaction revert') {
+      const ran = chain[chain.length - 1]!.children.at(-1)
+      const contract = ran === undefined ? undefined : this.registry.match(ran.code, true)
+      const placed = ran === undefined || contract === undefined ? undefined : lastPlaced(ran, (pc) => locate(contract, true, ran.code, pc, this.sourceMaps))
+      if (placed !== undefined) frames.push(placed)
+    }
     frames.splice(0, frames.length, ...withoutRedundant(frames))
     frames.reverse()
     return { frames, ...(customError !== undefined && { customError }), ...(inferred !== undefined && { inferred }) }
