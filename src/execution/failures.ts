@@ -106,7 +106,10 @@ export class FailureExplainer {
         const call = at(pc)
         if (call !== undefined) own.push(call)
       }
-      const placed = lastPlaced(frame, at)
+      // A frame that passed on its callee's failure is placed at the call, as EDR places it (the
+      // instructions that pass the revert on may be the caller's own assembly, on another line).
+      const callee = chain[i + 1]
+      const placed = (callee === undefined ? undefined : at(callee.callPc)) ?? lastPlaced(frame, at)
       // A failure inside a modifier: Hardhat adds the function it modifies (where the last
       // internal call entered), or the constructor in a creation that entered none.
       if (placed?.modifier === true && i === chain.length - 1) {
