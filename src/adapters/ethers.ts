@@ -23,7 +23,7 @@
  * const signer = await provider.getSigner(node.accounts[0].address)
  * ```
  */
-import { BrowserProvider, type Eip1193Provider, type JsonRpcError, type JsonRpcPayload, type TransactionRequest } from 'ethers'
+import { BrowserProvider, type BrowserProviderOptions, type Eip1193Provider, type JsonRpcError, type JsonRpcPayload, type TransactionRequest } from 'ethers'
 import type { FinalityNode } from '../node.js'
 import { callerStack, solidityStackOf, withSolidityStack } from '../rpc/error-map.js'
 
@@ -38,7 +38,12 @@ export class FinalityEthersProvider extends BrowserProvider {
   /** The node's error of each failed request, by the request's `params` (the array ethers passes on). */
   readonly #failures: WeakMap<object, unknown>
 
-  constructor(node: EthersNodeLike) {
+  /**
+   * @param options ethers' `BrowserProvider` options; by default no cache of the block number
+   * (`cacheTimeout: -1`) and receipts polled every 50 ms, as docs/in-process.md sets them for a
+   * plain `BrowserProvider`.
+   */
+  constructor(node: EthersNodeLike, options: BrowserProviderOptions = { cacheTimeout: -1, pollingInterval: 50 }) {
     const failures = new WeakMap<object, unknown>()
     const eip1193: Eip1193Provider = {
       async request(args: { method: string; params?: unknown[] | Record<string, unknown> }): Promise<unknown> {
@@ -50,7 +55,7 @@ export class FinalityEthersProvider extends BrowserProvider {
         }
       },
     }
-    super(eip1193)
+    super(eip1193, undefined, options)
     this.#failures = failures
   }
 
