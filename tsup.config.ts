@@ -214,10 +214,10 @@ export async function buildExplorerPage(outDir = 'dist'): Promise<void> {
 }
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
+  entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', ethers: 'src/adapters/ethers.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts' },
   format: ['esm', 'cjs'],
   // The Hardhat 3 plugin's types too (its code is built by buildHardhatPlugin(3)).
-  dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
+  dts: { entry: { index: 'src/index.ts', viem: 'src/adapters/viem.ts', ethers: 'src/adapters/ethers.ts', cli: 'src/cli/bin.ts', prool: 'src/prool.ts', hardhat: 'src/hardhat/hardhat3.ts' } },
   target: 'node20',
   platform: 'node',
   sourcemap: true,
@@ -232,6 +232,8 @@ export default defineConfig({
   // The EVM engine is the package's own copy: @ethereumjs/evm (which finality patches) and
   // @ethereumjs/vm (which creates its EVMs) are bundled, so a user's own imports of them in the
   // same process get the installed, unpatched library (src/execution/engine/install.ts).
+  // ethers (a development dependency here) is the user's own for `finality-evm/ethers`.
+  external: ['ethers'],
   noExternal: ['@ethereumjs/evm', '@ethereumjs/vm', ...FAST_LOADING, 'debug', 'hash-wasm'],
   // The engine's `debug` loads on first use (src/execution/engine/lazy-debug.ts); hash-wasm from
   // its ES module build (see FAST_LOADING).

@@ -106,7 +106,10 @@ export class FailureExplainer {
         const call = at(pc)
         if (call !== undefined) own.push(call)
       }
-      const placed = lastPlaced(frame, at)
+      // A frame that passed on its callee's failure is placed at the call, as EDR places it (the
+      // instructions that pass the revert on may be the caller's own assembly, on another line).
+      const callee = chain[i + 1]
+      const placed = (callee === undefined ? undefined : at(callee.callPc)) ?? lastPlaced(frame, at)
       // A failure inside a modifier: Hardhat adds the function it modifies (where the last
       // internal call entered), or the constructor in a creation that entered none.
       if (placed?.modifier === true && i === chain.length - 1) {
@@ -122,6 +125,14 @@ export class FailureExplainer {
         if (called !== undefined) own.unshift(called)
       }
       frames.push(...own)
+    }
+    // An inner call that ran out of gas, its caller reverting after it: EDR places the error in the
+    // callee, at its last instruction with a place (the caller's place becomes a call entry).
+    if (inferred === 'contract call run out of gas and made the transaction revert') {
+      const ran = chain[chain.length - 1]!.children.at(-1)
+      const contract = ran === undefined ? undefined : this.registry.match(ran.code, true)
+      const placed = ran === undefined || contract === undefined ? undefined : lastPlaced(ran, (pc) => locate(contract, true, ran.code, pc, this.sourceMaps))
+      if (placed !== undefined) frames.push(placed)
     }
     frames.splice(0, frames.length, ...withoutRedundant(frames))
     frames.reverse()
@@ -168,7 +179,13 @@ function placedBefore(frame: FailureFrame, contract: ContractMetadata, runtime: 
 /** Where the function a frame called begins: by selector, `receive` for no calldata, the fallback, or the constructor. */
 function calledFunction(frame: FailureFrame, contract: ContractMetadata, runtime: boolean): SourceLocation | undefined {
   if (!runtime) return constructorStart(contract)
-  if (frame.input.length === 0) return definitionStart(contract, (f) => f.name === '<receive>') ?? definitionStart(contract, (f) => f.name === '<fallback>')
+  if (frame.input.length === 0) {
+    // Hardhat names a receive function's entry here with no name (EDR's reading of its
+    // definition), which its stack prints as `C.<anonymous>`; a fallback keeps `<fallback>`.
+    const receive = definitionStart(contract, (f) => f.name === '<receive>')
+    if (receive !== undefined) return { ...receive, function: '<anonymous>' }
+    return definitionStart(contract, (f) => f.name === '<fallback>')
+  }
   const selector = Buffer.from(frame.input.subarray(0, 4)).toString('hex')
   return definitionStart(contract, (f) => f.selector === selector) ?? definitionStart(contract, (f) => f.name === '<fallback>')
 }

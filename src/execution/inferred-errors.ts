@@ -13,6 +13,8 @@
  * - Solidity's check that the callee has code failing: `function call to a non-contract account`;
  * - an inner call run out of gas, its caller reverting after it: `contract call run out of gas and
  *   made the transaction revert`;
+ * - a call or create the EVM refused before it ran (value over the balance, call depth), its
+ *   caller reverting where it called (a `transfer`'s check): `function call failed to execute`;
  * - an inner call that succeeded, its caller reverting where it called (decoding what it
  *   returned): `function returned an unexpected amount of data`.
  *
@@ -79,6 +81,7 @@ export function inferredReason(frame: FailureFrame, contract: ContractMetadata, 
   }
   if (frame.calledNoCode) return 'function call to a non-contract account'
   if (last === undefined) return undefined
+  if (NOT_OPENED.has(last.error ?? '') && last.pc === -1 && revertedAtCall(frame, last, at)) return 'function call failed to execute'
   if (last.error === 'out of gas') return 'contract call run out of gas and made the transaction revert'
   if (last.error === undefined) {
     // The revert placed where the call was made: the decoding of what it returned failed.
@@ -87,6 +90,25 @@ export function inferredReason(frame: FailureFrame, contract: ContractMetadata, 
     if (call !== undefined && revert !== undefined && call.sourceName === revert.sourceName && call.line === revert.line) return 'function returned an unexpected amount of data'
   }
   return undefined
+}
+
+/** The errors of a call or create the EVM refused before opening its frame (the tracer hooks' `failFast`). */
+const NOT_OPENED = new Set(['insufficient balance for transfer', 'max call depth exceeded', 'nonce uint64 overflow'])
+
+/**
+ * Whether every instruction of `frame` after the one that made `child` (the last made there) that
+ * has a place in the source has the call's own place: the revert comes from the call's line,
+ * as EDR reads a failed call (no instruction of other code ran between them).
+ */
+function revertedAtCall(frame: FailureFrame, child: FailureFrame, at: (pc: number) => SourceLocation | undefined): boolean {
+  const call = at(child.callPc)
+  const from = frame.pcs.lastIndexOf(child.callPc)
+  if (call === undefined || from === -1) return false
+  for (let k = from + 1; k < frame.pcs.length; k++) {
+    const here = at(frame.pcs[k]!)
+    if (here !== undefined && !(here.sourceName === call.sourceName && here.start === call.start && here.length === call.length)) return false
+  }
+  return true
 }
 
 /** The frame's last instruction with a place in the source (a compiler helper has none). */

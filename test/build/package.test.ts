@@ -73,7 +73,7 @@ describe('npm pack', () => {
   it('ships the built entries, the README and the licence, and no sources or tests', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball])
     const files = stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js', 'dist/prool.js', 'dist/prool.cjs', 'dist/prool.d.ts', 'dist/explorer.html']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/finality.cjs', 'dist/index.d.ts', 'dist/viem.js', 'dist/viem.cjs', 'dist/viem.d.ts', 'dist/cli.js', 'dist/prool.js', 'dist/prool.cjs', 'dist/prool.d.ts', 'dist/ethers.js', 'dist/ethers.cjs', 'dist/ethers.d.ts', 'dist/explorer.html']) {
       expect(files).toContain(file)
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
@@ -92,6 +92,11 @@ describe('npm pack', () => {
     expect(manifest.dependencies.viem).toBeUndefined()
     expect(manifest.peerDependencies.viem).toBeDefined()
     expect(manifest.peerDependenciesMeta.viem?.optional).toBe(true)
+    // ethers likewise: only finality-evm/ethers loads it.
+    expect(stdout).not.toMatch(/from ['"]ethers|require\(['"]ethers/)
+    expect((await run('tar', ['-xzOf', tarball, 'package/dist/ethers.js'])).stdout).toMatch(/from ['"]ethers['"]/)
+    expect(manifest.dependencies.ethers).toBeUndefined()
+    expect(manifest.peerDependenciesMeta.ethers?.optional).toBe(true)
   })
 
   it('loads at import only what a node without a server, typed data, a database or the CLI needs', async () => {

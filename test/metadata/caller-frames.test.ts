@@ -7,6 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { BrowserProvider, Contract } from 'ethers'
+import { FinalityEthersProvider } from '../../src/adapters/ethers.js'
 import { createPublicClient, createTestClient, createWalletClient, custom, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { foundry } from 'viem/chains'
 import { trackNodes } from '../helpers/nodes.js'
@@ -89,5 +90,38 @@ describe('the caller\'s JavaScript frames under the Solidity frames (in-process 
     } finally {
       capture.mockRestore()
     }
+  })
+
+  it('ethers through FinalityEthersProvider: staticCall, a Contract\'s send and sendTransaction throw the node\'s error with the frames', { timeout: 30_000 }, async () => {
+    const { vault, node } = await vaultNode()
+    const provider = new FinalityEthersProvider(node)
+    const signer = await provider.getSigner(A)
+    const contract = new Contract(vault, Vault.abi as never, signer)
+    // Hardhat's words for a failed call or estimate (the node's message in Hardhat mode).
+    const message = "Error: VM Exception while processing transaction: reverted with reason string 'Vault: insufficient balance'"
+    let line = lineHere(); const called = (await contract.getFunction('take').staticCall(5n).catch((e: unknown) => e)) as Error & { data?: unknown }
+    expect(called.message).toBe(message)
+    expectFrames(called, line)
+    line = lineHere(); const sent = (await contract.getFunction('take')(5n).catch((e: unknown) => e)) as Error
+    expect(sent.message).toBe(message)
+    expectFrames(sent, line)
+    const data = contract.interface.encodeFunctionData('take', [5n])
+    line = lineHere(); const raw = (await signer.sendTransaction({ to: vault, data }).catch((e: unknown) => e)) as Error
+    expect(raw.message).toBe(message)
+    expectFrames(raw, line)
+    // The calls that succeed are ethers' as ever.
+    expect(await provider.getBalance(A)).toBeGreaterThan(0n)
+  })
+
+  it('ethers through FinalityEthersProvider on a node without metadata: ethers\' own CALL_EXCEPTION', { timeout: 30_000 }, async () => {
+    const node = await newNode({ hardhatCompat: true })
+    const provider = new FinalityEthersProvider(node)
+    const signer = await provider.getSigner(A)
+    const deployed = await signer.sendTransaction({ data: `0x${Vault.evm.bytecode.object}${(4_000_000_000n).toString(16).padStart(64, '0')}` })
+    const vault = (await deployed.wait())!.contractAddress!
+    const contract = new Contract(vault, Vault.abi as never, signer)
+    const called = (await contract.getFunction('take').staticCall(5n).catch((e: unknown) => e)) as Error & { code?: string; reason?: string }
+    expect(called.code).toBe('CALL_EXCEPTION')
+    expect(called.reason).toBe('Vault: insufficient balance')
   })
 })

@@ -185,8 +185,9 @@ function frameOf(text: string): Omit<Entry, 'type'> {
   // `Contract.function (file:line)`, or `function (file:line)` for a free function.
   const r = /^(?:([^.( ]+)\.)?(\S+) \((.+):(\d+)\)$/.exec(text)
   if (r === null) return { contract: text }
-  // Hardhat writes a reference without a function (an unrecognized selector) with a placeholder.
-  const fn = r[2] === '<unknown>' || r[2] === '<unrecognized-selector>' ? undefined : r[2]
+  // Hardhat writes a reference without a function (an unrecognized selector) with a placeholder,
+  // and one whose function has an empty name (EDR's) as V8 prints it, `<anonymous>`.
+  const fn = r[2] === '<unknown>' || r[2] === '<unrecognized-selector>' ? undefined : r[2] === '<anonymous>' ? '' : r[2]
   return { ...(r[1] !== undefined && { contract: r[1] }), ...(fn !== undefined && { function: fn }), file: r[3]!, line: Number(r[4]) }
 }
 

@@ -55,6 +55,7 @@ function cases(at: { plain: Hex; receive: Hex; fallback: Hex; inferred: Hex; lib
     ['value without calldata, neither receive nor fallback', "function selector was not recognized and there's no fallback nor receive function", { to: at.plain, value: '0x1' }],
     ['a call to an address without code', 'function call to a non-contract account', { to: at.inferred, data: call('Inferred', 'callNoCode', [EOA]) }],
     ['a failed abi.decode of the returned data', 'function returned an unexpected amount of data', { to: at.inferred, data: call('Inferred', 'decodeShort', [at.plain]) }],
+    ['a transfer over the balance (a call the EVM refuses before it runs)', 'function call failed to execute', { to: at.inferred, data: call('Inferred', 'payOut', [EOA]) }],
     ['an inner call out of gas', 'contract call run out of gas and made the transaction revert', { to: at.inferred, data: call('Inferred', 'nestedOutOfGas', [at.plain]) }],
   ]
 }
