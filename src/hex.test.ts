@@ -34,6 +34,16 @@ describe('toBigInt of a 32-byte word', () => {
   })
 })
 
+describe('word of every width', () => {
+  it('writes values of 1 to 256 bits as the hex definition does', () => {
+    for (let bits = 1; bits <= 256; bits++) {
+      for (const v of [(1n << BigInt(bits)) - 1n, 1n << BigInt(bits - 1), ((1n << BigInt(bits)) - 1n) / 3n]) {
+        expect(Buffer.from(word(v)).toString('hex')).toBe(v.toString(16).padStart(64, '0'))
+      }
+    }
+  })
+})
+
 describe('keyOf', () => {
   it('is the lower-case hex of inputs short and long, views included', () => {
     for (const length of [0, 1, 20, 32, 255, 256, 257, 1000]) {
