@@ -18,6 +18,32 @@ describe('hex', () => {
   })
 })
 
+describe('toBigInt of a 32-byte word', () => {
+  it('reads every position of the first non-zero byte, views included, as the hex definition does', () => {
+    for (let first = 0; first <= 32; first++) {
+      for (const fill of [0x01, 0x80, 0xff, 0x5a]) {
+        const bytes = Uint8Array.from({ length: 32 }, (_, i) => (i < first ? 0 : (fill ^ (i * 29)) & 0xff || 1))
+        const expected = BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
+        expect(toBigInt(bytes)).toBe(expected)
+        // A view into a larger buffer, at an odd offset.
+        const big = new Uint8Array(70)
+        big.set(bytes, 7)
+        expect(toBigInt(big.subarray(7, 39))).toBe(expected)
+      }
+    }
+  })
+})
+
+describe('word of every width', () => {
+  it('writes values of 1 to 256 bits as the hex definition does', () => {
+    for (let bits = 1; bits <= 256; bits++) {
+      for (const v of [(1n << BigInt(bits)) - 1n, 1n << BigInt(bits - 1), ((1n << BigInt(bits)) - 1n) / 3n]) {
+        expect(Buffer.from(word(v)).toString('hex')).toBe(v.toString(16).padStart(64, '0'))
+      }
+    }
+  })
+})
+
 describe('keyOf', () => {
   it('is the lower-case hex of inputs short and long, views included', () => {
     for (const length of [0, 1, 20, 32, 255, 256, 257, 1000]) {

@@ -193,8 +193,14 @@ export class JournaledState implements StateManagerInterface {
 
   /** {@link getStorage} without a promise, or undefined when the base can only be read through one. */
   storageNow(address: Address, key: Uint8Array): Uint8Array | undefined {
-    const addr = addressKey(address)
-    const slot = slotKey(key)
+    return this.storageNowByKey(addressKey(address), slotKey(key))
+  }
+
+  /**
+   * {@link storageNow} by the map keys (`keyOf` of the address and of the 32-byte slot), for an
+   * opcode that has worked them out already (engine/fast-storage.ts).
+   */
+  storageNowByKey(addr: string, slot: string): Uint8Array | undefined {
     const own = this.storage.get(addr)?.get(slot)
     if (own !== undefined) return asWord(own)
     if (this.cleared.has(addr)) return EMPTY
@@ -208,8 +214,11 @@ export class JournaledState implements StateManagerInterface {
 
   /** {@link putStorage}, synchronously (it never waits on anything). */
   setStorage(address: Address, key: Uint8Array, value: Uint8Array): void {
-    const addr = addressKey(address)
-    const slot = slotKey(key)
+    this.setStorageByKey(addressKey(address), slotKey(key), value)
+  }
+
+  /** {@link setStorage} by the map keys, as {@link storageNowByKey} reads them. */
+  setStorageByKey(addr: string, slot: string, value: Uint8Array): void {
     let slots = this.storage.get(addr)
     if (slots === undefined) {
       slots = new Map()

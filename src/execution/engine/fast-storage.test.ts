@@ -98,6 +98,41 @@ describe('SLOAD and SSTORE on the node state', () => {
   })
 })
 
+describe('the slot a gas handler hands to its opcode', () => {
+  /**
+   * The sum of SLOAD of each of `slots` returned as a word, run on its own state (slot 1 holds
+   * 5, slot 2 holds 6, others 0), optionally with a step listener (the library's steps, which
+   * await between the gas handler and the opcode's handler, so concurrent runs take turns).
+   */
+  async function load(slots: number[], traced: boolean) {
+    await installEngine()
+    const state = new JournaledState(base(true))
+    const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }), stateManager: state as never })
+    if (traced) evm.events.on('step', () => {})
+    await state.putAccount(TARGET, new Account())
+    // PUSH1 4, JUMP, INVALID, JUMPDEST, PUSH1 0, (PUSH1 slot, SLOAD, ADD) per slot, MSTORE at 0, RETURN 32 bytes.
+    const loads = slots.flatMap((slot) => [0x60, slot, 0x54, 0x01])
+    await state.putCode(TARGET, Uint8Array.from([0x60, 0x04, 0x56, 0xfe, 0x5b, 0x60, 0x00, ...loads, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]))
+    await state.putAccount(CALLER, new Account(0n, 10n ** 18n))
+    return async () => {
+      const result = await evm.runCall({ caller: CALLER, to: TARGET, gasLimit: 200_000n })
+      return { value: BigInt(`0x${Buffer.from(result.execResult.returnValue).toString('hex')}`), gas: result.execResult.executionGasUsed }
+    }
+  }
+
+  it('behavior: runs interleaved step by step, one loading a warm slot, one cold slots, read and charge as each alone', async () => {
+    const same = Array.from({ length: 16 }, () => 1)
+    const fresh = Array.from({ length: 16 }, (_, i) => 2 + i)
+    const kinds: Array<[number[], boolean]> = [[same, true], [fresh, true], [fresh, false], [same, false]]
+    const alone = []
+    for (const [slots, traced] of kinds) alone.push(await (await load(slots, traced))())
+    expect(alone.map((r) => r.value)).toEqual([80n, 6n, 6n, 80n])
+    // Made first and started together, so that their steps take turns on the microtask queue.
+    const runs = await Promise.all(kinds.map(([slots, traced]) => load(slots, traced)))
+    expect(await Promise.all(runs.map((run) => run()))).toEqual(alone)
+  })
+})
+
 describe('the keys of the journal and the original-storage cache', () => {
   it('behavior: keyOf gives the digits bytesToUnprefixedHex gives (the maps are shared with the library)', async () => {
     const { bytesToUnprefixedHex } = await import('@ethereumjs/util')

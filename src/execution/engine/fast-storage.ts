@@ -48,7 +48,8 @@ interface OriginalCache {
 /** The synchronous side of `JournaledState`. */
 interface SyncState {
   storageNow(address: Address, key: Uint8Array): Uint8Array | undefined
-  setStorage(address: Address, key: Uint8Array, value: Uint8Array): void
+  storageNowByKey(addressHex: string, keyHex: string): Uint8Array | undefined
+  setStorageByKey(addressHex: string, keyHex: string, value: Uint8Array): void
   accountNow(address: Address): unknown
   getAccount(address: Address): Promise<unknown>
   originalStorageCache: OriginalCache
@@ -79,6 +80,33 @@ interface Slot {
 
 function slotOf(address: Address, key: Uint8Array): Slot {
   return { address, key, addressHex: keyOf(address.bytes), keyHex: keyOf(key) }
+}
+
+/**
+ * The slot the last SLOAD or SSTORE gas handler worked out, for the opcode's own handler, which
+ * runs right after it on the same stack top: the word and the two hex keys are then made once
+ * per opcode instead of two or three times. A slot is only its address and key, so the held one
+ * serves whichever handler asks for the same address object and key; another run's opcode in
+ * between (concurrent calls, whose steps take turns while one awaits) replaces it, and the
+ * handler that finds another key or address works its slot out itself.
+ */
+let heldKey = 0n
+let heldSlot: Slot | undefined
+
+/** The slot of `key` in the running contract, the held one when it is this address's and this key's. */
+function slotFor(runState: StorageRunState, key: bigint): Slot {
+  const address = runState.interpreter._env.address
+  const held = heldSlot
+  if (held !== undefined && heldKey === key && held.address === address) return held
+  const slot = slotOf(address, word(key))
+  heldKey = key
+  heldSlot = slot
+  return slot
+}
+
+/** Lets go of the held slot (an opcode's handler has used it). */
+function release(): void {
+  heldSlot = undefined
 }
 
 /** Whether the journal has the maps `Journal#isWarmedStorage` and `#addWarmedStorage` read. */
@@ -137,7 +165,7 @@ type OpHandler = (runState: StorageRunState, common: Params) => unknown
 /** The state manager's synchronous side, or undefined when it has none. */
 function syncState(runState: StorageRunState): SyncState | undefined {
   const state = runState.stateManager as Partial<SyncState>
-  return typeof state.storageNow === 'function' && typeof state.setStorage === 'function' && typeof state.accountNow === 'function' ? (state as SyncState) : undefined
+  return typeof state.storageNowByKey === 'function' && typeof state.setStorageByKey === 'function' && typeof state.accountNow === 'function' ? (state as SyncState) : undefined
 }
 
 /** {@link plainStorage}'s answer per Common, with the EIP list and hardfork it was given for. */
@@ -177,7 +205,7 @@ function originalNow(state: SyncState, slot: Slot): Uint8Array | undefined {
   const cache = state.originalStorageCache
   const cached = cache.map.get(slot.addressHex)?.get(slot.keyHex)
   if (cached !== undefined) return cached
-  const value = state.storageNow(slot.address, slot.key)
+  const value = state.storageNowByKey(slot.addressHex, slot.keyHex)
   if (value === undefined) return undefined
   // `OriginalStorageCache#put`, with the keys above.
   let slots = cache.map.get(slot.addressHex)
@@ -246,7 +274,7 @@ function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, origin
 export function sloadGas(library: GasHandler): GasHandler {
   return (runState, gas, common) => {
     if (!plainStorage(common)) return library(runState, gas, common)
-    return gas + accessStorage(runState, slotOf(runState.interpreter._env.address, word(runState.stack.peek()[0] as bigint)), false, common)
+    return gas + accessStorage(runState, slotFor(runState, runState.stack.peek()[0] as bigint), false, common)
   }
 }
 
@@ -258,11 +286,9 @@ export function sstoreGas(library: GasHandler): GasHandler {
     const interpreter = runState.interpreter
     if (interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
     const [key, val] = runState.stack.peek(2) as [bigint, bigint]
-    const keyBytes = word(key)
-    const address = interpreter._env.address
-    const current = state.storageNow(address, keyBytes)
+    const slot = slotFor(runState, key)
+    const current = state.storageNowByKey(slot.addressHex, slot.keyHex)
     if (current === undefined) return library(runState, gas, common)
-    const slot = slotOf(address, keyBytes)
     const original = originalNow(state, slot)
     if (original === undefined) return library(runState, gas, common)
     gas += sstoreGasEIP2200(runState, storageWord(current), storageWord(original), val === 0n ? EMPTY : word(val), slot, common)
@@ -273,15 +299,16 @@ export function sstoreGas(library: GasHandler): GasHandler {
 /** SLOAD: the slot's value from the state's synchronous read when it is at hand. */
 export function sload(runState: StorageRunState, common: Params): void | Promise<void> {
   const key = runState.stack.pop()
-  const keyBytes = word(key)
+  const slot = slotFor(runState, key)
+  release()
   const interpreter = runState.interpreter as StorageRunState['interpreter'] & { storageLoad(key: Uint8Array): Promise<Uint8Array> }
   const state = syncState(runState)
-  const value = state !== undefined && plainStorage(common) ? state.storageNow(interpreter._env.address, keyBytes) : undefined
+  const value = state !== undefined && plainStorage(common) ? state.storageNowByKey(slot.addressHex, slot.keyHex) : undefined
   if (value !== undefined) {
     runState.stack.push(value.length === 0 ? 0n : toBigInt(value))
     return
   }
-  return interpreter.storageLoad(keyBytes).then((loaded) => runState.stack.push(loaded.length === 0 ? 0n : toBigInt(loaded)))
+  return interpreter.storageLoad(slot.key).then((loaded) => runState.stack.push(loaded.length === 0 ? 0n : toBigInt(loaded)))
 }
 
 /** SSTORE: the write and the account read back, without promises when the account is at hand. */
@@ -292,7 +319,9 @@ export function sstore(library: OpHandler): OpHandler {
     const [key, val] = runState.stack.popN(2) as [bigint, bigint]
     const interpreter = runState.interpreter
     const address = interpreter._env.address
-    state.setStorage(address, word(key), val === 0n ? Uint8Array.from([]) : unpadded(val))
+    const slot = slotFor(runState, key)
+    release()
+    state.setStorageByKey(slot.addressHex, slot.keyHex, val === 0n ? Uint8Array.from([]) : unpadded(val))
     const account = state.accountNow(address)
     if (account === NOT_AT_HAND) return state.getAccount(address).then((read) => setContract(interpreter, read))
     setContract(interpreter, account)
