@@ -309,8 +309,12 @@ describe.skipIf(skip !== undefined)('a 4-validator CometBFT devnet', () => {
     expect(receipt.status).toBe('success')
     expect(receipt.blobGasUsed).toBe(131_072n)
     // CometBFT's block holds the canonical transaction, not the 128 KiB blob it came with.
-    const block = (await (await fetch(`${net.nodes[2]!.cometRpc}/block?height=${receipt.blockNumber}`)).json()) as { result: { block: { data: { txs: string[] } } } }
-    expect(block.result.block.data.txs.map((t) => bytesToHex(Buffer.from(t, 'base64')))).toContain(bare)
+    // Node 2's CometBFT may store the block a moment after node 3 has executed it: asked until it has it.
+    const block = await until(`block ${receipt.blockNumber} in node 2's CometBFT`, async () => {
+      const b = (await (await fetch(`${net.nodes[2]!.cometRpc}/block?height=${receipt.blockNumber}`)).json()) as { result?: { block: { data: { txs: string[] } } } }
+      return b.result
+    })
+    expect(block.block.data.txs.map((t) => bytesToHex(Buffer.from(t, 'base64')))).toContain(bare)
     for (const n of net.nodes) {
       // Each node executes the block when its CometBFT commits it, not all at the same moment.
       const tx = await until(`the block on node ${n.index}`, async () => {
