@@ -15,10 +15,10 @@
  * filled fields ({@link unsignedFeeMarket}).
  */
 import type { Common } from '@ethereumjs/common'
-import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, paramsTx, TransactionType } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
+import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, TransactionType } from '@ethereumjs/tx'
 import { toBigInt } from '../../hex.js'
 import { fastPaths } from './gate.js'
+import { baseTx, initcodeTooLarge, overGasCap } from './tx-base.js'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
@@ -74,11 +74,7 @@ export function fastFeeMarket(values: unknown, opts: FeeMarketOptions): FeeMarke
   const nonce = toBigInt(nonceB)
   const gasLimit = toBigInt(gasB)
   if (nonce >= MAX_UINT64 || gasLimit > MAX_UINT64) return undefined
-  if (common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')) return undefined
-  if (toB.length === 0 && common.isActivatedEIP(3860)) {
-    const max = common.param('maxInitCodeSize')
-    if (max && BigInt(dataB.length) > max) return undefined
-  }
+  if (overGasCap(common, gasLimit) || (toB.length === 0 && initcodeTooLarge(common, dataB.length))) return undefined
   const maxFeePerGas = toBigInt(feeB)
   const maxPriorityFeePerGas = toBigInt(tipB)
   if (gasLimit * maxFeePerGas > MAX_INTEGER || maxFeePerGas < maxPriorityFeePerGas) return undefined
@@ -91,8 +87,7 @@ export function fastFeeMarket(values: unknown, opts: FeeMarketOptions): FeeMarke
 
 /**
  * The transaction the constructor makes of checked values: its assignments in its order
- * (sharedConstructor's, then the EIP-1559 class's), the recipient and data copied as its
- * `toBytes` copies them.
+ * (sharedConstructor's, tx-base.ts, then the EIP-1559 class's).
  */
 function make(
   opts: FeeMarketOptions,
@@ -108,22 +103,8 @@ function make(
   maxFeePerGas: bigint,
   maxPriorityFeePerGas: bigint,
 ): FeeMarket1559Tx {
-  const tx = Object.create(FeeMarket1559Tx.prototype) as Record<string, unknown>
-  tx.type = TransactionType.FeeMarketEIP1559
-  tx.cache = {}
-  tx.activeCapabilities = []
-  const txCommon = opts.common.copy()
-  tx.common = txCommon
-  txCommon.updateParams(paramsTx)
-  tx.txOptions = opts
-  tx.to = to !== undefined ? new Address(to.slice()) : undefined
-  tx.nonce = nonce
-  tx.gasLimit = gasLimit
-  tx.value = value
-  tx.data = data.slice()
-  tx.v = v
-  tx.r = r
-  tx.s = s
+  const tx = baseTx(FeeMarket1559Tx.prototype, TransactionType.FeeMarketEIP1559, [], opts, to, nonce, gasLimit, value, data, v, r, s)
+  const txCommon = tx.common
   tx.chainId = txCommon.chainId()
   tx.activeCapabilities = [Capability.EIP1559FeeMarket, Capability.EIP2718TypedTransaction, Capability.EIP2930AccessLists]
   tx.accessList = accessList
@@ -170,13 +151,8 @@ export function unsignedFeeMarket(fields: FeeMarketFields, opts: FeeMarketOption
     gasLimit * maxFeePerGas <= MAX_INTEGER &&
     maxFeePerGas >= maxPriorityFeePerGas &&
     common.isActivatedEIP(1559) &&
-    !(common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')) &&
-    !(to === undefined && common.isActivatedEIP(3860) && initcodeTooLarge(common, data.length))
+    !overGasCap(common, gasLimit) &&
+    !(to === undefined && initcodeTooLarge(common, data.length))
   if (!plain || !fastPaths('@ethereumjs/tx')) return createFeeMarket1559Tx({ ...fields, type: TransactionType.FeeMarketEIP1559 } as never, opts)
   return make(opts, to, nonce, gasLimit, value, data, undefined, undefined, undefined, [], maxFeePerGas, maxPriorityFeePerGas)
-}
-
-function initcodeTooLarge(common: Common, length: number): boolean {
-  const max = common.param('maxInitCodeSize')
-  return Boolean(max) && BigInt(length) > max
 }

@@ -14,10 +14,10 @@
  * the two).
  */
 import type { Common } from '@ethereumjs/common'
-import { Capability, createLegacyTx, LegacyTx, paramsTx, TransactionType } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
+import { Capability, createLegacyTx, LegacyTx, TransactionType } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { fastPaths } from './gate.js'
+import { baseTx, initcodeTooLarge, overGasCap } from './tx-base.js'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
@@ -57,37 +57,18 @@ export function unsignedLegacy(fields: LegacyFields, opts: LegacyOptions): Legac
     gasPrice >= 0n &&
     gasPrice <= MAX_INTEGER &&
     gasPrice * gasLimit <= MAX_INTEGER &&
-    !(common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')) &&
-    !(to === undefined && common.isActivatedEIP(3860) && initcodeTooLarge(common, data.length))
+    !overGasCap(common, gasLimit) &&
+    !(to === undefined && initcodeTooLarge(common, data.length))
   if (!plain || !fastPaths('@ethereumjs/tx')) return createLegacyTx({ ...fields, type: TransactionType.Legacy }, opts)
-  // The constructor's assignments in its order (its own, then sharedConstructor's, then the
-  // legacy class's), the recipient and data copied as its `toBytes` copies them.
-  const tx = Object.create(LegacyTx.prototype) as Record<string, unknown>
-  tx.type = TransactionType.Legacy
-  tx.cache = {}
+  // The constructor's assignments in its order (its own and sharedConstructor's, then the
+  // legacy class's).
   const capabilities: number[] = []
-  tx.activeCapabilities = capabilities
-  const txCommon = common.copy()
-  tx.common = txCommon
-  txCommon.updateParams(paramsTx)
-  tx.txOptions = opts
-  tx.to = to !== undefined ? new Address(to.slice()) : undefined
-  tx.nonce = nonce
-  tx.gasLimit = gasLimit
-  tx.value = value
-  tx.data = data.slice()
-  tx.v = undefined
-  tx.r = undefined
-  tx.s = undefined
+  const tx = baseTx(LegacyTx.prototype, TransactionType.Legacy, capabilities, opts, to, nonce, gasLimit, value, data, undefined, undefined, undefined)
+  const txCommon = tx.common
   tx.gasPrice = gasPrice
   tx.keccakFunction = txCommon.customCrypto.keccak256 ?? keccak_256
   // Unsigned under Spurious Dragon and later: signed (or hashed) with the chain id, EIP-155.
   if (txCommon.gteHardfork('spuriousDragon')) capabilities.push(Capability.EIP155ReplayProtection)
   if (opts.freeze) Object.freeze(tx)
   return tx as unknown as LegacyTx
-}
-
-function initcodeTooLarge(common: Common, length: number): boolean {
-  const max = common.param('maxInitCodeSize')
-  return Boolean(max) && BigInt(length) > max
 }

@@ -1,0 +1,58 @@
+/**
+ * What the fast transaction constructors (legacy-tx.ts, fee-market-tx.ts) share: the checks of
+ * @ethereumjs/tx's constructor that depend on the fork, and the assignments its shared
+ * constructor makes, in its order, so that each kind's objects keep one hidden class in V8.
+ */
+import type { Common } from '@ethereumjs/common'
+import { paramsTx } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
+
+/** Whether the fork refuses the gas limit (EIP-7825's cap, lifted again by EIP-8037). */
+export function overGasCap(common: Common, gasLimit: bigint): boolean {
+  return common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')
+}
+
+/** Whether a creation's initcode is over EIP-3860's limit on this fork. */
+export function initcodeTooLarge(common: Common, length: number): boolean {
+  if (!common.isActivatedEIP(3860)) return false
+  const max = common.param('maxInitCodeSize')
+  return Boolean(max) && BigInt(length) > max
+}
+
+/**
+ * A transaction object of `prototype` with the shared constructor's assignments done in its order
+ * (the recipient and data copied as its `toBytes` copies them); the kind's own fields follow. Its
+ * `common` is its own copy of `opts.common`. (Positional, so that a call allocates nothing else.)
+ */
+export function baseTx(
+  prototype: object,
+  type: number,
+  capabilities: number[],
+  opts: { common: Common },
+  to: Uint8Array | undefined,
+  nonce: bigint,
+  gasLimit: bigint,
+  value: bigint,
+  data: Uint8Array,
+  v: bigint | undefined,
+  r: bigint | undefined,
+  s: bigint | undefined,
+): Record<string, unknown> & { common: Common } {
+  const tx = Object.create(prototype) as Record<string, unknown> & { common: Common }
+  tx.type = type
+  tx.cache = {}
+  tx.activeCapabilities = capabilities
+  const txCommon = opts.common.copy()
+  tx.common = txCommon
+  txCommon.updateParams(paramsTx)
+  tx.txOptions = opts
+  tx.to = to !== undefined ? new Address(to.slice()) : undefined
+  tx.nonce = nonce
+  tx.gasLimit = gasLimit
+  tx.value = value
+  tx.data = data.slice()
+  tx.v = v
+  tx.r = r
+  tx.s = s
+  return tx
+}
