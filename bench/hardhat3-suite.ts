@@ -98,6 +98,9 @@ function prepare(): { env: NodeJS.ProcessEnv; files: string[] } {
   const cache = path.join(work, 'xdg')
   const long = sh(path.join(bin, 'node'), ['-e', 'console.log(require("solc").version())'], dir).trim().replace(/\.Emscripten.*$/, '')
   const compilers = path.join(cache, 'hardhat-nodejs', 'compilers-v3')
+  // The cache lies inside this repository, an ES module package: soljson.js is CommonJS.
+  mkdirSync(cache, { recursive: true })
+  writeFileSync(path.join(cache, 'package.json'), '{"type":"commonjs"}\n')
   for (const [platform, file] of [['linux-amd64', `solc-linux-amd64-v${long}`], ['wasm', `soljson-v${long}.js`]] as const) {
     mkdirSync(path.join(compilers, platform), { recursive: true })
     const build = { path: file, version, build: long.split('+')[1], longVersion: long, keccak256: '0x', sha256: '0x', urls: [] }
