@@ -89,6 +89,28 @@ export class SimulationRefused extends DomainError {
 export type FailureKind = 'outOfGas' | 'failed'
 
 /**
+ * One entry of a failure's Solidity stack trace, as data: what the line Hardhat writes
+ * (`Vault.withdraw (contracts/Vault.sol:33)`) says, field by field.
+ */
+export interface SolidityFrame {
+  /** `error` for the innermost entry (where the failure happened), `call` for each entry outside it. */
+  readonly kind: 'error' | 'call'
+  /** The contract whose code ran; null in a free function; `<UnrecognizedContract>` for code of no known contract. */
+  readonly contract: string | null
+  /** As Hardhat names it: `constructor`, `<fallback>`, `<receive>`, `<unrecognized-selector>`, `<unknown>`. */
+  readonly function: string
+  /** The source name (`contracts/Vault.sol`); for code of no known contract its address, or `unknown` for a creation. */
+  readonly file: string
+  /** 1-based; null for code of no known contract. */
+  readonly line: number | null
+}
+
+/** A frame as Hardhat writes it in an error's stack: `Vault.withdraw (contracts/Vault.sol:33)`. */
+function frameText(f: SolidityFrame): string {
+  return `${f.contract === null ? '' : `${f.contract}.`}${f.function} (${f.line === null ? f.file : `${f.file}:${f.line}`})`
+}
+
+/**
  * An execution failed, answered as Hardhat does: a mined transaction (its automine answer, with
  * `txHash`) or, in Hardhat mode, a call or estimate; its message and `{ message, txHash, data }`.
  */
@@ -96,17 +118,20 @@ export class TransactionFailed extends DomainError {
   readonly kind: FailureKind
   /** Hardhat's `{ message, txHash, data }`: the wire error's `data`. */
   readonly data: { message: string; txHash?: string | null; data: string }
+  /** The Solidity stack trace of the failure, innermost first; empty without contract metadata. */
+  readonly solidityTrace: readonly SolidityFrame[]
   /**
-   * The Solidity frames of the failure, innermost first, as Hardhat writes them in an error's stack
-   * (`Vault.withdraw (contracts/Vault.sol:33)`); empty without contract metadata.
+   * The same frames as Hardhat writes them in an error's stack (`Vault.withdraw
+   * (contracts/Vault.sol:33)`), innermost first.
    */
   readonly solidityStack: readonly string[]
-  constructor(kind: FailureKind, message: string, data: { message: string; txHash?: string | null; data: string }, solidityStack: readonly string[] = []) {
+  constructor(kind: FailureKind, message: string, data: { message: string; txHash?: string | null; data: string }, solidityTrace: readonly SolidityFrame[] = []) {
     super(message)
     this.name = 'TransactionFailed'
     this.kind = kind
     this.data = data
-    this.solidityStack = solidityStack
+    this.solidityTrace = solidityTrace
+    this.solidityStack = solidityTrace.map(frameText)
   }
 }
 

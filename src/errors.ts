@@ -3,6 +3,8 @@
  * that turns anything thrown into a JSON-RPC error object.
  */
 
+import type { SolidityFrame } from './domain-errors.js'
+
 /** Base class: a JSON-RPC error with its code and optional data. */
 export class RpcError extends Error {
   readonly code: number
@@ -94,11 +96,16 @@ export class ExecutionRevertedError extends RpcError {
   }
 }
 
-/** The shape of a JSON-RPC error object on the wire. */
+/**
+ * The shape of a JSON-RPC error object on the wire. `solidityTrace` (the Solidity frames of a
+ * failure answered in Hardhat's form by a node with contract metadata) is a member beside `data`,
+ * which stays what Hardhat sends: clients read the revert from `data` and ignore other members.
+ */
 export interface RpcErrorObject {
   code: number
   message: string
   data?: unknown
+  solidityTrace?: readonly SolidityFrame[]
 }
 
 /** Turns anything thrown into a wire error object; untyped throws become -32603 without a stack. */

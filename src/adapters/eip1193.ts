@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { RpcError } from '../errors.js'
-import { callerStack, SOLIDITY_FAILING_METHODS, solidityStackOf, toRpcError, withSolidityStack, type CallerStack } from '../rpc/error-map.js'
+import { callerStack, SOLIDITY_FAILING_METHODS, solidityStackOf, solidityTraceOf, toRpcError, withSolidityStack, withSolidityTrace, type CallerStack } from '../rpc/error-map.js'
 import type { Hex } from '../hex.js'
 import type { RpcRequestArgs, RpcResult } from '../rpc-types.js'
 
@@ -77,7 +77,7 @@ export class Eip1193Provider {
       return await this.call(args.method, args.params)
     } catch (thrown) {
       const error = toRpcError(thrown)
-      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data), solidityStackOf(error), caller)
+      if (error instanceof RpcError) throw withSolidityTrace(withSolidityStack(new ProviderRpcError(error.code, error.message, error.data), solidityStackOf(error), caller), solidityTraceOf(error))
       throw new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error))
     }
   }

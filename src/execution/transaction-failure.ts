@@ -6,7 +6,7 @@
  * `{ code, message, data: { message, txHash, data } }`. Hardhat's chai matchers (`revertedWith`,
  * `revertedWithCustomError`, `revertedWithPanic`, `reverted`) read `data.data`.
  */
-import { TransactionFailed } from '../domain-errors.js'
+import { TransactionFailed, type SolidityFrame } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 import type { TxOutcome } from './builder.js'
 import type { FailureReport } from '../metadata/source-map.js'
@@ -80,8 +80,16 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
             : 'Error: Transaction reverted without a reason string'
   const kind = OUT_OF_GAS.has(failure) && precompile === undefined ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' && precompile === undefined ? data(output) : '0x'
-  // A free function is written without a contract, as Hardhat writes it.
-  const stack = (report?.frames ?? []).map((f) => `${f.contract === undefined ? '' : `${f.contract}.`}${f.function} (${f.unrecognized === true ? f.sourceName : `${f.sourceName}:${f.line}`})`)
+  const stack = (report?.frames ?? []).map(
+    (f, i): SolidityFrame => ({
+      kind: i === 0 ? 'error' : 'call',
+      // A free function has no contract, as Hardhat writes it.
+      contract: f.contract ?? null,
+      function: f.function,
+      file: f.sourceName,
+      line: f.unrecognized === true ? null : f.line,
+    }),
+  )
   if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
   if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
   return new TransactionFailed(kind, message, { message, data: returned }, stack)

@@ -39,6 +39,22 @@ describe('domain errors', () => {
     expect(toWireError(new NodeClosed())).toEqual({ code: 4900, message: 'the node is closed' })
   })
 
+  it('a failure\'s Solidity frames: Hardhat\'s text in the stack, the frames as data in `solidityTrace` after `data` on the wire', () => {
+    const data = { message: "Error: VM Exception while processing transaction: reverted with reason string 'no'", data: '0x08c379a0' }
+    const trace: domain.SolidityFrame[] = [
+      { kind: 'error', contract: 'Vault', function: 'take', file: 'contracts/Vault.sol', line: 40 },
+      { kind: 'call', contract: null, function: 'route', file: 'contracts/lib.sol', line: 4 },
+      { kind: 'call', contract: '<UnrecognizedContract>', function: '<unknown>', file: '0x5fbdb2315678afecb367f032d93f642f64180aa3', line: null },
+    ]
+    const failed = new TransactionFailed('failed', data.message, data, trace)
+    expect(failed.solidityStack).toEqual(['Vault.take (contracts/Vault.sol:40)', 'route (contracts/lib.sol:4)', '<UnrecognizedContract>.<unknown> (0x5fbdb2315678afecb367f032d93f642f64180aa3)'])
+    const wire = toWireError(failed)
+    expect(wire).toEqual({ code: -32603, message: data.message, data, solidityTrace: trace })
+    expect(Object.keys(wire)).toEqual(['code', 'message', 'data', 'solidityTrace'])
+    expect(Object.keys(toRpcError(failed) as object)).not.toContain('solidityTrace')
+    expect(Object.keys(toWireError(new TransactionFailed('failed', data.message, data)))).toEqual(['code', 'message', 'data'])
+  })
+
   it('a fork remote\'s answer keeps its own code and data; its failures take the table\'s codes', () => {
     const at = { remote: 'http://127.0.0.1:1', method: 'eth_call' }
     expect(toWireError(new ForkRemoteError({ ...at, kind: 'answered', remoteCode: 3, message: 'execution reverted', data: '0x' }))).toEqual({ code: 3, message: 'execution reverted', data: '0x' })

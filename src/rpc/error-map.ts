@@ -13,7 +13,7 @@
  * | `InvalidInput`        | `InvalidParamsError`             | -32602                                 | —                              |
  * | `LimitReached`        | `LimitExceededError`             | -32005                                 | —                              |
  * | `SimulationRefused`   | `RpcError`                       | eth_simulateV1's for the kind ({@link SIMULATION_CODES}) | —            |
- * | `TransactionFailed`   | `RpcError`                       | Hardhat's: -32000 out of gas, else -32603 | `{ message, txHash, data }` |
+ * | `TransactionFailed`   | `RpcError`                       | Hardhat's: -32000 out of gas, else -32603 | `{ message, txHash, data }`; its Solidity frames, if any, as `solidityTrace` beside it |
  * | `ForkRemoteError`     | `RpcError` (with `remote`, `method`, `answered`) | the remote's own when it answered; -32000 failed, 4900 closed, -32600/-32602 a bad request | the remote's |
  * | `ExecutionReverted`   | `ExecutionRevertedError`         | 3                                      | the revert bytes               |
  * | `NodeClosed`          | `NodeClosedError`                | 4900                                   | —                              |
@@ -34,6 +34,7 @@ import {
   type FailureKind,
   type ForkRemoteFailure,
   type SimulationRefusal,
+  type SolidityFrame,
 } from '../domain-errors.js'
 import {
   ExecutionRevertedError,
@@ -188,11 +189,25 @@ const TABLE: readonly Row[] = [
   row(InvalidInput, (e) => new InvalidParamsError(e.message)),
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
-  row(TransactionFailed, (e) => withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack)),
+  row(TransactionFailed, (e) => withSolidityTrace(withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack), e.solidityTrace)),
   row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
   row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
   row(NodeClosed, () => new NodeClosedError()),
 ]
+
+/**
+ * Keeps a failure's Solidity frames as data on its JSON-RPC error, as `solidityTrace` (not
+ * enumerable: no in-process answer changes), for `toWireError` to send beside `data`.
+ */
+export function withSolidityTrace<E extends Error>(error: E, frames: readonly SolidityFrame[] | undefined): E {
+  if (frames !== undefined && frames.length > 0) Object.defineProperty(error, 'solidityTrace', { value: frames })
+  return error
+}
+
+/** The frames `withSolidityTrace` kept on an error, if any. */
+export function solidityTraceOf(error: unknown): readonly SolidityFrame[] | undefined {
+  return (error as { solidityTrace?: readonly SolidityFrame[] } | undefined)?.solidityTrace
+}
 
 /** The JSON-RPC error a domain error becomes; anything else is returned as it is. */
 export function toRpcError(error: unknown): unknown {
@@ -201,9 +216,18 @@ export function toRpcError(error: unknown): unknown {
   return error
 }
 
-/** Anything thrown as a wire error object: a domain error by the table, the rest by `toErrorObject`. */
+/**
+ * Anything thrown as a wire error object: a domain error by the table, the rest by `toErrorObject`.
+ * A failure's Solidity frames go in a member of their own, `solidityTrace`, after `data`: clients
+ * (viem, ethers, alloy, Hardhat's HTTP provider) read the revert from `data`, ethers and alloy by
+ * searching it for the first hex string, so nothing is added inside it; they ignore other members.
+ */
 export function toWireError(error: unknown): RpcErrorObject {
-  return toErrorObject(toRpcError(error))
+  const mapped = toRpcError(error)
+  const object = toErrorObject(mapped)
+  const trace = solidityTraceOf(mapped)
+  if (trace !== undefined) object.solidityTrace = trace
+  return object
 }
 
 /** A failed call inside an eth_simulateV1 result as geth answers it: `{ code, message, data? }`. */

@@ -2,7 +2,8 @@
  * `finality --hardhat --artifacts <dir>` over HTTP: contract metadata read from a folder laid out
  * as Foundry's `out/` (one `<Source>.sol/<Contract>.json` per contract, solc's fields with the
  * compilation target in `metadata`) and as Hardhat's `artifacts/build-info/`; a failing call names
- * its custom error. A bad path stops the CLI with the option named.
+ * its custom error, and with a build-info (sources and AST) answers its Solidity frames as
+ * `solidityTrace`. A bad path stops the CLI with the option named.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -69,6 +70,33 @@ describe('finality --artifacts', () => {
       for (let i = 0; i < 50 && !/Error:\s+reverted with custom error 'TooEarly/.test(output()); i++) await new Promise((r) => setTimeout(r, 100))
       expect(output()).toContain('  events:\n    Deposited("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", 100)')
       expect(output()).toMatch(/Error:\s+reverted with custom error 'TooEarly\(\d+, 4000000000\)'/)
+    } finally {
+      child.kill()
+    }
+  })
+
+  it('a Hardhat build-info file: a failing call two frames deep answers its Solidity frames over HTTP as `solidityTrace`', { timeout: 60_000 }, async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'finality-build-info-')), 'vault.json')
+    writeFileSync(file, JSON.stringify(vaultBuildInfo()))
+    const { child, output } = spawnCli(['--hardhat', '--artifacts', file, '--json-rpc.address', '127.0.0.1:0'])
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.on('data', () => /HTTP listening on/.test(output()) && resolve())
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${output()}`)))
+      })
+      const url = /HTTP listening on (\S+)/.exec(output())![1]!
+      const contracts = vaultBuildInfo().output.contracts[VAULT_SOURCE]! as unknown as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>
+      const deploy = async (name: string, args: unknown[]) => {
+        const sent = await rpc(url, 'eth_sendTransaction', [{ from: A, data: encodeDeployData({ abi: contracts[name]!.abi, bytecode: `0x${contracts[name]!.evm.bytecode.object}`, args } as never) }])
+        return ((await rpc(url, 'eth_getTransactionReceipt', [sent.result])).result as { contractAddress: string }).contractAddress
+      }
+      const user = await deploy('VaultUser', [await deploy('Vault', [4_000_000_000n])])
+      const failed = await rpc(url, 'eth_call', [{ from: A, to: user, data: encodeFunctionData({ abi: contracts.VaultUser!.abi, functionName: 'withdrawFrom' }) }])
+      expect(failed.error).toMatchObject({ code: -32603, data: { data: expect.stringMatching(/^0xe58369d1/) } })
+      expect((failed.error as { solidityTrace?: unknown }).solidityTrace).toEqual([
+        { kind: 'error', contract: 'Vault', function: 'withdraw', file: VAULT_SOURCE, line: 33 },
+        { kind: 'call', contract: 'VaultUser', function: 'withdrawFrom', file: VAULT_SOURCE, line: 70 },
+      ])
     } finally {
       child.kill()
     }

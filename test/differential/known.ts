@@ -50,6 +50,12 @@ export const KNOWN: readonly Known[] = [
       (d.path.startsWith('$.error.data.') && fiError(d) !== undefined && /reason|txHash|transactionHash|message/.test(leaf(d))),
   },
   {
+    id: 'Solidity stack trace on the wire',
+    reason:
+      "a failed call, estimate or send of a node with the compilation answers its Solidity frames as data, `error.solidityTrace` beside `data` (kind, contract, function, file, line, innermost first); Hardhat's server sends only code, message and data, its frames staying in its in-process errors. `data` is Hardhat's, unchanged: clients read the revert from it and ignore other members",
+    covers: (d) => d.path === '$.error.solidityTrace' && d.hardhat === undefined && Array.isArray(d.finality),
+  },
+  {
     id: 'parent beacon block root',
     reason: 'finality has no beacon chain: its blocks carry a zero parentBeaconBlockRoot (as Anvil); Hardhat makes one up',
     covers: (d) => leaf(d) === 'parentBeaconBlockRoot',

@@ -80,6 +80,8 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'errors.md#2': 'errors-page',
   'errors.md#3': 'errors-page',
   'errors.md#4': 'errors-page',
+  'errors.md#5': 'errors-page',
+  'errors.md#6': 'errors-page',
   'execution.md#1': 'wire',
   'execution.md#2': 'wire',
   'forking.md#1': 'programs',

@@ -1,6 +1,7 @@
 /**
- * docs/errors.md: its program runs (solc from node_modules, the package pointed at src/) and
- * prints what the page shows; its command line is one the CLI parses.
+ * docs/errors.md: its programs run (solc from node_modules, the package pointed at src/) and
+ * print what the page shows (the error object of a failed call over HTTP among them); its command
+ * line is one the CLI parses.
  */
 import { describe, expect, it } from 'vitest'
 import { parseCli } from '../../src/cli/config.js'
@@ -22,8 +23,16 @@ describe('docs/errors.md', () => {
     expect(c.artifacts).toEqual(['out/'])
   })
 
+  it('over HTTP: the error object a failed call answers, its Solidity frames in `solidityTrace`', { timeout: 120_000 }, async () => {
+    const { runs, stderr } = await runBatch([{ name: 'errors-wire.ts', source: block('errors.md', 4, 'ts') }])
+    const run = runs['errors-wire.ts']
+    expect(run?.error, stderr).toBeUndefined()
+    expect(JSON.parse(run!.stdout)).toEqual(JSON.parse(block('errors.md', 5, 'json')))
+    expect(run?.stdout.trimEnd()).toBe(block('errors.md', 5, 'json').trimEnd())
+  })
+
   it('contracts read once by loadArtifacts serve many nodes', { timeout: 120_000 }, async () => {
-    const { runs, stderr } = await runBatch([{ name: 'errors-load.ts', source: block('errors.md', 4, 'ts') }])
+    const { runs, stderr } = await runBatch([{ name: 'errors-load.ts', source: block('errors.md', 6, 'ts') }])
     const run = runs['errors-load.ts']
     expect(run?.error, stderr).toBeUndefined()
     expect(run?.stdout.trimEnd()).toBe('1 1')

@@ -9,8 +9,9 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { encodeFunctionData, type Abi } from 'viem'
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { vaultBuildInfo, VAULT_SOURCE } from '../../metadata/vault-build.js'
 import type { Step } from '../replay.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -385,5 +386,30 @@ export async function generatedSteps(): Promise<Step[]> {
     s('eth_getBalance', [A0]),
   ]
 
-  return [...reads, ...deploy, ...state, ...calls, ...sends, ...traces, ...logs, ...controls]
+  return [...reads, ...deploy, ...state, ...calls, ...sends, ...traces, ...logs, ...controls, ...compiled()]
+}
+
+/**
+ * Last, on the chain hardhat_reset left: the Vault fixture's compilation given to both sides, and
+ * failures two frames deep (a panic in Vault.add under VaultUser.addThrough) and a custom error,
+ * which both answer in Hardhat's words; finality adds their Solidity frames (`solidityTrace`).
+ */
+function compiled(): Step[] {
+  const build = vaultBuildInfo()
+  const contracts = build.output.contracts[VAULT_SOURCE]! as unknown as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>
+  const deployData = (name: string, args: unknown[]) => encodeDeployData({ abi: contracts[name]!.abi, bytecode: `0x${contracts[name]!.evm.bytecode.object}`, args } as never)
+  // A0's first two creations after the reset.
+  const vault = PROBE
+  const user = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512'
+  const addThrough = encodeFunctionData({ abi: contracts.VaultUser!.abi, functionName: 'addThrough', args: [2n ** 256n - 1n, 1n] })
+  const onlyOwner = encodeFunctionData({ abi: contracts.Vault!.abi, functionName: 'onlyOwner' })
+  return [
+    s('hardhat_addCompilationResult', [build.solcVersion, build.input, build.output], 'the Vault fixture\'s build-info'),
+    s('eth_sendTransaction', [{ from: A0, data: deployData('Vault', [4_000_000_000n]) }]),
+    s('eth_sendTransaction', [{ from: A0, data: deployData('VaultUser', [vault]) }]),
+    s('eth_call', [{ from: A0, to: user, data: addThrough }, 'latest'], 'a panic two frames deep'),
+    s('eth_estimateGas', [{ from: A0, to: user, data: addThrough }], 'a panic two frames deep'),
+    s('eth_sendTransaction', [{ from: A0, to: user, data: addThrough, gas: '0x100000' }], 'a panic two frames deep'),
+    s('eth_call', [{ from: A1, to: vault, data: onlyOwner }, 'latest'], 'a custom error named from the compilation'),
+  ]
 }
