@@ -62,8 +62,13 @@ export interface RequestEntry {
   type: 'request'
   method: string
   ms: number
-  /** The error answered, with the decoded revert of a failing eth_call / eth_estimateGas. */
-  error: { code: number; message: string; failure: Failure | undefined } | undefined
+  /**
+   * The error answered, with the decoded revert of a failing eth_call / eth_estimateGas, and the
+   * Solidity frames of the failure as Hardhat writes them (`Vault.withdraw
+   * (contracts/Vault.sol:33)`), innermost first: empty without contract metadata or outside
+   * Hardhat's answers (docs/errors.md).
+   */
+  error: { code: number; message: string; failure: Failure | undefined; stack: readonly string[] } | undefined
   /** console.log lines of a call the request ran (eth_call, eth_estimateGas). */
   consoleLogs: string[]
 }

@@ -71,7 +71,12 @@ export function formatEntry(e: LogEntry, color = false): string {
     case 'request': {
       // A failed request's method in red, as Hardhat's node shows it.
       const lines = [`${e.error === undefined ? e.method : paint(RED, e.method)} ${paint(DIM, `${e.ms.toFixed(1)}ms`)}`]
-      if (e.error !== undefined) lines.push(row('Error', paint(RED, e.error.failure === undefined ? e.error.message : describeFailure(e.error.failure))))
+      if (e.error !== undefined) {
+        // Hardhat's messages start with `Error: ` themselves: the row says it once.
+        lines.push(row('Error', paint(RED, e.error.failure === undefined ? e.error.message.replace(/^Error: /, '') : describeFailure(e.error.failure))))
+        // Its Solidity frames under it, as Hardhat's node prints an error's stack.
+        for (const frame of e.error.stack) lines.push(paint(DIM, `      at ${frame}`))
+      }
       lines.push(...consoleLines(paint, e.consoleLogs))
       return lines.join('\n')
     }

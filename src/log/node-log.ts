@@ -17,7 +17,7 @@ import { toErrorObject } from '../errors.js'
 import { PANIC_CODES, PANIC_SELECTOR, ERROR_SELECTOR, revertReason } from '../execution/revert.js'
 import { data, fromHex, type Hex } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
-import type { BlockEntry, Failure, LogEntry, OnLog } from './entries.js'
+import type { BlockEntry, Failure, LogEntry, OnLog, RequestEntry } from './entries.js'
 import { formatEntry } from './format.js'
 import type { AbiNames } from '../metadata/names.js'
 
@@ -95,11 +95,13 @@ export class NodeLog {
       this.flushEmpty(ctx.emptyBlocks)
       const ms = performance.now() - started
       let failure: Failure | undefined
-      let answered: { code: number; message: string; failure: Failure | undefined } | undefined
+      let answered: RequestEntry['error']
       if (error !== undefined) {
         const object = toErrorObject(error)
         if (object.code === 3 && typeof object.data === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(object.data)) failure = decodeFailure(fromHex(object.data), undefined, this.names)
-        answered = { code: object.code, message: object.message, failure }
+        // The failure's Solidity frames, which the error carries when the node had metadata.
+        const stack = (error as { solidityStack?: readonly string[] }).solidityStack
+        answered = { code: object.code, message: object.message, failure, stack: Array.isArray(stack) ? stack : [] }
       }
       this.emit({ type: 'request', method, ms, error: answered, consoleLogs: ctx.consoleLogs })
     }

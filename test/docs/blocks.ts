@@ -82,6 +82,7 @@ export const CHECKED: Readonly<Record<string, string>> = {
   'errors.md#4': 'errors-page',
   'errors.md#5': 'errors-page',
   'errors.md#6': 'errors-page',
+  'errors.md#7': 'errors-page',
   'execution.md#1': 'wire',
   'execution.md#2': 'wire',
   'forking.md#1': 'programs',

@@ -3,10 +3,14 @@
  * entries with their formatted lines, colours only when asked, silenced by
  * hardhat_setLoggingEnabled(false), the option checked.
  */
-import { encodeFunctionData, type Abi } from 'viem'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createNode, type Hex, type LogEntry, type RpcTransactionRequest } from '../../src/index.js'
 import { loadArtifacts } from '../helpers/compile.js'
+import { vaultBuildInfo, VAULT_SOURCE } from '../metadata/vault-build.js'
 
 const artifacts = loadArtifacts()
 const fn = (abi: Abi, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
@@ -60,6 +64,38 @@ describe('createNode({ onLog })', () => {
       await node.request({ method: 'eth_blockNumber' })
       await send({ to: b!.address, value: '0x1' })
       expect(log.length).toBe(before)
+    } finally {
+      await node.close()
+    }
+  })
+
+  it("a failure's Solidity frames under its request's error, as Hardhat's node prints them (Hardhat mode with metadata)", async () => {
+    const build = vaultBuildInfo()
+    type Compiled = { abi: Abi; evm: { bytecode: { object: string } } }
+    const contracts = build.output.contracts[VAULT_SOURCE]! as unknown as Record<string, Compiled>
+    const log: Array<{ entry: LogEntry; line: string }> = []
+    const node = await createNode({ hardhatCompat: true, artifacts: build as never, onLog: (entry, line) => log.push({ entry, line }) })
+    try {
+      const from = node.accounts[0]!.address
+      const deploy = async (c: Compiled, args: unknown[]) => {
+        const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from, data: encodeDeployData({ abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, args } as never) }] })
+        return ((await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex }).contractAddress
+      }
+      const vault = await deploy(contracts.Vault!, [4_000_000_000n])
+      const user = await deploy(contracts.VaultUser!, [vault])
+      const lines = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'contracts', 'Vault.sol'), 'utf8').split('\n')
+      const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1
+      const frames = [`Vault.withdraw (${VAULT_SOURCE}:${lineOf('revert TooEarly(block.timestamp, unlockTime)')})`, `VaultUser.withdrawFrom (${VAULT_SOURCE}:${lineOf('vault.withdraw();')})`]
+      for (const method of ['eth_call', 'eth_estimateGas', 'eth_sendTransaction']) {
+        await expect(node.request({ method, params: [{ from, to: user, data: fn(contracts.VaultUser!.abi, 'withdrawFrom'), gas: '0x100000' }] } as never)).rejects.toThrow('TooEarly')
+        const entry = log.filter((l) => l.entry.type === 'request').at(-1)!
+        expect(entry.entry, method).toMatchObject({ type: 'request', method, error: { code: -32603, stack: frames } })
+        expect(entry.line.split('\n').slice(-2), method).toEqual(frames.map((f) => `      at ${f}`))
+        expect(entry.line.split('\n')[1], method).toMatch(/^  Error: {12}VM Exception while processing transaction: reverted with custom error 'TooEarly\(\d+, 4000000000\)'$/)
+      }
+      // A request that fails outside contract code has no frames.
+      await expect(node.request({ method: 'eth_getBalance', params: ['0x1'] })).rejects.toThrow()
+      expect(log.at(-1)!.entry).toMatchObject({ type: 'request', method: 'eth_getBalance', error: { stack: [] } })
     } finally {
       await node.close()
     }
