@@ -22,11 +22,18 @@
  *   is at least p − T and at most p, so f's deficit is within its tolerance. The call's own cost
  *   (memory, cold access, value transfer, a new account, an EIP-7702 delegation) reads no gas
  *   left, and x − d ≥ 0 pays it.
- * GAS pushes the frame's gas left, which a deficit changes: a run where it ran proves nothing
- * (`readsGas`).
+ * GAS pushes the frame's gas left, which a deficit changes; a run that uses that value any way is
+ * not watched further (`readsGas`), except where the opcode right after GAS is CALL, CALLCODE,
+ * DELEGATECALL or STATICCALL (solc's `gas()` passed on). That call takes the pushed value off the
+ * stack as its request, which at any deficit d is the gas left g − d at the call, and the cap is
+ * all but a 64th of g − d − cost, less than g − d as every such call costs something: the callee
+ * gets the cap at every limit, as for any request above it, and the value is gone. Nothing else
+ * sees it: the call's cost does not read its request. This holds from Tangerine Whistle (EIP-150)
+ * on, every fork this node runs; before it a request was passed whole. CREATE and CREATE2 read
+ * no request, and GAS before one is read as the value it sends.
  * A callee that runs out of gas gives back 0: it has to get exactly what it got, which a fixed
- * request below the cap still gives it (try/catch of a starved call), and a request the cap
- * lowered mostly does not. A reverted callee gives back its gas left like a successful one. A
+ * request below the cap still gives it (try/catch of a starved call), and a `gas()` request
+ * mostly does not (the search then runs the limits below, as before). A reverted callee gives back its gas left like a successful one. A
  * precompile's answer depends on its gas only by whether it covers its cost (it gives back what
  * is left, 0 when it did not), and the node's own precompiles answer the same way (a
  * MessagePrecompile whose answer read its gas limit otherwise would break this). CREATE's code
@@ -51,19 +58,26 @@ interface WatchedState {
   gasLeft: bigint
   /** What CALL's and CREATE's gas handlers computed to pass on (read before the opcode runs). */
   messageGasLimit?: bigint
+  /** The frame's code and the next opcode's place in it (advanced before an opcode's handler runs). */
+  code: Uint8Array
+  programCounter: number
 }
 
 const SSTORE = 0x55
 const GAS = 0x5a
 /** CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const FRAMES = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]
+const CALL = 0xf1
+const CALLCODE = 0xf2
+const DELEGATECALL = 0xf4
+const STATICCALL = 0xfa
 const SENTRY = 2301n
 
 /** The watch's finding on a run: the limit down to which it runs the same way, if one is proven. */
 export interface GasNeed {
   /** The top frame's tolerance from the points listed above (undefined: none seen yet). */
   slack: bigint | undefined
-  /** GAS ran: no limit below the run's own is proven. */
+  /** GAS ran and its value was used otherwise than as the next call's request. */
   readsGas: boolean
 }
 
@@ -77,6 +91,8 @@ export class GasWatch {
   private need: GasNeed | undefined
   /** The tolerances of the frames under way below the top one, innermost last (undefined: none seen yet). */
   private readonly frames: Array<bigint | undefined> = []
+  /** EIP-150's cap applies, so a `gas()` request is capped at every limit. */
+  private capped = false
 
   /** Watches the next run; `finish` answers what it found. */
   arm(): void {
@@ -109,6 +125,8 @@ export class GasWatch {
   /** Wraps SSTORE's gas handler and the GAS, CALL and CREATE handlers of one call VM. */
   install(evm: EVMInterface): void {
     if (evm.common.isActivatedEIP(8037)) return
+    // Every fork the node runs has it; the check keeps the argument's premise in the code.
+    this.capped = evm.common.gteHardfork('tangerineWhistle')
     layerOpcodeTable<OpEntry>(evm, 'gaswatch', (map) => this.wrap(map))
   }
 
@@ -130,7 +148,12 @@ export class GasWatch {
       map[GAS] = {
         ...gas,
         opHandler: (rs, common) => {
-          if (this.need !== undefined) this.need.readsGas = true
+          const need = this.need
+          if (need !== undefined && !need.readsGas) {
+            // GAS takes no immediate bytes: the byte after it is the next opcode this frame runs.
+            const next = rs.code[rs.programCounter]
+            if (!this.capped || (next !== CALL && next !== STATICCALL && next !== DELEGATECALL && next !== CALLCODE)) need.readsGas = true
+          }
           return run(rs, common)
         },
       }

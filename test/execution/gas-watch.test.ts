@@ -257,19 +257,33 @@ describe('eth_estimateGas with the gas watch', () => {
     }
   })
 
-  it('the runs an estimate saves: a store once, a gasleft() reader searched as before', { timeout: 30_000 }, async () => {
+  it('the runs an estimate saves: none where the first run proves the answer, only failing ones below a proven limit, a gasleft() reader searched as before', { timeout: 30_000 }, async () => {
     const node = await createNode({ hardhatCompat: true })
     // The search's runs after the first go through CallExecutor's `succeeds`.
     const runs = vi.spyOn(CallExecutor.prototype as unknown as { succeeds(): Promise<boolean> }, 'succeeds')
     try {
+      const side = localSide(node)
       const [from] = (await node.request({ method: 'eth_accounts' })) as Hex[]
-      const hash = await node.request({ method: 'eth_sendTransaction', params: [{ from: from!, data: encodeDeployData({ abi, bytecode }) }] })
-      const { contractAddress } = (await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex }
-      runs.mockClear()
-      await node.request({ method: 'eth_estimateGas', params: [{ from: from!, to: contractAddress, data: data('store', [5n], contractAddress) }] })
-      expect(runs).toHaveBeenCalledTimes(0)
-      await node.request({ method: 'eth_estimateGas', params: [{ from: from!, to: contractAddress, data: data('readGas', [], contractAddress) }] })
-      expect(runs.mock.calls.length).toBeGreaterThan(0)
+      const deployed = await deployAll(side, from!)
+      const estimate = async (name: string): Promise<{ runs: number; succeeded: number }> => {
+        const [, request] = CALLS.find(([n]) => n === name)!
+        runs.mockClear()
+        await ok(side, 'eth_estimateGas', [request(deployed)])
+        const outcomes = await Promise.all(runs.mock.results.map((r) => r.value as Promise<boolean>))
+        return { runs: outcomes.length, succeeded: outcomes.filter((o) => o).length }
+      }
+      expect(await estimate('store')).toEqual({ runs: 0, succeeded: 0 })
+      // Its constructor calls out (GAS, CALL) and creates (CREATE): the first run settles it.
+      expect(await estimate('a constructor that calls out')).toEqual({ runs: 0, succeeded: 0 })
+      // The proxy passes gas() on (GAS, DELEGATECALL) and keeps a 64th back: the gas used fails,
+      // and the search runs only below the limit the first run proved, where each run fails.
+      for (const name of ['a proxied transfer', 'nested', 'chain', 'pay']) {
+        const seen = await estimate(name)
+        expect(seen.runs, name).toBeGreaterThan(0)
+        expect(seen.succeeded, name).toBe(0)
+      }
+      // GAS read otherwise proves nothing: the search runs as before, successes included.
+      for (const name of ['readGas', 'gasMath', 'callBranchy']) expect((await estimate(name)).succeeded, name).toBeGreaterThan(0)
     } finally {
       runs.mockRestore()
       await node.close()
