@@ -49,6 +49,7 @@ contract Cases {
   function gasMath(address other) external { Cases(payable(other)).store(gasleft() / 2); }
   function hash(bytes32 h) external { a = uint256(sha256(abi.encode(h))); }
   function tip(address to) external payable { payable(to).transfer(msg.value); }
+  function nestedNoop(address other) external { Cases(payable(other)).lastNoop(); }
 }
 contract Deployer { Small public s; constructor(address t) { Cases(payable(t)).store(3); s = new Small(); } }
 contract Token {
@@ -128,6 +129,7 @@ const CALLS: Case[] = [
   call('gasMath', ['OTHER']),
   call('hash', [`0x${'11'.repeat(32)}`]),
   call('tip', [PEER], 1n),
+  call('nestedNoop', ['OTHER']),
   ['a proxied transfer', (d) => ({ from: d.from, to: d.proxy, data: tokenData('transfer', [PEER, 5n]) })],
   ['a constructor that calls out', (d) => ({ from: d.from, data: encodeDeployData({ abi: CONTRACTS.Deployer!.abi, bytecode: CONTRACTS.Deployer!.bytecode, args: [d.b] }) })],
 ]
