@@ -11,9 +11,9 @@
  * runs the same way, is the least of:
  * - its gas left at its end, as its caller gets it back (0 after an exceptional halt), and after
  *   paying each CALL or CREATE it makes: every opcode is paid from at least that much. (Gas left
- *   only falls, but at the end of a call: a value call's callee gets a 2,300 stipend on top of
- *   what the caller passed and may give more back than it was passed, so the caller's end can
- *   lie above what it had when it paid the call.)
+ *   only falls, except at the end of a call: a value call's callee gets a 2,300 stipend on top
+ *   of what the caller passed and may give more back than it was passed, so the caller's end
+ *   can lie above what it had when it paid the call.)
  * - its gas left before each SSTORE, minus 2,301;
  * - for each frame f it makes: x − least(p − T), where x is its gas left after paying the CALL or
  *   CREATE, p what it passed on (the stipend aside), T f's tolerance, and least(t) the least y
@@ -33,11 +33,11 @@
  * no request, and GAS before one is read as the value it sends.
  * A callee that runs out of gas gives back 0: it has to get exactly what it got, which a fixed
  * request below the cap still gives it (try/catch of a starved call), and a `gas()` request
- * mostly does not (the search then runs the limits below, as before). A reverted callee gives back its gas left like a successful one. A
- * precompile's answer depends on its gas only by whether it covers its cost (it gives back what
- * is left, 0 when it did not), and the node's own precompiles answer the same way (a
- * MessagePrecompile whose answer read its gas limit otherwise would break this). CREATE's code
- * deposit is charged in the callee before it gives its gas back.
+ * mostly does not (the search then runs the limits below, as before). A reverted callee gives
+ * back its gas left like a successful one. A precompile's answer depends on its gas only by
+ * whether it covers its cost (it gives back what is left, 0 when it did not), and the node's own
+ * precompiles answer the same way (a MessagePrecompile whose answer read its gas limit otherwise
+ * would break this). CREATE's code deposit is charged in the callee before it gives its gas back.
  * So the run is the same at any limit down to the start limit minus the top frame's tolerance;
  * its gas used, its refund and EIP-7623's floor are then the same too. Nothing here is a guess: a
  * search that would have run such a limit succeeds without the run.
