@@ -180,11 +180,17 @@ export class ExecutionReverted extends DomainError {
   readonly reason: string | undefined
   /** The revert bytes, hex. */
   readonly revertData: string
-  constructor(reason: string | undefined, revertData: string) {
+  /** The Solidity stack trace of the revert, innermost first; empty without contract metadata. */
+  readonly solidityTrace: readonly SolidityFrame[]
+  /** The same frames as Hardhat writes them in an error's stack, innermost first. */
+  readonly solidityStack: readonly string[]
+  constructor(reason: string | undefined, revertData: string, solidityTrace: readonly SolidityFrame[] = []) {
     super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`)
     this.name = 'ExecutionReverted'
     this.reason = reason
     this.revertData = revertData
+    this.solidityTrace = solidityTrace
+    this.solidityStack = solidityTrace.map(frameText)
   }
 }
 

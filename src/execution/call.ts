@@ -37,7 +37,7 @@ import { GasProbe, hardhatEstimate } from './hardhat-estimate.js'
 import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { GasWatch, provenLimit, type GasNeed } from './gas-watch.js'
 import { revertError } from './revert.js'
-import { hardhatFailure } from './transaction-failure.js'
+import { hardhatFailure, solidityFrames } from './transaction-failure.js'
 import type { FailureReport } from '../metadata/source-map.js'
 import { CallGuard, EvmTimeout, ExecutionAbortedError, timeoutError } from './timeout.js'
 import { requestTransaction, type Fees } from './request-tx.js'
@@ -364,7 +364,7 @@ export class CallExecutor {
     const exec = result.execResult
     if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
       if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue, undefined, await this.options.explain?.(req, block, options), req.to)
-      if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue)
+      if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue, solidityFrames(await this.options.explain?.(req, block, options)))
       throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
     }
     return exec.returnValue
@@ -412,7 +412,7 @@ export class CallExecutor {
       if (sink !== undefined) for (const m of messages) sink(m)
       // Hardhat answers an estimate that fails as the call would, whatever more gas would do.
       if (hardhat) throw hardhatFailure(failure.error, first.execResult.returnValue, undefined, await this.options.explain?.({ ...req, gas: hi }, block, { state: options.state, block: options.block }), req.to)
-      if (failure.error === 'revert') throw revertError(first.execResult.returnValue)
+      if (failure.error === 'revert') throw revertError(first.execResult.returnValue, solidityFrames(await this.options.explain?.({ ...req, gas: hi }, block, { state: options.state, block: options.block })))
       // As geth's estimator: a failure that more gas cannot cure is answered as it is.
       const size = SIZE_ERRORS.get(failure.error)
       if (size !== undefined) throw new Refused(size)

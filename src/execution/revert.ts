@@ -1,5 +1,5 @@
 /** Turns revert data into geth's `execution reverted: <reason>` error. */
-import { ExecutionReverted } from '../domain-errors.js'
+import { ExecutionReverted, type SolidityFrame } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 
 export const ERROR_SELECTOR = '08c379a0'
@@ -41,7 +41,7 @@ export function revertReason(output: Uint8Array): string | undefined {
   return undefined
 }
 
-/** The error for a reverted call. */
-export function revertError(output: Uint8Array): ExecutionReverted {
-  return new ExecutionReverted(revertReason(output), data(output))
+/** The error for a reverted call, with its Solidity frames when the node's metadata gave them. */
+export function revertError(output: Uint8Array, frames?: readonly SolidityFrame[]): ExecutionReverted {
+  return new ExecutionReverted(revertReason(output), data(output), frames)
 }

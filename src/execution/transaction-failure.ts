@@ -80,7 +80,20 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
             : 'Error: Transaction reverted without a reason string'
   const kind = OUT_OF_GAS.has(failure) && precompile === undefined ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' && precompile === undefined ? data(output) : '0x'
-  const stack = (report?.frames ?? []).map(
+  const stack = solidityFrames(report)
+  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
+  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
+  return new TransactionFailed(kind, message, { message, data: returned }, stack)
+}
+
+/** The error for a mined transaction that failed (`outcome.error` set), with its hash; `to`, its recipient. */
+export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array, report?: FailureReport, to?: Uint8Array): TransactionFailed {
+  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash), report, to)
+}
+
+/** A failure report's Solidity frames as data, innermost first (none without a report). */
+export function solidityFrames(report: FailureReport | undefined): SolidityFrame[] {
+  return (report?.frames ?? []).map(
     (f, i): SolidityFrame => ({
       kind: i === 0 ? 'error' : 'call',
       // A free function has no contract, as Hardhat writes it.
@@ -90,12 +103,4 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
       line: f.unrecognized === true ? null : f.line,
     }),
   )
-  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
-  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
-  return new TransactionFailed(kind, message, { message, data: returned }, stack)
-}
-
-/** The error for a mined transaction that failed (`outcome.error` set), with its hash; `to`, its recipient. */
-export function transactionFailedError(outcome: TxOutcome, hash: Uint8Array, report?: FailureReport, to?: Uint8Array): TransactionFailed {
-  return hardhatFailure(outcome.error ?? 'revert', outcome.output, data(hash), report, to)
 }

@@ -191,7 +191,7 @@ const TABLE: readonly Row[] = [
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
   row(TransactionFailed, (e) => withSolidityTrace(withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack), e.solidityTrace)),
   row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
-  row(ExecutionReverted, (e) => new ExecutionRevertedError(e.reason, e.revertData)),
+  row(ExecutionReverted, (e) => withSolidityTrace(withSolidityStack(new ExecutionRevertedError(e.reason, e.revertData), e.solidityStack), e.solidityTrace)),
   row(NodeClosed, () => new NodeClosedError()),
 ]
 

@@ -110,13 +110,44 @@ describe('the Solidity stack trace over HTTP and WebSocket', () => {
     }
   })
 
-  it('without metadata, or outside Hardhat mode: no member, the answer as before', async () => {
-    for (const options of [{ hardhatCompat: true }, { artifacts: build as never }, {}]) {
+  it('without metadata: no member, the answer as before', async () => {
+    for (const options of [{ hardhatCompat: true }, {}]) {
       const s = await served(options)
       for (const response of await both(s, 'eth_call', [{ from: A, to: s.user, data: withdrawFrom }])) {
         expect(Object.keys(response.error), JSON.stringify(options)).toEqual(['code', 'message', 'data'])
       }
     }
+  })
+
+  it("geth's answers (the default mode) with metadata: the same code, message and data, the frames beside them, for a call and an estimate", { timeout: 30_000 }, async () => {
+    const traced = await served({ artifacts: build as never })
+    const plain = await served({})
+    const frames = [
+      { kind: 'error', contract: 'Vault', function: 'withdraw', file: VAULT_SOURCE, line: lineOf('revert TooEarly(block.timestamp, unlockTime)') },
+      { kind: 'call', contract: 'VaultUser', function: 'withdrawFrom', file: VAULT_SOURCE, line: lineOf('vault.withdraw();') },
+    ]
+    for (const method of ['eth_call', 'eth_estimateGas']) {
+      const without = (await both(plain, method, [{ from: A, to: plain.user, data: withdrawFrom }]))[0].error
+      expect(without).toMatchObject({ code: 3, message: 'execution reverted' })
+      for (const response of await both(traced, method, [{ from: A, to: traced.user, data: withdrawFrom }])) {
+        const { solidityTrace, ...rest } = response.error
+        expect(Object.keys(response.error), method).toEqual(['code', 'message', 'data', 'solidityTrace'])
+        // The revert's arguments hold the block's timestamp: only the selector and the unlock time are compared.
+        expect({ ...rest, data: rest.data.slice(0, 10) + rest.data.slice(-64) }, method).toEqual({ ...without, data: without.data.slice(0, 10) + without.data.slice(-64) })
+        expect(solidityTrace, method).toEqual(frames)
+      }
+    }
+    // A revert with a reason string: geth's words, unchanged, and the frame of the `require`.
+    const vault = createPublicClient({ chain: foundry, transport: http(traced.url, { retryCount: 0 }) })
+    const take = encodeFunctionData({ abi: Vault.abi, functionName: 'take', args: [5n] })
+    const vaultAddress = (await vault.readContract({ address: traced.user, abi: User.abi, functionName: 'vault' } as never)) as Hex
+    const [answer] = await both(traced, 'eth_call', [{ from: A, to: vaultAddress, data: take }])
+    expect(answer.error).toMatchObject({ code: 3, message: 'execution reverted: Vault: insufficient balance' })
+    expect(answer.error.solidityTrace).toEqual([{ kind: 'error', contract: 'Vault', function: 'take', file: VAULT_SOURCE, line: expect.any(Number) }])
+    // In-process, the stack holds the frames as in Hardhat mode.
+    const error = (await traced.node.request({ method: 'eth_call', params: [{ from: A, to: traced.user, data: withdrawFrom }] }).catch((e: unknown) => e)) as { stack: string; code: number }
+    expect(error.code).toBe(3)
+    expect(error.stack).toContain(`    at Vault.withdraw (${VAULT_SOURCE}:${lineOf('revert TooEarly(block.timestamp, unlockTime)')})\n    at VaultUser.withdrawFrom (${VAULT_SOURCE}:${lineOf('vault.withdraw();')})`)
   })
 
   it('viem over HTTP: the custom error and the panic decoded as from a node without the trace', { timeout: 30_000 }, async () => {
