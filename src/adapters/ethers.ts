@@ -10,8 +10,10 @@
  * `eth_estimateGas` when it carries Solidity frames, as hardhat-ethers throws Hardhat's own (its
  * `message` reads `VM Exception while processing transaction: reverted with reason string '…'`,
  * its `data` is the revert data, its stack the Solidity frames, then the caller's JavaScript
- * frames down to the test's line). A failure without frames (no contract metadata) stays ethers'
- * own error.
+ * frames down to the test's line). In the default (geth) mode the error stays ethers' own
+ * `CALL_EXCEPTION`, with the frames added to its stack and as `solidityTrace`; a `Contract`'s
+ * static call makes a `CALL_EXCEPTION` of its own from the revert data there, without them. A
+ * failure without frames (no contract metadata) stays ethers' own error.
  *
  * @example
  * ```ts
@@ -25,7 +27,7 @@
  */
 import { BrowserProvider, type BrowserProviderOptions, type Eip1193Provider, type JsonRpcError, type JsonRpcPayload, type TransactionRequest } from 'ethers'
 import type { FinalityNode } from '../node.js'
-import { callerStack, solidityStackOf, withSolidityStack } from '../rpc/error-map.js'
+import { callerStack, solidityStackOf, solidityTraceOf, withSolidityStack, withSolidityTrace } from '../rpc/error-map.js'
 
 /** The part of a node the provider reads. */
 export type EthersNodeLike = Pick<FinalityNode, 'provider'>
@@ -62,8 +64,12 @@ export class FinalityEthersProvider extends BrowserProvider {
   /** ethers' error for a failed request, or the node's own when it carries Solidity frames (`eth_call`, `eth_estimateGas`). */
   override getRpcError(payload: JsonRpcPayload, error: JsonRpcError): Error {
     const original = typeof payload.params === 'object' && payload.params !== null ? this.#failures.get(payload.params) : undefined
-    if (PASSED_ON.has(payload.method) && original instanceof Error && solidityStackOf(original) !== undefined) return original
-    return super.getRpcError(payload, error)
+    const frames = PASSED_ON.has(payload.method) && original instanceof Error ? solidityStackOf(original) : undefined
+    if (frames === undefined) return super.getRpcError(payload, error)
+    // Hardhat's form: thrown as hardhat-ethers throws Hardhat's own error.
+    if ((original as { code?: unknown }).code !== 3) return original as Error
+    // geth's form (the default mode): ethers' own CALL_EXCEPTION, which ethers' users read, with the frames.
+    return withSolidityTrace(withSolidityStack(super.getRpcError(payload, error), frames), solidityTraceOf(original))
   }
 
   override async call(tx: TransactionRequest): Promise<string> {

@@ -113,6 +113,27 @@ describe('the caller\'s JavaScript frames under the Solidity frames (in-process 
     expect(await provider.getBalance(A)).toBeGreaterThan(0n)
   })
 
+  it("ethers through FinalityEthersProvider, default (geth) mode with metadata: ethers' own CALL_EXCEPTION, the frames in its stack where it passes the provider", { timeout: 30_000 }, async () => {
+    const node = await newNode({ artifacts: build as never })
+    const provider = new FinalityEthersProvider(node)
+    const signer = await provider.getSigner(A)
+    const deployed = await signer.sendTransaction({ data: `0x${Vault.evm.bytecode.object}${(4_000_000_000n).toString(16).padStart(64, '0')}` })
+    const vault = (await deployed.wait())!.contractAddress!
+    const contract = new Contract(vault, Vault.abi as never, signer)
+    const data = contract.interface.encodeFunctionData('take', [5n])
+    for (const made of [() => provider.call({ from: A, to: vault, data }), () => provider.estimateGas({ from: A, to: vault, data })]) {
+      const line = lineHere(); const error = (await made().catch((e: unknown) => e)) as Error & { code?: string; reason?: string; solidityTrace?: unknown }
+      expect(error.code).toBe('CALL_EXCEPTION')
+      expect(error.reason).toBe('Vault: insufficient balance')
+      expect(error.solidityTrace).toEqual([{ kind: 'error', contract: 'Vault', function: 'take', file: VAULT_SOURCE, line: 40 }])
+      expectFrames(error, line)
+    }
+    // A Contract's static call makes its own CALL_EXCEPTION from the revert data, as ethers does.
+    const called = (await contract.getFunction('take').staticCall(5n).catch((e: unknown) => e)) as Error & { code?: string; reason?: string }
+    expect(called.code).toBe('CALL_EXCEPTION')
+    expect(called.reason).toBe('Vault: insufficient balance')
+  })
+
   it('ethers through FinalityEthersProvider on a node without metadata: ethers\' own CALL_EXCEPTION', { timeout: 30_000 }, async () => {
     const node = await newNode({ hardhatCompat: true })
     const provider = new FinalityEthersProvider(node)
