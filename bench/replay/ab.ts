@@ -12,14 +12,16 @@
  * folder inside this repository (a copy elsewhere loads without the native secp256k1: keep A/B
  * copies in the git-ignored `.scratch/`). `FINALITY_REPLAY_SCENARIOS` as for the replay;
  * `BENCH_CONTESTANTS_DIR` where `@nomicfoundation/edr` is installed (default bench/contestants);
- * `BENCH_AB_CORE` the core to pin to (default 0).
+ * `BENCH_AB_CORE` the core to pin to (default 0); `BENCH_REPLAY_CLOCK=wall` runs on the wall clock
+ * (no libfaketime needed; the suites' timestamps then follow each run's pace, as in the replay's
+ * default). Where Linux's schedstat is readable each run also shows its main thread's share.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundleChildren, runChild } from '../child.js'
-import { findLibfaketime, frozenClockEnv } from './clock.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from './clock.js'
 import { knownOptions } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
 import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
@@ -33,8 +35,9 @@ const core = process.env.BENCH_AB_CORE ?? '0'
 const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
 const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
 if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
-const faketime = findLibfaketime()
-if (faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime)')
+const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK ?? 'frozen')
+const faketime = clock === 'frozen' ? findLibfaketime() : undefined
+if (clock === 'frozen' && faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime), or BENCH_REPLAY_CLOCK=wall')
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -47,7 +50,7 @@ try {
   await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
   const bundle = path.join(tmp, 'runner.mjs')
   const config = loadScenario(scenario.file).config
-  const clockEnv = frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
   const { privateKeyToAddress } = await import('viem/accounts')
   const wanted = finalityOptions(config, privateKeyToAddress)
   const run = (contestant: 'finality' | 'edr', job: Job, label: string): Promise<ReplayResult> => {
@@ -65,14 +68,15 @@ try {
   const urlB = pathToFileURL(path.resolve(distB, 'index.js')).href
   const idsFile = path.join(tmp, 'edr-ids.json')
   const knownA = await knownOptions(urlA, wanted)
-  await run('edr', { root: ROOT, finalityUrl: urlA, contestantsDir, knownOptions: knownA, writeIdsTo: idsFile, clock: 'frozen' }, 'edr')
+  await run('edr', { root: ROOT, finalityUrl: urlA, contestantsDir, knownOptions: knownA, writeIdsTo: idsFile, clock }, 'edr')
   const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
   const sides = { A: { url: urlA, known: knownA, results: [] as ReplayResult[] }, B: { url: urlB, known: await knownOptions(urlB, wanted), results: [] as ReplayResult[] } }
   for (let i = 0; i < runs; i++) {
     for (const [name, side] of Object.entries(sides)) {
-      const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock: 'frozen' }, name)
+      const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock }, name)
       side.results.push(r)
-      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
+      const main = r.mainCpuMs === undefined ? '' : ` (main thread ${r.mainCpuMs.toFixed(0)}, other threads ${(r.cpuMs - r.mainCpuMs).toFixed(0)})`
+      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms${main}, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
     }
   }
   const cpu = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.cpuMs))
@@ -80,6 +84,10 @@ try {
   const b = cpu(sides.B)
   console.log(`${scenario.name}, ${runs} runs each, core ${core}, load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`)
   console.log(`CPU median: A ${a.toFixed(0)} ms, B ${b.toFixed(0)} ms (B/A ${(b / a).toFixed(3)})`)
+  const mains = (side: { results: ReplayResult[] }) => side.results.flatMap((r) => (r.mainCpuMs === undefined ? [] : [r.mainCpuMs]))
+  if (mains(sides.A).length === runs && mains(sides.B).length === runs) {
+    console.log(`main thread median: A ${median(mains(sides.A)).toFixed(0)} ms, B ${median(mains(sides.B)).toFixed(0)} ms`)
+  }
   const methods = new Set(Object.values(sides).flatMap((s) => s.results.flatMap((r) => Object.keys(r.perMethod))))
   const rows = [...methods].map((m) => {
     const per = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.perMethod[m]?.cpuMs ?? 0))

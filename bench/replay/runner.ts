@@ -63,6 +63,11 @@ export interface ReplayResult {
   translated: number
   /** Id-giving answers that differed from EDR's, by method. */
   idsDiffering: Record<string, number>
+  /**
+   * The main thread's share of `cpuMs` (Linux schedstat; undefined elsewhere); the rest is the
+   * runtime's other threads: V8's optimising compiles and GC helpers, the contestant's own threads.
+   */
+  mainCpuMs?: number
 }
 
 const ID_GIVING = new Set(['evm_snapshot', 'eth_sendTransaction', 'eth_sendRawTransaction'])
@@ -167,6 +172,15 @@ function mainThreadMicros(): number {
   return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000
 }
 
+/** {@link mainThreadMicros}, or undefined where there is no schedstat. */
+function mainThreadMicrosIfAny(): number | undefined {
+  try {
+    return mainThreadMicros()
+  } catch {
+    return undefined
+  }
+}
+
 async function main(): Promise<void> {
   const [file, contestant, jobFile] = process.argv.slice(2)
   if (file === undefined || (contestant !== 'finality' && contestant !== 'edr' && contestant !== 'hardhat') || jobFile === undefined) {
@@ -186,6 +200,7 @@ async function main(): Promise<void> {
   const idsDiffering: Record<string, number> = {}
 
   if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
+  const main0 = mainThreadMicrosIfAny()
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
   const provider =
@@ -239,6 +254,7 @@ async function main(): Promise<void> {
   }
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
+  const main1 = mainThreadMicrosIfAny()
   // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).
   if (perRequest !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.json`, JSON.stringify(perRequest))
   if (mainThread !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.main.json`, JSON.stringify(mainThread))
@@ -253,6 +269,7 @@ async function main(): Promise<void> {
     perMethod,
     translated,
     idsDiffering,
+    mainCpuMs: main0 === undefined || main1 === undefined ? undefined : (main1 - main0) / 1000,
   }
   // Hardhat's provider keeps handles open: exit once the (large, piped) line is written.
   process.stdout.write(`REPLAY_RESULT ${JSON.stringify(result)}\n`, () => process.exit(0))

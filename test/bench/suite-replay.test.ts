@@ -105,6 +105,13 @@ describe('bench/replay', () => {
     expect(r.perMethod.evm_revert?.n).toBe(1)
     expect(Object.keys(r.failureMessages)).toEqual(['4'])
     expect(r.perMethod.eth_sendTransaction?.cpuMs).toBeGreaterThan(0)
+    // The main thread's share of the run's CPU, where Linux's schedstat is there to read it.
+    if (existsSync('/proc/thread-self/schedstat')) {
+      expect(r.mainCpuMs).toBeGreaterThan(0)
+      expect(r.mainCpuMs).toBeLessThanOrEqual(r.cpuMs + 1)
+    } else {
+      expect(r.mainCpuMs).toBeUndefined()
+    }
   })
 
   it("maps the recorded line onto EDR's own provider config", () => {
