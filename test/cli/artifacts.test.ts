@@ -15,12 +15,14 @@ import { encodeDeployData, encodeFunctionData, type Abi } from 'viem'
 import { vaultBuildInfo, VAULT_SOURCE } from '../metadata/vault-build.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
+// The CLI runs under `node --import tsx`, not tsx's wrapper: the wrapper relays a signal only if
+// the child reports it within 30 ms, else signals it again or kills it and exits 130, which a
+// loaded machine turned into failed clean stops.
 const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts')
 const A = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 
 function spawnCli(args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))

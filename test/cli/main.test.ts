@@ -16,7 +16,9 @@ import { loadArtifacts, type Artifact } from '../helpers/compile.js'
 import { WsClient, post, rpc, postWithHost } from '../helpers/loopback.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
+// The CLI runs under `node --import tsx`, not tsx's wrapper: the wrapper relays a signal only if
+// the child reports it within 30 ms, else signals it again or kills it and exits 130, which a
+// loaded machine turned into failed clean stops.
 const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts')
 const EPHEMERAL = ['--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0']
 
@@ -29,7 +31,7 @@ interface Running {
 
 /** Spawns the CLI and waits for it to print its endpoints (bounded by the test time-out). */
 async function start(args: string[]): Promise<Running> {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))
@@ -47,7 +49,7 @@ async function start(args: string[]): Promise<Running> {
 
 /** Runs the CLI to completion (for refusals and --help). */
 function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))

@@ -24,7 +24,7 @@ const TO = '0x3333333333333333333333333333333333333333'
 
 /** Runs the CLI to completion: its exit code and output. */
 function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))

@@ -14,7 +14,9 @@ import { cometbft } from '../helpers/cometbft.js'
 import { block, commandLines, shellWords } from '../docs/blocks.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
+// The CLI runs under `node --import tsx`, not tsx's wrapper: the wrapper relays a signal only if
+// the child reports it within 30 ms, else signals it again or kills it and exits 130, which a
+// loaded machine turned into failed clean stops.
 const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts')
 const found = cometbft()
 const skip = 'skip' in found ? found.skip : undefined
@@ -37,7 +39,7 @@ afterEach(() => {
 })
 
 function run(args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; exited: Promise<number | null>; waitFor: (re: RegExp, from?: number) => Promise<RegExpExecArray> } {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env }, detached: true })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env === undefined ? process.env : { ...process.env, ...env }, detached: true })
   children.push(child)
   let out = ''
   child.stdout?.on('data', (d) => (out += d))

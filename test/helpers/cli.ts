@@ -4,7 +4,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx')
+// The CLI runs under `node --import tsx`, not tsx's wrapper: the wrapper relays a signal only if
+// the child reports it within 30 ms, else signals it again or kills it and exits 130, which a
+// loaded machine turned into failed clean stops.
 const BIN = path.join(ROOT, 'src', 'cli', 'bin.ts')
 
 /** Binds both servers to free loopback ports. */
@@ -21,7 +23,7 @@ export interface RunningCli {
 
 /** Spawns the CLI and waits until it prints its endpoints (bounded by the caller's time-out). */
 export async function startCli(args: readonly string[]): Promise<RunningCli> {
-  const child = spawn(TSX, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => (out += d))
   child.stderr?.on('data', (d) => (out += d))
