@@ -24,6 +24,7 @@ import { EVMError } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
 import { keyOf, toBigInt, unpadded, word } from '../../hex.js'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
+import { peek, plus, type Stack } from './stack.js'
 
 /** The EIPs under which storage access does more than these handlers do. */
 const STORAGE_EIPS = [6800, 7864, 7928, 8037, 8038]
@@ -147,7 +148,7 @@ function warmUp(journal: Journal, slot: Slot): void {
 }
 
 export interface StorageRunState {
-  stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(n?: number): bigint[] }
+  stack: Stack
   stateManager: unknown
   interpreter: {
     _env: { address: Address; contract: unknown }
@@ -274,7 +275,7 @@ function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, origin
 export function sloadGas(library: GasHandler): GasHandler {
   return (runState, gas, common) => {
     if (!plainStorage(common)) return library(runState, gas, common)
-    return gas + accessStorage(runState, slotFor(runState, runState.stack.peek()[0] as bigint), false, common)
+    return plus(gas, accessStorage(runState, slotFor(runState, peek(runState.stack, 0)), false, common))
   }
 }
 
@@ -285,14 +286,15 @@ export function sstoreGas(library: GasHandler): GasHandler {
     if (state === undefined || !plainStorage(common)) return library(runState, gas, common)
     const interpreter = runState.interpreter
     if (interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
-    const [key, val] = runState.stack.peek(2) as [bigint, bigint]
+    const key = peek(runState.stack, 0)
+    const val = peek(runState.stack, 1)
     const slot = slotFor(runState, key)
     const current = state.storageNowByKey(slot.addressHex, slot.keyHex)
     if (current === undefined) return library(runState, gas, common)
     const original = originalNow(state, slot)
     if (original === undefined) return library(runState, gas, common)
     gas += sstoreGasEIP2200(runState, storageWord(current), storageWord(original), val === 0n ? EMPTY : word(val), slot, common)
-    return gas + accessStorage(runState, slot, true, common)
+    return plus(gas, accessStorage(runState, slot, true, common))
   }
 }
 
@@ -316,7 +318,11 @@ export function sstore(library: OpHandler): OpHandler {
   return (runState, common) => {
     const state = syncState(runState)
     if (state === undefined || !plainStorage(common)) return library(runState, common)
-    const [key, val] = runState.stack.popN(2) as [bigint, bigint]
+    const stack = runState.stack
+    const key = peek(stack, 0)
+    const val = peek(stack, 1)
+    stack.pop()
+    stack.pop()
     const interpreter = runState.interpreter
     const address = interpreter._env.address
     const slot = slotFor(runState, key)

@@ -111,12 +111,14 @@ export const STACK_MEMBERS: readonly Member[] = [
   { name: 'push', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'peek', kind: 'function', usedBy: 'fast opcodes, tracers' },
   { name: 'getStack', kind: 'function', usedBy: 'tracers (the implicit STOP step)' },
-  { name: 'length', kind: 'number', usedBy: 'tracers' },
+  { name: 'length', kind: 'number', usedBy: 'tracers, fast opcodes' },
+  { name: '_store', kind: 'object', usedBy: 'fast opcodes (operands read in place, stack.ts)' },
 ]
 export const MEMORY_MEMBERS: readonly Member[] = [
   { name: 'read', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'write', kind: 'function', usedBy: 'fast opcodes' },
-  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step; frames.ts)' },
+  { name: 'extend', kind: 'function', usedBy: 'fast opcodes (MLOAD, MSTORE in place)' },
+  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step; frames.ts), fast opcodes (MLOAD, MSTORE)' },
 ]
 
 /** Fields of the interpreter's environment (`_env`, `runState.env`). */
