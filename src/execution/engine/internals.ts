@@ -126,6 +126,7 @@ export const ENV_MEMBERS: readonly Member[] = [
   { name: 'address', kind: 'object', usedBy: 'tracers' },
   { name: 'depth', kind: 'number', usedBy: 'tracers (call depth)' },
   { name: 'contract', kind: 'object', usedBy: 'tracers (balance, nonce)' },
+  { name: 'code', kind: 'object', usedBy: 'fast opcodes (JUMP, JUMPI: the code\'s length)' },
 ]
 
 /** Fields of a `Message` (made with every option unset: the field must still be an own property). */
