@@ -8,7 +8,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { isPatched, patchOpcodeTable } from './fast-opcodes.js'
-import { toBigInt as wordToBigInt, word as word32 } from '../../hex.js'
+import { toBigInt as wordToBigInt, word as word32, wordAt } from '../../hex.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { createEngineEVM, installEngine } from './index.js'
 
@@ -25,6 +25,16 @@ describe('word32 / wordToBigInt', () => {
     expect(word.length).toBe(32)
     expect(Buffer.from(word).toString('hex')).toBe(reference(v))
     expect(wordToBigInt(word)).toBe(v)
+  })
+
+  it('wordAt reads the 32-byte word at any offset of a larger array, every value size', () => {
+    for (const v of samples) {
+      for (const at of [0, 1, 31, 40]) {
+        const bytes = new Uint8Array(at + 40).fill(0xee)
+        bytes.set(word32(v), at)
+        expect(wordAt(bytes, at)).toBe(v)
+      }
+    }
   })
 
   it('wordToBigInt reads unpadded values of every length', () => {
