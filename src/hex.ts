@@ -161,6 +161,21 @@ export function toBigInt(bytes: Uint8Array): bigint {
   return BigInt(`0x${hexOf(bytes, i)}`)
 }
 
+/** The 32-byte big-endian word at `at` of `bytes` (which holds at least `at + 32` bytes) as a bigint. */
+export function wordAt(bytes: Uint8Array, at: number): bigint {
+  let i = at
+  const end = at + 32
+  while (i < end && bytes[i] === 0) i++
+  if (i === end) return 0n
+  if (end - i <= 6) {
+    let n = 0
+    for (; i < end; i++) n = n * 256 + (bytes[i] as number)
+    return BigInt(n)
+  }
+  for (let j = 0; j < 32; j++) WORD[j] = bytes[at + j] as number
+  return wordFromScratch(i - at)
+}
+
 /** Scratch for {@link wordToBigInt}: its own buffer, so reading it never moves a caller's bytes. */
 const WORD = new Uint8Array(new ArrayBuffer(32))
 const WORD_VIEW = new DataView(WORD.buffer)
@@ -173,6 +188,12 @@ const WORD_VIEW = new DataView(WORD.buffer)
  */
 function wordToBigInt(bytes: Uint8Array, first: number): bigint {
   for (let j = 0; j < 32; j++) WORD[j] = bytes[j] as number
+  return wordFromScratch(first)
+}
+
+/** The word in {@link WORD} as a bigint; `first` is the index of its first non-zero byte. */
+function wordFromScratch(first: number): bigint {
+  if (first >= 24) return WORD_VIEW.getBigUint64(24)
   const low = (WORD_VIEW.getBigUint64(16) << 64n) | WORD_VIEW.getBigUint64(24)
   if (first >= 16) return low
   return (((WORD_VIEW.getBigUint64(0) << 64n) | WORD_VIEW.getBigUint64(8)) << 128n) | low

@@ -87,3 +87,31 @@ describe('the call-frame fast path', () => {
     expect((await frame(false, IDENTITY, 0n, Uint8Array.of(1, 2, 3))).returnValue).toBe('010203')
   })
 })
+
+describe('the run state of a frame', () => {
+  it('has the fields a CALL adds to it from its first opcode (one hidden class for every frame)', async () => {
+    await installEngine()
+    const e = await evm(true)
+    // ADD; CALL the identity precompile; ADD; CREATE of nothing; ADD: each ADD's run state's
+    // fields, as a wrapper sees them.
+    const add = [0x60, 0x01, 0x60, 0x01, 0x01, 0x50]
+    const call = [0x60, 0x00, 0x60, 0x00, 0x60, 0x00, 0x60, 0x00, 0x60, 0x00, 0x60, 0x04, 0x61, 0xff, 0xff, 0xf1, 0x50]
+    const create = [0x60, 0x00, 0x60, 0x00, 0x60, 0x00, 0xf0, 0x50]
+    const caller = createAddressFromString('0x5000000000000000000000000000000000000005')
+    await e.stateManager.putAccount(caller, new Account())
+    await e.stateManager.putCode(caller, Uint8Array.from([...add, ...call, ...add, ...create, ...add]))
+    const entry = (e as unknown as { _opcodeMap: Array<{ opHandler: (rs: object, common: unknown) => unknown }> })._opcodeMap[0x01]!
+    const handler = entry.opHandler
+    const seen: string[] = []
+    entry.opHandler = (rs, common) => {
+      seen.push(Object.keys(rs).join(','))
+      return handler(rs, common)
+    }
+    const { execResult } = await e.runCall({ caller: CALLER, to: caller, gasLimit: 100_000n })
+    expect(execResult.exceptionError).toBeUndefined()
+    expect(seen).toHaveLength(3)
+    expect(seen[0]).toContain('messageGasLimit')
+    expect(seen[1]).toBe(seen[0])
+    expect(seen[2]).toBe(seen[0])
+  })
+})

@@ -16,6 +16,7 @@
 import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
 import { Account, createZeroAddress } from '@ethereumjs/util'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
+import { settleRunState } from './fast-interpreter.js'
 import { accountNow, creditRecipient, debitSender, loadCodeNow, syncSide, type FrameStateEvm } from './frame-state.js'
 
 /** EIPs that add work to a call frame in the library's method. */
@@ -119,6 +120,7 @@ export interface FrameInternals extends EvmInternals {
 interface InterpreterInstance {
   _result: Record<string, unknown> & { returnValue?: Uint8Array }
   _env: object
+  _runState: { stack: unknown }
   run(code: unknown, opts: unknown): Promise<{ runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: { error: string } }>
 }
 
@@ -172,6 +174,7 @@ export function fastRunInterpreter(library: RunInterpreter, Interpreter: Interpr
     }
     const profiler = this._optsCached.profiler
     const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, profiler)
+    settleRunState(interpreter._runState)
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct
     if (m.createdAddresses) interpreter._result.createdAddresses = m.createdAddresses
     const interpreterRes = await interpreter.run(message.code, opts)

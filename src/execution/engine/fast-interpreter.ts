@@ -81,6 +81,41 @@ const RETURN = 0xf3
 const REVERT = 0xfd
 const EVM_ERROR = 'EVMError'
 
+/**
+ * Gives a new interpreter's run state the shape it would reach later, so that every run state
+ * the loop and the handlers see has one hidden class from its first opcode:
+ *
+ * - The fields the library's CALL and CREATE gas handlers add to the run state (they are not in
+ *   the constructor's literal): a frame's first call moved its run state to another hidden
+ *   class, so the loop, `useGas` and each opcode handler saw two or three of them, and their
+ *   optimised code was thrown away ("wrong map") when another first appeared. `messageGasLimit`
+ *   is `undefined` here, what its readers (the library's CALL handlers, the tracers, the gas
+ *   watch) find where no call has set it; the two EIP-8037 pre-charges are zero, what the library
+ *   sets them to without EIP-8037 and reads them as when they are absent (`?? 0n`).
+ * - The stack's array, which starts empty with small-integer elements and changes its elements
+ *   kind at the first push of a bigint: it starts as an array of objects instead.
+ */
+export function settleRunState(rs: SettledFields & { stack: unknown }): void {
+  if (!('lastCallNewAccountStateGas' in rs)) rs.lastCallNewAccountStateGas = 0n
+  if (!('messageGasLimit' in rs)) rs.messageGasLimit = undefined
+  if (!('lastCreateNewAccountStateGas' in rs)) rs.lastCreateNewAccountStateGas = 0n
+  const stack = rs.stack as { _store: bigint[] }
+  if (stack._store.length === 0) stack._store = objectElements()
+}
+
+interface SettledFields {
+  lastCallNewAccountStateGas?: bigint
+  messageGasLimit?: bigint
+  lastCreateNewAccountStateGas?: bigint
+}
+
+/** An empty array whose elements kind is already that of an array of bigints. */
+function objectElements(): bigint[] {
+  const store = [0n]
+  store.length = 0
+  return store
+}
+
 /** Wraps `Interpreter#run` with the loop described above. */
 export function fastRun(original: InterpreterRun): InterpreterRun {
   return function run(this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<unknown> {

@@ -8,7 +8,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { isPatched, patchOpcodeTable } from './fast-opcodes.js'
-import { toBigInt as wordToBigInt, word as word32 } from '../../hex.js'
+import { toBigInt as wordToBigInt, word as word32, wordAt } from '../../hex.js'
 import { keccak256 } from '../../crypto/keccak.js'
 import { createEngineEVM, installEngine } from './index.js'
 
@@ -25,6 +25,16 @@ describe('word32 / wordToBigInt', () => {
     expect(word.length).toBe(32)
     expect(Buffer.from(word).toString('hex')).toBe(reference(v))
     expect(wordToBigInt(word)).toBe(v)
+  })
+
+  it('wordAt reads the 32-byte word at any offset of a larger array, every value size', () => {
+    for (const v of samples) {
+      for (const at of [0, 1, 31, 40]) {
+        const bytes = new Uint8Array(at + 40).fill(0xee)
+        bytes.set(word32(v), at)
+        expect(wordAt(bytes, at)).toBe(v)
+      }
+    }
   })
 
   it('wordToBigInt reads unpadded values of every length', () => {
@@ -76,6 +86,72 @@ describe('the patched handlers', () => {
   })
 })
 
+const MAX = 2n ** 256n - 1n
+const OPERANDS = [0n, 1n, 2n, 3n, 255n, 256n, 257n, 2n ** 64n + 5n, 2n ** 255n, MAX - 1n, MAX]
+/** The EVM's two-operand opcodes the engine replaces, with their definitions (a: the top). */
+const BINARY: Array<[string, number, (a: bigint, b: bigint) => bigint]> = [
+  ['ADD', 0x01, (a, b) => (a + b) % 2n ** 256n],
+  ['MUL', 0x02, (a, b) => (a * b) % 2n ** 256n],
+  ['SUB', 0x03, (a, b) => (((a - b) % 2n ** 256n) + 2n ** 256n) % 2n ** 256n],
+  ['DIV', 0x04, (a, b) => (b === 0n ? 0n : a / b)],
+  ['LT', 0x10, (a, b) => (a < b ? 1n : 0n)],
+  ['GT', 0x11, (a, b) => (a > b ? 1n : 0n)],
+  ['EQ', 0x14, (a, b) => (a === b ? 1n : 0n)],
+  ['AND', 0x16, (a, b) => a & b],
+  ['OR', 0x17, (a, b) => a | b],
+  ['XOR', 0x18, (a, b) => a ^ b],
+  ['SHL', 0x1b, (a, b) => (a >= 256n ? 0n : (b << a) % 2n ** 256n)],
+  ['SHR', 0x1c, (a, b) => (a >= 256n ? 0n : b >> a)],
+]
+const push32 = (v: bigint) => [0x7f, ...Buffer.from(v.toString(16).padStart(64, '0'), 'hex')]
+
+describe('the two-operand and jump handlers', () => {
+  it.each(BINARY)('behavior: %s gives what the library gives and what the opcode defines, on edge operands', async (_name, opcode, definition) => {
+    await installEngine()
+    // For each pair: PUSH32 b, PUSH32 a, OP, PUSH2 at, MSTORE; then RETURN all the words.
+    const pairs = OPERANDS.flatMap((a) => OPERANDS.map((b) => [a, b] as const))
+    const body = pairs.flatMap(([a, b], i) => [...push32(b), ...push32(a), opcode, 0x61, (i * 32) >> 8, (i * 32) & 0xff, 0x52])
+    const size = pairs.length * 32
+    const code = [...body, 0x61, size >> 8, size & 0xff, 0x60, 0x00, 0xf3]
+    const original = await run(code)
+    const patched = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, ...code])
+    expect([original.patched, patched.patched]).toEqual([false, true])
+    expect(patched.exceptionError).toBeUndefined()
+    const expected = pairs.map(([a, b]) => reference(definition(a, b))).join('')
+    expect(Buffer.from(original.returnValue).toString('hex')).toBe(expected)
+    expect(Buffer.from(patched.returnValue).toString('hex')).toBe(expected)
+    expect(patched.executionGasUsed).toBe(original.executionGasUsed + 12n)
+  })
+
+  it.each(BINARY)('behavior: %s on a stack of one item fails as the library does', async (_name, opcode) => {
+    await installEngine()
+    const original = await run([0x60, 0x01, opcode])
+    const patched = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, 0x60, 0x01, opcode])
+    expect(patched.patched).toBe(true)
+    expect(patched.exceptionError?.error).toBe('stack underflow')
+    expect(patched.exceptionError?.error).toBe(original.exceptionError?.error)
+  })
+
+  it('behavior: JUMP and JUMPI go where the library goes and fail where it fails', async () => {
+    await installEngine()
+    // JUMPI taken (cond 1) to 12, not taken (cond 0), JUMP to 17, then RETURN 32 bytes holding 0x2a.
+    // pc 0: PUSH1 12, PUSH1 1, JUMPI (pc 4), INVALID, ... pc 12: JUMPDEST
+    const ok = [0x60, 0x04, 0x56, 0xfe, 0x5b, 0x60, 0x01, 0x60, 0x0c, 0x57, 0xfe, 0xfe, 0x5b, 0x60, 0x00, 0x60, 0x00, 0x57, 0x60, 0x17, 0x56, 0xfe, 0xfe, 0x5b, 0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]
+    const done = await run(ok)
+    expect(done.patched).toBe(true)
+    expect(done.exceptionError).toBeUndefined()
+    expect(Buffer.from(done.returnValue).toString('hex')).toBe(reference(0x2an))
+    // Into a PUSH's data, past the code, and a JUMPI with a stack of one: the library's errors.
+    for (const tail of [[0x60, 0x01, 0x60, 0x06, 0x57], [0x61, 0x01, 0x00, 0x56], [0x60, 0x01, 0x57]]) {
+      const failed = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, ...tail])
+      const library = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, ...tail].slice(5))
+      expect(failed.exceptionError?.error).toBeDefined()
+      expect(failed.exceptionError?.error.split(' at ')[0]).toBe(library.exceptionError?.error.split(' at ')[0])
+      expect(failed.executionGasUsed).toBe(1_000_000n)
+    }
+  })
+})
+
 describe('the synchronous memory gas handlers', () => {
   type Gas = (runState: unknown, gas: bigint, common: unknown) => bigint | Promise<bigint>
   const table = async () => {
@@ -98,7 +174,8 @@ describe('the synchronous memory gas handlers', () => {
     const state = (words: bigint, paid: bigint, offset: bigint, length: bigint) => ({
       memoryWordCount: words,
       highestMemCost: paid,
-      stack: { peek: (n = 1) => [offset, length].slice(0, n) },
+      // The library's stack keeps its top last in `_store` (the fast handlers read it there).
+      stack: { peek: (n = 1) => [offset, length].slice(0, n), _store: [length, offset], length: 2 },
     })
     for (const [words, paid] of [[0n, 0n], [2n, 6n], [40n, 400n]] as Array<[bigint, bigint]>) {
       for (const [offset, length] of accesses) {

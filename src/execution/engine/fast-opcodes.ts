@@ -1,9 +1,11 @@
 /**
  * Faster equivalents of a few opcode handlers of @ethereumjs/evm: MLOAD, MSTORE, SLOAD, the
  * LOGs, CALLDATALOAD and KECCAK256. Each does exactly what the original does, through the same memory, stack, storage and
- * log calls; only the conversion between a stack bigint and a 32-byte word differs. The
+ * log calls; only the conversion between a stack bigint and a 32-byte word differs (MLOAD and
+ * MSTORE read and write the word in the memory's own bytes, after the same `extend`). The
  * originals go through hex strings and pad short words with array spreads
- * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also
+ * (`new Uint8Array([...zeros, ...bytes])`), which was ~5 % of an ERC20 transfer. Also the
+ * common two-operand opcodes and the jumps, without the array `popN` makes for every call. Also
  * synchronous gas handlers for the opcodes whose dynamic gas is only memory expansion (MLOAD,
  * MSTORE, MSTORE8, KECCAK256, RETURN, REVERT), and SLOAD and SSTORE with their gas handlers
  * without promises where the state is in memory (`fast-storage.ts`).
@@ -16,7 +18,8 @@
  * The modules that wrap entries (the call time-out, tracers, transfer logs) go through
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
-import { toBigInt, word } from '../../hex.js'
+import { toBigInt, word, wordAt, writeBigEndian } from '../../hex.js'
+import { peek, plus, type Stack } from './stack.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
 
 /** One entry of an EVM's opcode table. */
@@ -33,18 +36,42 @@ interface Params {
 
 interface RunState {
   opCode: number
+  programCounter: number
   memoryWordCount: bigint
   highestMemCost: bigint
-  stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(n?: number): bigint[] }
-  memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array; write(offset: number, size: number, value: Uint8Array): void }
+  validJumps: ArrayLike<number>
+  stack: Stack
+  memory: {
+    _store: Uint8Array
+    extend(offset: number, size: number): void
+    read(offset: number, size: number, avoidCopy?: boolean): Uint8Array
+    write(offset: number, size: number, value: Uint8Array): void
+  }
   interpreter: {
     storageLoad(key: Uint8Array): Promise<Uint8Array>
     log(data: Uint8Array, topicsCount: number, topics: Uint8Array[]): void
     getCallData(): Uint8Array
     getCallDataSize(): bigint
+    _env: { code: Uint8Array }
   }
 }
 
+type OpHandler = (runState: RunState, common: unknown) => unknown
+
+const ADD = 0x01
+const MUL = 0x02
+const SUB = 0x03
+const DIV = 0x04
+const LT = 0x10
+const GT = 0x11
+const EQ = 0x14
+const AND = 0x16
+const OR = 0x17
+const XOR = 0x18
+const SHL = 0x1b
+const SHR = 0x1c
+const JUMP = 0x56
+const JUMPI = 0x57
 const KECCAK256 = 0x20
 const CALLDATALOAD = 0x35
 const MLOAD = 0x51
@@ -57,19 +84,183 @@ const REVERT = 0xfd
 const LOG0 = 0xa0
 const LOG4 = 0xa4
 
-const replacements: Array<[number, (runState: RunState, common: unknown) => unknown]> = [
+const TWO_256 = 1n << 256n
+const MAX_256 = TWO_256 - 1n
+
+/**
+ * The library's own handler of `opcode`, for what a replacement leaves to it: a stack too short
+ * (its handler throws the underflow, before anything is popped, as `popN` does) or a failing
+ * jump (its handler traps with the location).
+ */
+function library(opcode: number, runState: RunState, common: unknown): unknown {
+  return (originals.get(opcode) as OpHandler)(runState, common)
+}
+
+/**
+ * The replacements. The two-operand ones do what the library's do (`popN(2)`, the operation,
+ * `push`) without `popN`'s array, one allocation per opcode; each handler is its own function,
+ * so that each call site sees one callee and one operation.
+ */
+const replacements: Array<[number, OpHandler]> = [
+  [
+    ADD,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(ADD, runState, common)
+      const r = stack.pop() + stack.pop()
+      stack.push(r >= TWO_256 ? r - TWO_256 : r)
+    },
+  ],
+  [
+    MUL,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(MUL, runState, common)
+      stack.push((stack.pop() * stack.pop()) & MAX_256)
+    },
+  ],
+  [
+    SUB,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(SUB, runState, common)
+      const a = stack.pop()
+      const b = stack.pop()
+      stack.push(a >= b ? a - b : a - b + TWO_256)
+    },
+  ],
+  [
+    DIV,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(DIV, runState, common)
+      const a = stack.pop()
+      const b = stack.pop()
+      stack.push(b === 0n ? 0n : a / b)
+    },
+  ],
+  [
+    LT,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(LT, runState, common)
+      stack.push(stack.pop() < stack.pop() ? 1n : 0n)
+    },
+  ],
+  [
+    GT,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(GT, runState, common)
+      stack.push(stack.pop() > stack.pop() ? 1n : 0n)
+    },
+  ],
+  [
+    EQ,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(EQ, runState, common)
+      stack.push(stack.pop() === stack.pop() ? 1n : 0n)
+    },
+  ],
+  [
+    AND,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(AND, runState, common)
+      stack.push(stack.pop() & stack.pop())
+    },
+  ],
+  [
+    OR,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(OR, runState, common)
+      stack.push(stack.pop() | stack.pop())
+    },
+  ],
+  [
+    XOR,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(XOR, runState, common)
+      stack.push(stack.pop() ^ stack.pop())
+    },
+  ],
+  [
+    SHL,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(SHL, runState, common)
+      const shift = stack.pop()
+      const value = stack.pop()
+      stack.push(shift > 256n ? 0n : (value << shift) & MAX_256)
+    },
+  ],
+  [
+    SHR,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(SHR, runState, common)
+      const shift = stack.pop()
+      const value = stack.pop()
+      stack.push(shift > 256n ? 0n : value >> shift)
+    },
+  ],
+  [
+    JUMPI,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(JUMPI, runState, common)
+      const cond = peek(stack, 1)
+      if (cond === 0n) {
+        stack.pop()
+        stack.pop()
+        return
+      }
+      const dest = peek(stack, 0)
+      // Past the code or not a JUMPDEST: the library's handler pops, checks and traps.
+      // (`getCodeSize()` is the length as a new bigint; compared with the number itself here.)
+      if (dest > runState.interpreter._env.code.length || runState.validJumps[Number(dest)] !== 1) return library(JUMPI, runState, common)
+      stack.pop()
+      stack.pop()
+      runState.programCounter = Number(dest)
+    },
+  ],
+  [
+    JUMP,
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 1) return library(JUMP, runState, common)
+      const dest = peek(stack, 0)
+      if (dest > runState.interpreter._env.code.length || runState.validJumps[Number(dest)] !== 1) return library(JUMP, runState, common)
+      stack.pop()
+      runState.programCounter = Number(dest)
+    },
+  ],
   [
     MLOAD,
     (runState) => {
-      const pos = runState.stack.pop()
-      runState.stack.push(toBigInt(runState.memory.read(Number(pos), 32, true)))
+      const pos = Number(runState.stack.pop())
+      // `memory.read(pos, 32, true)` is a new view of the memory per MLOAD; the word is read in place.
+      const memory = runState.memory
+      memory.extend(pos, 32)
+      runState.stack.push(wordAt(memory._store, pos))
     },
   ],
   [
     MSTORE,
-    (runState) => {
-      const [offset, value] = runState.stack.popN(2) as [bigint, bigint]
-      runState.memory.write(Number(offset), 32, word(value))
+    (runState, common) => {
+      const stack = runState.stack
+      if (stack.length < 2) return library(MSTORE, runState, common)
+      const offset = Number(stack.pop())
+      const value = stack.pop()
+      // `memory.write(offset, 32, word(value))` with the word written in place, not made first.
+      const memory = runState.memory
+      memory.extend(offset, 32)
+      const store = memory._store
+      store.fill(0, offset, offset + 32)
+      writeBigEndian(store, offset + 32, value)
     },
   ],
   [
@@ -89,7 +280,10 @@ const replacements: Array<[number, (runState: RunState, common: unknown) => unkn
       const hash = (common as { customCrypto: { keccak256?: (data: Uint8Array) => Uint8Array } }).customCrypto.keccak256
       // Without the node's keccak (a plain Common) the library's handler runs, with its own.
       if (hash === undefined) return (originals.get(KECCAK256) as (runState: RunState, common: unknown) => unknown)(runState, common)
-      const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+      const stack = runState.stack
+      if (stack.length < 2) return library(KECCAK256, runState, common)
+      const offset = stack.pop()
+      const length = stack.pop()
       // A view of memory, not a copy: the hash reads it at once.
       const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
       runState.stack.push(toBigInt(hash(data)))
@@ -111,6 +305,9 @@ function callDataWord(data: Uint8Array, at: number): bigint {
   return toBigInt(CALLDATA_WORD)
 }
 
+/** Below this, offsets and lengths add up exactly as numbers. */
+const SMALL = 1n << 40n
+
 /**
  * The memory-expansion charge of an access to `length` bytes at `offset`, and the new memory
  * size, as @ethereumjs/evm's `subMemUsage` computes them (words * memoryGas + words² /
@@ -118,6 +315,8 @@ function callDataWord(data: Uint8Array, at: number): bigint {
  */
 function memoryExpansion(runState: RunState, offset: bigint, length: bigint, common: Params): bigint {
   if (length === 0n) return 0n
+  // An access within the memory already paid for (most of them) is found without a bigint.
+  if (offset < SMALL && length < SMALL && Math.floor((Number(offset) + Number(length) + 31) / 32) <= runState.memoryWordCount) return 0n
   const words = (offset + length + 31n) / 32n
   if (words <= runState.memoryWordCount) return 0n
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
@@ -135,14 +334,15 @@ function memoryExpansion(runState: RunState, offset: bigint, length: bigint, com
  * are async functions, so each MLOAD or MSTORE waited on a promise (see fast-interpreter.ts).
  */
 const gasReplacements: Array<[number, GasHandler]> = [
-  [MLOAD, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 32n, common)],
-  [MSTORE, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 32n, common)],
-  [MSTORE8, (runState, gas, common) => gas + memoryExpansion(runState, runState.stack.peek()[0] as bigint, 1n, common)],
+  [MLOAD, (runState, gas, common) => plus(gas, memoryExpansion(runState, peek(runState.stack, 0), 32n, common))],
+  [MSTORE, (runState, gas, common) => plus(gas, memoryExpansion(runState, peek(runState.stack, 0), 32n, common))],
+  [MSTORE8, (runState, gas, common) => plus(gas, memoryExpansion(runState, peek(runState.stack, 0), 1n, common))],
   [
     KECCAK256,
     (runState, gas, common) => {
-      const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
-      gas += memoryExpansion(runState, offset, length, common)
+      const offset = peek(runState.stack, 0)
+      const length = peek(runState.stack, 1)
+      gas = plus(gas, memoryExpansion(runState, offset, length, common))
       return gas + common.param('keccak256WordGas') * ((length + 31n) / 32n)
     },
   ],
@@ -158,8 +358,7 @@ let sloadGasHandler: ReturnType<typeof sloadGas>
 let sstoreGasHandler: ReturnType<typeof sstoreGas>
 
 function haltGas(runState: RunState, gas: bigint, common: Params): bigint {
-  const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
-  return gas + memoryExpansion(runState, offset, length, common)
+  return plus(gas, memoryExpansion(runState, peek(runState.stack, 0), peek(runState.stack, 1), common))
 }
 
 function log(runState: RunState): void {

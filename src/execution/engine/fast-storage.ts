@@ -24,6 +24,7 @@ import { EVMError } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode, equalsBytes } from '@ethereumjs/util'
 import { keyOf, toBigInt, unpadded, word } from '../../hex.js'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
+import { peek, plus, type Stack } from './stack.js'
 
 /** The EIPs under which storage access does more than these handlers do. */
 const STORAGE_EIPS = [6800, 7864, 7928, 8037, 8038]
@@ -73,40 +74,41 @@ interface Journal {
  */
 interface Slot {
   address: Address
+  /** The key as the stack holds it. */
+  value: bigint
   key: Uint8Array
   addressHex: string
   keyHex: string
 }
 
-function slotOf(address: Address, key: Uint8Array): Slot {
-  return { address, key, addressHex: keyOf(address.bytes), keyHex: keyOf(key) }
+function slotOf(address: Address, value: bigint): Slot {
+  const key = word(value)
+  return { address, value, key, addressHex: keyOf(address.bytes), keyHex: keyOf(key) }
 }
 
 /**
- * The slot the last SLOAD or SSTORE gas handler worked out, for the opcode's own handler, which
- * runs right after it on the same stack top: the word and the two hex keys are then made once
- * per opcode instead of two or three times. A slot is only its address and key, so the held one
- * serves whichever handler asks for the same address object and key; another run's opcode in
- * between (concurrent calls, whose steps take turns while one awaits) replaces it, and the
- * handler that finds another key or address works its slot out itself.
+ * The slots the last few SLOADs and SSTOREs worked out, newest first in turn: an opcode's handler
+ * runs right after its gas handler on the same stack top, and contracts read and write the same
+ * few slots again and again in a frame (a balance read, checked, written), so the word and the two
+ * hex keys are made once per slot instead of two or three times per opcode. A slot is only its
+ * address and key, so a held one serves whichever handler asks for the same address object and
+ * key, in any run; the others work theirs out and take the oldest place.
  */
-let heldKey = 0n
-let heldSlot: Slot | undefined
+const HELD = 4
+const heldSlots: Array<Slot | undefined> = new Array<Slot | undefined>(HELD).fill(undefined)
+let nextHeld = 0
 
-/** The slot of `key` in the running contract, the held one when it is this address's and this key's. */
+/** The slot of `key` in the running contract, a held one when it is this address's and this key's. */
 function slotFor(runState: StorageRunState, key: bigint): Slot {
   const address = runState.interpreter._env.address
-  const held = heldSlot
-  if (held !== undefined && heldKey === key && held.address === address) return held
-  const slot = slotOf(address, word(key))
-  heldKey = key
-  heldSlot = slot
+  for (let i = 0; i < HELD; i++) {
+    const held = heldSlots[i]
+    if (held !== undefined && held.address === address && held.value === key) return held
+  }
+  const slot = slotOf(address, key)
+  heldSlots[nextHeld] = slot
+  nextHeld = (nextHeld + 1) % HELD
   return slot
-}
-
-/** Lets go of the held slot (an opcode's handler has used it). */
-function release(): void {
-  heldSlot = undefined
 }
 
 /** Whether the journal has the maps `Journal#isWarmedStorage` and `#addWarmedStorage` read. */
@@ -147,7 +149,7 @@ function warmUp(journal: Journal, slot: Slot): void {
 }
 
 export interface StorageRunState {
-  stack: { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void; peek(n?: number): bigint[] }
+  stack: Stack
   stateManager: unknown
   interpreter: {
     _env: { address: Address; contract: unknown }
@@ -274,7 +276,7 @@ function sstoreGasEIP2200(runState: StorageRunState, current: Uint8Array, origin
 export function sloadGas(library: GasHandler): GasHandler {
   return (runState, gas, common) => {
     if (!plainStorage(common)) return library(runState, gas, common)
-    return gas + accessStorage(runState, slotFor(runState, runState.stack.peek()[0] as bigint), false, common)
+    return plus(gas, accessStorage(runState, slotFor(runState, peek(runState.stack, 0)), false, common))
   }
 }
 
@@ -285,14 +287,15 @@ export function sstoreGas(library: GasHandler): GasHandler {
     if (state === undefined || !plainStorage(common)) return library(runState, gas, common)
     const interpreter = runState.interpreter
     if (interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
-    const [key, val] = runState.stack.peek(2) as [bigint, bigint]
+    const key = peek(runState.stack, 0)
+    const val = peek(runState.stack, 1)
     const slot = slotFor(runState, key)
     const current = state.storageNowByKey(slot.addressHex, slot.keyHex)
     if (current === undefined) return library(runState, gas, common)
     const original = originalNow(state, slot)
     if (original === undefined) return library(runState, gas, common)
     gas += sstoreGasEIP2200(runState, storageWord(current), storageWord(original), val === 0n ? EMPTY : word(val), slot, common)
-    return gas + accessStorage(runState, slot, true, common)
+    return plus(gas, accessStorage(runState, slot, true, common))
   }
 }
 
@@ -300,7 +303,6 @@ export function sstoreGas(library: GasHandler): GasHandler {
 export function sload(runState: StorageRunState, common: Params): void | Promise<void> {
   const key = runState.stack.pop()
   const slot = slotFor(runState, key)
-  release()
   const interpreter = runState.interpreter as StorageRunState['interpreter'] & { storageLoad(key: Uint8Array): Promise<Uint8Array> }
   const state = syncState(runState)
   const value = state !== undefined && plainStorage(common) ? state.storageNowByKey(slot.addressHex, slot.keyHex) : undefined
@@ -316,11 +318,14 @@ export function sstore(library: OpHandler): OpHandler {
   return (runState, common) => {
     const state = syncState(runState)
     if (state === undefined || !plainStorage(common)) return library(runState, common)
-    const [key, val] = runState.stack.popN(2) as [bigint, bigint]
+    const stack = runState.stack
+    const key = peek(stack, 0)
+    const val = peek(stack, 1)
+    stack.pop()
+    stack.pop()
     const interpreter = runState.interpreter
     const address = interpreter._env.address
     const slot = slotFor(runState, key)
-    release()
     state.setStorageByKey(slot.addressHex, slot.keyHex, val === 0n ? Uint8Array.from([]) : unpadded(val))
     const account = state.accountNow(address)
     if (account === NOT_AT_HAND) return state.getAccount(address).then((read) => setContract(interpreter, read))

@@ -111,12 +111,14 @@ export const STACK_MEMBERS: readonly Member[] = [
   { name: 'push', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'peek', kind: 'function', usedBy: 'fast opcodes, tracers' },
   { name: 'getStack', kind: 'function', usedBy: 'tracers (the implicit STOP step)' },
-  { name: 'length', kind: 'number', usedBy: 'tracers' },
+  { name: 'length', kind: 'number', usedBy: 'tracers, fast opcodes' },
+  { name: '_store', kind: 'object', usedBy: 'fast opcodes (operands read in place, stack.ts)' },
 ]
 export const MEMORY_MEMBERS: readonly Member[] = [
   { name: 'read', kind: 'function', usedBy: 'fast opcodes' },
   { name: 'write', kind: 'function', usedBy: 'fast opcodes' },
-  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step; frames.ts)' },
+  { name: 'extend', kind: 'function', usedBy: 'fast opcodes (MLOAD, MSTORE in place)' },
+  { name: '_store', kind: 'object', usedBy: 'tracers (call input, memory of the implicit STOP step; frames.ts), fast opcodes (MLOAD, MSTORE)' },
 ]
 
 /** Fields of the interpreter's environment (`_env`, `runState.env`). */
@@ -124,6 +126,7 @@ export const ENV_MEMBERS: readonly Member[] = [
   { name: 'address', kind: 'object', usedBy: 'tracers' },
   { name: 'depth', kind: 'number', usedBy: 'tracers (call depth)' },
   { name: 'contract', kind: 'object', usedBy: 'tracers (balance, nonce)' },
+  { name: 'code', kind: 'object', usedBy: 'fast opcodes (JUMP, JUMPI: the code\'s length)' },
 ]
 
 /** Fields of a `Message` (made with every option unset: the field must still be an own property). */
