@@ -12,7 +12,8 @@
  * folder inside this repository (a copy elsewhere loads without the native secp256k1: keep A/B
  * copies in the git-ignored `.scratch/`). `FINALITY_REPLAY_SCENARIOS` as for the replay;
  * `BENCH_CONTESTANTS_DIR` where `@nomicfoundation/edr` is installed (default bench/contestants);
- * `BENCH_AB_CORE` the core to pin to (default 0).
+ * `BENCH_AB_CORE` the core to pin to (default 0); `BENCH_AB_CLOCK=wall` runs both builds on the wall
+ * clock, as `npm run bench:replay` does by default, where libfaketime is not installed.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -33,8 +34,9 @@ const core = process.env.BENCH_AB_CORE ?? '0'
 const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
 const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
 if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
-const faketime = findLibfaketime()
-if (faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime)')
+const wallClock = process.env.BENCH_AB_CLOCK === 'wall'
+const faketime = wallClock ? undefined : findLibfaketime()
+if (!wallClock && faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime)')
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -47,7 +49,9 @@ try {
   await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
   const bundle = path.join(tmp, 'runner.mjs')
   const config = loadScenario(scenario.file).config
-  const clockEnv = frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const clock = faketime === undefined ? 'wall' : 'frozen'
+
   const { privateKeyToAddress } = await import('viem/accounts')
   const wanted = finalityOptions(config, privateKeyToAddress)
   const run = (contestant: 'finality' | 'edr', job: Job, label: string): Promise<ReplayResult> => {
@@ -65,12 +69,12 @@ try {
   const urlB = pathToFileURL(path.resolve(distB, 'index.js')).href
   const idsFile = path.join(tmp, 'edr-ids.json')
   const knownA = await knownOptions(urlA, wanted)
-  await run('edr', { root: ROOT, finalityUrl: urlA, contestantsDir, knownOptions: knownA, writeIdsTo: idsFile, clock: 'frozen' }, 'edr')
+  await run('edr', { root: ROOT, finalityUrl: urlA, contestantsDir, knownOptions: knownA, writeIdsTo: idsFile, clock }, 'edr')
   const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
   const sides = { A: { url: urlA, known: knownA, results: [] as ReplayResult[] }, B: { url: urlB, known: await knownOptions(urlB, wanted), results: [] as ReplayResult[] } }
   for (let i = 0; i < runs; i++) {
     for (const [name, side] of Object.entries(sides)) {
-      const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock: 'frozen' }, name)
+      const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock }, name)
       side.results.push(r)
       console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
     }
