@@ -69,7 +69,8 @@ function hashDirect(d: NonNullable<typeof direct>, data: Uint8Array): void {
 }
 
 /**
- * Small inputs go to the hasher from a buffer outside the heap. hash-wasm views its input
+ * Without the module's functions (hash-wasm as installed, which the tests from the sources
+ * load), small inputs go to the hasher from a buffer outside the heap. hash-wasm views its input
  * through `.buffer`, and V8 keeps a typed array of up to 64 bytes on its heap until something
  * asks for its buffer: then it moves the bytes to an ArrayBuffer of their own (~0.3 µs, and
  * garbage for the GC). Most of what the node hashes is that small: keys, addresses, words, short
