@@ -109,6 +109,13 @@ export function getDataGas(tx) {`,
         }
         tokens += BigInt(zeros) + BigInt(bytes.length - zeros) * 4n;`,
   },
+  {
+    file: /hash-wasm[\\/]dist[\\/]index\.esm\.js$/,
+    why: "the keccak module's own functions exposed on the hasher createKeccak makes (`exports`), which src/crypto/keccak.ts calls directly: the hasher's update and digest make three objects per hash (two views of the input, a copy of the digest), ~8 KB of garbage a send",
+    from: `            digest: (outputType) => wasm.digest(outputType, 0x01),`,
+    to: `            digest: (outputType) => wasm.digest(outputType, 0x01),
+            exports: wasm.getExports(),`,
+  },
 ]
 
 /**

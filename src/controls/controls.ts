@@ -154,7 +154,9 @@ export class Controls {
       this.pool.replaceAll(snap.pool)
       this.producer.settings.restoreTime(snap.time)
     })
-    this.snapshots = this.snapshots.slice(0, this.options.reusableSnapshots ? index + 1 : index)
+    // Cut in place: a suite keeps hundreds of snapshots alive, and a copy of the list per revert
+    // (grown again by the next snapshot's push) was most of what a snapshot-revert pair allocated.
+    this.snapshots.length = this.options.reusableSnapshots ? index + 1 : index
     if (this.snapshots.length === 0) this.chain.recordUndo(false)
     return true
   }

@@ -14,17 +14,63 @@ let starting: Promise<void> | undefined
 /** Starts the WebAssembly hasher once per process; safe to await many times. */
 export function initKeccak(): Promise<void> {
   if (process.env.FINALITY_KECCAK === 'noble') return Promise.resolve()
-  starting ??= createKeccak(256).then(
-    (hasher) => {
-      wasm = hasher
-    },
-    () => {},
-  )
+  starting ??= createKeccak(256).then(useHasher, () => {})
   return starting
 }
 
 /**
- * Small inputs go to the hasher from a buffer outside the heap. hash-wasm views its input
+ * The functions of hash-wasm's keccak module itself, which the build exposes on the hasher it
+ * makes (tsup.config.ts, START_UP_PATCHES): the hasher's `update` makes two views of each input
+ * and its `digest` a new array, three objects per hash (~8 KB of garbage a send, whose block
+ * hashes ~40 times) and ~0.1 µs. Called directly, a hash allocates only its answer (a kept hash
+ * not even that), and an input is written into the module's memory with no view of it made.
+ */
+interface KeccakModule {
+  memory: { buffer: ArrayBuffer }
+  Hash_GetBuffer(): number
+  Hash_Init(bits: number): void
+  Hash_Update(length: number): void
+  Hash_Final(padding: number): void
+}
+
+/** The module's input and output area (16 KB, hash-wasm's size), and its first 32 bytes: the digest. */
+const IO_SIZE = 16 * 1024
+let direct: { module: KeccakModule; io: Uint8Array; digest: Uint8Array } | undefined
+
+/**
+ * Hashes with `hasher` from now on: directly through its module's functions when it exposes
+ * them (the build's hash-wasm), else through its own methods (hash-wasm as installed).
+ */
+export function useHasher(hasher: IHasher): void {
+  wasm = hasher
+  const module = (hasher as IHasher & { exports?: KeccakModule }).exports
+  direct = module === undefined ? undefined : { module, io: new Uint8Array(0), digest: new Uint8Array(0) }
+}
+
+/** Runs keccak256 over `data` in the module; the digest is then in `direct.digest`. */
+function hashDirect(d: NonNullable<typeof direct>, data: Uint8Array): void {
+  // A memory that grew has a new buffer: the views are made again (keccak's module never grows it).
+  if (d.io.byteLength === 0) {
+    d.io = new Uint8Array(d.module.memory.buffer, d.module.Hash_GetBuffer(), IO_SIZE)
+    d.digest = d.io.subarray(0, 32)
+  }
+  d.module.Hash_Init(256)
+  if (data.length <= IO_SIZE) {
+    d.io.set(data)
+    d.module.Hash_Update(data.length)
+  } else {
+    for (let read = 0; read < data.length; read += IO_SIZE) {
+      const end = Math.min(read + IO_SIZE, data.length)
+      d.io.set(data.subarray(read, end))
+      d.module.Hash_Update(end - read)
+    }
+  }
+  d.module.Hash_Final(0x01)
+}
+
+/**
+ * Without the module's functions (hash-wasm as installed, which the tests from the sources
+ * load), small inputs go to the hasher from a buffer outside the heap. hash-wasm views its input
  * through `.buffer`, and V8 keeps a typed array of up to 64 bytes on its heap until something
  * asks for its buffer: then it moves the bytes to an ArrayBuffer of their own (~0.3 µs, and
  * garbage for the GC). Most of what the node hashes is that small: keys, addresses, words, short
@@ -36,6 +82,12 @@ const smallViews = Array.from({ length: SMALL + 1 }, (_, n) => smallInput.subarr
 
 /** keccak256 of `data`. Synchronous: the shared hasher is reset for each call. */
 export function keccak256(data: Uint8Array): Uint8Array {
+  if (direct !== undefined) {
+    hashDirect(direct, data)
+    const out = new Uint8Array(32)
+    out.set(direct.digest)
+    return out
+  }
   if (wasm === undefined) return nobleKeccak(data)
   wasm.init()
   if (data.length <= SMALL) {
@@ -59,7 +111,9 @@ let used = 0
 
 /** keccak256 of `data`, for a hash that will be kept (see above). */
 export function keccak256Kept(data: Uint8Array): Uint8Array {
-  return kept(keccak256(data))
+  if (direct === undefined) return kept(keccak256(data))
+  hashDirect(direct, data)
+  return kept(direct.digest)
 }
 
 /**
@@ -70,6 +124,7 @@ export function keccak256Kept(data: Uint8Array): Uint8Array {
 export function keccak256OfHex(hex: string, keep: boolean): Uint8Array {
   const n = hex.length >> 1
   if (wasm === undefined || n > SMALL || !decodeHex(hex, n)) return keep ? keccak256Kept(fromHex(hex)) : keccak256(fromHex(hex))
+  if (direct !== undefined) return keep ? keccak256Kept(smallViews[n] as Buffer) : keccak256(smallViews[n] as Buffer)
   wasm.init()
   wasm.update(smallViews[n] as Buffer)
   const hash = wasm.digest('binary')

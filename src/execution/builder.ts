@@ -32,8 +32,8 @@ import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
 import { builtHeader, keepBlockEncoding, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
-import { encodeStrings } from '../rlp.js'
-import { fromHex, unpadded } from '../hex.js'
+import { encodeStrings, headerLength, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
+import { fromHex } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
 export interface Rejected {
@@ -108,54 +108,69 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
 const PLACEHOLDER_ROOT = new Uint8Array(32)
 const PLACEHOLDER_BLOOM = new Uint8Array(256)
 
-/** Zero as an RLP quantity (empty), shared: the fields lists below are only read, to be encoded. */
-const ZERO_QUANTITY = new Uint8Array(0)
-
-/** A quantity that is often zero (difficulty, gas used, blob gas) as bytes. */
-function quantityBytes(value: bigint): Uint8Array {
-  return value === 0n ? ZERO_QUANTITY : unpadded(value)
-}
-
-/** The last gas limit and its bytes: the same block after block. */
-let lastGasLimit: { value: bigint; bytes: Uint8Array } | undefined
-
-function gasLimitBytes(value: bigint): Uint8Array {
-  if (lastGasLimit?.value !== value) lastGasLimit = { value, bytes: unpadded(value) }
-  return lastGasLimit.bytes
-}
-
 /**
- * The header's fields in RLP order, as `BlockHeader#raw` lists them for the forks this node runs
- * (London to Osaka: base fee, withdrawals root, blob gas, beacon root, requests hash). `raw`
- * turns each number into bytes through a hex string and a regular expression; this uses
- * `unpadded`. Forks that add other fields (EIP-7928, EIP-7843) go through `raw` itself.
+ * A built header's RLP, written into one buffer from the fields' sizes, as `BlockHeader#raw`
+ * lists them for the forks this node runs (London to Osaka: base fee, withdrawals root, blob gas,
+ * beacon root, requests hash) and `serialize` encodes them. `raw` turns each number into bytes
+ * through a hex string and a regular expression, and a list of the fields' own arrays would be
+ * made for one encoding. Forks that add other fields (EIP-7928, EIP-7843) go through `raw` itself.
  */
-export function headerFields(header: BlockHeader): Uint8Array[] {
+export function encodeHeader(header: BlockHeader): Uint8Array {
   const common = header.common
-  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return header.raw()
-  const fields = [
-    header.parentHash,
-    header.uncleHash,
-    header.coinbase.bytes,
-    header.stateRoot,
-    header.transactionsTrie,
-    header.receiptTrie,
-    header.logsBloom,
-    quantityBytes(header.difficulty),
-    unpadded(header.number),
-    gasLimitBytes(header.gasLimit),
-    quantityBytes(header.gasUsed),
-    unpadded(header.timestamp),
-    header.extraData,
-    header.mixHash,
-    header.nonce,
-  ]
-  if (common.isActivatedEIP(1559)) fields.push(unpadded(header.baseFeePerGas as bigint))
-  if (common.isActivatedEIP(4895)) fields.push(header.withdrawalsRoot as Uint8Array)
-  if (common.isActivatedEIP(4844)) fields.push(quantityBytes(header.blobGasUsed as bigint), quantityBytes(header.excessBlobGas as bigint))
-  if (common.isActivatedEIP(4788)) fields.push(header.parentBeaconBlockRoot as Uint8Array)
-  if (common.isActivatedEIP(7685)) fields.push(header.requestsHash as Uint8Array)
-  return fields
+  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return encodeStrings(header.raw())
+  const london = common.isActivatedEIP(1559)
+  const shanghai = common.isActivatedEIP(4895)
+  const cancun = common.isActivatedEIP(4844)
+  const beacon = common.isActivatedEIP(4788)
+  const prague = common.isActivatedEIP(7685)
+  const coinbase = header.coinbase.bytes
+  let payload =
+    stringLength(header.parentHash) +
+    stringLength(header.uncleHash) +
+    stringLength(coinbase) +
+    stringLength(header.stateRoot) +
+    stringLength(header.transactionsTrie) +
+    stringLength(header.receiptTrie) +
+    stringLength(header.logsBloom) +
+    uintLength(header.difficulty) +
+    uintLength(header.number) +
+    uintLength(header.gasLimit) +
+    uintLength(header.gasUsed) +
+    uintLength(header.timestamp) +
+    stringLength(header.extraData) +
+    stringLength(header.mixHash) +
+    stringLength(header.nonce)
+  if (london) payload += uintLength(header.baseFeePerGas as bigint)
+  if (shanghai) payload += stringLength(header.withdrawalsRoot as Uint8Array)
+  if (cancun) payload += uintLength(header.blobGasUsed as bigint) + uintLength(header.excessBlobGas as bigint)
+  if (beacon) payload += stringLength(header.parentBeaconBlockRoot as Uint8Array)
+  if (prague) payload += stringLength(header.requestsHash as Uint8Array)
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let pos = writeHeader(out, 0, 0xc0, payload)
+  pos = writeString(out, pos, header.parentHash)
+  pos = writeString(out, pos, header.uncleHash)
+  pos = writeString(out, pos, coinbase)
+  pos = writeString(out, pos, header.stateRoot)
+  pos = writeString(out, pos, header.transactionsTrie)
+  pos = writeString(out, pos, header.receiptTrie)
+  pos = writeString(out, pos, header.logsBloom)
+  pos = writeUint(out, pos, header.difficulty)
+  pos = writeUint(out, pos, header.number)
+  pos = writeUint(out, pos, header.gasLimit)
+  pos = writeUint(out, pos, header.gasUsed)
+  pos = writeUint(out, pos, header.timestamp)
+  pos = writeString(out, pos, header.extraData)
+  pos = writeString(out, pos, header.mixHash)
+  pos = writeString(out, pos, header.nonce)
+  if (london) pos = writeUint(out, pos, header.baseFeePerGas as bigint)
+  if (shanghai) pos = writeString(out, pos, header.withdrawalsRoot as Uint8Array)
+  if (cancun) {
+    pos = writeUint(out, pos, header.blobGasUsed as bigint)
+    pos = writeUint(out, pos, header.excessBlobGas as bigint)
+  }
+  if (beacon) pos = writeString(out, pos, header.parentBeaconBlockRoot as Uint8Array)
+  if (prague) writeString(out, pos, header.requestsHash as Uint8Array)
+  return out
 }
 
 /** The header fields a block's execution decides; written into the header once it has run. */
@@ -358,7 +373,7 @@ export class BlockBuilder {
       if (requestsHash !== undefined) outcome.requestsHash = requestsHash
       Object.freeze(blockHeader)
       // The header's RLP once, for its hash and for the block's RLP.
-      const headerRlp = encodeStrings(headerFields(blockHeader))
+      const headerRlp = encodeHeader(blockHeader)
       setHeaderHash(blockHeader, keccak256(headerRlp))
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
@@ -417,7 +432,7 @@ export class BlockBuilder {
       }
       const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
-      const headerRlp = encodeStrings(headerFields(blockHeader))
+      const headerRlp = encodeHeader(blockHeader)
       setHeaderHash(blockHeader, keccak256(headerRlp))
       const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
       keepBlockEncoding(block, headerRlp, [], withdrawals)

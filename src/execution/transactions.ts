@@ -19,8 +19,7 @@ import { blobTransaction } from '../chain/decode.js'
 import { MAX_LEGACY_CHAIN_ID } from '../chain/common.js'
 import { ExecutionReverted, Refused, TransactionFailed, TxRejected } from '../domain-errors.js'
 import { keccak256 } from '../crypto/keccak.js'
-import { concat, fromHex, keyOf, toBigInt } from '../hex.js'
-import { encodeList } from '../rlp.js'
+import { fromHex, keyOf, toBigInt } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
 import type { PoolReads, TxPool } from '../txpool/pool.js'
@@ -28,7 +27,7 @@ import type { CallExecutor } from './call.js'
 import { BlobStore } from './blob-store.js'
 import { splitBlobEnvelope, verifyBlobSidecar } from './blobs.js'
 import { feeMarketFromValues } from './engine/fee-market-tx.js'
-import { FEE_MARKET_TYPE, feeMarketItems, signedBy, withEncoding, withSignature } from './engine/tx.js'
+import { feeMarketMessage, signedBy, withEncoding, withSignature } from './engine/tx.js'
 import { checkInitcodeSize, initcodeTooLarge } from './tx-fields.js'
 import { requestTransaction } from './request-tx.js'
 import { transactionFailedError } from './transaction-failure.js'
@@ -76,9 +75,9 @@ function impersonated(tx: TypedTransaction, from: Uint8Array): TypedTransaction 
 function signWith(tx: TypedTransaction, key: Uint8Array, from: Uint8Array): TypedTransaction {
   const ecsign = tx.common.customCrypto.ecsign
   if (tx.type !== TransactionType.FeeMarketEIP1559 || ecsign === undefined || key.length !== 32) return signedBy(tx.sign(key), from)
-  const items = feeMarketItems(tx)
-  const signature = ecsign(keccak256(concat(FEE_MARKET_TYPE, encodeList(items))), key) as unknown as Uint8Array
-  const fast = withSignature(tx, BigInt(signature[0] as number), toBigInt(signature.subarray(1, 33)), toBigInt(signature.subarray(33, 65)), items)
+  const message = feeMarketMessage(tx)
+  const signature = ecsign(keccak256(message), key) as unknown as Uint8Array
+  const fast = withSignature(tx, BigInt(signature[0] as number), toBigInt(signature.subarray(1, 33)), toBigInt(signature.subarray(33, 65)), message)
   return fast === undefined ? signedBy(tx.sign(key), from) : signedBy(fast.tx, from, fast.bytes)
 }
 

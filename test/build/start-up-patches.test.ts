@@ -3,17 +3,23 @@
  * libraries' results: each patch's text is found in the installed library, and the replaced code
  * computes what the library's own code computes. The data-gas counts (a transaction's data gas and
  * its EIP-7623 calldata floor) are run side by side, the library's lines and the patch's, on
- * data of every shape.
+ * data of every shape. keccak256 through the functions the hash-wasm patch exposes equals noble's.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { IHasher } from 'hash-wasm'
 import { describe, expect, it } from 'vitest'
 import { START_UP_PATCHES } from '../../tsup.config.js'
+import { keccak256, keccak256Kept, keccak256OfHex, useHasher } from '../../src/crypto/keccak.js'
 
 const require = createRequire(import.meta.url)
 
 function libraryFile(pattern: RegExp): string {
+  if (pattern.source.startsWith('hash-wasm')) return join(dirname(require.resolve('hash-wasm/package.json')), 'dist', 'index.esm.js')
   const pkg = /@ethereumjs\[\\\\\/\]([a-z]+)/.exec(pattern.source)?.[1]
   if (pkg === undefined) throw new Error(`no package in ${pattern.source}`)
   const root = join(dirname(require.resolve(`@ethereumjs/${pkg}`)), '..', '..')
@@ -64,5 +70,40 @@ describe('the build\'s start-up patches', () => {
     const patched = new Function('tx', 'start', `let tokens = start;\n${p.to}\nreturn tokens`) as (tx: unknown, start: bigint) => bigint
     for (const data of samples()) expect(patched({ data }, 0n)).toBe(library({ data }, 0n))
     expect(patched({ data: Uint8Array.of(0, 1, 0, 2) }, 0n)).toBe(10n)
+  })
+
+  it('behavior: keccak256 through the keccak module\'s exposed functions equals noble\'s, kept, from hex and across the 16 KB input area', async () => {
+    const p = patch("the keccak module's own functions")
+    const dir = mkdtempSync(join(tmpdir(), 'finality-hash-wasm-'))
+    try {
+      const file = join(dir, 'index.esm.mjs')
+      writeFileSync(file, readFileSync(libraryFile(p.file), 'utf8').replace(p.from, p.to))
+      const { createKeccak } = (await import(pathToFileURL(file).href)) as { createKeccak(bits: number): Promise<IHasher & { exports?: unknown }> }
+      const hasher = await createKeccak(256)
+      expect(hasher.exports).toBeDefined()
+      useHasher(hasher)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
+    const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
+    const lengths = [...Array.from({ length: 301 }, (_, i) => i), 16_383, 16_384, 16_385, 40_000]
+    const answers: Uint8Array[] = []
+    for (const length of lengths) {
+      const expected = hex(keccak_256(input(length)))
+      const answer = keccak256(input(length))
+      answers.push(answer)
+      expect(hex(answer), `${length} bytes`).toBe(expected)
+      expect(hex(keccak256Kept(input(length))), `${length} bytes, kept`).toBe(expected)
+      // A view into a larger array, as trie nodes and words are hashed.
+      expect(hex(keccak256(new Uint8Array([1, ...input(length), 2]).subarray(1, length + 1))), `${length} bytes, a view`).toBe(expected)
+    }
+    // Each answer is its own array: a later hash does not change an earlier answer.
+    for (const [i, length] of lengths.entries()) expect(hex(answers[i]!)).toBe(hex(keccak_256(input(length))))
+    for (const h of ['', 'ab', 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'ff'.repeat(64), 'ee'.repeat(65)]) {
+      const expected = hex(keccak_256(Uint8Array.from(Buffer.from(h, 'hex'))))
+      expect(hex(keccak256OfHex(h, false))).toBe(expected)
+      expect(hex(keccak256OfHex(h, true))).toBe(expected)
+    }
   })
 })

@@ -10,7 +10,7 @@ import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { blobTransaction } from '../../chain/decode.js'
 import { createChainCommon } from '../../chain/common.js'
-import { signingHash } from './tx.js'
+import { feeMarketMessage, signingHash, withSignature } from './tx.js'
 
 const common = createChainCommon(31337n, 'prague')
 const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -61,5 +61,31 @@ describe('signingHash', () => {
     const decoded = blobTransaction(bytes, common)
     expect(decoded.getSenderAddress().toString()).toBe(bytesToHex(privateToAddress(key)))
     expect(bytesToHex(signingHash(decoded, bytes))).toBe(bytesToHex(decoded.getHashedMessageToSign()))
+  })
+})
+
+describe('feeMarketMessage and withSignature', () => {
+  const fee = { type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n } as const
+  const feeCases: Array<[string, () => TypedTransaction]> = [
+    ['plain call', () => createTx({ ...base, ...fee }, { common })],
+    ['zero fields', () => createTx({ type: 2, to, nonce: 0n, gasLimit: 0n, value: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, { common })],
+    ['one-byte fields below and at 0x80', () => createTx({ type: 2, to, nonce: 0x7fn, gasLimit: 0x80n, value: 1n, data: '0x7f', maxFeePerGas: 0x80n, maxPriorityFeePerGas: 0x7fn }, { common })],
+    ['creation', () => createTx({ nonce: 1n, gasLimit: 100_000n, value: 0n, data: '0x6000', ...fee }, { common })],
+    ['access list', () => createTx({ ...base, ...fee, accessList }, { common })],
+    ['large data (long list header)', () => createTx({ ...base, ...fee, data: `0x${'ab'.repeat(5000)}` }, { common })],
+    ['256-bit value', () => createTx({ ...base, ...fee, value: 2n ** 256n - 1n }, { common })],
+  ]
+
+  it.each(feeCases)('%s: the message and the signed bytes equal @ethereumjs/tx', (_name, make) => {
+    const unsigned = make()
+    const message = feeMarketMessage(unsigned)
+    expect(bytesToHex(message)).toBe(bytesToHex(unsigned.getMessageToSign() as Uint8Array))
+    const signed = unsigned.sign(key)
+    for (const given of [message, undefined]) {
+      const fast = withSignature(unsigned, signed.v!, signed.r!, signed.s!, given)
+      expect(fast).toBeDefined()
+      expect(bytesToHex(fast!.bytes)).toBe(bytesToHex(signed.serialize()))
+      expect(bytesToHex(fast!.tx.hash())).toBe(bytesToHex(signed.hash()))
+    }
   })
 })

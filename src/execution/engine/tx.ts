@@ -9,38 +9,53 @@
 import { Capability, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto/keccak.js'
-import { concat, unpadded } from '../../hex.js'
-import { encodeList, encodeString, headerLength, itemBounds, listItems, writeHeader } from '../../rlp.js'
+import { unpadded } from '../../hex.js'
+import { encodeList, encodeString, headerLength, itemBounds, listItems, stringLength, uintLength, writeHeader, writeString, writeUint } from '../../rlp.js'
 import { intrinsicGas } from './intrinsic-gas.js'
 import { fastPaths } from './gate.js'
 
 /** The order of secp256k1's group: `r` and `s` lie below it. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 
-/** The type byte of an EIP-1559 transaction's encoding. */
-export const FEE_MARKET_TYPE = Uint8Array.of(TransactionType.FeeMarketEIP1559)
 const NO_BYTES = new Uint8Array(0)
-const rlpUint = (value: bigint): Uint8Array => encodeString(unpadded(value))
 
 /**
- * The RLP items of an EIP-1559 transaction's unsigned fields, as ethereumjs' `raw()` lists them
- * and `getMessageToSign()` encodes them: chain id, nonce, tip, fee cap, gas, recipient (empty for
- * a creation), value, data, access list.
+ * The message an EIP-1559 transaction's signature covers: its type byte, then the RLP list of its
+ * unsigned fields as ethereumjs' `raw()` lists them and `getMessageToSign()` encodes them (chain
+ * id, nonce, tip, fee cap, gas, recipient (empty for a creation), value, data, access list),
+ * written into one buffer: the data is copied once, no array is made per field.
  */
-export function feeMarketItems(tx: TypedTransaction): Uint8Array[] {
+export function feeMarketMessage(tx: TypedTransaction): Uint8Array {
   const t = tx as unknown as { chainId: bigint; maxPriorityFeePerGas: bigint; maxFeePerGas: bigint; accessList: [Uint8Array, Uint8Array[]][] }
-  return [
-    rlpUint(t.chainId),
-    rlpUint(tx.nonce),
-    rlpUint(t.maxPriorityFeePerGas),
-    rlpUint(t.maxFeePerGas),
-    rlpUint(tx.gasLimit),
-    encodeString(tx.to?.bytes ?? NO_BYTES),
-    rlpUint(tx.value),
-    encodeString(tx.data),
-    encodeList(t.accessList.map(([address, keys]) => encodeList([encodeString(address), encodeList(keys.map(encodeString))]))),
-  ]
+  const to = tx.to?.bytes ?? NO_BYTES
+  const accessList = t.accessList.length === 0 ? EMPTY_LIST : encodeList(t.accessList.map(([address, keys]) => encodeList([encodeString(address), encodeList(keys.map(encodeString))])))
+  const payload =
+    uintLength(t.chainId) +
+    uintLength(tx.nonce) +
+    uintLength(t.maxPriorityFeePerGas) +
+    uintLength(t.maxFeePerGas) +
+    uintLength(tx.gasLimit) +
+    stringLength(to) +
+    uintLength(tx.value) +
+    stringLength(tx.data) +
+    accessList.length
+  const out = new Uint8Array(1 + headerLength(payload) + payload)
+  out[0] = TransactionType.FeeMarketEIP1559
+  let pos = writeHeader(out, 1, 0xc0, payload)
+  pos = writeUint(out, pos, t.chainId)
+  pos = writeUint(out, pos, tx.nonce)
+  pos = writeUint(out, pos, t.maxPriorityFeePerGas)
+  pos = writeUint(out, pos, t.maxFeePerGas)
+  pos = writeUint(out, pos, tx.gasLimit)
+  pos = writeString(out, pos, to)
+  pos = writeUint(out, pos, tx.value)
+  pos = writeString(out, pos, tx.data)
+  out.set(accessList, pos)
+  return out
 }
+
+/** The RLP of an empty list (an empty access list). */
+const EMPTY_LIST = Uint8Array.of(0xc0)
 
 /**
  * An unsigned EIP-1559 transaction with a signature added, and its signed encoding, without
@@ -48,14 +63,25 @@ export function feeMarketItems(tx: TypedTransaction): Uint8Array[] {
  * second time (the unsigned transaction passed them a moment ago) and the signed transaction is
  * then encoded field by field once more. The copy has the constructor's own properties in its
  * order, the signature's fields set, an empty cache and the options `addSignature` gives it; the
- * encoding is the unsigned one's fields followed by `v`, `r`, `s`. Undefined for another type,
- * or a signature the constructor would refuse (its checks word the error): then the caller
- * takes ethereumjs' path, as it does wherever @ethereumjs/tx's version is not a verified one.
+ * encoding is the unsigned one's fields (`message`, {@link feeMarketMessage}, when the caller
+ * made it already) followed by `v`, `r`, `s`. Undefined for another type, or a signature the
+ * constructor would refuse (its checks word the error): then the caller takes ethereumjs' path,
+ * as it does wherever @ethereumjs/tx's version is not a verified one.
  */
-export function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: bigint, items?: Uint8Array[]): { tx: TypedTransaction; bytes: Uint8Array } | undefined {
+export function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: bigint, message?: Uint8Array): { tx: TypedTransaction; bytes: Uint8Array } | undefined {
   if (!fastPaths('@ethereumjs/tx')) return undefined
   if (tx.type !== TransactionType.FeeMarketEIP1559 || (v !== 0n && v !== 1n) || r === 0n || s === 0n || s > HALF_N || r >= SECP256K1_N) return undefined
-  const bytes = concat(FEE_MARKET_TYPE, encodeList([...(items ?? feeMarketItems(tx)), rlpUint(v), rlpUint(r), rlpUint(s)]))
+  const unsigned = message ?? feeMarketMessage(tx)
+  const fields = itemBounds(unsigned, 1)
+  const payload = fields.end - fields.payload + uintLength(v) + uintLength(r) + uintLength(s)
+  const bytes = new Uint8Array(1 + headerLength(payload) + payload)
+  bytes[0] = TransactionType.FeeMarketEIP1559
+  let pos = writeHeader(bytes, 1, 0xc0, payload)
+  bytes.set(unsigned.subarray(fields.payload, fields.end), pos)
+  pos += fields.end - fields.payload
+  pos = writeUint(bytes, pos, v)
+  pos = writeUint(bytes, pos, r)
+  writeUint(bytes, pos, s)
   const source = tx as unknown as Record<string, unknown> & { txOptions: object; activeCapabilities: number[] }
   const copy = Object.assign(Object.create(Object.getPrototypeOf(tx) as object) as Record<string, unknown>, source)
   copy.cache = {}
