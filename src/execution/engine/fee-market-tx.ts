@@ -18,7 +18,7 @@ import type { Common } from '@ethereumjs/common'
 import { Capability, FeeMarket1559Tx, create1559FeeMarketTxFromBytesArray, createFeeMarket1559Tx, TransactionType } from '@ethereumjs/tx'
 import { toBigInt } from '../../hex.js'
 import { fastPaths } from './gate.js'
-import { baseTx, initcodeTooLarge, overGasCap } from './tx-base.js'
+import { baseTx, initcodeTooLarge, overGasCap, plainBaseFields } from './tx-base.js'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
@@ -135,15 +135,8 @@ export function unsignedFeeMarket(fields: FeeMarketFields, opts: FeeMarketOption
   const { nonce, gasLimit, to, value, data, accessList, maxFeePerGas, maxPriorityFeePerGas } = fields
   const { common } = opts
   const plain =
-    (to === undefined || (to instanceof Uint8Array && to.length === 20)) &&
-    data instanceof Uint8Array &&
+    plainBaseFields(to, data, nonce, gasLimit, value) &&
     (accessList === undefined || (Array.isArray(accessList) && accessList.length === 0)) &&
-    nonce >= 0n &&
-    nonce < MAX_UINT64 &&
-    gasLimit >= 0n &&
-    gasLimit <= MAX_UINT64 &&
-    value >= 0n &&
-    value <= MAX_INTEGER &&
     maxFeePerGas >= 0n &&
     maxFeePerGas <= MAX_INTEGER &&
     maxPriorityFeePerGas >= 0n &&

@@ -17,9 +17,8 @@ import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTx, LegacyTx, TransactionType } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { fastPaths } from './gate.js'
-import { baseTx, initcodeTooLarge, overGasCap } from './tx-base.js'
+import { baseTx, initcodeTooLarge, overGasCap, plainBaseFields } from './tx-base.js'
 
-const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
 
 /** The fields of an unsigned legacy transaction, as `createLegacyTx` takes them from a request. */
@@ -46,14 +45,7 @@ export function unsignedLegacy(fields: LegacyFields, opts: LegacyOptions): Legac
   const { nonce, gasLimit, gasPrice, to, value, data } = fields
   const { common } = opts
   const plain =
-    (to === undefined || (to instanceof Uint8Array && to.length === 20)) &&
-    data instanceof Uint8Array &&
-    nonce >= 0n &&
-    nonce < MAX_UINT64 &&
-    gasLimit >= 0n &&
-    gasLimit <= MAX_UINT64 &&
-    value >= 0n &&
-    value <= MAX_INTEGER &&
+    plainBaseFields(to, data, nonce, gasLimit, value) &&
     gasPrice >= 0n &&
     gasPrice <= MAX_INTEGER &&
     gasPrice * gasLimit <= MAX_INTEGER &&

@@ -7,6 +7,26 @@ import type { Common } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 
+const MAX_UINT64 = (1n << 64n) - 1n
+const MAX_INTEGER = (1n << 256n) - 1n
+
+/**
+ * Whether the fields every kind's constructor checks pass its checks: a 20-byte recipient or
+ * none, bytes as data, the 64-bit nonce (below its maximum) and gas, the 256-bit value.
+ */
+export function plainBaseFields(to: unknown, data: unknown, nonce: bigint, gasLimit: bigint, value: bigint): boolean {
+  return (
+    (to === undefined || (to instanceof Uint8Array && to.length === 20)) &&
+    data instanceof Uint8Array &&
+    nonce >= 0n &&
+    nonce < MAX_UINT64 &&
+    gasLimit >= 0n &&
+    gasLimit <= MAX_UINT64 &&
+    value >= 0n &&
+    value <= MAX_INTEGER
+  )
+}
+
 /** Whether the fork refuses the gas limit (EIP-7825's cap, lifted again by EIP-8037). */
 export function overGasCap(common: Common, gasLimit: bigint): boolean {
   return common.isActivatedEIP(7825) && !common.isActivatedEIP(8037) && gasLimit > common.param('maxTransactionGasLimit')
