@@ -1,0 +1,69 @@
+/**
+ * V8's optimising compiles and deoptimisations in one replay of a recorded suite on one build:
+ * runs EDR once for its id-giving answers (as `ab.ts` does), then one fresh finality process
+ * pinned to one core under `--trace-opt --trace-deopt`, and prints the functions compiled more
+ * than once (a deopt or an invalidation each time), by summed compile time, and the deopts by
+ * function and reason. The tracing itself slows the run: its CPU figure is not the suite's.
+ *
+ *   npx tsx bench/replay/compiles.ts <suite> [dist=dist] [top=30]
+ *
+ * `<suite>` is part of a scenario's name (`safe`, `openzeppelin`); `<dist>` a build's `dist/`
+ * inside this repository. `BENCH_AB_CORE` the core to pin to (default 0); the clock is the wall
+ * clock (`BENCH_REPLAY_CLOCK=frozen` with libfaketime as in `ab.ts`). `BENCH_TRACE_OUT=<file>`
+ * keeps the raw trace.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { spawnSync } from 'node:child_process'
+import { bundleChildren, runChild } from '../child.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock } from './clock.js'
+import { knownOptions } from './report.js'
+import type { Job } from './runner.js'
+import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
+import { parseV8Trace } from './v8-trace.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const [suite, dist = 'dist', topArg = '30'] = process.argv.slice(2)
+if (suite === undefined) throw new Error('usage: compiles.ts <suite> [dist=dist] [top=30]')
+const top = Number(topArg)
+const core = process.env.BENCH_AB_CORE ?? '0'
+const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
+const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
+if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
+const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK ?? 'wall')
+const faketime = clock === 'frozen' ? findLibfaketime() : undefined
+if (clock === 'frozen' && faketime === undefined) throw new Error('BENCH_REPLAY_CLOCK=frozen needs libfaketime')
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-compiles-'))
+try {
+  await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
+  const bundle = path.join(tmp, 'runner.mjs')
+  const config = loadScenario(scenario.file).config
+  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const { privateKeyToAddress } = await import('viem/accounts')
+  const url = pathToFileURL(path.resolve(dist, 'index.js')).href
+  const known = await knownOptions(url, finalityOptions(config, privateKeyToAddress))
+  const idsFile = path.join(tmp, 'edr-ids.json')
+  const edrJob = path.join(tmp, 'edr.job.json')
+  writeFileSync(edrJob, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock } satisfies Job))
+  await runChild({ argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, 'edr', edrJob], resultPrefix: 'REPLAY_RESULT', timeoutMs: 30 * 60_000, label: `${scenario.name} on EDR`, env: clockEnv })
+  const job = path.join(tmp, 'finality.job.json')
+  writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock } satisfies Job))
+  const run = spawnSync('taskset', ['-c', core, process.execPath, '--trace-opt', '--trace-deopt', bundle, scenario.file, 'finality', job], {
+    env: { ...process.env, ...clockEnv, NODE_OPTIONS: '' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  })
+  if (run.status !== 0) throw new Error(`the traced replay exited with ${run.status ?? run.signal}:\n${run.stderr.slice(-4000)}`)
+  if (process.env.BENCH_TRACE_OUT !== undefined) writeFileSync(process.env.BENCH_TRACE_OUT, run.stdout)
+  const trace = parseV8Trace(run.stdout)
+  console.log(`${scenario.name} on ${path.relative(ROOT, path.resolve(dist)) || dist}: ${trace.totalCompiles} optimising compiles (${trace.totalCompileMs.toFixed(0)} ms of compile jobs, wall), ${trace.totalDeopts} deopts`)
+  console.log(`\nfunctions compiled more than once, by summed compile time:`)
+  for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}`)
+  console.log(`\ndeopts by function and reason:`)
+  for (const d of trace.deopts.slice(0, top)) console.log(`  ${String(d.count).padStart(3)}  ${d.name}: ${d.kind}, ${d.reason}`)
+} finally {
+  rmSync(tmp, { recursive: true, force: true })
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { parseV8Trace } from '../../bench/replay/v8-trace.js'
+
+// Lines as Node 20's V8 prints them under --trace-opt --trace-deopt, with other output between.
+const TRACE = [
+  '[marking 0x01b295f5abf9 <JSFunction _runTx (sfi = 0x2874640bd879)> for optimization to TURBOFAN, ConcurrencyMode::kConcurrent, reason: hot and stable]',
+  '[compiling method 0x01b295f5abf9 <JSFunction _runTx (sfi = 0x2874640bd879)> (target TURBOFAN), mode: ConcurrencyMode::kConcurrent]',
+  '[completed compiling 0x01b295f5abf9 <JSFunction _runTx (sfi = 0x2874640bd879)> (target TURBOFAN) - took 0.500, 100.250, 2.250 ms]',
+  '[completed optimizing 0x01b295f5abf9 <JSFunction _runTx (sfi = 0x2874640bd879)> (target TURBOFAN)]',
+  'REPLAY_RESULT {"wallMs":1}',
+  '[bailout (kind: deopt-eager, reason: not a BigInt64): begin. deoptimizing 0x2d9cf4ac7421 <JSFunction _runTx (sfi = 0x2874640bd879)>, 0x08fedfa78c41 <Code TURBOFAN>, opt id 80, bytecode offset 157, deopt exit 293, FP to SP delta 248, caller SP 0x7fff8, pc 0x7f7d]',
+  '[completed compiling 0x2d9cf4ac7421 <JSFunction _runTx (sfi = 0x2874640bd879)> (target TURBOFAN) - took 1.000, 50.000, 1.000 ms]',
+  '[completed compiling 0x05e97a767011 <JSFunction  (sfi = 0x1262a87dd0b1)> (target TURBOFAN) - took 0.016, 0.424, 0.010 ms]',
+  '[bailout (kind: deopt-lazy, reason: (unknown)): begin. deoptimizing 0x19bcc3458d19 <JSFunction loop (sfi = 0x2874640b68c1)>, 0x2e57903e4279 <Code TURBOFAN>, opt id 53]',
+  '[bailout (kind: deopt-eager, reason: not a BigInt64): begin. deoptimizing 0x2d9cf4ac7999 <JSFunction _runTx (sfi = 0x2874640bd879)>, 0x08fedfa78c41 <Code TURBOFAN>, opt id 81]',
+].join('\n')
+
+describe('parseV8Trace', () => {
+  it('counts each function’s compiles and their time, and the deopts by function, kind and reason', () => {
+    const t = parseV8Trace(TRACE)
+    expect(t.totalCompiles).toBe(3)
+    expect(t.totalDeopts).toBe(3)
+    expect(t.totalCompileMs).toBeCloseTo(155.45, 2)
+    expect(t.compiles[0]).toEqual({ name: '_runTx', compiles: 2, ms: 155 })
+    expect(t.compiles[1]).toMatchObject({ name: '(anonymous)', compiles: 1 })
+    expect(t.deopts).toEqual([
+      { name: '_runTx', kind: 'deopt-eager', reason: 'not a BigInt64', count: 2 },
+      { name: 'loop', kind: 'deopt-lazy', reason: '(unknown)', count: 1 },
+    ])
+  })
+
+  it('finds nothing in output without trace lines', () => {
+    expect(parseV8Trace('REPLAY_RESULT {}\n[marking 0x1 <JSFunction f (sfi = 0x2)> for optimization]')).toEqual({ compiles: [], deopts: [], totalCompiles: 0, totalCompileMs: 0, totalDeopts: 0 })
+  })
+})
