@@ -10,7 +10,7 @@
  * `<suite>` is part of a scenario's name (`safe`, `openzeppelin`); `<dist>` a build's `dist/`
  * inside this repository. `BENCH_AB_CORE` the core to pin to (default 0); the clock is the wall
  * clock (`BENCH_REPLAY_CLOCK=frozen` with libfaketime as in `ab.ts`). `BENCH_TRACE_OUT=<file>`
- * keeps the raw trace.
+ * keeps the raw trace; `BENCH_TRACE_FLAGS` adds node flags (e.g. `--trace-deopt-verbose`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -51,7 +51,7 @@ try {
   await runChild({ argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, 'edr', edrJob], resultPrefix: 'REPLAY_RESULT', timeoutMs: 30 * 60_000, label: `${scenario.name} on EDR`, env: clockEnv })
   const job = path.join(tmp, 'finality.job.json')
   writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock } satisfies Job))
-  const run = spawnSync('taskset', ['-c', core, process.execPath, '--trace-opt', '--trace-deopt', bundle, scenario.file, 'finality', job], {
+  const run = spawnSync('taskset', ['-c', core, process.execPath, '--trace-opt', '--trace-deopt', ...(process.env.BENCH_TRACE_FLAGS ?? '').split(' ').filter(Boolean), bundle, scenario.file, 'finality', job], {
     env: { ...process.env, ...clockEnv, NODE_OPTIONS: '' },
     encoding: 'utf8',
     maxBuffer: 1 << 30,
