@@ -26,7 +26,7 @@ function libraryVersion(name: string): string {
 }
 
 /** The libraries whose private members the engine touches (src/execution/engine/version.ts). */
-const ENGINE_LIBRARIES = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block']
+export const ENGINE_LIBRARIES = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block', '@ethereumjs/vm']
 
 /**
  * Pure-JS ESM libraries bundled into dist/ as well: Node.js loads one file much faster than the

@@ -5,14 +5,16 @@
  * Why not @ethereumjs/vm's BlockBuilder: it creates a whole Block per added transaction, builds
  * the transaction and receipt tries with @ethereumjs/mpt and runs both request contracts in the
  * EVM every block; on an automine chain, where every transaction is its own block, that per-block
- * cost was most of a transfer's time. Execution itself is still the VM's `runTx`.
+ * cost was most of a transfer's time. Each transaction runs through `engine/run-tx.ts` (the
+ * engine's run of a transaction, or the VM's `runTx` where it does not serve).
  */
 import { Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { type Blob4844Tx, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { VM, RunTxResult } from '@ethereumjs/vm'
+import { runTransaction } from './engine/run-tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { BlockHooks, ValidatorUpdate } from './block-hooks.js'
 import { bindState, createEngineVM } from './engine/vm.js'
@@ -317,7 +319,7 @@ export class BlockBuilder {
           if (impersonated === true) state.exemptFromEoaCheck(sender)
           const result =
             (impersonated === true ? undefined : runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
-            (await runTx(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
+            (await runTransaction(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
           gasUsed += result.blockGasSpent ?? result.totalGasSpent
           blobGasUsed += txBlobGas
           included.push({ tx, result, sender, logs })

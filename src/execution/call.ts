@@ -10,7 +10,8 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { VM, RunTxResult } from '@ethereumjs/vm'
+import { runTransaction } from './engine/run-tx.js'
 import { bindState, createEngineVM } from './engine/vm.js'
 import { setIntrinsicGas, setSender } from './engine/tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
@@ -327,7 +328,7 @@ export class CallExecutor {
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
       if (options.onGasNeed !== undefined) lease.watch.arm()
-      const result = await runTx(lease.vm, {
+      const result = await runTransaction(lease.vm, {
         tx,
         block: context,
         skipNonce: true,

@@ -16,7 +16,8 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address } from '@ethereumjs/util'
-import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm'
+import { encodeReceipt, type RunTxResult } from '@ethereumjs/vm'
+import { runTransaction } from './engine/run-tx.js'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import { isDomainError, SimulationRefused, type SimulationRefusal } from '../domain-errors.js'
@@ -277,7 +278,7 @@ async function simulateBlock(
       state.exemptFromEoaCheck(from)
       let run: RunTxResult
       try {
-        run = await runTx(vm, {
+        run = await runTransaction(vm, {
           tx: made.run,
           block: runIn,
           skipNonce: !request.validation,

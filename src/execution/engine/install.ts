@@ -34,7 +34,7 @@ import {
   STACK_MEMBERS,
   missingMembers,
 } from './internals.js'
-import { ENGINE_ENV, VERIFIED_VERSIONS, libraryGates, refusal } from './gate.js'
+import { ENGINE_ENV, VERIFIED_VERSIONS, fastPaths, libraryGates, refusal } from './gate.js'
 import { PATCHES, type EngineStatus } from './status.js'
 import { BUNDLED, evmVersion } from './version.js'
 
@@ -103,7 +103,8 @@ export function installEngine(): Promise<void> {
 
 /** What the engine runs: the library's version, which patches are on and, if off, why. */
 export function engineStatus(): EngineStatus {
-  const patches = Object.fromEntries(PATCHES.map((p) => [p, on])) as EngineStatus['patches']
+  // The engine's runTx also needs @ethereumjs/vm's gate (run-tx.ts).
+  const patches = Object.fromEntries(PATCHES.map((p) => [p, on && (p !== 'runTx' || fastPaths('@ethereumjs/vm'))])) as EngineStatus['patches']
   return {
     library: '@ethereumjs/evm',
     version: evmVersion(),

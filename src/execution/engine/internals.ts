@@ -83,11 +83,20 @@ export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'cleanJournal', kind: 'function', usedBy: 'fast journal clean-up' },
   { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
   { name: 'touchAddress', kind: 'function', usedBy: 'fast-call (value transfer, frame-state.ts)' },
-  { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
-  { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts)' },
+  { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up, the engine\'s runTx (a clean journal)' },
+  { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts), the engine\'s runTx (warm addresses without slots)' },
   { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up, bindState (vm.ts: a VM pointed at a state)' },
   { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
+  { name: 'journal', kind: 'object', usedBy: 'the engine\'s runTx (a clean journal is not cleaned again, run-tx.ts)' },
+  { name: 'journalDiff', kind: 'object', usedBy: 'the engine\'s runTx (a clean journal)' },
+  { name: 'journalHeight', kind: 'number', usedBy: 'the engine\'s runTx (a clean journal)' },
+  { name: 'putAccount', kind: 'function', usedBy: 'the engine\'s runTx' },
+  { name: 'addAlwaysWarmSlot', kind: 'function', usedBy: 'the engine\'s runTx (access lists)' },
+  { name: 'startReportingAccessList', kind: 'function', usedBy: 'the engine\'s runTx' },
+  { name: 'checkpoint', kind: 'function', usedBy: 'the engine\'s runTx' },
+  { name: 'commit', kind: 'function', usedBy: 'the engine\'s runTx' },
+  { name: 'revert', kind: 'function', usedBy: 'the engine\'s runTx' },
 ]
 
 /** Fields of an opcode table entry (`_opcodeMap[op]`) and of its `opcodeInfo`. */

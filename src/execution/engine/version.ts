@@ -11,8 +11,11 @@ import { dirname, join } from 'node:path'
 declare const __FINALITY_EVM_VERSION__: string | undefined
 declare const __FINALITY_LIBRARY_VERSIONS__: Record<string, string> | undefined
 
-/** The libraries the engine reaches inside of: the EVM (install.ts) and the Common, transactions and headers. */
-export const ENGINE_LIBRARIES = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block'] as const
+/**
+ * The libraries the engine reaches inside of: the EVM (install.ts), the Common, transactions and
+ * headers, and the VM whose `runTx` the engine's own run takes over (run-tx.ts).
+ */
+export const ENGINE_LIBRARIES = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block', '@ethereumjs/vm'] as const
 
 /** One of {@link ENGINE_LIBRARIES}. */
 export type EngineLibrary = (typeof ENGINE_LIBRARIES)[number]

@@ -6,6 +6,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import { requireVerifiedEvm } from './frames.js'
 import { installEngine, ownEvm } from './install.js'
 import { installMessagePrecompiles, type MessagePrecompile } from './precompiles.js'
+import { markProfiled } from './run-tx.js'
 
 /**
  * A VM whose EVM runs the engine's fast paths where they are on; with `ecrecover`, its ecrecover
@@ -19,6 +20,7 @@ export async function createEngineVM(opts: VMOpts, ecrecover?: EcrecoverOverride
   }
   const vm = await createVM(opts)
   ownEvm(vm.evm)
+  if (opts.profilerOpts?.reportAfterTx === true) markProfiled(vm)
   if (own !== undefined) installMessagePrecompiles(vm.evm, own)
   return vm
 }

@@ -17,7 +17,8 @@ import type { EVM } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address, eoaCode7702RecoverAuthority, type EOACode7702AuthorizationListBytesItem } from '@ethereumjs/util'
-import { type VM, runTx, type RunTxResult } from '@ethereumjs/vm'
+import type { VM, RunTxResult } from '@ethereumjs/vm'
+import { runTransaction } from '../engine/run-tx.js'
 import { createEngineVM } from '../engine/vm.js'
 import type { Chain } from '../../chain/chain.js'
 import type { StoredReceipt } from '../../chain/receipts.js'
@@ -475,7 +476,7 @@ export class Tracing {
           if (trace === undefined && exempt) state.exemptFromEoaCheck(sender)
           result =
             trace === undefined
-              ? await runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
+              ? await runTransaction(vm.vm, { tx, block, skipHardForkValidation: true, ...options })
               : await this.runTraced(vm, state, tx, block, trace, logIndex, options, exempt, {
                   blockHash: block.hash(),
                   txHash: included.hash(),
@@ -556,7 +557,7 @@ export class Tracing {
     vm.guard.armUntil(this.clock.now() + timeoutMs)
     let result: RunTxResult
     try {
-      result = await vm.hooks.trace(tracer, () => runTx(vm.vm, { tx, block, skipHardForkValidation: true, ...options }))
+      result = await vm.hooks.trace(tracer, () => runTransaction(vm.vm, { tx, block, skipHardForkValidation: true, ...options }))
     } finally {
       vm.guard.disarm()
     }

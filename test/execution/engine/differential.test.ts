@@ -4,7 +4,9 @@
  * storage, out of gas at many limits, as EVM calls and as transactions) runs on every supported
  * hardfork in two processes, one with the patches off (FINALITY_ENGINE=plain) and one with them
  * on (=fast); every outcome (return data, gas, refund, logs, error, created address, the state
- * root after each run) must be the same.
+ * root after each run) must be the same. The transactions (and the cases of tx-cases.ts, every
+ * branch of a transaction's run and every refusal) compare the engine's own run of a transaction
+ * with @ethereumjs/vm's `runTx`: every field of the result, the receipt and the error's words.
  */
 import { execFile } from 'node:child_process'
 import path from 'node:path'
@@ -26,6 +28,8 @@ interface Outcome {
 interface Side {
   status: { patches: Record<string, boolean>; reason?: string }
   count: number
+  /** The transaction cases the engine's own run took, and those it left to the library. */
+  ran: { engine: number; library: number }
   outcomes: Record<string, Outcome[]>
 }
 
@@ -44,6 +48,10 @@ describe('the engine with its fast paths on and off', () => {
     expect(plain.status.reason).toBe('turned off by FINALITY_ENGINE=plain')
     expect(Object.values(fast.status.patches).every(Boolean)).toBe(true)
     expect(fast.status.reason).toBeUndefined()
+    // The plain side ran the library's runTx for every transaction case, the fast side its own.
+    expect(plain.ran.engine).toBe(0)
+    expect(fast.ran.library).toBe(0)
+    expect(fast.ran.engine).toBe(plain.ran.library)
 
     expect(Object.keys(fast.outcomes)).toEqual(Object.keys(plain.outcomes))
     for (const key of Object.keys(plain.outcomes)) expect(fast.outcomes[key], key).toEqual(plain.outcomes[key])

@@ -32,7 +32,7 @@ describe('engineStatus()', () => {
     try {
       const status = engineStatus()
       expect(status).toMatchObject({ library: '@ethereumjs/evm', version: '10.1.3', bundled: false, reason: undefined })
-      expect(status.patches).toEqual({ jumpCache: true, fastOpcodes: true, fastInterpreter: true, leanEnv: true, fastCall: true })
+      expect(status.patches).toEqual({ jumpCache: true, fastOpcodes: true, fastInterpreter: true, leanEnv: true, fastCall: true, runTx: true })
       expect(status.verifiedVersions).toContain(status.version)
       // Every verified fork is a supported one, which the differential test runs.
       expect([...SUPPORTED_HARDFORKS]).toEqual(expect.arrayContaining([...status.verifiedHardforks]))
@@ -78,7 +78,7 @@ describe('the checks that keep the patches off', () => {
     // FINALITY_ENGINE=plain turns the fast paths off, never what has no public path.
     expect(versionRefusal('10.1.3', '@ethereumjs/evm')).toBeUndefined()
     const status = engineStatus()
-    expect(Object.keys(status.libraries)).toEqual(['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block'])
+    expect(Object.keys(status.libraries)).toEqual(['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block', '@ethereumjs/vm'])
     for (const gate of Object.values(status.libraries)) expect(gate).toEqual({ version: '10.1.3', verified: true, fast: true, reason: undefined })
   })
 

@@ -25,6 +25,7 @@ const clock = {
 /** Initcode of a contract whose code returns CHAINID as a word (an eth_call reads it). */
 const CHAIN_ID_CONTRACT = '0x600a600c600039600a6000f34660005260206000f3'
 const IMPERSONATED = '0x00000000000000000000000000000000000a11ce'
+const POOR = '0x00000000000000000000000000000000000b0b00'
 
 async function fork(hardfork: (typeof SUPPORTED_HARDFORKS)[number]): Promise<unknown[]> {
   const node = await createNode({ hardfork, clock, chainId: 31337 })
@@ -66,6 +67,16 @@ async function fork(hardfork: (typeof SUPPORTED_HARDFORKS)[number]): Promise<unk
   // A precompile moved (identity, 0x04) and called at its new address.
   await ask('eth_call', [{ to: '0x0000000000000000000000000000000000001234', data: '0xabcd' }, 'latest', { '0x0000000000000000000000000000000000000004': { movePrecompileToAddress: '0x0000000000000000000000000000000000001234' } }])
   await ask('eth_config')
+  // Calls refused by the transaction's run (its words mapped to geth's), an access list, a failed
+  // creation mined and traced, a simulation: the engine's run of a transaction or the library's.
+  await ask('eth_call', [{ from: POOR, to: b.address, value: '0x1', gasPrice: '0x3b9aca00' }, 'latest'])
+  await ask('eth_call', [{ from: a.address, to: b.address, gas: '0x5000' }, 'latest'])
+  await ask('eth_call', [{ from: a.address, to: b.address, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x0' }, 'latest'])
+  await ask('eth_createAccessList', [{ from: a.address, to: created }, 'latest'])
+  const failed = await ask('eth_sendTransaction', [{ from: a.address, data: '0xfe', gas: '0x30000' }])
+  await ask('eth_getTransactionReceipt', [failed])
+  await ask('debug_traceTransaction', [failed, { tracer: 'callTracer' }])
+  await ask('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: a.address, to: b.address, value: '0x1' }, { from: a.address, data: CHAIN_ID_CONTRACT }] }], validation: false }, 'latest'])
   for (const hash of hashes) {
     await ask('eth_getTransactionByHash', [hash])
     await ask('eth_getTransactionReceipt', [hash])

@@ -6,8 +6,11 @@
  *
  * - programs: each hand-written and generated program called on an EVM (`runCall`), with the
  *   gas it needs and at several limits below that (out of gas at many points);
- * - transactions: through a VM (`runTx`), a contract creation of each program, then calls to it
- *   with value at the full and at lower gas limits;
+ * - transactions: through a VM (`runTransaction`: the engine's run of a transaction, or the
+ *   library's `runTx` with the patches off), a contract creation of each program, then calls to
+ *   it with value at the full and at lower gas limits;
+ * - transaction cases (tx-cases.ts): every branch of a transaction's run, each type and refusal,
+ *   on the library's state manager and on `JournaledState`;
  * - journaled: the programs again on the node's own state (`JournaledState` over a base read
  *   synchronously, as a node's head state is, where SLOAD and SSTORE take the engine's
  *   synchronous path), with slots 0..7 of the program's account set beforehand (some zero, some
@@ -17,7 +20,7 @@
 import { Common, Mainnet } from '@ethereumjs/common'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createLegacyTx } from '@ethereumjs/tx'
-import { runTx } from '@ethereumjs/vm'
+import { createBlock } from '@ethereumjs/block'
 import { Account, createAddressFromPrivateKey, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
 import { SUPPORTED_HARDFORKS } from '../../../../src/chain/common.js'
 import { keyOf, word } from '../../../../src/hex.js'
@@ -26,6 +29,8 @@ import type { StateReader } from '../../../../src/state/types.js'
 import { createEngineEVM, createEngineVM, engineStatus } from '../../../../src/execution/engine/index.js'
 import { CALLEE_CODE, PROGRAMS } from '../corpus.js'
 import { prng, randomProgram } from './programs.js'
+import { ran, transactionCases } from './tx-cases.js'
+import { runTransaction } from '../../../../src/execution/engine/run-tx.js'
 
 const CALLER = createAddressFromString('0x1000000000000000000000000000000000000001')
 const TARGET = createAddressFromString('0x2000000000000000000000000000000000000002')
@@ -121,14 +126,17 @@ async function journaled(common: Common, code: Uint8Array, gasLimit: bigint, syn
 async function transactions(common: Common, code: Uint8Array) {
   const vm = await createEngineVM({ common })
   await fund(vm.stateManager as never, Uint8Array.of())
+  const block = createBlock({ header: { number: 1n, gasLimit: 30_000_000n, baseFeePerGas: 1n, coinbase: CALLEE, timestamp: 1n } }, { common })
   let nonce = 0n
   const send = async (to: Address | undefined, data: Uint8Array, gasLimit: bigint, value: bigint) => {
     const tx = createLegacyTx({ nonce: nonce++, gasPrice: 10n ** 10n, gasLimit, to, value, data }, { common }).sign(KEY)
-    const r = await runTx(vm, { tx, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+    const r = await runTransaction(vm, { tx, block, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
     return {
       ...execOutcome(r.execResult as Exec),
       totalGasSpent: r.totalGasSpent.toString(),
       amountSpent: r.amountSpent.toString(),
+      minerValue: r.minerValue?.toString(),
+      receipt: [r.receipt.cumulativeBlockGasUsed.toString(), hex(r.receipt.bitvector), (r.receipt as { status?: number }).status],
       created: r.createdAddress?.toString(),
       root: hex(await vm.stateManager.getStateRoot()),
     }
@@ -165,5 +173,8 @@ for (const hardfork of SUPPORTED_HARDFORKS) {
     outcomes[`${hardfork} journaled, read through promises, ${name}`] = [await journaled(common, code, 200_000n, false), await journaled(common, code, used / 2n, false)]
     outcomes[`${hardfork} transactions ${name}`] = await transactions(common, code)
   }
+  // Keyed apart from the corpus's runs (`<fork> …`, lists the test counts per fork).
+  outcomes[`transaction cases on ${hardfork}, the library's state`] = await transactionCases(common, false)
+  outcomes[`transaction cases on ${hardfork}, JournaledState`] = await transactionCases(common, true)
 }
-process.stdout.write(JSON.stringify({ status: engineStatus(), count: Object.keys(outcomes).length, outcomes }))
+process.stdout.write(JSON.stringify({ status: engineStatus(), count: Object.keys(outcomes).length, ran, outcomes }))
