@@ -69,11 +69,30 @@ export function fastCleanup(library: Cleanup, fast: (journal: JournalInternals) 
 /** `Journal#addAlwaysWarmAddress`. */
 export type AddAlwaysWarmAddress = (this: object, address: string, addToAccessList?: boolean) => void
 
-/** What the warm-address patch reads on a journal. */
+/** `Journal#addAlwaysWarmSlot`. */
+export type AddAlwaysWarmSlot = (this: object, address: string, slot: string, addToAccessList?: boolean) => void
+
+/** `Journal#cleanJournal`. */
+export type CleanJournal = (this: object) => void
+
+/** What the warm-address patches read on a journal. */
 interface WarmJournal {
   alwaysWarmJournal: Map<string, Set<string>>
   accessList?: Map<string, Set<string>>
 }
+
+/**
+ * The warm slots of an address warmed without any (every precompile, the sender, the recipient
+ * and the coinbase at each transaction: ~20 empty sets a run). One set stands for all of them;
+ * {@link fastWarmSlot} gives an address its own set before its first slot. Anything that adds to
+ * it is a bug of ours, and fails loudly instead of warming a slot everywhere.
+ */
+class NoSlots extends Set<string> {
+  override add(): this {
+    throw new Error('the shared empty warm-slot set is read-only')
+  }
+}
+const NO_SLOTS: Set<string> = new NoSlots()
 
 /**
  * `Journal#addAlwaysWarmAddress` without the regex for an unprefixed address: the library strips
@@ -88,8 +107,74 @@ export function fastWarmAddress(library: AddAlwaysWarmAddress, fast: (journal: o
       return library.call(this, address, addToAccessList)
     }
     const journal = this as WarmJournal
-    if (!journal.alwaysWarmJournal.has(address)) journal.alwaysWarmJournal.set(address, new Set())
+    if (!journal.alwaysWarmJournal.has(address)) journal.alwaysWarmJournal.set(address, NO_SLOTS)
     const list = journal.accessList
     if (addToAccessList && list !== undefined && !list.has(address)) list.set(address, new Set())
   }
 }
+
+/**
+ * `Journal#addAlwaysWarmSlot` (runTx's access-list entries), which adds to the address's warm
+ * set in place: an address not warm yet, or still on the shared {@link NO_SLOTS}, gets its own
+ * set first. Other
+ * journals, and the library's own checks of its arguments, run the library's method unchanged.
+ */
+export function fastWarmSlot(library: AddAlwaysWarmSlot, fast: (journal: object) => boolean): AddAlwaysWarmSlot {
+  return function (this: object, address: string, slot: string, addToAccessList = false): void {
+    if (fast(this) && typeof address === 'string') {
+      const warm = (this as WarmJournal).alwaysWarmJournal
+      const key = address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120 ? address.slice(2) : address
+      const slots = warm.get(key)
+      if (slots === undefined || slots === NO_SLOTS) warm.set(key, new Set())
+    }
+    return library.call(this, address, slot, addToAccessList)
+  }
+}
+
+/** What {@link fastCleanJournal} reads and resets. */
+interface CleanableJournal {
+  journalHeight: number
+  journal: Map<string, Set<string>>
+  alwaysWarmJournal: Map<string, Set<string>>
+  touched: Set<string>
+  journalDiff: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
+}
+
+/** Whether a checkpoint's diff recorded nothing. */
+function emptyDiff(entry: [number, [Set<string>, Map<string, Set<string>>, Set<string>]]): boolean {
+  const [addresses, slots, touched] = entry[1]
+  return addresses.size === 0 && slots.size === 0 && touched.size === 0
+}
+
+/**
+ * `Journal#cleanJournal`, which a run calls three times (the clean-ups at its start and end, and
+ * runTx's `finally`) and which makes two maps, a set and a first diff of three more each time.
+ * Where the journal holds nothing (no warm or touched address, every diff empty: the second and
+ * third of those calls, and the first of a run after a call) it keeps its empty collections and
+ * only resets the height and the diff list, which leaves it as the library's would be. Any
+ * journal that holds something is cleaned by the library's method.
+ */
+export function fastCleanJournal(library: CleanJournal, fast: (journal: object) => boolean): CleanJournal {
+  return function (this: object): void {
+    const j = this as CleanableJournal
+    if (
+      fast(this) &&
+      j.journal instanceof Map &&
+      j.journal.size === 0 &&
+      j.alwaysWarmJournal instanceof Map &&
+      j.alwaysWarmJournal.size === 0 &&
+      j.touched instanceof Set &&
+      j.touched.size === 0 &&
+      Array.isArray(j.journalDiff) &&
+      j.journalDiff.length > 0 &&
+      j.journalDiff.every(emptyDiff)
+    ) {
+      j.journalHeight = 0
+      j.journalDiff.length = 1
+      ;(j.journalDiff[0] as [number, unknown])[0] = 0
+      return
+    }
+    library.call(this)
+  }
+}
+

@@ -80,11 +80,15 @@ export const RUN_STATE_MEMBERS: readonly Member[] = [
 /** Members of the EVM's journal (`evm.journal`, its class not exported). */
 export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'cleanup', kind: 'function', usedBy: 'fast journal clean-up (replaced)' },
-  { name: 'cleanJournal', kind: 'function', usedBy: 'fast journal clean-up' },
+  { name: 'cleanJournal', kind: 'function', usedBy: 'fast journal clean-up (replaced: kept empty collections, fast-journal.ts)' },
+  { name: 'addAlwaysWarmSlot', kind: 'function', usedBy: 'fast warm addresses (replaced: an own set before a slot, fast-journal.ts)' },
+  { name: 'journal', kind: 'object', usedBy: 'fast journal clean-up, fast storage (warm slots)' },
+  { name: 'journalDiff', kind: 'object', usedBy: 'fast journal clean-up, fast storage (warm slots)' },
+  { name: 'journalHeight', kind: 'number', usedBy: 'fast journal clean-up' },
   { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
   { name: 'touchAddress', kind: 'function', usedBy: 'fast-call (value transfer, frame-state.ts)' },
   { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up' },
-  { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts)' },
+  { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts), fast storage' },
   { name: 'common', kind: 'object', usedBy: 'fast journal clean-up' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast journal clean-up, bindState (vm.ts: a VM pointed at a state)' },
   { name: 'DEBUG', kind: 'boolean', usedBy: 'fast journal clean-up' },
