@@ -212,4 +212,18 @@ describe('the journal between runs', () => {
     expect(j.isWarmedStorage(createAddressFromString(`0x${A}`).bytes, slot)).toBe(false)
   })
 
+  it('behavior: touchAddress touches the same key as the library, for any Address object of the same bytes', async () => {
+    const keys: string[][] = []
+    for (const engine of [true, false]) {
+      const j = await journalOf(engine)
+      const bytes = createAddressFromString('0x00000000000000000000000000000000000000Fe').bytes
+      j.touchAddress(createAddressFromString('0x00000000000000000000000000000000000000fe'))
+      j.touchAddress(createAddressFromString(`0x${A}`))
+      j.touchAddress(createAddressFromString('0x00000000000000000000000000000000000000fe'))
+      j.touchAddress(createAddressFromString(`0x${keyOf(bytes)}`))
+      keys.push([...j.touched])
+    }
+    expect(keys[0]).toEqual(keys[1])
+    expect(keys[0]).toEqual(['00000000000000000000000000000000000000fe', A])
+  })
 })

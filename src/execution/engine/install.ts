@@ -21,12 +21,14 @@ import {
   fastCleanJournal,
   fastCleanup,
   fastWarmAddress,
+  fastTouchAddress,
   fastWarmSlot,
   type AddAlwaysWarmAddress,
   type AddAlwaysWarmSlot,
   type CleanJournal,
   type Cleanup,
   type JournalInternals,
+  type TouchAddress,
 } from './fast-journal.js'
 import { rememberOriginalHandlers } from './fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from './jump-cache.js'
@@ -189,6 +191,7 @@ async function install(): Promise<string | undefined> {
     [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
     [journalProto, 'addAlwaysWarmSlot', 'Journal.prototype.addAlwaysWarmSlot'],
     [journalProto, 'cleanJournal', 'Journal.prototype.cleanJournal'],
+    [journalProto, 'touchAddress', 'Journal.prototype.touchAddress'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -211,6 +214,7 @@ async function install(): Promise<string | undefined> {
   journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
   journalProto.addAlwaysWarmAddress = fastWarmAddress(journalProto.addAlwaysWarmAddress as AddAlwaysWarmAddress, (j) => isFast(j))
   journalProto.addAlwaysWarmSlot = fastWarmSlot(journalProto.addAlwaysWarmSlot as AddAlwaysWarmSlot, (j) => isFast(j))
+  journalProto.touchAddress = fastTouchAddress(journalProto.touchAddress as TouchAddress, (j) => isFast(j))
   journalProto.cleanJournal = fastCleanJournal(journalProto.cleanJournal as CleanJournal, (j) => isFast(j))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
