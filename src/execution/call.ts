@@ -84,6 +84,8 @@ export interface Lease {
   common: Common
   /** Where the console.log messages of the run under way go (set per run, cleared on release). */
   consoleLog: ((message: string) => void) | undefined
+  /** The VM's own overlay, which {@link CallExecutor.run} rebases on each run's state. */
+  overlay: JournaledState
 }
 
 /** The CallExecutor's settings. */
@@ -262,10 +264,11 @@ export class CallExecutor {
   async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
     const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
+    const overlay = new JournaledState(this.chain.headState())
     const vm = await createEngineVM(
       {
         common,
-        stateManager: new JournaledState(this.chain.headState()),
+        stateManager: overlay,
         blockchain: blockhashes ?? callBlockhashes(this.chain),
       },
       this.options.ecrecover,
@@ -275,7 +278,7 @@ export class CallExecutor {
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
     const watch = new GasWatch()
     watch.install(vm.evm)
-    const lease: Lease = { vm, guard, watch, common, consoleLog: undefined }
+    const lease: Lease = { vm, guard, watch, common, consoleLog: undefined, overlay }
     if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, (message) => lease.consoleLog?.(message))
     return lease
   }
@@ -306,7 +309,6 @@ export class CallExecutor {
   /** Runs the request once with `gas`; never changes the chain. */
   async run(req: CallRequest, block: Block, gas: bigint, options: RunOptions = {}): Promise<RunTxResult> {
     const { reader, close } = this.readState(block, options.state)
-    const overlay = new JournaledState(reader)
     const from = req.from ?? ZERO_ADDRESS
     let lease: Lease | undefined
     let reusable = true
@@ -316,6 +318,8 @@ export class CallExecutor {
       const common = block.common
       lease = await this.lease(undefined, common)
       lease.consoleLog = options.consoleLog
+      const overlay = lease.overlay
+      overlay.rebase(reader)
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
       const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n

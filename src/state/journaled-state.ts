@@ -79,7 +79,7 @@ export class JournaledState implements StateManagerInterface {
   readonly originalStorageCache: OriginalStorageCache
 
   constructor(
-    private readonly base: StateReader,
+    private base: StateReader,
     private readonly computeRoot?: RootComputer,
   ) {
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
@@ -87,7 +87,26 @@ export class JournaledState implements StateManagerInterface {
   }
 
   /** The base's synchronous reads, when it has them (see {@link StateReader.now}). */
-  private readonly now: SyncStateReader | undefined
+  private now: SyncStateReader | undefined
+
+  /**
+   * Empties the overlay and lays it over `base`, as a new one would be: a pooled call VM keeps
+   * one overlay and rebases it for each run instead of making one (four maps and sets, the
+   * original-storage cache and its bound reader) per run. Only for an overlay whose diff nobody
+   * holds (a call's: it is thrown away after the run).
+   */
+  rebase(base: StateReader): void {
+    this.base = base
+    this.now = base.now
+    if (this.accounts.size > 0) this.accounts.clear()
+    if (this.storage.size > 0) this.storage.clear()
+    if (this.cleared.size > 0) this.cleared.clear()
+    if (this.code.size > 0) this.code.clear()
+    this.journal.length = 0
+    this.marks.length = 0
+    this.exempt = undefined
+    this.originalStorageCache.clear()
+  }
 
   /**
    * A call sender with code that may send anyway (eth_call and friends: geth skips the EIP-3607
