@@ -21,7 +21,7 @@ import { Refused } from '../domain-errors.js'
 import { keyOf } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
-import { JournaledState } from '../state/journaled-state.js'
+import { JournaledState, NOT_AT_HAND } from '../state/journaled-state.js'
 import type { StateReader } from '../state/types.js'
 import { attachConsoleLog } from './console-log.js'
 import { readRefusal } from './geth-wording.js'
@@ -44,6 +44,8 @@ import { requestTransaction, type Fees } from './request-tx.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
+/** The block override of an unpriced run without block overrides: base fee 0 (geth's NoBaseFee). */
+const FEELESS: BlockOverrides = Object.freeze({ baseFeePerGas: 0n })
 
 /** Overrides and reporting choices of one eth_call / eth_estimateGas / eth_createAccessList. */
 export interface CallOptions {
@@ -316,16 +318,19 @@ export class CallExecutor {
     try {
       // The block's own fork: on a chain with a schedule, an old block's rules, not the head's.
       const common = block.common
-      lease = await this.lease(undefined, common)
+      // An idle VM without a promise (most runs): an await costs a microtask turn and a promise.
+      lease = this.idle.get(common)?.pop() ?? (await this.lease(undefined, common))
       lease.consoleLog = options.consoleLog
       const overlay = lease.overlay
       overlay.rebase(reader)
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
-      const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
+      const sender = new Address(from)
+      const held = overlay.accountNow(sender)
+      const nonce = (held === NOT_AT_HAND ? await overlay.getAccount(sender) : held)?.nonce ?? 0n
       // Unpriced (and on Hardhat, always) the base fee reads 0 and the balance is not checked.
       const free = this.options.hardhat === true || !isPriced(req)
-      const context = overriddenBlock(block, free ? { ...options.block, baseFeePerGas: 0n } : options.block, common)
+      const context = overriddenBlock(block, free ? (options.block === undefined ? FEELESS : { ...options.block, baseFeePerGas: 0n }) : options.block, common)
       const tx = callTransaction(req, nonce, gas, context, common, options.tip)
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
