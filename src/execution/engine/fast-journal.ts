@@ -11,6 +11,10 @@
  * has it and the account is at hand (else through `getAccount`, as the library does), deletes
  * the same accounts through the same `deleteAccount`, and sets the two fields to undefined
  * (every reader tests them against undefined).
+ *
+ * The other patches of the journal here cut what it makes per run: the warm addresses
+ * (`addAlwaysWarmAddress`, `addAlwaysWarmSlot`), the reset between runs (`cleanJournal`) and the
+ * key of a touched address (`touchAddress`).
  */
 import { Hardfork } from '@ethereumjs/common'
 import { Address, type Account } from '@ethereumjs/util'
