@@ -22,7 +22,7 @@ import { Refused } from '../domain-errors.js'
 import { keyOf } from '../hex.js'
 import type { Limits } from '../limits.js'
 import type { CallRequest } from './call-request.js'
-import { JournaledState } from '../state/journaled-state.js'
+import { JournaledState, NOT_AT_HAND } from '../state/journaled-state.js'
 import type { StateReader } from '../state/types.js'
 import { attachConsoleLog } from './console-log.js'
 import { readRefusal } from './geth-wording.js'
@@ -45,6 +45,8 @@ import { requestTransaction, type Fees } from './request-tx.js'
 
 const ZERO_ADDRESS = new Uint8Array(20)
 const ZERO_HASH = new Uint8Array(32)
+/** The block override of an unpriced run without block overrides: base fee 0 (geth's NoBaseFee). */
+const FEELESS: BlockOverrides = Object.freeze({ baseFeePerGas: 0n })
 
 /** Overrides and reporting choices of one eth_call / eth_estimateGas / eth_createAccessList. */
 export interface CallOptions {
@@ -85,6 +87,8 @@ export interface Lease {
   common: Common
   /** Where the console.log messages of the run under way go (set per run, cleared on release). */
   consoleLog: ((message: string) => void) | undefined
+  /** The VM's own overlay, which {@link CallExecutor.run} rebases on each run's state. */
+  overlay: JournaledState
 }
 
 /** The CallExecutor's settings. */
@@ -263,10 +267,11 @@ export class CallExecutor {
   async lease(blockhashes?: EVMMockBlockchainInterface, common: Common = this.common): Promise<Lease> {
     const idle = blockhashes === undefined ? this.idle.get(common)?.pop() : undefined
     if (idle !== undefined) return idle
+    const overlay = new JournaledState(this.chain.headState())
     const vm = await createEngineVM(
       {
         common,
-        stateManager: new JournaledState(this.chain.headState()),
+        stateManager: overlay,
         blockchain: blockhashes ?? callBlockhashes(this.chain),
       },
       this.options.ecrecover,
@@ -276,7 +281,7 @@ export class CallExecutor {
     if (this.limits.rpcEvmTimeoutMs > 0) guard.install(vm.evm)
     const watch = new GasWatch()
     watch.install(vm.evm)
-    const lease: Lease = { vm, guard, watch, common, consoleLog: undefined }
+    const lease: Lease = { vm, guard, watch, common, consoleLog: undefined, overlay }
     if (this.onConsoleLog !== undefined) attachConsoleLog(vm.evm, (message) => lease.consoleLog?.(message))
     return lease
   }
@@ -307,7 +312,6 @@ export class CallExecutor {
   /** Runs the request once with `gas`; never changes the chain. */
   async run(req: CallRequest, block: Block, gas: bigint, options: RunOptions = {}): Promise<RunTxResult> {
     const { reader, close } = this.readState(block, options.state)
-    const overlay = new JournaledState(reader)
     const from = req.from ?? ZERO_ADDRESS
     let lease: Lease | undefined
     let reusable = true
@@ -315,14 +319,19 @@ export class CallExecutor {
     try {
       // The block's own fork: on a chain with a schedule, an old block's rules, not the head's.
       const common = block.common
-      lease = await this.lease(undefined, common)
+      // An idle VM without a promise (most runs): an await costs a microtask turn and a promise.
+      lease = this.idle.get(common)?.pop() ?? (await this.lease(undefined, common))
       lease.consoleLog = options.consoleLog
+      const overlay = lease.overlay
+      overlay.rebase(reader)
       bindState(lease.vm, overlay)
       if (options.state !== undefined) restore = applyPrecompileOverrides(lease.vm.evm, options.state)
-      const nonce = (await overlay.getAccount(new Address(from)))?.nonce ?? 0n
+      const sender = new Address(from)
+      const held = overlay.accountNow(sender)
+      const nonce = (held === NOT_AT_HAND ? await overlay.getAccount(sender) : held)?.nonce ?? 0n
       // Unpriced (and on Hardhat, always) the base fee reads 0 and the balance is not checked.
       const free = this.options.hardhat === true || !isPriced(req)
-      const context = overriddenBlock(block, free ? { ...options.block, baseFeePerGas: 0n } : options.block, common)
+      const context = overriddenBlock(block, free ? (options.block === undefined ? FEELESS : { ...options.block, baseFeePerGas: 0n }) : options.block, common)
       const tx = callTransaction(req, nonce, gas, context, common, options.tip)
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)

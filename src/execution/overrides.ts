@@ -139,10 +139,12 @@ export function applyPrecompileOverrides(evm: EVMInterface, overrides: StateOver
 
 /** The block a run executes in: `block` with the header overrides applied. */
 export function overriddenBlock(block: Block, o: BlockOverrides | undefined, common: Common): Block {
-  if (o === undefined || Object.keys(o).length === 0) return block
+  if (o === undefined) return block
+  const keys = Object.keys(o).length
+  if (keys === 0) return block
   // The commonest override by far: a call without a price runs with base fee 0 (geth's NoBaseFee).
   // Its context block is made once per block, not once per run (an estimate runs several times).
-  const feeless = Object.keys(o).length === 1 && o.baseFeePerGas === 0n
+  const feeless = keys === 1 && o.baseFeePerGas === 0n
   if (feeless) {
     const known = FEELESS.get(block)
     if (known !== undefined && known.common === common) return known

@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest'
 import { Account, Address } from '@ethereumjs/util'
 import { FlatState } from './flat-state.js'
-import { JournaledState, NOT_AT_HAND } from './journaled-state.js'
+import { JournaledState, NOT_AT_HAND, addressKey } from './journaled-state.js'
+import { fromHex, keyOf } from '../hex.js'
 import { emptyDiff, type StateReader } from './types.js'
 
 const A = 'aa'.repeat(20)
@@ -67,5 +68,22 @@ describe('JournaledState', () => {
     expect(promisesOnly.accountNow(ADDRESS)).toBe(NOT_AT_HAND)
     expect(promisesOnly.storageNow(ADDRESS, slot(1))).toBeUndefined()
     expect((await promisesOnly.getAccount(ADDRESS))?.balance).toBe(100n)
+  })
+})
+
+describe('addressKey', () => {
+  test('behavior: answers keyOf of the bytes for every address, interleaved past what it remembers, and for another array of the same bytes', () => {
+    const addresses = Array.from({ length: 9 }, (_, i) => new Address(fromHex((i + 1).toString(16).padStart(40, 'a'))))
+    for (let round = 0; round < 3; round++) {
+      for (const [i, a] of addresses.entries()) {
+        expect(addressKey(a)).toBe(keyOf(a.bytes))
+        // The same address again at once, and an earlier one, remembered or not.
+        expect(addressKey(a)).toBe(keyOf(a.bytes))
+        const earlier = addresses[(i * 5) % addresses.length]!
+        expect(addressKey(earlier)).toBe(keyOf(earlier.bytes))
+      }
+    }
+    const copy = new Address(fromHex(keyOf(addresses[0]!.bytes)))
+    expect(addressKey(copy)).toBe(keyOf(addresses[0]!.bytes))
   })
 })

@@ -29,13 +29,29 @@ function unpad(value: Uint8Array): Uint8Array {
   return i === 0 ? value : value.slice(i)
 }
 
+/** How many of the last addresses keyed {@link addressKey} remembers. */
+const HELD_KEYS = 4
+const heldBytes: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(HELD_KEYS).fill(undefined)
+const heldKeys: string[] = new Array<string>(HELD_KEYS).fill('')
+let nextHeld = 0
+
 /**
- * The map key of an address, made anew each time. A memo by Address object does not pay: the
- * EVM library makes a new Address for most reads, so most lookups of a WeakMap missed and added
- * an entry, which cost more than the 20-byte hex it saved.
+ * The map key of an address (`keyOf` of its bytes). A run keys the same few addresses over and
+ * over (the sender, the recipient, the coinbase: each read, write and touch of the journal), so
+ * the last four are remembered by their bytes array, compared by identity: four pointer
+ * comparisons instead of 40 hex digits and a new string. A memo in a WeakMap did not pay (the
+ * library makes a new Address for most opcode reads, so most lookups missed and added an
+ * entry); a miss here costs the comparisons only. Nothing writes into an Address's bytes (the
+ * library treats them as immutable, and so does the node), which is what makes the identity enough.
  */
-function addressKey(address: Address): string {
-  return keyOf(address.bytes)
+export function addressKey(address: Address): string {
+  const bytes = address.bytes
+  for (let i = 0; i < HELD_KEYS; i++) if (heldBytes[i] === bytes) return heldKeys[i] as string
+  const key = keyOf(bytes)
+  heldBytes[nextHeld] = bytes
+  heldKeys[nextHeld] = key
+  nextHeld = (nextHeld + 1) % HELD_KEYS
+  return key
 }
 
 function asWord(value: Uint8Array): Uint8Array {
@@ -63,7 +79,7 @@ export class JournaledState implements StateManagerInterface {
   readonly originalStorageCache: OriginalStorageCache
 
   constructor(
-    private readonly base: StateReader,
+    private base: StateReader,
     private readonly computeRoot?: RootComputer,
   ) {
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
@@ -71,7 +87,26 @@ export class JournaledState implements StateManagerInterface {
   }
 
   /** The base's synchronous reads, when it has them (see {@link StateReader.now}). */
-  private readonly now: SyncStateReader | undefined
+  private now: SyncStateReader | undefined
+
+  /**
+   * Empties the overlay and lays it over `base`, as a new one would be: a pooled call VM keeps
+   * one overlay and rebases it for each run instead of making one (four maps and sets, the
+   * original-storage cache and its bound reader) per run. Only for an overlay whose diff nobody
+   * holds (a call's: it is thrown away after the run).
+   */
+  rebase(base: StateReader): void {
+    this.base = base
+    this.now = base.now
+    if (this.accounts.size > 0) this.accounts.clear()
+    if (this.storage.size > 0) this.storage.clear()
+    if (this.cleared.size > 0) this.cleared.clear()
+    if (this.code.size > 0) this.code.clear()
+    this.journal.length = 0
+    this.marks.length = 0
+    this.exempt = undefined
+    this.originalStorageCache.clear()
+  }
 
   /**
    * A call sender with code that may send anyway (eth_call and friends: geth skips the EIP-3607

@@ -119,3 +119,111 @@ describe('warm addresses on the node state', () => {
     expect(ours.after.warm.map(([a]) => a)).toContain('00000000000000000000000000000000000000dd')
   })
 })
+
+interface CleanLike extends WarmLike {
+  journal: Map<string, Set<string>>
+  journalDiff: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
+  journalHeight: number
+  touched: Set<string>
+  cleanJournal(): void
+  checkpoint(): Promise<void>
+  commit(): Promise<void>
+  revert(): Promise<void>
+  addAlwaysWarmSlot(address: string, slot: string, addToAccessList?: boolean): void
+  addWarmedAddress(address: Uint8Array): void
+  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
+  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
+  touchAddress(address: unknown): void
+}
+
+/** A journal of an engine EVM or of the library's, on the node's state. */
+async function journalOf(engine: boolean): Promise<CleanLike> {
+  await installEngine()
+  const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
+  const stateManager = new JournaledState(base()) as never
+  const evm = engine ? await createEngineEVM({ common, stateManager }) : await createEVM({ common, stateManager })
+  return (evm as unknown as { journal: CleanLike }).journal
+}
+
+/** What a journal holds, in plain data. */
+function contents(j: CleanLike) {
+  const sets = (m: Map<string, Set<string>>) => [...m].map(([a, s]) => [a, [...s].sort()]).sort()
+  return {
+    height: j.journalHeight,
+    warm: sets(j.journal),
+    always: sets(j.alwaysWarmJournal),
+    touched: [...j.touched].sort(),
+    diff: j.journalDiff.map(([h, [a, s, t]]) => [h, [...a].sort(), sets(s), [...t].sort()]),
+  }
+}
+
+const A = '00000000000000000000000000000000000000a1'
+const B = '00000000000000000000000000000000000000b1'
+const SLOT = '0000000000000000000000000000000000000000000000000000000000000007'
+
+describe('the journal between runs', () => {
+  it('behavior: cleanJournal, checkpoints, warm slots and touches leave the same journal as the library, step by step', async () => {
+    const seen: Array<Array<ReturnType<typeof contents>>> = []
+    for (const engine of [true, false]) {
+      const j = await journalOf(engine)
+      const steps: Array<ReturnType<typeof contents>> = []
+      // Two runs' worth of steps, as runTx makes them: clean, checkpoint, warm, write, commit, clean.
+      for (let run = 0; run < 2; run++) {
+        j.cleanJournal()
+        steps.push(contents(j))
+        await j.checkpoint()
+        j.addAlwaysWarmAddress(A)
+        j.addAlwaysWarmAddress(B)
+        if (run === 1) j.addAlwaysWarmSlot(B, SLOT)
+        j.touchAddress(createAddressFromString(`0x${A}`))
+        await j.checkpoint()
+        j.addWarmedStorage(createAddressFromString(`0x${A}`).bytes, new Uint8Array(32).fill(1))
+        await j.revert()
+        steps.push(contents(j))
+        await j.commit()
+        steps.push(contents(j))
+        j.cleanJournal()
+        steps.push(contents(j))
+        await j.commit()
+        j.cleanJournal()
+        steps.push(contents(j))
+      }
+      seen.push(steps)
+    }
+    expect(seen[0]).toEqual(seen[1])
+    // The second run warmed one slot of B, and of B only.
+    expect(seen[0]![7]!.always).toEqual([[A, []], [B, [SLOT]]])
+  })
+
+  it('behavior: a slot warmed for one address is warm there only, whatever addresses were warmed without slots', async () => {
+    const j = await journalOf(true)
+    j.cleanJournal()
+    for (const a of [A, B]) j.addAlwaysWarmAddress(a)
+    j.addAlwaysWarmSlot(A, SLOT)
+    j.addAlwaysWarmSlot(`0x${B.slice(0, 38)}c1`, SLOT)
+    const slot = new Uint8Array(32)
+    slot[31] = 7
+    expect(j.isWarmedStorage(createAddressFromString(`0x${A}`).bytes, slot)).toBe(true)
+    expect(j.isWarmedStorage(createAddressFromString(`0x${B}`).bytes, slot)).toBe(false)
+    expect(j.isWarmedStorage(createAddressFromString(`0x${B.slice(0, 38)}c1`).bytes, slot)).toBe(true)
+    // The next run's warm addresses start without slots.
+    j.cleanJournal()
+    j.addAlwaysWarmAddress(A)
+    expect(j.isWarmedStorage(createAddressFromString(`0x${A}`).bytes, slot)).toBe(false)
+  })
+
+  it('behavior: touchAddress touches the same key as the library, for any Address object of the same bytes', async () => {
+    const keys: string[][] = []
+    for (const engine of [true, false]) {
+      const j = await journalOf(engine)
+      const bytes = createAddressFromString('0x00000000000000000000000000000000000000Fe').bytes
+      j.touchAddress(createAddressFromString('0x00000000000000000000000000000000000000fe'))
+      j.touchAddress(createAddressFromString(`0x${A}`))
+      j.touchAddress(createAddressFromString('0x00000000000000000000000000000000000000fe'))
+      j.touchAddress(createAddressFromString(`0x${keyOf(bytes)}`))
+      keys.push([...j.touched])
+    }
+    expect(keys[0]).toEqual(keys[1])
+    expect(keys[0]).toEqual(['00000000000000000000000000000000000000fe', A])
+  })
+})

@@ -11,11 +11,15 @@
  * has it and the account is at hand (else through `getAccount`, as the library does), deletes
  * the same accounts through the same `deleteAccount`, and sets the two fields to undefined
  * (every reader tests them against undefined).
+ *
+ * The other patches of the journal here cut what it makes per run: the warm addresses
+ * (`addAlwaysWarmAddress`, `addAlwaysWarmSlot`), the reset between runs (`cleanJournal`) and the
+ * key of a touched address (`touchAddress`).
  */
 import { Hardfork } from '@ethereumjs/common'
 import { Address, type Account } from '@ethereumjs/util'
 import { fromHex } from '../../hex.js'
-import { NOT_AT_HAND } from '../../state/journaled-state.js'
+import { NOT_AT_HAND, addressKey } from '../../state/journaled-state.js'
 
 /** What the clean-up reads and calls on a journal. */
 export interface JournalInternals {
@@ -69,11 +73,30 @@ export function fastCleanup(library: Cleanup, fast: (journal: JournalInternals) 
 /** `Journal#addAlwaysWarmAddress`. */
 export type AddAlwaysWarmAddress = (this: object, address: string, addToAccessList?: boolean) => void
 
-/** What the warm-address patch reads on a journal. */
+/** `Journal#addAlwaysWarmSlot`. */
+export type AddAlwaysWarmSlot = (this: object, address: string, slot: string, addToAccessList?: boolean) => void
+
+/** `Journal#cleanJournal`. */
+export type CleanJournal = (this: object) => void
+
+/** What the warm-address patches read on a journal. */
 interface WarmJournal {
   alwaysWarmJournal: Map<string, Set<string>>
   accessList?: Map<string, Set<string>>
 }
+
+/**
+ * The warm slots of an address warmed without any (every precompile, the sender, the recipient
+ * and the coinbase at each transaction: ~20 empty sets a run). One set stands for all of them;
+ * {@link fastWarmSlot} gives an address its own set before its first slot. Anything that adds to
+ * it is a bug of ours, and fails loudly instead of warming a slot everywhere.
+ */
+class NoSlots extends Set<string> {
+  override add(): this {
+    throw new Error('the shared empty warm-slot set is read-only')
+  }
+}
+export const NO_SLOTS: Set<string> = new NoSlots()
 
 /**
  * `Journal#addAlwaysWarmAddress` without the regex for an unprefixed address: the library strips
@@ -88,8 +111,89 @@ export function fastWarmAddress(library: AddAlwaysWarmAddress, fast: (journal: o
       return library.call(this, address, addToAccessList)
     }
     const journal = this as WarmJournal
-    if (!journal.alwaysWarmJournal.has(address)) journal.alwaysWarmJournal.set(address, new Set())
+    if (!journal.alwaysWarmJournal.has(address)) journal.alwaysWarmJournal.set(address, NO_SLOTS)
     const list = journal.accessList
     if (addToAccessList && list !== undefined && !list.has(address)) list.set(address, new Set())
+  }
+}
+
+/**
+ * `Journal#addAlwaysWarmSlot` (runTx's access-list entries), which adds to the address's warm
+ * set in place: an address not warm yet, or still on the shared {@link NO_SLOTS}, gets its own
+ * set first. Other
+ * journals, and the library's own checks of its arguments, run the library's method unchanged.
+ */
+export function fastWarmSlot(library: AddAlwaysWarmSlot, fast: (journal: object) => boolean): AddAlwaysWarmSlot {
+  return function (this: object, address: string, slot: string, addToAccessList = false): void {
+    if (fast(this) && typeof address === 'string') {
+      const warm = (this as WarmJournal).alwaysWarmJournal
+      const key = address.charCodeAt(0) === 48 && address.charCodeAt(1) === 120 ? address.slice(2) : address
+      const slots = warm.get(key)
+      if (slots === undefined || slots === NO_SLOTS) warm.set(key, new Set())
+    }
+    return library.call(this, address, slot, addToAccessList)
+  }
+}
+
+/** What {@link fastCleanJournal} reads and resets. */
+interface CleanableJournal {
+  journalHeight: number
+  journal: Map<string, Set<string>>
+  alwaysWarmJournal: Map<string, Set<string>>
+  touched: Set<string>
+  journalDiff: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
+}
+
+/** Whether a checkpoint's diff recorded nothing. */
+function emptyDiff(entry: [number, [Set<string>, Map<string, Set<string>>, Set<string>]]): boolean {
+  const [addresses, slots, touched] = entry[1]
+  return addresses.size === 0 && slots.size === 0 && touched.size === 0
+}
+
+/**
+ * `Journal#cleanJournal`, which a run calls three times (the clean-ups at its start and end, and
+ * runTx's `finally`) and which makes two maps, a set and a first diff of three more each time.
+ * Where the journal holds nothing (no warm or touched address, every diff empty: the second and
+ * third of those calls, and the first of a run after a call) it keeps its empty collections and
+ * only resets the height and the diff list, which leaves it as the library's would be. Any
+ * journal that holds something is cleaned by the library's method.
+ */
+export function fastCleanJournal(library: CleanJournal, fast: (journal: object) => boolean): CleanJournal {
+  return function (this: object): void {
+    const j = this as CleanableJournal
+    if (
+      fast(this) &&
+      j.journal instanceof Map &&
+      j.journal.size === 0 &&
+      j.alwaysWarmJournal instanceof Map &&
+      j.alwaysWarmJournal.size === 0 &&
+      j.touched instanceof Set &&
+      j.touched.size === 0 &&
+      Array.isArray(j.journalDiff) &&
+      j.journalDiff.length > 0 &&
+      j.journalDiff.every(emptyDiff)
+    ) {
+      j.journalHeight = 0
+      j.journalDiff.length = 1
+      ;(j.journalDiff[0] as [number, unknown])[0] = 0
+      return
+    }
+    library.call(this)
+  }
+}
+
+/** `Journal#touchAddress`. */
+export type TouchAddress = (this: object, address: Address) => void
+
+/**
+ * `Journal#touchAddress` (every account write of a run: the sender's fee and nonce, each value
+ * transfer, the coinbase) with the address keyed by {@link addressKey} instead of
+ * `address.toString().slice(2)`: the same lower-case unprefixed hex, without a prefixed string
+ * made and cut each time.
+ */
+export function fastTouchAddress(library: TouchAddress, fast: (journal: object) => boolean): TouchAddress {
+  return function (this: object, address: Address): void {
+    if (!(address instanceof Address) || !fast(this)) return library.call(this, address)
+    ;(this as { touchAccount(key: string): void }).touchAccount(addressKey(address))
   }
 }

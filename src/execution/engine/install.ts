@@ -17,7 +17,19 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM, Message } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
-import { fastCleanup, fastWarmAddress, type AddAlwaysWarmAddress, type Cleanup, type JournalInternals } from './fast-journal.js'
+import {
+  fastCleanJournal,
+  fastCleanup,
+  fastWarmAddress,
+  fastTouchAddress,
+  fastWarmSlot,
+  type AddAlwaysWarmAddress,
+  type AddAlwaysWarmSlot,
+  type CleanJournal,
+  type Cleanup,
+  type JournalInternals,
+  type TouchAddress,
+} from './fast-journal.js'
 import { rememberOriginalHandlers } from './fast-opcodes.js'
 import { cached, leanEnv, type Analyse, type InterpreterRun } from './jump-cache.js'
 import {
@@ -178,6 +190,9 @@ async function install(): Promise<string | undefined> {
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
     [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
     [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
+    [journalProto, 'addAlwaysWarmSlot', 'Journal.prototype.addAlwaysWarmSlot'],
+    [journalProto, 'cleanJournal', 'Journal.prototype.cleanJournal'],
+    [journalProto, 'touchAddress', 'Journal.prototype.touchAddress'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -199,6 +214,9 @@ async function install(): Promise<string | undefined> {
   const runInterpreter = evmProto.runInterpreter as RunInterpreter
   journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
   journalProto.addAlwaysWarmAddress = fastWarmAddress(journalProto.addAlwaysWarmAddress as AddAlwaysWarmAddress, (j) => isFast(j))
+  journalProto.addAlwaysWarmSlot = fastWarmSlot(journalProto.addAlwaysWarmSlot as AddAlwaysWarmSlot, (j) => isFast(j))
+  journalProto.touchAddress = fastTouchAddress(journalProto.touchAddress as TouchAddress, (j) => isFast(j))
+  journalProto.cleanJournal = fastCleanJournal(journalProto.cleanJournal as CleanJournal, (j) => isFast(j))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
 }

@@ -32,6 +32,7 @@ import { Bloom, type RunTxOpts, type RunTxResult, type TxReceipt, type VM, runTx
 import type { Block } from '@ethereumjs/block'
 import { keyOf } from '../../hex.js'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
+import { NO_SLOTS } from './fast-journal.js'
 import { fastPaths } from './gate.js'
 import { isFast } from './install.js'
 
@@ -47,11 +48,6 @@ const REQUIRED_EIPS = [1559, 2718, 2929, 2930] as const
 /** The EIP-7702 delegation prefix of an account's code. */
 const DELEGATION_7702 = Uint8Array.of(0xef, 0x01, 0x00)
 
-/**
- * The slots of an address warmed without any (the precompiles, the sender, the recipient, the
- * coinbase): one empty set for all of them, never added to (see the module's comment).
- */
-const NO_SLOTS: Set<string> = new Set()
 
 /** VMs made with the library's profiler on (`profilerOpts.reportAfterTx`): the library runs theirs. */
 const profiled = new WeakSet<object>()
@@ -112,7 +108,7 @@ export function engineRunsTx(vm: VM, opts: RunTxOpts): boolean {
   if (common.consensusType() === ConsensusType.ProofOfAuthority) return false
   for (const eip of REQUIRED_EIPS) if (!common.isActivatedEIP(eip)) return false
   for (const eip of LIBRARY_EIPS) if (common.isActivatedEIP(eip)) return false
-  return NO_SLOTS.size === 0
+  return true
 }
 
 /** `runTx` of @ethereumjs/vm: the engine's own run where {@link engineRunsTx} says so, the library's elsewhere. */
