@@ -87,7 +87,7 @@ try {
       const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock }, name)
       side.results.push(r)
       const main = r.mainCpuMs === undefined ? '' : ` (main thread ${r.mainCpuMs.toFixed(0)}, other threads ${(r.cpuMs - r.mainCpuMs).toFixed(0)})`
-      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms${main}, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
+      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms${main}, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms (CPU ${r.createCpuMs?.toFixed(0)}, main thread ${r.createMainCpuMs?.toFixed(0)}), ${r.failures.length} failing`)
     }
   }
   const cpu = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.cpuMs))
