@@ -15,8 +15,13 @@
  * `BENCH_AB_CORE` the core to pin to (default 0); `BENCH_REPLAY_CLOCK=wall` runs on the wall clock
  * (no libfaketime needed; the suites' timestamps then follow each run's pace, as in the replay's
  * default). Where Linux's schedstat is readable each run also shows its main thread's share.
+ * `BENCH_AB_FLAGS_A` / `BENCH_AB_FLAGS_B`: node flags for that side's processes, space-separated
+ * (`--max-inlined-bytecode-size=920`), so one build can be compared with itself under V8 flags;
+ * `BENCH_AB_KEEP=<dir>` leaves the bundled runner, the job files, EDR's ids and the frozen clock's
+ * environment (`env.json`) there, for runs by hand
+ * (`taskset -c 0 node <dir>/runner.mjs <scenario> finality <dir>/A.job.json`).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -45,19 +50,24 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-ab-'))
+const flags = (name: string): string[] => (process.env[name] ?? '').split(' ').filter((f) => f !== '')
+const nodeFlags = { A: flags('BENCH_AB_FLAGS_A'), B: flags('BENCH_AB_FLAGS_B'), edr: [] as string[] }
+const keep = process.env.BENCH_AB_KEEP
+const tmp = keep === undefined || keep === '' ? mkdtempSync(path.join(os.tmpdir(), 'finality-ab-')) : path.resolve(keep)
+mkdirSync(tmp, { recursive: true })
 try {
   await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
   const bundle = path.join(tmp, 'runner.mjs')
   const config = loadScenario(scenario.file).config
   const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  if (keep !== undefined && keep !== '') writeFileSync(path.join(tmp, 'env.json'), JSON.stringify(clockEnv))
   const { privateKeyToAddress } = await import('viem/accounts')
   const wanted = finalityOptions(config, privateKeyToAddress)
-  const run = (contestant: 'finality' | 'edr', job: Job, label: string): Promise<ReplayResult> => {
+  const run = (contestant: 'finality' | 'edr', job: Job, label: 'A' | 'B' | 'edr'): Promise<ReplayResult> => {
     const jobFile = path.join(tmp, `${label}.job.json`)
     writeFileSync(jobFile, JSON.stringify(job))
     return runChild<ReplayResult>({
-      argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, contestant, jobFile],
+      argv: ['taskset', '-c', core, process.execPath, ...nodeFlags[label], bundle, scenario.file, contestant, jobFile],
       resultPrefix: 'REPLAY_RESULT',
       timeoutMs: 30 * 60_000,
       label: `${scenario.name} on ${label}`,
@@ -72,11 +82,12 @@ try {
   const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
   const sides = { A: { url: urlA, known: knownA, results: [] as ReplayResult[] }, B: { url: urlB, known: await knownOptions(urlB, wanted), results: [] as ReplayResult[] } }
   for (let i = 0; i < runs; i++) {
-    for (const [name, side] of Object.entries(sides)) {
+    for (const name of ['A', 'B'] as const) {
+      const side = sides[name]
       const r = await run('finality', { root: ROOT, finalityUrl: side.url, contestantsDir, knownOptions: side.known, edrIds, clock }, name)
       side.results.push(r)
       const main = r.mainCpuMs === undefined ? '' : ` (main thread ${r.mainCpuMs.toFixed(0)}, other threads ${(r.cpuMs - r.mainCpuMs).toFixed(0)})`
-      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms${main}, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms, ${r.failures.length} failing`)
+      console.log(`${name} run ${i + 1}: CPU ${r.cpuMs.toFixed(0)} ms${main}, wall ${r.wallMs.toFixed(0)} ms, create ${r.createMs.toFixed(0)} ms (CPU ${r.createCpuMs?.toFixed(0)}, main thread ${r.createMainCpuMs?.toFixed(0)}), ${r.failures.length} failing`)
     }
   }
   const cpu = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.cpuMs))
@@ -96,5 +107,5 @@ try {
   rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
   for (const r of rows.slice(0, 8)) console.log(`  ${r.m} (${r.n}): A ${r.a.toFixed(0)} ms, B ${r.b.toFixed(0)} ms, ${((1000 * r.a) / Math.max(r.n, 1)).toFixed(0)} → ${((1000 * r.b) / Math.max(r.n, 1)).toFixed(0)} µs each`)
 } finally {
-  rmSync(tmp, { recursive: true, force: true })
+  if (keep === undefined || keep === '') rmSync(tmp, { recursive: true, force: true })
 }

@@ -53,6 +53,10 @@ export interface ReplayResult {
   wallMs: number
   cpuMs: number
   createMs: number
+  /** CPU (all threads) of the import and provider creation, part of `cpuMs`. */
+  createCpuMs: number
+  /** The main thread's share of `createCpuMs` (as `mainCpuMs`). */
+  createMainCpuMs?: number
   requests: number
   failures: number[]
   /** The first line of each failing request's message, by index (200 characters at most). */
@@ -214,6 +218,8 @@ async function main(): Promise<void> {
         ? await createEdr(job, config)
         : await createHardhat(job, config, addressOf)
   const createMs = performance.now() - t0
+  const createCpu = process.cpuUsage(cpu0)
+  const createMain = mainThreadMicrosIfAny()
   const perRequest = process.env.BENCH_REPLAY_PER_REQUEST === undefined ? undefined : new Array<number>(requests.length).fill(0)
   // The main thread's share (Linux schedstat, µs): the rest of a request's CPU is V8's background
   // threads (concurrent compiles, GC helpers), which on one core land in whatever request runs.
@@ -267,6 +273,8 @@ async function main(): Promise<void> {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     createMs,
+    createCpuMs: (createCpu.user + createCpu.system) / 1000,
+    createMainCpuMs: main0 === undefined || createMain === undefined ? undefined : (createMain - main0) / 1000,
     requests: requests.length,
     failures,
     failureMessages,

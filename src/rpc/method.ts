@@ -30,7 +30,17 @@ export function method<const C extends readonly Codec<unknown>[]>(spec: {
   params: C
   run: (services: Services, params: Decoded<C>, scope: MethodScope) => unknown
 }): Method {
-  return spec as unknown as Method
+  return oneShape(spec as unknown as Method)
+}
+
+/**
+ * Every method the same hidden class (`namespace` present, undefined or not, and the fields in one
+ * order): the dispatcher's reads of them stay monomorphic. A declaration with a namespace
+ * (`personal_sign`) had its own, and the dispatcher's compiled `call` was thrown away ("wrong map")
+ * the first time one was called.
+ */
+function oneShape(spec: Method): Method {
+  return { namespace: spec.namespace, params: spec.params, run: spec.run }
 }
 
 /**
@@ -47,7 +57,7 @@ export function methodsOf<K extends keyof Services>(): <const C extends readonly
   params: C
   run: (services: Ports<K>, params: Decoded<C>, scope: MethodScope) => unknown
 }) => Method {
-  return (spec) => spec as unknown as Method
+  return (spec) => oneShape(spec as unknown as Method)
 }
 
 /** A namespace's methods, by full name. */

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { RpcError, type FinalityNode, type Hex, type RpcResponse } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
 import { requestRaw } from '../helpers/raw-request.js'
+import { buildRegistry } from '../../src/rpc/registry.js'
+import { DEFAULT_LIMITS } from '../../src/limits.js'
 
 type ErrorResponse = { jsonrpc: '2.0'; id: string | number | null; error: { code: number; message: string; data?: unknown } }
 type ResultResponse = { jsonrpc: '2.0'; id: string | number | null; result: unknown }
@@ -302,6 +304,11 @@ describe('batch size limit (limits.batchItems = 3)', () => {
 })
 
 describe('method lookup', () => {
+  it('every method is declared in one shape (namespace, params, run), so the lookup reads one hidden class', () => {
+    const shapes = new Set([...buildRegistry(DEFAULT_LIMITS).values()].map((m) => Object.keys(m).join()))
+    expect([...shapes]).toEqual(['namespace,params,run'])
+  })
+
   it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'])(
     '%s → -32601, no prototype lookup',
     async (method) => {
