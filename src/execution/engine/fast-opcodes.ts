@@ -21,6 +21,7 @@
 import { toBigInt, word, wordAt, writeBigEndian } from '../../hex.js'
 import { peek, plus, type Stack } from './stack.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
+import { forgetGasPlan, knownHandler } from './gas-plan.js'
 
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
@@ -385,6 +386,13 @@ export const libraryHalts: { stop?: unknown; return?: unknown; revert?: unknown 
 export function rememberOriginalHandlers(table: object): void {
   if (originals.size > 0) return
   const entries = table as Array<OpcodeEntry | undefined>
+  for (let opcode = 0; opcode < 256; opcode++) {
+    knownHandler(opcode, 'op', entries[opcode]?.opHandler)
+    knownHandler(opcode, 'gas', entries[opcode]?.gasHandler)
+  }
+  for (const [opcode, handler] of replacements) knownHandler(opcode, 'op', handler)
+  for (let opcode = LOG0; opcode <= LOG4; opcode++) knownHandler(opcode, 'op', log)
+  for (const [opcode, handler] of gasReplacements) knownHandler(opcode, 'gas', handler)
   libraryHalts.stop = entries[0x00]?.opHandler
   libraryHalts.return = entries[RETURN]?.opHandler
   libraryHalts.revert = entries[REVERT]?.opHandler
@@ -408,6 +416,7 @@ export function isPatched(table: object): boolean {
 export function patchOpcodeTable(table: object): void {
   if (patched.has(table) || originals.size === 0) return
   patched.add(table)
+  forgetGasPlan(table)
   const entries = table as Array<OpcodeEntry | undefined>
   const replace = (opcode: number, handler: OpcodeEntry['opHandler']) => {
     const entry = entries[opcode]
