@@ -158,6 +158,9 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   // While `ahead`, `rs.gasLeft` is behind it: written back before anything else reads it.
   let left = numberOf(rs.gasLeft)
   let ahead = false
+  // Whether steps go through the library's `runStep`: read again after anything that may have
+  // run other code (a handler that awaited, an opcode that is not charged as a number).
+  let stepping = stepsInLibrary(evm, rs)
   let err: unknown
   let cachedOpcodes: Array<OpcodeEntry> | undefined
   while (rs.programCounter < rs.code.length) {
@@ -181,17 +184,14 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     rs.opCode = opCode
     try {
       if (observe !== undefined) observe(programCounter, opCode, rs.stack, rs.code)
-      if (
-        evm.events.listenerCount('step') > 0 ||
-        evm.DEBUG ||
-        rs.env.accessWitness !== undefined
-      ) {
+      if (stepping) {
         if (ahead) {
           rs.gasLeft = BigInt(left)
           ahead = false
         }
         await interpreter.runStep(entry)
         left = numberOf(rs.gasLeft)
+        stepping = stepsInLibrary(evm, rs)
         continue
       }
       const op = entry ?? (table[opCode] as OpcodeEntry)
@@ -201,7 +201,11 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         let fee = fees[opCode] as number
         if (info.dynamicGas) {
           const charged = op.gasHandler(rs, info.feeBigInt, common)
-          fee = Number(typeof charged === 'bigint' ? charged : await charged)
+          if (typeof charged === 'bigint') fee = Number(charged)
+          else {
+            fee = Number(await charged)
+            stepping = stepsInLibrary(evm, rs)
+          }
         }
         if (fee > left) {
           // `useGas`: the gas left goes to zero, then the out-of-gas trap.
@@ -238,9 +242,15 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       }
       // A handler the library declares async may finish without a promise (fast-storage.ts).
       const done = op.opHandler(rs, common)
-      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') await done
+      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') {
+        await done
+        stepping = stepsInLibrary(evm, rs)
+      }
       // A handler that may have read or changed the gas left: the number follows it.
-      if (!ahead) left = numberOf(rs.gasLeft)
+      if (!ahead) {
+        left = numberOf(rs.gasLeft)
+        stepping = stepsInLibrary(evm, rs)
+      }
     } catch (e) {
       if (ahead) {
         rs.gasLeft = BigInt(left)
@@ -260,6 +270,15 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   }
   return { runState: halted(rs), exceptionError: err }
+}
+
+/**
+ * Whether a step needs more than the plain path: a `step` listener (tracers) or DEBUG, whose
+ * hook the library's `runStep` calls, or an access witness. eventemitter3's `listenerCount` makes
+ * a new key string for each look-up, which is why it is not asked before every opcode.
+ */
+function stepsInLibrary(evm: Interpreter['_evm'], rs: RunState): boolean {
+  return evm.events.listenerCount('step') > 0 || evm.DEBUG || rs.env.accessWitness !== undefined
 }
 
 /** Below this a frame's gas left is exact as a number, and so is every charge subtracted from it. */
