@@ -18,6 +18,7 @@
  * The modules that wrap entries (the call time-out, tracers, transfer logs) go through
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
+import { keccak256, keccak256Word } from '../../crypto/keccak.js'
 import { toBigInt, word, wordAt, writeBigEndian } from '../../hex.js'
 import { peek, plus, type Stack } from './stack.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
@@ -285,9 +286,21 @@ const replacements: Array<[number, OpHandler]> = [
       if (stack.length < 2) return library(KECCAK256, runState, common)
       const offset = stack.pop()
       const length = stack.pop()
+      if (length === 0n) {
+        stack.push(toBigInt(hash(new Uint8Array(0))))
+        return
+      }
+      const memory = runState.memory
+      const at = Number(offset)
+      const size = Number(length)
+      if (hash === keccak256) {
+        // The node's keccak: hashed from the memory's own bytes into a bigint (crypto/keccak.ts).
+        memory.extend(at, size)
+        stack.push(keccak256Word(memory._store, at, size))
+        return
+      }
       // A view of memory, not a copy: the hash reads it at once.
-      const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
-      runState.stack.push(toBigInt(hash(data)))
+      stack.push(toBigInt(hash(memory.read(at, size, true))))
     },
   ],
   // Synchronous where the state is in memory (fast-storage.ts).
