@@ -10,7 +10,11 @@
  *     taskset -c 0 npx tsx bench/evm-loop.ts $d 40; done; done
  *
  * `BIG_WORDS=1` stores each iteration's 256-bit hash with MSTORE instead of dropping it.
+ * `EVM_LOOP_ALLOC=1` then runs 20 more calls under V8's sampling heap profiler (freed objects
+ * kept, a sample every 1 KB) and prints the bytes a call allocates and its top allocating
+ * functions (self bytes a call; build positions, not mapped to the sources).
  */
+import { Session } from 'node:inspector/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -43,4 +47,27 @@ const start = performance.now()
 for (let i = 0; i < calls; i++) await node.request(request)
 const used = process.cpuUsage(cpu)
 console.log(JSON.stringify({ cpuMsPerCall: (used.user + used.system) / 1000 / calls, wallMsPerCall: (performance.now() - start) / calls }))
+if (process.env.EVM_LOOP_ALLOC === '1') {
+  interface HeapNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: HeapNode[] }
+  const sampled = 20
+  const session = new Session()
+  session.connect()
+  await session.post('HeapProfiler.enable')
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never)
+  for (let i = 0; i < sampled; i++) await node.request(request)
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: HeapNode } }
+  const self = new Map<string, number>()
+  let total = 0
+  const walk = (h: HeapNode, parent: string): void => {
+    const f = h.callFrame
+    const here = `${f.functionName || '(anonymous)'} (${f.url === '' ? 'native' : `${path.basename(f.url)}:${f.lineNumber + 1}`})`
+    const key = f.url === '' ? `${here} <- ${parent}` : here
+    if (h.selfSize > 0) self.set(key, (self.get(key) ?? 0) + h.selfSize)
+    total += h.selfSize
+    for (const c of h.children) walk(c, f.url === '' ? parent : here)
+  }
+  walk(profile.head, '(root)')
+  console.log(`${(total / sampled / 1e6).toFixed(2)} MB allocated a call`)
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(v / sampled / 1e3).toFixed(0).padStart(6)} KB  ${k}`)
+}
 await node.close()

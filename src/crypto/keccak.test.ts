@@ -5,7 +5,7 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, test } from 'vitest'
-import { initKeccak, keccak256, keccak256Code, keccak256Kept, keccak256OfHex, keccakBackend } from './keccak.js'
+import { initKeccak, keccak256, keccak256Code, keccak256Kept, keccak256OfHex, keccak256Word, keccakBackend } from './keccak.js'
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const input = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff)
@@ -35,6 +35,14 @@ describe('keccak256', () => {
     await initKeccak()
     expect(keccakBackend()).toBe('wasm')
     for (let length = 0; length <= 600; length++) expect(hex(keccak256(input(length)))).toBe(hex(keccak_256(input(length))))
+  })
+
+  test('behavior: keccak256Word is the hash of a range of an array as a bigint', async () => {
+    await initKeccak()
+    for (const length of [0, 1, 31, 32, 64, 128, 129, 300]) {
+      const bytes = new Uint8Array([9, 9, ...input(length), 9])
+      expect(keccak256Word(bytes, 2, length), `${length} bytes`).toBe(BigInt(`0x${hex(keccak_256(input(length)))}`))
+    }
   })
 
   test('behavior: kept hashes are the same bytes and stay apart across many slabs', async () => {

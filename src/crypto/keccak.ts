@@ -6,7 +6,7 @@
  */
 import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js'
 import { createKeccak, type IHasher } from 'hash-wasm'
-import { NIBBLE, fromHex } from '../hex.js'
+import { NIBBLE, fromHex, toBigInt } from '../hex.js'
 
 let wasm: IHasher | undefined
 let starting: Promise<void> | undefined
@@ -35,7 +35,7 @@ interface KeccakModule {
 
 /** The module's input and output area (16 KB, hash-wasm's size), and its first 32 bytes: the digest. */
 const IO_SIZE = 16 * 1024
-let direct: { module: KeccakModule; io: Uint8Array; digest: Uint8Array } | undefined
+let direct: { module: KeccakModule; io: Uint8Array; digest: Uint8Array; view: DataView } | undefined
 
 /**
  * Hashes with `hasher` from now on: directly through its module's functions when it exposes
@@ -44,16 +44,12 @@ let direct: { module: KeccakModule; io: Uint8Array; digest: Uint8Array } | undef
 export function useHasher(hasher: IHasher): void {
   wasm = hasher
   const module = (hasher as IHasher & { exports?: KeccakModule }).exports
-  direct = module === undefined ? undefined : { module, io: new Uint8Array(0), digest: new Uint8Array(0) }
+  direct = module === undefined ? undefined : { module, io: new Uint8Array(0), digest: new Uint8Array(0), view: new DataView(new ArrayBuffer(0)) }
 }
 
 /** Runs keccak256 over `data` in the module; the digest is then in `direct.digest`. */
 function hashDirect(d: NonNullable<typeof direct>, data: Uint8Array): void {
-  // A memory that grew has a new buffer: the views are made again (keccak's module never grows it).
-  if (d.io.byteLength === 0) {
-    d.io = new Uint8Array(d.module.memory.buffer, d.module.Hash_GetBuffer(), IO_SIZE)
-    d.digest = d.io.subarray(0, 32)
-  }
+  viewsOf(d)
   d.module.Hash_Init(256)
   if (data.length <= IO_SIZE) {
     d.io.set(data)
@@ -66,6 +62,37 @@ function hashDirect(d: NonNullable<typeof direct>, data: Uint8Array): void {
     }
   }
   d.module.Hash_Final(0x01)
+}
+
+/** Makes the views of the module's input area (again, for a memory that grew: keccak's module never grows it). */
+function viewsOf(d: NonNullable<typeof direct>): void {
+  if (d.io.byteLength === 0) {
+    d.io = new Uint8Array(d.module.memory.buffer, d.module.Hash_GetBuffer(), IO_SIZE)
+    d.digest = d.io.subarray(0, 32)
+    d.view = new DataView(d.module.memory.buffer, d.module.Hash_GetBuffer(), 32)
+  }
+}
+
+/** Inputs up to this many bytes are copied into the module byte by byte, without a view of them. */
+const COPIED = 128
+
+/**
+ * keccak256 of the `length` bytes of `bytes` at `offset`, as a bigint: the EVM's KECCAK256 over
+ * its memory. Through the module's functions the input is copied in without a view of it made
+ * (up to {@link COPIED} bytes: a mapping's slot hashes 64) and the digest is read where the
+ * module leaves it, as four 64-bit limbs: no array for the input, the digest or a copy of it.
+ */
+export function keccak256Word(bytes: Uint8Array, offset: number, length: number): bigint {
+  const d = direct
+  if (d === undefined || length > COPIED) return toBigInt(keccak256(bytes.subarray(offset, offset + length)))
+  viewsOf(d)
+  d.module.Hash_Init(256)
+  const io = d.io
+  for (let i = 0; i < length; i++) io[i] = bytes[offset + i] as number
+  d.module.Hash_Update(length)
+  d.module.Hash_Final(0x01)
+  const view = d.view
+  return (((((view.getBigUint64(0) << 64n) | view.getBigUint64(8)) << 64n) | view.getBigUint64(16)) << 64n) | view.getBigUint64(24)
 }
 
 /**

@@ -14,6 +14,7 @@
 import type { EVMInterface } from '@ethereumjs/evm'
 import type { Clock } from '../clock.js'
 import { Refused } from '../domain-errors.js'
+import { gasBlindWrapper } from './engine/gas-plan.js'
 import { layerOpcodeTable } from './engine/layers.js'
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
@@ -117,6 +118,8 @@ export class CallGuard {
           return pause === undefined ? run(runState, common) : pause.then(() => run(runState, common))
         },
       }
+      // The guard reads no gas: a jump it wraps is still charged as a number (gas-plan.ts).
+      gasBlindWrapper(map[op].opHandler, run)
     }
   }
 }

@@ -14,7 +14,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { IHasher } from 'hash-wasm'
 import { describe, expect, it } from 'vitest'
 import { START_UP_PATCHES } from '../../tsup.config.js'
-import { keccak256, keccak256Kept, keccak256OfHex, useHasher } from '../../src/crypto/keccak.js'
+import { keccak256, keccak256Kept, keccak256OfHex, keccak256Word, useHasher } from '../../src/crypto/keccak.js'
 
 const require = createRequire(import.meta.url)
 
@@ -97,6 +97,8 @@ describe('the build\'s start-up patches', () => {
       expect(hex(keccak256Kept(input(length))), `${length} bytes, kept`).toBe(expected)
       // A view into a larger array, as trie nodes and words are hashed.
       expect(hex(keccak256(new Uint8Array([1, ...input(length), 2]).subarray(1, length + 1))), `${length} bytes, a view`).toBe(expected)
+      // As the EVM's KECCAK256 hashes its memory: a range of a larger array, into a bigint.
+      expect(keccak256Word(new Uint8Array([1, 2, 3, ...input(length), 4]), 3, length), `${length} bytes, as a word`).toBe(BigInt(`0x${expected}`))
     }
     // Each answer is its own array: a later hash does not change an earlier answer.
     for (const [i, length] of lengths.entries()) expect(hex(answers[i]!)).toBe(hex(keccak_256(input(length))))

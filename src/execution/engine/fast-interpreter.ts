@@ -15,10 +15,19 @@
  * needs more than the plain path (a `step` listener or DEBUG, an access witness) goes through
  * the library's own `runStep`, so tracers see exactly what they saw before. Anything else runs
  * the library's `run` unchanged. An opcode observer (`opcode-observer.ts`) is called before
- * each opcode on either way.
+ * each opcode on either way (it is handed the stack and the code, never the gas).
+ *
+ * The gas left is a number in the loop while it is exact as one: `useGas` made a new bigint for
+ * every opcode. An opcode whose handlers read no gas (`gas-plan.ts`) is charged on the number,
+ * with `useGas`'s out-of-gas (the gas left zero, then the trap); before any other opcode, a
+ * traced step, an error and the frame's end the run state's `gasLeft` is written back, so every
+ * reader (the library's handlers, the gas watch, tracers, the frame's result) sees what it saw
+ * with the library's loop, and it is read again after. A frame given 2^53 gas or more (an
+ * `eth_call` with gas 2^64-1) is charged in bigints throughout.
  */
 import { EVMError } from '@ethereumjs/evm'
 import { libraryHalts } from './fast-opcodes.js'
+import { gasPlanOf } from './gas-plan.js'
 import { opcodeObserverOf, type ObservedStack } from './opcode-observer.js'
 
 interface OpcodeInfo {
@@ -141,7 +150,17 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   const evm = interpreter._evm
   const table = evm._opcodeMap
   const observe = opcodeObserverOf(evm)
+  const plan = gasPlanOf(table as never)
+  const numbered = plan.entries as ReadonlyArray<OpcodeEntry | undefined>
+  const fees = plan.fees
   rs.code = code
+  // The frame's gas left as a number, or -1 where it is not exact as one (the bigint path).
+  // While `ahead`, `rs.gasLeft` is behind it: written back before anything else reads it.
+  let left = numberOf(rs.gasLeft)
+  let ahead = false
+  // Whether steps go through the library's `runStep`: read again after anything that may have
+  // run other code (a handler that awaited, an opcode that is not charged as a number).
+  let stepping = stepsInLibrary(evm, rs)
   let err: unknown
   let cachedOpcodes: Array<OpcodeEntry> | undefined
   while (rs.programCounter < rs.code.length) {
@@ -165,23 +184,51 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     rs.opCode = opCode
     try {
       if (observe !== undefined) observe(programCounter, opCode, rs.stack, rs.code)
-      if (
-        evm.events.listenerCount('step') > 0 ||
-        evm.DEBUG ||
-        rs.env.accessWitness !== undefined
-      ) {
+      if (stepping) {
+        if (ahead) {
+          rs.gasLeft = BigInt(left)
+          ahead = false
+        }
         await interpreter.runStep(entry)
+        left = numberOf(rs.gasLeft)
+        stepping = stepsInLibrary(evm, rs)
         continue
       }
       const op = entry ?? (table[opCode] as OpcodeEntry)
       const info = op.opcodeInfo
-      let gas = info.feeBigInt
-      if (info.dynamicGas) {
-        const charged = op.gasHandler(rs, gas, common)
-        gas = typeof charged === 'bigint' ? charged : await charged
+      if (left >= 0 && numbered[opCode] === op) {
+        // Nothing this opcode runs reads the gas left (gas-plan.ts): charged as a number.
+        let fee = fees[opCode] as number
+        if (info.dynamicGas) {
+          const charged = op.gasHandler(rs, info.feeBigInt, common)
+          if (typeof charged === 'bigint') fee = Number(charged)
+          else {
+            fee = Number(await charged)
+            stepping = stepsInLibrary(evm, rs)
+          }
+        }
+        if (fee > left) {
+          // `useGas`: the gas left goes to zero, then the out-of-gas trap.
+          left = 0
+          ahead = false
+          rs.gasLeft = 0n
+          throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+        }
+        left -= fee
+        ahead = true
+      } else {
+        if (ahead) {
+          rs.gasLeft = BigInt(left)
+          ahead = false
+        }
+        let gas = info.feeBigInt
+        if (info.dynamicGas) {
+          const charged = op.gasHandler(rs, gas, common)
+          gas = typeof charged === 'bigint' ? charged : await charged
+        }
+        if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
+        interpreter.useGas(gas, info)
       }
-      if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
-      interpreter.useGas(gas, info)
       rs.programCounter++
       if ((opCode === RETURN || opCode === STOP || opCode === REVERT) && isLibraryHalt(opCode, op.opHandler)) {
         // What the library's handler does, without the throw that ends its frame.
@@ -195,8 +242,20 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       }
       // A handler the library declares async may finish without a promise (fast-storage.ts).
       const done = op.opHandler(rs, common)
-      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') await done
+      if (done !== undefined && typeof (done as Promise<unknown>).then === 'function') {
+        await done
+        stepping = stepsInLibrary(evm, rs)
+      }
+      // A handler that may have read or changed the gas left: the number follows it.
+      if (!ahead) {
+        left = numberOf(rs.gasLeft)
+        stepping = stepsInLibrary(evm, rs)
+      }
     } catch (e) {
+      if (ahead) {
+        rs.gasLeft = BigInt(left)
+        ahead = false
+      }
       rs.env.accessWitness?.revert()
       // Non-VM errors are thrown on; STOP is not an exception.
       const error = e as { errorType?: string; error?: string }
@@ -205,11 +264,29 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       break
     }
   }
+  if (ahead) rs.gasLeft = BigInt(left)
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   }
   return { runState: halted(rs), exceptionError: err }
+}
+
+/**
+ * Whether a step needs more than the plain path: a `step` listener (tracers) or DEBUG, whose
+ * hook the library's `runStep` calls, or an access witness. eventemitter3's `listenerCount` makes
+ * a new key string for each look-up, which is why it is not asked before every opcode.
+ */
+function stepsInLibrary(evm: Interpreter['_evm'], rs: RunState): boolean {
+  return evm.events.listenerCount('step') > 0 || evm.DEBUG || rs.env.accessWitness !== undefined
+}
+
+/** Below this a frame's gas left is exact as a number, and so is every charge subtracted from it. */
+const EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** `gas` as a number, or -1 where it is not exact as one. */
+function numberOf(gas: bigint): number {
+  return gas <= EXACT ? Number(gas) : -1
 }
 
 /**

@@ -18,9 +18,11 @@
  * The modules that wrap entries (the call time-out, tracers, transfer logs) go through
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
+import { keccak256, keccak256Word } from '../../crypto/keccak.js'
 import { toBigInt, word, wordAt, writeBigEndian } from '../../hex.js'
 import { peek, plus, type Stack } from './stack.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
+import { forgetGasPlan, knownHandler } from './gas-plan.js'
 
 /** One entry of an EVM's opcode table. */
 interface OpcodeEntry {
@@ -284,9 +286,21 @@ const replacements: Array<[number, OpHandler]> = [
       if (stack.length < 2) return library(KECCAK256, runState, common)
       const offset = stack.pop()
       const length = stack.pop()
+      if (length === 0n) {
+        stack.push(toBigInt(hash(new Uint8Array(0))))
+        return
+      }
+      const memory = runState.memory
+      const at = Number(offset)
+      const size = Number(length)
+      if (hash === keccak256) {
+        // The node's keccak: hashed from the memory's own bytes into a bigint (crypto/keccak.ts).
+        memory.extend(at, size)
+        stack.push(keccak256Word(memory._store, at, size))
+        return
+      }
       // A view of memory, not a copy: the hash reads it at once.
-      const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
-      runState.stack.push(toBigInt(hash(data)))
+      stack.push(toBigInt(hash(memory.read(at, size, true))))
     },
   ],
   // Synchronous where the state is in memory (fast-storage.ts).
@@ -385,6 +399,13 @@ export const libraryHalts: { stop?: unknown; return?: unknown; revert?: unknown 
 export function rememberOriginalHandlers(table: object): void {
   if (originals.size > 0) return
   const entries = table as Array<OpcodeEntry | undefined>
+  for (let opcode = 0; opcode < 256; opcode++) {
+    knownHandler(opcode, 'op', entries[opcode]?.opHandler)
+    knownHandler(opcode, 'gas', entries[opcode]?.gasHandler)
+  }
+  for (const [opcode, handler] of replacements) knownHandler(opcode, 'op', handler)
+  for (let opcode = LOG0; opcode <= LOG4; opcode++) knownHandler(opcode, 'op', log)
+  for (const [opcode, handler] of gasReplacements) knownHandler(opcode, 'gas', handler)
   libraryHalts.stop = entries[0x00]?.opHandler
   libraryHalts.return = entries[RETURN]?.opHandler
   libraryHalts.revert = entries[REVERT]?.opHandler
@@ -408,6 +429,7 @@ export function isPatched(table: object): boolean {
 export function patchOpcodeTable(table: object): void {
   if (patched.has(table) || originals.size === 0) return
   patched.add(table)
+  forgetGasPlan(table)
   const entries = table as Array<OpcodeEntry | undefined>
   const replace = (opcode: number, handler: OpcodeEntry['opHandler']) => {
     const entry = entries[opcode]

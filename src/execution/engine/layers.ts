@@ -17,6 +17,7 @@
  */
 import { patchOpcodeTable } from './fast-opcodes.js'
 import { requireVerifiedEvm } from './frames.js'
+import { forgetGasPlan } from './gas-plan.js'
 import { isFast } from './install.js'
 
 /** The layers of an opcode table, inside out. */
@@ -42,5 +43,6 @@ export function layerOpcodeTable<Entry>(evm: unknown, layer: OpcodeLayer, wrap: 
   }
   if (isFast(evm)) patchOpcodeTable(table)
   wrap(table)
+  forgetGasPlan(table)
   outermost.set(table, index)
 }

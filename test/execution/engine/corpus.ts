@@ -29,5 +29,11 @@ export const PROGRAMS: Record<string, string> = {
   create: '0x6c600160005360016000f3000000600052600a60136000f060005260206000f3',
   // EXP and a MSTORE8, then LOG2 over 40 bytes.
   'exp, mstore8, log': '0x600260030a6000536003600460286000a200',
+  // ADD and POP, then GAS into memory and RETURN it: the gas left after charges of plain opcodes.
+  'gas after plain opcodes': '0x6001600201505a60005260206000f3',
+  // ADD and POP, then GAS as the last opcode that costs gas (STOP costs none).
+  'gas last': '0x6001600201505a00',
+  // SSTORE as the last opcode that costs gas: at lower limits, its sentry or its charge fails.
+  'sstore last': '0x6001600201602a60015500',
 }
 

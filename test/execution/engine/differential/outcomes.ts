@@ -41,6 +41,12 @@ const INPUT = hexToBytes(`0x${'05'.padStart(64, '0')}`)
 const GENERATED = Number(process.env.DIFF_PROGRAMS ?? 30)
 const SEED = Number(process.env.DIFF_SEED ?? 14)
 
+/**
+ * Gas limits at the edges of a program's run that used `used`: exactly, one less, and (for a
+ * program that ends within its gas: a loop until out of gas would not end) 2^60.
+ */
+const EDGES = (used: bigint, ends: boolean): bigint[] => (ends ? [used, used - 1n, 1n << 60n] : [used, used - 1n])
+
 const hex = (b: Uint8Array | undefined) => (b === undefined ? undefined : Buffer.from(b).toString('hex'))
 
 interface Exec {
@@ -166,9 +172,14 @@ for (const hardfork of SUPPORTED_HARDFORKS) {
     const used = BigInt(full.gasUsed)
     // Out of gas along the program: limits spread over the gas it uses.
     for (let i = 0; i < 6; i++) runs.push(await program(common, code, (used * BigInt(i)) / 6n + BigInt(i * 7)))
+    // At the gas it needs exactly (the last charge leaves nothing), one less (the last charge
+    // fails), and more than a number holds exactly (the interpreter's bigint path).
+    const ends = full.error === undefined || full.error === 'revert'
+    for (const limit of EDGES(used, ends)) runs.push(await program(common, code, limit))
     outcomes[`${hardfork} program ${name}`] = runs
     const onJournal = []
     for (let i = 0; i < 6; i++) onJournal.push(await journaled(common, code, i === 0 ? 200_000n : (used * BigInt(i)) / 6n + BigInt(i * 7)))
+    for (const limit of EDGES(used, ends)) onJournal.push(await journaled(common, code, limit))
     outcomes[`${hardfork} journaled ${name}`] = onJournal
     outcomes[`${hardfork} journaled, read through promises, ${name}`] = [await journaled(common, code, 200_000n, false), await journaled(common, code, used / 2n, false)]
     outcomes[`${hardfork} transactions ${name}`] = await transactions(common, code)
