@@ -23,7 +23,7 @@ import type { TxOutcome } from '../txpool/inclusions.js'
 const NO_CONSOLE_LOGS: string[][] = []
 
 export type { TxOutcome }
-import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
+import { encodeConsensusReceipt, isZeroBytes, type RawLog, type StoredReceipt, ZERO_BLOOM } from '../chain/receipts.js'
 import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
@@ -107,6 +107,11 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
 /** What a header under construction holds until its state root and bloom are known (never read). */
 const PLACEHOLDER_ROOT = new Uint8Array(32)
 const PLACEHOLDER_BLOOM = new Uint8Array(256)
+/**
+ * The beacon root of this chain's blocks (zero), shared by their headers as {@link ZERO_BLOOM} is
+ * by headers without logs: never written, and an array of its own per block is kept with it.
+ */
+const ZERO_BEACON_ROOT = new Uint8Array(32)
 
 /**
  * A built header's RLP, written into one buffer from the fields' sizes, as `BlockHeader#raw`
@@ -266,7 +271,7 @@ export class BlockBuilder {
     bindState(this.vm, state)
     try {
       const number = parent.header.number + 1n
-      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
+      const beaconRoot = common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined
       const header: BuiltHeaderFields = {
         parentHash: parent.hash(),
         coinbase: this.coinbaseAddress(params.coinbase),
@@ -290,7 +295,7 @@ export class BlockBuilder {
       const blockHeader = builtHeader(header, common)
       const context = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common })
       await state.checkpoint()
-      const beacon = beaconRoot ?? new Uint8Array(32)
+      const beacon = beaconRoot ?? ZERO_BEACON_ROOT
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
       if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [], params.lastCommit)
 
@@ -334,9 +339,9 @@ export class BlockBuilder {
       await state.commit()
 
       // One receipt (every automined block): the block's bloom is its bloom, shared, not OR-ed
-      // byte by byte into a new one (neither is ever written after this).
+      // byte by byte into a new one (neither is ever written after this); no logs, the shared zero one.
       const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
-      const bloom = sole ?? new Uint8Array(256)
+      let bloom = sole === undefined ? new Uint8Array(256) : isZeroBytes(sole) ? ZERO_BLOOM : sole
       const receipts = included.map(({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
         if (sole === undefined) orBloom(bloom, r.bitvector)
@@ -356,6 +361,7 @@ export class BlockBuilder {
         const failure = result.execResult.exceptionError
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
+      if (sole === undefined && isZeroBytes(bloom)) bloom = ZERO_BLOOM
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       // Nothing made per block unless someone listens (automined sends are benchmarked).
       const txConsoleLogs = this.collecting ? included.map(({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
@@ -404,8 +410,8 @@ export class BlockBuilder {
       if (now === undefined) return giveUp(view)
       const number = parent.header.number + 1n
       const parentHash = parent.hash()
-      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
-      const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, beaconRoot ?? new Uint8Array(32))
+      const beaconRoot = common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined
+      const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, ZERO_BEACON_ROOT)
       if (effects === undefined) return giveUp(view)
       const prepared = await this.chain.prepareState(effects.diff, view)
       const stateRoot = prepared.root
@@ -417,7 +423,7 @@ export class BlockBuilder {
         stateRoot,
         transactionsTrie: EMPTY_ROOT,
         receiptTrie: EMPTY_ROOT,
-        logsBloom: new Uint8Array(256),
+        logsBloom: ZERO_BLOOM,
         number,
         gasLimit: params.gasLimit,
         gasUsed: 0n,

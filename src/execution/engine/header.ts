@@ -59,6 +59,9 @@ interface Rules {
 
 const rulesOf = new WeakMap<Common, Rules>()
 
+/** The nonce of every post-merge header, shared (never written; an array of its own per header was kept with it). */
+const ZERO_NONCE = new Uint8Array(8)
+
 /**
  * Made with `new` on a function whose prototype is BlockHeader's: every header then shares one
  * hidden class with its fields in the object, as the constructor's headers do (an object literal
@@ -82,7 +85,7 @@ const Made = function (this: Record<string, unknown>, fields: BuiltHeaderFields,
   this.timestamp = fields.timestamp
   this.extraData = fields.extraData ?? new Uint8Array(0)
   this.mixHash = fields.mixHash
-  this.nonce = new Uint8Array(8)
+  this.nonce = ZERO_NONCE
   this.baseFeePerGas = fields.baseFeePerGas
   this.withdrawalsRoot = r.eip4895 ? KECCAK256_RLP : undefined
   this.blobGasUsed = r.eip4844 ? (fields.blobGasUsed ?? 0n) : undefined
