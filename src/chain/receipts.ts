@@ -6,7 +6,6 @@ import { RLP } from '@ethereumjs/rlp'
 import { concat, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 
-/** One log as executed: address, topics, data. */
 /**
  * The bloom of no logs, shared by every header and kept receipt that has it (never written: a
  * bloom is made anew when logs are added). A 256-byte array of its own per block is kept for as
@@ -20,6 +19,7 @@ export function isZeroBytes(bytes: Uint8Array): boolean {
   return true
 }
 
+/** One log as executed: address, topics, data. */
 export type RawLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
 
 /** A stored receipt. */
