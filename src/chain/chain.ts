@@ -73,6 +73,25 @@ export interface WriteHookHead extends StateReader {
 /** A hook on writes outside blocks: `diff` before it is applied, `head` the state it applies to. */
 export type WriteHook = (diff: StateDiff, head: WriteHookHead) => Promise<void>
 
+/**
+ * What taking a committed block off the chain needs of it (evm_revert): the undo log keeps this
+ * rather than the block, whose header and objects a suite under a snapshot kept for every block
+ * (~1 KB each); the chain's cache of decoded blocks keeps the recent ones anyway.
+ */
+interface CommittedBlock {
+  readonly hash: Uint8Array
+  readonly number: bigint
+  readonly parentHash: Uint8Array
+  readonly txHashes: Uint8Array[]
+}
+
+const NO_TX_HASHES: Uint8Array[] = []
+
+function committedBlock(block: Block): CommittedBlock {
+  const txs = block.transactions
+  return { hash: block.hash(), number: block.header.number, parentHash: block.header.parentHash, txHashes: txs.length === 0 ? NO_TX_HASHES : txs.map((tx) => tx.hash()) }
+}
+
 export class Chain extends EventEmitter<ChainEvents> {
   private readonly flat = new FlatState()
   private readonly nodes: NodeStore
@@ -91,7 +110,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The state root of the head state: the head block's, or newer after test-control writes. */
   private committedRoot: Uint8Array = new Uint8Array(32)
   /** What each change since the oldest open snapshot overwrote, newest last. */
-  private readonly undoLog: Array<{ state: StateUndo; rootBefore: Uint8Array; block?: Block }> = []
+  private readonly undoLog: Array<{ state: StateUndo; rootBefore: Uint8Array; block?: CommittedBlock }> = []
   /** Set while snapshots exist: commits and writes keep what they overwrite. */
   private keepUndo = false
   private genesisDiff: StateDiff | undefined
@@ -426,7 +445,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (entry === undefined) break
       if (entry.block !== undefined) {
         const block = entry.block
-        const parent = await this.blockByHash(block.header.parentHash)
+        const parent = await this.blockByHash(block.parentHash)
         if (parent === undefined) throw new Error('cannot rewind past genesis')
         await this.removeHead(block, parent)
       }
@@ -439,9 +458,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Takes the head block off the chain; its parent's irregular root, if any, is the head state's again. */
-  private async removeHead(block: Block, parent: Block): Promise<void> {
-    await this.store.removeHead(block.hash(), block.header.number, block.transactions.map((tx) => tx.hash()), parent.hash())
-    this.decoded.delete(keyOf(block.hash()))
+  private async removeHead(block: CommittedBlock, parent: Block): Promise<void> {
+    await this.store.removeHead(block.hash, block.number, block.txHashes, parent.hash())
+    this.decoded.delete(keyOf(block.hash))
     this.irregularRoots.delete(keyOf(parent.hash()))
     this.headBlock = parent
   }
@@ -457,7 +476,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const block = this.headBlock
       const parent = await this.blockByHash(block.header.parentHash)
       if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
-      await this.removeHead(block, parent)
+      await this.removeHead(committedBlock(block), parent)
     }
     const genesis = this.headBlock
     this.flat.accounts.clear()
@@ -547,7 +566,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(state)
-    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block })
+    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block: committedBlock(block) })
     if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
     this.remember(key, block)

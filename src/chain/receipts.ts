@@ -6,6 +6,19 @@ import { RLP } from '@ethereumjs/rlp'
 import { concat, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 
+/**
+ * The bloom of no logs, shared by every header and kept receipt that has it (never written: a
+ * bloom is made anew when logs are added). A 256-byte array of its own per block is kept for as
+ * long as the chain is, outside V8's heap, with an ArrayBuffer object on it.
+ */
+export const ZERO_BLOOM = new Uint8Array(256)
+
+/** Whether every byte is zero. */
+export function isZeroBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false
+  return true
+}
+
 /** One log as executed: address, topics, data. */
 export type RawLog = [address: Uint8Array, topics: Uint8Array[], data: Uint8Array]
 

@@ -11,7 +11,7 @@
 import type { AbstractLevel } from 'abstract-level'
 import { RLP } from '@ethereumjs/rlp'
 import { fromHex, keyOf, toBigInt } from '../hex.js'
-import { decodeReceipts, encodeReceipts, type RawLog, type StoredReceipt } from './receipts.js'
+import { decodeReceipts, encodeReceipts, isZeroBytes, type RawLog, type StoredReceipt, ZERO_BLOOM } from './receipts.js'
 import { decodeCertificate, encodeCertificate } from '../consensus/certificate.js'
 import type { CommitCertificate } from '../consensus/votes.js'
 
@@ -75,21 +75,13 @@ function slabCopy(bytes: Uint8Array): Uint8Array {
   return out
 }
 
-/** The bloom of a receipt without logs, shared by every such receipt a chain keeps. */
-const EMPTY_BLOOM = new Uint8Array(256)
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false
-  return true
-}
-
 /**
  * Gives each receipt's logs, bloom, sender and created address the same bytes in slabs (new
- * arrays: the old ones are not changed; an all-zero bloom is the shared {@link EMPTY_BLOOM}).
+ * arrays: the old ones are not changed; an all-zero bloom is the shared `ZERO_BLOOM`).
  */
 function compactReceipts(receipts: StoredReceipt[]): void {
   for (const receipt of receipts) {
-    receipt.bloom = receipt.bloom.length === 256 && isZero(receipt.bloom) ? EMPTY_BLOOM : slabCopy(receipt.bloom)
+    receipt.bloom = receipt.bloom.length === 256 && isZeroBytes(receipt.bloom) ? ZERO_BLOOM : slabCopy(receipt.bloom)
     receipt.from = slabCopy(receipt.from)
     if (receipt.contractAddress !== undefined) receipt.contractAddress = slabCopy(receipt.contractAddress)
     const logs = receipt.logs

@@ -25,7 +25,7 @@ import type { TxOutcome } from '../txpool/inclusions.js'
 const NO_CONSOLE_LOGS: string[][] = []
 
 export type { TxOutcome }
-import { encodeConsensusReceipt, type RawLog, type StoredReceipt } from '../chain/receipts.js'
+import { encodeConsensusReceipt, isZeroBytes, type RawLog, type StoredReceipt, ZERO_BLOOM } from '../chain/receipts.js'
 import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
@@ -33,7 +33,7 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
-import { builtHeader, keepBlockEncoding, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
+import { builtHeader, keepBlockRlp, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
 import { encodeStrings, headerLength, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
 import { fromHex } from '../hex.js'
 
@@ -109,6 +109,12 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
 /** What a header under construction holds until its state root and bloom are known (never read). */
 const PLACEHOLDER_ROOT = new Uint8Array(32)
 const PLACEHOLDER_BLOOM = new Uint8Array(256)
+/**
+ * The beacon root of this chain's blocks (zero), shared by their headers as {@link ZERO_BLOOM} is
+ * by headers without logs: never written, and an array of its own per block is kept with it.
+ */
+const ZERO_BEACON_ROOT = new Uint8Array(32)
+const NO_TXS: readonly TypedTransaction[] = []
 
 /**
  * A built header's RLP, written into one buffer from the fields' sizes, as `BlockHeader#raw`
@@ -118,18 +124,21 @@ const PLACEHOLDER_BLOOM = new Uint8Array(256)
  * made for one encoding. Forks that add other fields (EIP-7928, EIP-7843) go through `raw` itself.
  */
 export function encodeHeader(header: BlockHeader): Uint8Array {
+  const payload = headerPayload(header)
+  if (payload < 0) return encodeStrings(header.raw())
+  const out = new Uint8Array(headerLength(payload) + payload)
+  writeHeaderRlp(out, 0, header, payload)
+  return out
+}
+
+/** The length of a header's RLP list payload ({@link encodeHeader}), or -1 where `raw` must encode it. */
+function headerPayload(header: BlockHeader): number {
   const common = header.common
-  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return encodeStrings(header.raw())
-  const london = common.isActivatedEIP(1559)
-  const shanghai = common.isActivatedEIP(4895)
-  const cancun = common.isActivatedEIP(4844)
-  const beacon = common.isActivatedEIP(4788)
-  const prague = common.isActivatedEIP(7685)
-  const coinbase = header.coinbase.bytes
+  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return -1
   let payload =
     stringLength(header.parentHash) +
     stringLength(header.uncleHash) +
-    stringLength(coinbase) +
+    stringLength(header.coinbase.bytes) +
     stringLength(header.stateRoot) +
     stringLength(header.transactionsTrie) +
     stringLength(header.receiptTrie) +
@@ -142,16 +151,21 @@ export function encodeHeader(header: BlockHeader): Uint8Array {
     stringLength(header.extraData) +
     stringLength(header.mixHash) +
     stringLength(header.nonce)
-  if (london) payload += uintLength(header.baseFeePerGas as bigint)
-  if (shanghai) payload += stringLength(header.withdrawalsRoot as Uint8Array)
-  if (cancun) payload += uintLength(header.blobGasUsed as bigint) + uintLength(header.excessBlobGas as bigint)
-  if (beacon) payload += stringLength(header.parentBeaconBlockRoot as Uint8Array)
-  if (prague) payload += stringLength(header.requestsHash as Uint8Array)
-  const out = new Uint8Array(headerLength(payload) + payload)
-  let pos = writeHeader(out, 0, 0xc0, payload)
+  if (common.isActivatedEIP(1559)) payload += uintLength(header.baseFeePerGas as bigint)
+  if (common.isActivatedEIP(4895)) payload += stringLength(header.withdrawalsRoot as Uint8Array)
+  if (common.isActivatedEIP(4844)) payload += uintLength(header.blobGasUsed as bigint) + uintLength(header.excessBlobGas as bigint)
+  if (common.isActivatedEIP(4788)) payload += stringLength(header.parentBeaconBlockRoot as Uint8Array)
+  if (common.isActivatedEIP(7685)) payload += stringLength(header.requestsHash as Uint8Array)
+  return payload
+}
+
+/** Writes a header's RLP (its payload length from {@link headerPayload}) at `pos`; returns the next position. */
+function writeHeaderRlp(out: Uint8Array, pos: number, header: BlockHeader, payload: number): number {
+  const common = header.common
+  pos = writeHeader(out, pos, 0xc0, payload)
   pos = writeString(out, pos, header.parentHash)
   pos = writeString(out, pos, header.uncleHash)
-  pos = writeString(out, pos, coinbase)
+  pos = writeString(out, pos, header.coinbase.bytes)
   pos = writeString(out, pos, header.stateRoot)
   pos = writeString(out, pos, header.transactionsTrie)
   pos = writeString(out, pos, header.receiptTrie)
@@ -164,15 +178,52 @@ export function encodeHeader(header: BlockHeader): Uint8Array {
   pos = writeString(out, pos, header.extraData)
   pos = writeString(out, pos, header.mixHash)
   pos = writeString(out, pos, header.nonce)
-  if (london) pos = writeUint(out, pos, header.baseFeePerGas as bigint)
-  if (shanghai) pos = writeString(out, pos, header.withdrawalsRoot as Uint8Array)
-  if (cancun) {
+  if (common.isActivatedEIP(1559)) pos = writeUint(out, pos, header.baseFeePerGas as bigint)
+  if (common.isActivatedEIP(4895)) pos = writeString(out, pos, header.withdrawalsRoot as Uint8Array)
+  if (common.isActivatedEIP(4844)) {
     pos = writeUint(out, pos, header.blobGasUsed as bigint)
     pos = writeUint(out, pos, header.excessBlobGas as bigint)
   }
-  if (beacon) pos = writeString(out, pos, header.parentBeaconBlockRoot as Uint8Array)
-  if (prague) writeString(out, pos, header.requestsHash as Uint8Array)
-  return out
+  if (common.isActivatedEIP(4788)) pos = writeString(out, pos, header.parentBeaconBlockRoot as Uint8Array)
+  if (common.isActivatedEIP(7685)) pos = writeString(out, pos, header.requestsHash as Uint8Array)
+  return pos
+}
+
+/**
+ * A built block's RLP as `Block#serialize` makes it (header, transactions: typed ones as byte
+ * strings, legacy ones as lists, no uncles, and no withdrawals where EIP-4895 is active), with its
+ * header's RLP, for the hash, a view into it: one buffer for both, where the header's used to be
+ * a buffer of its own copied into the block's at commit.
+ */
+export function encodeBuiltBlock(header: BlockHeader, txs: readonly TypedTransaction[], withdrawals: boolean): { rlp: Uint8Array; headerRlp: Uint8Array } {
+  const payload = headerPayload(header)
+  const raw = payload < 0 ? encodeStrings(header.raw()) : undefined
+  const headerSize = raw !== undefined ? raw.length : headerLength(payload) + payload
+  const encodings = txs.map((tx) => tx.serialize())
+  let body = 0
+  for (let i = 0; i < txs.length; i++) {
+    const e = encodings[i] as Uint8Array
+    body += (txs[i] as TypedTransaction).type === TransactionType.Legacy ? e.length : stringLength(e)
+  }
+  const all = headerSize + headerLength(body) + body + (withdrawals ? 2 : 1)
+  const rlp = new Uint8Array(headerLength(all) + all)
+  const start = writeHeader(rlp, 0, 0xc0, all)
+  let pos = start
+  if (raw !== undefined) {
+    rlp.set(raw, pos)
+    pos += raw.length
+  } else pos = writeHeaderRlp(rlp, pos, header, payload)
+  pos = writeHeader(rlp, pos, 0xc0, body)
+  for (let i = 0; i < txs.length; i++) {
+    const e = encodings[i] as Uint8Array
+    if ((txs[i] as TypedTransaction).type === TransactionType.Legacy) {
+      rlp.set(e, pos)
+      pos += e.length
+    } else pos = writeString(rlp, pos, e)
+  }
+  rlp[pos++] = 0xc0
+  if (withdrawals) rlp[pos] = 0xc0
+  return { rlp, headerRlp: rlp.subarray(start, start + headerSize) }
 }
 
 /** The header fields a block's execution decides; written into the header once it has run. */
@@ -268,7 +319,7 @@ export class BlockBuilder {
     bindState(this.vm, state)
     try {
       const number = parent.header.number + 1n
-      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
+      const beaconRoot = common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined
       const header: BuiltHeaderFields = {
         parentHash: parent.hash(),
         coinbase: this.coinbaseAddress(params.coinbase),
@@ -292,7 +343,7 @@ export class BlockBuilder {
       const blockHeader = builtHeader(header, common)
       const context = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common })
       await state.checkpoint()
-      const beacon = beaconRoot ?? new Uint8Array(32)
+      const beacon = beaconRoot ?? ZERO_BEACON_ROOT
       if (!preBlockNow(state, common, number, params.timestamp, header.parentHash, beacon)) await preBlock(this.vm, number, params.timestamp, header.parentHash, beacon)
       if (this.hooks !== undefined) await this.hooks.beginBlock(state, number, params.misbehavior ?? [], params.lastCommit)
 
@@ -336,9 +387,9 @@ export class BlockBuilder {
       await state.commit()
 
       // One receipt (every automined block): the block's bloom is its bloom, shared, not OR-ed
-      // byte by byte into a new one (neither is ever written after this).
+      // byte by byte into a new one (neither is ever written after this); no logs, the shared zero one.
       const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
-      const bloom = sole ?? new Uint8Array(256)
+      let bloom = sole === undefined ? new Uint8Array(256) : isZeroBytes(sole) ? ZERO_BLOOM : sole
       const receipts = included.map(({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
         if (sole === undefined) orBloom(bloom, r.bitvector)
@@ -358,6 +409,7 @@ export class BlockBuilder {
         const failure = result.execResult.exceptionError
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
+      if (sole === undefined && isZeroBytes(bloom)) bloom = ZERO_BLOOM
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       // Nothing made per block unless someone listens (automined sends are benchmarked).
       const txConsoleLogs = this.collecting ? included.map(({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
@@ -374,14 +426,14 @@ export class BlockBuilder {
       outcome.blobGasUsed = blobs ? blobGasUsed : undefined
       if (requestsHash !== undefined) outcome.requestsHash = requestsHash
       Object.freeze(blockHeader)
-      // The header's RLP once, for its hash and for the block's RLP.
-      const headerRlp = encodeHeader(blockHeader)
-      setHeaderHash(blockHeader, keccak256(headerRlp))
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
       const transactions = included.map(({ tx }) => tx)
+      // The block's RLP once, with its header's inside it for the hash.
+      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, transactions, withdrawals)
+      setHeaderHash(blockHeader, keccak256(headerRlp))
       const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockEncoding(block, headerRlp, transactions, withdrawals)
+      keepBlockRlp(block, rlp)
       Object.freeze(block)
       return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, validatorUpdates, close: () => view.close() }
     } catch (error) {
@@ -406,8 +458,8 @@ export class BlockBuilder {
       if (now === undefined) return giveUp(view)
       const number = parent.header.number + 1n
       const parentHash = parent.hash()
-      const beaconRoot = common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined
-      const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, beaconRoot ?? new Uint8Array(32))
+      const beaconRoot = common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined
+      const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, ZERO_BEACON_ROOT)
       if (effects === undefined) return giveUp(view)
       const prepared = await this.chain.prepareState(effects.diff, view)
       const stateRoot = prepared.root
@@ -419,7 +471,7 @@ export class BlockBuilder {
         stateRoot,
         transactionsTrie: EMPTY_ROOT,
         receiptTrie: EMPTY_ROOT,
-        logsBloom: new Uint8Array(256),
+        logsBloom: ZERO_BLOOM,
         number,
         gasLimit: params.gasLimit,
         gasUsed: 0n,
@@ -434,10 +486,10 @@ export class BlockBuilder {
       }
       const blockHeader = builtHeader(header, common)
       Object.freeze(blockHeader)
-      const headerRlp = encodeHeader(blockHeader)
+      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, NO_TXS, withdrawals)
       setHeaderHash(blockHeader, keccak256(headerRlp))
       const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockEncoding(block, headerRlp, [], withdrawals)
+      keepBlockRlp(block, rlp)
       Object.freeze(block)
       return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {

@@ -69,6 +69,26 @@ describe('FlatState', () => {
     expect(await flat.getCode(A)).toEqual(v(1))
   })
 
+  test('behavior: records of blocks that each change one kind (storage, account, code) restore exactly, newest first', async () => {
+    const flat = new FlatState()
+    flat.apply(write(1n, 7, 1))
+    const only = (kind: 'storage' | 'account' | 'code', n: number) => {
+      const diff = emptyDiff()
+      if (kind === 'storage') diff.storage.set(A, new Map([[SLOT, v(n)]]))
+      if (kind === 'account') diff.accounts.set(A, new Account(0n, BigInt(n)))
+      if (kind === 'code') diff.code.set(A, v(n))
+      return flat.apply(diff, true)!
+    }
+    const undos = [only('storage', 8), only('account', 2), only('code', 2), only('account', 3)]
+    const state = async () => [(await flat.getAccount(A))?.balance, (await flat.getStorage(A, SLOT))[0], (await flat.getCode(A))[0]]
+    expect(await state()).toEqual([3n, 8, 2])
+    const expected = [[2n, 8, 2], [2n, 8, 1], [1n, 8, 1], [1n, 7, 1]]
+    for (const [i, undo] of undos.reverse().entries()) {
+      flat.restore(undo)
+      expect(await state()).toEqual(expected[i])
+    }
+  })
+
   test('behavior: with no view open, apply keeps nothing and returns nothing', () => {
     const flat = new FlatState()
     expect(flat.apply(write(1n, 1))).toBeUndefined()

@@ -19,11 +19,24 @@ interface StorageUndo {
   slots: Map<string, Uint8Array>
 }
 
+/**
+ * Each map is {@link UNCHANGED} until `apply` overwrites something of its kind: a record is kept
+ * per block while a snapshot is open (every block of a suite built on fixtures), and an empty
+ * block changes only storage, a send rarely code; an empty map each costs ~270 bytes kept.
+ */
 interface Undo {
   version: number
   accounts: Map<string, Prior<Account>>
   storage: Map<string, StorageUndo>
   code: Map<string, Prior<Uint8Array>>
+}
+
+/** What an undo record holds of a kind nothing was overwritten of; never written (see {@link Undo}). */
+const UNCHANGED = new Map<string, never>()
+
+/** `map`, or a new map in its place when it is {@link UNCHANGED}. */
+function writable<V>(map: Map<string, V>): Map<string, V> {
+  return (map as Map<string, unknown>) === UNCHANGED ? new Map() : map
 }
 
 /** What one `apply` overwrote; opaque outside this module. */
@@ -166,10 +179,10 @@ export class FlatState implements StateReader {
   apply(diff: StateDiff, keep = false): StateUndo | undefined {
     const next = this.version + 1
     const record: Undo | undefined = this.openViews.size > 0 || keep
-      ? { version: next, accounts: new Map(), storage: new Map(), code: new Map() }
+      ? { version: next, accounts: UNCHANGED, storage: UNCHANGED, code: UNCHANGED }
       : undefined
     for (const [address, account] of diff.accounts) {
-      if (record !== undefined && !record.accounts.has(address)) record.accounts.set(address, this.accounts.get(address) ?? ABSENT)
+      if (record !== undefined && !record.accounts.has(address)) (record.accounts = writable(record.accounts)).set(address, this.accounts.get(address) ?? ABSENT)
       if (account === null) {
         this.accounts.delete(address)
         this.clearStorage(record, address)
@@ -245,7 +258,7 @@ export class FlatState implements StateReader {
     let undo = record.storage.get(address)
     if (undo === undefined) {
       undo = { cleared: false, slots: new Map() }
-      record.storage.set(address, undo)
+      ;(record.storage = writable(record.storage)).set(address, undo)
     }
     return undo
   }
@@ -272,7 +285,7 @@ export class FlatState implements StateReader {
   }
 
   private saveCode(record: Undo | undefined, address: string): void {
-    if (record !== undefined && !record.code.has(address)) record.code.set(address, this.code.get(address) ?? ABSENT)
+    if (record !== undefined && !record.code.has(address)) (record.code = writable(record.code)).set(address, this.code.get(address) ?? ABSENT)
   }
 
   private trimUndo(): void {

@@ -181,6 +181,44 @@ describe('mpt', () => {
     for (const k of keys) expect(await trieGetAtNow(byPath, nibbles(k), source)).toEqual(await trieGet(byKey, k, source))
   })
 
+  test('behavior: owned writes (unhashed nodes changed in place) give the roots of copying writes and leave every hashed root as it was', async () => {
+    // As a block's state write makes them: batches of writes on top of the last hashed root,
+    // overwrites and deletes inside a batch, short values (embedded nodes), a hash per batch.
+    for (const [label, stored] of [['live', false], ['stored', true]] as const) {
+      const rand = stream(`owned-${label}`)
+      const reference = new MerklePatriciaTrie()
+      const { source, write } = memoryStore()
+      const keys = Array.from({ length: 120 }, () => keccak_256(rand(20)))
+      const current = new Map<string, Uint8Array>()
+      const kept: Array<{ root: TrieNode | null; hash: string; values: Map<string, Uint8Array> }> = []
+      let root: TrieNode | null = null
+      for (let batch = 0; batch < 40; batch++) {
+        // A stored chain starts each block from its root known by hash: walks load nodes (and retry).
+        if (stored && root !== null) root = refNode(persist(root, write))
+        for (let w = 0; w < 1 + (batch % 7); w++) {
+          const key = keys[(batch * 13 + w * 29) % keys.length] as Uint8Array
+          const value = w % 5 === 4 && batch > 3 ? new Uint8Array() : rand(1 + ((batch + w) % 3 === 0 ? 2 : 40))
+          if (value.length === 0) await reference.del(key)
+          else await reference.put(key, value)
+          if (value.length === 0) current.delete(hex(key))
+          else current.set(hex(key), value)
+          const next = trieSetAtNow(root, nibbles(key), value, source, true)
+          root = next instanceof Promise ? await next : next
+        }
+        const hash = hex(rootHash(root))
+        expect(hash).toBe(hex(reference.root()))
+        kept.push({ root, hash, values: new Map(current) })
+      }
+      for (const { root: old, hash, values } of kept) {
+        expect(hex(rootHash(old))).toBe(hash)
+        for (const key of keys) {
+          const value = await trieGet(old, key, source)
+          expect(value === undefined ? undefined : hex(value)).toBe(values.has(hex(key)) ? hex(values.get(hex(key)) as Uint8Array) : undefined)
+        }
+      }
+    }
+  })
+
   test('error: a missing node is reported, not treated as absent', async () => {
     const { source } = memoryStore()
     await expect(trieGet(refNode(keccak_256(new Uint8Array([1]))), new Uint8Array(32), source)).rejects.toThrow(/missing trie node/)

@@ -500,22 +500,41 @@ function leafOrExt(prefix: Uint8Array, node: Loaded): Loaded {
   return prefix.length === 0 ? node : ext(prefix, node)
 }
 
-function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, lookup: Lookup): Loaded {
+/**
+ * Whether `node` may be changed in place by a write that owns its unhashed nodes (see
+ * {@link trieSetAtNow}'s `owned`): made by that write's earlier puts, never hashed, never stored,
+ * not embedded in a stored parent. A hashed node may be under a committed root; nothing below an
+ * unhashed node is, since a node is hashed only after its children.
+ */
+function ownedBy(n: Loaded, owned: boolean): boolean {
+  return owned && n.hs === NONE && n.enc === NONE && !n.stored
+}
+
+function put(node: TrieNode | null, path: Uint8Array, i: number, value: Uint8Array, lookup: Lookup, owned: boolean): Loaded {
   if (node === null) return leaf(path.subarray(i), value)
   const n = resolve(node, lookup)
+  // Changed only after the call below returns: a walk that stops at a stored node (Missing)
+  // throws before anything is changed, and its retry finds the trie as it was.
   if (n.t === 2) {
-    const copy = branch(n.children.slice(), n.value)
+    const copy = ownedBy(n, owned) ? n : branch(n.children.slice(), n.value)
     if (i === path.length) copy.value = value
     else {
       const k = path[i] as number
-      copy.children[k] = put(n.children[k] ?? null, path, i + 1, value, lookup)
+      copy.children[k] = put(n.children[k] ?? null, path, i + 1, value, lookup, owned)
     }
     return copy
   }
-  if (n.t === 0 && equalAt(n.path, path, i)) return leaf(n.path, value)
+  if (n.t === 0 && equalAt(n.path, path, i)) {
+    if (!ownedBy(n, owned)) return leaf(n.path, value)
+    n.value = value
+    return n
+  }
   const common = commonAt(n.path, path, i)
   if (n.t === 1 && common === n.path.length) {
-    return ext(n.path, put(n.child, path, i + common, value, lookup))
+    const child = put(n.child, path, i + common, value, lookup, owned)
+    if (!ownedBy(n, owned)) return ext(n.path, child)
+    n.child = child
+    return n
   }
   const rest = path.subarray(i)
   const split = branch(noChildren(), null)
@@ -585,13 +604,19 @@ export function trieSetNow(root: TrieNode | null, key: Uint8Array, value: Uint8A
 /**
  * {@link trieSetNow} at a key given as its nibbles (a caller that keeps them for keys it writes
  * again and again). New leaves keep views of `path`: it must never change.
+ *
+ * `owned`: the caller made every node under `root` that is not hashed yet (in its earlier calls)
+ * and keeps no other root that reaches them, so a put changes those in place instead of copying
+ * them: a block's writes share the top of each trie, which was copied once per write. Any root
+ * that was hashed stays as it was. A delete always copies (its retry after a stored node is
+ * loaded needs the trie unchanged).
  */
-export function trieSetAtNow(root: TrieNode | null, path: Uint8Array, value: Uint8Array, source: NodeSource): TrieNode | null | Promise<TrieNode | null> {
+export function trieSetAtNow(root: TrieNode | null, path: Uint8Array, value: Uint8Array, source: NodeSource, owned = false): TrieNode | null | Promise<TrieNode | null> {
   const lookup: Lookup = { source, loaded: undefined }
   try {
-    return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)
+    return value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup, owned)
   } catch (error) {
-    return retry(error, lookup, () => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup)))
+    return retry(error, lookup, () => (value.length === 0 ? del(root, path, 0, lookup) : put(root, path, 0, value, lookup, owned)))
   }
 }
 

@@ -258,7 +258,8 @@ export class StateTrie {
 
   /**
    * Writes `diff` into path copies of the tries under `parentRoot` and hashes them; stores
-   * nothing. `fresh` collects the keys hashed for the first time (their preimages are kept on
+   * nothing. The copies are this write's own until hashed, so its later writes change them in
+   * place (`owned` in mpt.ts): the top of each trie is copied once a block, not once a key. `fresh` collects the keys hashed for the first time (their preimages are kept on
    * adoption); without it the hashes are not kept either (a root no one reads).
    */
   private async write(parentRoot: Uint8Array, diff: StateDiff, base: StateReader, fresh: Array<[string, Uint8Array]> | undefined) {
@@ -286,7 +287,7 @@ export class StateTrie {
             ? cached.node
             : refNode(storageHash)
         for (const [slot, value] of slots ?? []) {
-          const set = trieSetAtNow(storage, this.keyPath(slot, fresh), value.length === 0 ? EMPTY : encodeSlot(value), this.store)
+          const set = trieSetAtNow(storage, this.keyPath(slot, fresh), value.length === 0 ? EMPTY : encodeSlot(value), this.store, true)
           storage = set instanceof Promise ? await set : set
         }
         storageHash = rootHash(storage, !this.store.objects)
@@ -294,7 +295,7 @@ export class StateTrie {
       }
       const written = diff.code.get(key)
       if (fresh !== undefined && written !== undefined && written.length > 0) code.push([next.codeHash, written])
-      const set = trieSetAtNow(root, addressPath, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store)
+      const set = trieSetAtNow(root, addressPath, encodeAccount(next.nonce, next.balance, storageHash, next.codeHash), this.store, true)
       root = set instanceof Promise ? await set : set
     }
     return { hash: rootHash(root, !this.store.objects), root, storageRoots, code }

@@ -94,6 +94,27 @@ describe('snapshots', () => {
     expect(receipt.blockNumber).toBe(height + 1n)
   })
 
+  test('behavior: revert takes off more blocks than the chain keeps decoded, transactions among them', async () => {
+    const { client, hardhat, wallet } = clients()
+    const [a, b] = node.accounts
+    const id = await hardhat.snapshot()
+    const height = await client.getBlockNumber()
+    const first = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1n })
+    // One block a call, as suites mine them: each block its own entry in the undo log.
+    for (let i = 0; i < 300; i++) await node.request({ method: 'hardhat_mine', params: ['0x1'] })
+    const last = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1n })
+    expect(await client.getBlockNumber()).toBe(height + 302n)
+    await hardhat.revert({ id })
+    expect(await client.getBlockNumber()).toBe(height)
+    for (const hash of [first, last]) {
+      expect(await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })).toBeNull()
+      expect(await node.request({ method: 'eth_getTransactionByHash', params: [hash] })).toBeNull()
+    }
+    expect(await node.request({ method: 'eth_getBlockByNumber', params: [`0x${(height + 1n).toString(16)}`, false] })).toBeNull()
+    const again = await wallet.sendTransaction({ account: a!.address as Hex, to: b!.address as Hex, value: 1n })
+    expect((await client.getTransactionReceipt({ hash: again })).blockNumber).toBe(height + 1n)
+  })
+
   test('behavior: reverting to an earlier snapshot removes later ones', async () => {
     const { hardhat } = clients()
     const first = await hardhat.snapshot()

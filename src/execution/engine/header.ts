@@ -16,10 +16,9 @@
  */
 import { type Block, BlockHeader, type HeaderData, createBlockHeader, paramsBlock } from '@ethereumjs/block'
 import { type Common, ConsensusAlgorithm, Hardfork } from '@ethereumjs/common'
-import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import type { TypedTransaction } from '@ethereumjs/tx'
 import { type Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { encodeList, encodeString } from '../../rlp.js'
 import { fastPaths } from './gate.js'
 
 /** The fields of a built header; the ones left out take the constructor's defaults. */
@@ -59,6 +58,9 @@ interface Rules {
 
 const rulesOf = new WeakMap<Common, Rules>()
 
+/** The nonce of every post-merge header, shared (never written; an array of its own per header was kept with it). */
+const ZERO_NONCE = new Uint8Array(8)
+
 /**
  * Made with `new` on a function whose prototype is BlockHeader's: every header then shares one
  * hidden class with its fields in the object, as the constructor's headers do (an object literal
@@ -82,7 +84,7 @@ const Made = function (this: Record<string, unknown>, fields: BuiltHeaderFields,
   this.timestamp = fields.timestamp
   this.extraData = fields.extraData ?? new Uint8Array(0)
   this.mixHash = fields.mixHash
-  this.nonce = new Uint8Array(8)
+  this.nonce = ZERO_NONCE
   this.baseFeePerGas = fields.baseFeePerGas
   this.withdrawalsRoot = r.eip4895 ? KECCAK256_RLP : undefined
   this.blobGasUsed = r.eip4844 ? (fields.blobGasUsed ?? 0n) : undefined
@@ -201,22 +203,13 @@ export function setBlockTransactions(block: Block, transactions: TypedTransactio
   ;(block as unknown as { transactions: TypedTransaction[] }).transactions = transactions
 }
 
-/** An empty RLP list (the uncles, and the withdrawals of a chain that has none). */
-const EMPTY_LIST = Uint8Array.of(0xc0)
-
 /**
- * Makes a built block (not yet frozen) answer `serialize()` from its header's RLP, which the
- * builder encoded once for the hash, and its transactions' kept encodings, computed at the first
- * call: the block's RLP as `Block.serialize` makes it (typed transactions as byte strings, legacy
- * ones as lists). Where @ethereumjs/block's version is not a verified one, the library encodes it.
+ * Makes a built block (not yet frozen) answer `serialize()` with `rlp`, the block's RLP the builder
+ * wrote with its header's (`encodeBuiltBlock`): typed transactions as byte strings, legacy ones as
+ * lists, as `Block.serialize` makes it. Where @ethereumjs/block's version is not a verified one,
+ * the library encodes it.
  */
-export function keepBlockEncoding(block: Block, headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): void {
+export function keepBlockRlp(block: Block, rlp: Uint8Array): void {
   if (!fastPaths('@ethereumjs/block')) return
-  let rlp: Uint8Array | undefined
-  Object.defineProperty(block, 'serialize', { value: () => (rlp ??= encodeBlock(headerRlp, txs, withdrawals)) })
-}
-
-function encodeBlock(headerRlp: Uint8Array, txs: readonly TypedTransaction[], withdrawals: boolean): Uint8Array {
-  const body = encodeList(txs.map((tx) => (tx.type === TransactionType.Legacy ? tx.serialize() : encodeString(tx.serialize()))))
-  return encodeList(withdrawals ? [headerRlp, body, EMPTY_LIST, EMPTY_LIST] : [headerRlp, body, EMPTY_LIST])
+  Object.defineProperty(block, 'serialize', { value: () => rlp })
 }
