@@ -6,7 +6,7 @@
  * "V8's optimising compiles").
  */
 
-/** One function's optimising compiles. */
+/** One function's optimising compiles (one shared function info: several functions may share a name). */
 export interface CompiledFunction {
   name: string
   compiles: number
@@ -30,7 +30,7 @@ export interface V8Trace {
   totalDeopts: number
 }
 
-const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = 0x[0-9a-f]+\)> \(target (?:TURBOFAN|MAGLEV)\)(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
+const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (?:TURBOFAN|MAGLEV)\)(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
 const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = 0x[0-9a-f]+\)>/
 
 /** Parses the trace's lines; other lines are ignored. An anonymous function is `(anonymous)`. */
@@ -44,11 +44,13 @@ export function parseV8Trace(text: string): V8Trace {
     const c = COMPILED.exec(line)
     if (c !== null) {
       const name = c[1] || '(anonymous)'
-      const ms = c[2] === undefined ? 0 : Number(c[2]) + Number(c[3]) + Number(c[4])
-      const f = compiles.get(name) ?? { name, compiles: 0, ms: 0 }
+      const ms = c[3] === undefined ? 0 : Number(c[3]) + Number(c[4]) + Number(c[5])
+      // One function is one shared function info: functions of one name are told apart by it.
+      const key = `${name}\0${c[2]}`
+      const f = compiles.get(key) ?? { name, compiles: 0, ms: 0 }
       f.compiles++
       f.ms += ms
-      compiles.set(name, f)
+      compiles.set(key, f)
       totalCompiles++
       totalCompileMs += ms
       continue
