@@ -24,25 +24,19 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { bundleChildren, runChild } from '../child.js'
-import { findLibfaketime, frozenClockEnv, parseReplayClock } from './clock.js'
+import { frozenClockEnv } from './clock.js'
 import { knownOptions } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
-import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
+import { finalityOptions, genesisTimeMs, loadScenario } from './scenario.js'
+import { suiteSetup } from './suite-setup.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const [suite, distA, distB, runsArg = '5'] = process.argv.slice(2)
 if (suite === undefined || distA === undefined || distB === undefined) throw new Error('usage: ab.ts <suite> <dist A> <dist B> [runs=5]')
 const runs = Number(runsArg)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`bad runs ${runsArg}: a positive integer`)
-const core = process.env.BENCH_AB_CORE ?? '0'
-const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
-const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
-if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
-const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK ?? 'frozen')
-const faketime = clock === 'frozen' ? findLibfaketime() : undefined
-if (clock === 'frozen' && faketime === undefined) throw new Error('ab.ts runs with the clock frozen and needs libfaketime (Debian: apt-get install libfaketime), or BENCH_REPLAY_CLOCK=wall')
+const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('ab.ts', suite, 'frozen')
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b)

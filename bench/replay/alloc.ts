@@ -21,20 +21,13 @@ import { Session } from 'node:inspector/promises'
 import { SourceMap } from 'node:module'
 import path from 'node:path'
 import { PerformanceObserver, constants } from 'node:perf_hooks'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { privateKeyToAddress } from 'viem/accounts'
-import { finalityOptions, loadScenario } from './scenario.js'
+import { fileURLToPath } from 'node:url'
+import { scenarioNode } from './scenario-node.js'
 
 const [file, method, nth = '1', times = '1000'] = process.argv.slice(2)
 if (file === undefined || method === undefined) throw new Error('usage: alloc.ts <scenario.jsonl.gz> <method> [nth=1] [times=1000]')
 const n = Number(times)
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const distDir = path.resolve(root, process.env.BENCH_DIST ?? 'dist')
-const { createNode } = (await import(pathToFileURL(path.join(distDir, 'index.js')).href)) as {
-  createNode(o: unknown): Promise<{ request(r: unknown): Promise<unknown>; close(): Promise<void> }>
-}
-const { config, requests } = loadScenario(file)
-const node = await createNode(finalityOptions(config, privateKeyToAddress))
+const { root, distDir, node, requests } = await scenarioNode(file)
 
 type Req = { method: string; params?: unknown[] }
 let lastError: unknown

@@ -15,26 +15,20 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import { bundleChildren, runChild } from '../child.js'
-import { findLibfaketime, frozenClockEnv, parseReplayClock } from './clock.js'
+import { frozenClockEnv } from './clock.js'
 import { knownOptions } from './report.js'
 import type { Job } from './runner.js'
-import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
+import { finalityOptions, genesisTimeMs, loadScenario } from './scenario.js'
+import { suiteSetup } from './suite-setup.js'
 import { parseV8Trace } from './v8-trace.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const [suite, dist = 'dist', topArg = '30'] = process.argv.slice(2)
 if (suite === undefined) throw new Error('usage: compiles.ts <suite> [dist=dist] [top=30]')
 const top = Number(topArg)
-const core = process.env.BENCH_AB_CORE ?? '0'
-const contestantsDir = path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(ROOT, 'bench', 'contestants'))
-const scenario = listScenarios(scenariosDir(ROOT)).scenarios.find((s) => s.name.includes(suite))
-if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(ROOT)}`)
-const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK ?? 'wall')
-const faketime = clock === 'frozen' ? findLibfaketime() : undefined
-if (clock === 'frozen' && faketime === undefined) throw new Error('BENCH_REPLAY_CLOCK=frozen needs libfaketime')
+const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('compiles.ts', suite, 'wall')
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-compiles-'))
 try {

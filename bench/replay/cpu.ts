@@ -12,22 +12,14 @@
  * again as recorded (the next nonce); the first error is printed after the figure.
  */
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { privateKeyToAddress } from 'viem/accounts'
-import { finalityOptions, loadScenario } from './scenario.js'
+import { scenarioNode } from './scenario-node.js'
 
 const [file, method, nth = '1', times = '1000'] = process.argv.slice(2)
 if (file === undefined || method === undefined) throw new Error('usage: cpu.ts <scenario.jsonl.gz> <method> [nth=1] [times=1000]')
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const distDir = path.resolve(root, process.env.BENCH_DIST ?? 'dist')
-const { createNode } = (await import(pathToFileURL(path.join(distDir, 'index.js')).href)) as {
-  createNode(o: unknown): Promise<{ request(r: unknown): Promise<unknown>; close(): Promise<void> }>
-}
-const { config, requests } = loadScenario(file)
-const node = await createNode(finalityOptions(config, privateKeyToAddress))
+const { root, distDir, node, requests } = await scenarioNode(file)
 let seen = 0
 let target: unknown
-for (const r of requests as Array<{ method: string }>) {
+for (const r of requests) {
   if (r.method === method && ++seen === Number(nth)) {
     target = r
     break

@@ -1,0 +1,40 @@
+/**
+ * What `ab.ts` and `compiles.ts` (replays of one suite in processes pinned to a core) set up
+ * alike from their arguments and environment: the repository, the core (`BENCH_AB_CORE`, default
+ * 0), where EDR is installed (`BENCH_CONTESTANTS_DIR`), the scenario named like `suite`, and the
+ * clock (`BENCH_REPLAY_CLOCK`, else `defaultClock`) with libfaketime found for a frozen one.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { findLibfaketime, parseReplayClock, type ReplayClock } from './clock.js'
+import { listScenarios, scenariosDir } from './scenario.js'
+
+export interface SuiteSetup {
+  root: string
+  core: string
+  contestantsDir: string
+  scenario: { name: string; file: string }
+  clock: ReplayClock
+  /** libfaketime's path, for a frozen clock. */
+  faketime: string | undefined
+}
+
+/** Throws, naming `tool`, when no scenario matches or a frozen clock has no libfaketime. */
+export function suiteSetup(tool: string, suite: string, defaultClock: ReplayClock): SuiteSetup {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const scenario = listScenarios(scenariosDir(root)).scenarios.find((s) => s.name.includes(suite))
+  if (scenario === undefined) throw new Error(`no scenario named like ${suite} in ${scenariosDir(root)}`)
+  const clock = parseReplayClock(process.env.BENCH_REPLAY_CLOCK ?? defaultClock)
+  const faketime = clock === 'frozen' ? findLibfaketime() : undefined
+  if (clock === 'frozen' && faketime === undefined) {
+    throw new Error(`${tool} with the clock frozen needs libfaketime (Debian: apt-get install libfaketime), or BENCH_REPLAY_CLOCK=wall`)
+  }
+  return {
+    root,
+    core: process.env.BENCH_AB_CORE ?? '0',
+    contestantsDir: path.resolve(process.env.BENCH_CONTESTANTS_DIR ?? path.join(root, 'bench', 'contestants')),
+    scenario,
+    clock,
+    faketime,
+  }
+}
