@@ -186,7 +186,10 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await cli.waitFor(/node0: its application process exited on its own \(SIGKILL\); the node is down until `start 0`/, mark)
     // The other process is stopped too: CometBFT's RPC no longer answers.
     const cometRpc = (await cli.waitFor(/node0: JSON-RPC \S+\s+CometBFT RPC (\S+)/))[1] as string
-    await until(async () => !(await fetch(`${cometRpc}/status`).then(() => true, () => false)))
+    // (On a time-out, what the devnet printed goes with the error: CometBFT's own lines show where its stop hung.)
+    await until(async () => !(await fetch(`${cometRpc}/status`).then(() => true, () => false))).catch((e: Error) => {
+      throw new Error(`${e.message}: CometBFT's RPC still answers after its application died; the devnet printed:\n${cli.out().slice(-4000)}`)
+    })
     const asked = cli.out().length
     cli.child.stdin?.write('status\n')
     await cli.waitFor(/node0: down: the application process exited \(SIGKILL\)/, asked)
