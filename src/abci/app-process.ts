@@ -1,6 +1,7 @@
 /**
  * A devnet node's application as a process of its own (`finality app --abci …`), so that a
- * node's fault takes its application with it, as on a real machine: kill, stop, pause.
+ * node's fault takes its application with it, as on a real machine: kill, stop, pause; and the
+ * bounded stop of the devnet's child processes (SIGTERM, SIGKILL after a grace period).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 
@@ -59,11 +60,64 @@ export function spawnApp(command: readonly string[], args: string[], onLine: (li
   })
 }
 
-/** Ends `child` with `signal` and waits for it; a paused one is let go on so it takes the signal. */
-export async function endChild(child: ChildProcess | undefined, signal: 'SIGKILL' | 'SIGTERM', paused: boolean): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill(signal)
-  if (paused) child.kill('SIGCONT')
-  await exited
+/** The bounds of a stop's grace period (`stopGraceMs`, milliseconds): 0 kills at once after SIGTERM; past 10 minutes a stop is a hang. */
+export const STOP_GRACE_MS_RANGE = { min: 0, max: 600_000 } as const
+
+/**
+ * The default grace period: how long a child asked to stop (SIGTERM) has before it is killed
+ * (SIGKILL). CometBFT closes its stores well within it (docs/devnet.md); docker's stop gives 10 s.
+ */
+export const DEFAULT_STOP_GRACE_MS = 5_000
+
+/** Throws, naming `name` and the bounds, unless `value` is an integer within {@link STOP_GRACE_MS_RANGE}. */
+export function checkStopGraceMs(value: unknown, name = 'stopGraceMs'): number {
+  const { min, max } = STOP_GRACE_MS_RANGE
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max} (milliseconds), not ${String(value)}`)
+  }
+  return value
+}
+
+/** How a child ended: it exited (or was gone already), or it outlived SIGTERM's grace period and was killed. */
+export type Ended = 'exited' | 'killed'
+
+/** The stop under way of each child, so a second stop of the same child waits for the first. */
+const ending = new WeakMap<ChildProcess, { ended: Promise<Ended>; kill: (graceOver: boolean) => void }>()
+
+/**
+ * Ends `child` and waits for its exit. SIGKILL ends it at once; SIGTERM asks it to stop, and a
+ * child still running `graceMs` later is killed (SIGKILL), so every stop is bounded: CometBFT
+ * whose application died mid-block can hang in its own stop, with its RPC still up. A paused
+ * child is let go on (SIGCONT) so it takes SIGTERM. A child already being ended is not signalled
+ * again (a SIGKILL asked for meanwhile is sent at once): the caller waits for the same exit.
+ */
+export async function endChild(child: ChildProcess | undefined, signal: 'SIGKILL' | 'SIGTERM', paused: boolean, graceMs: number): Promise<Ended> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return 'exited'
+  const under = ending.get(child)
+  if (under !== undefined) {
+    if (signal === 'SIGKILL') under.kill(false)
+    return under.ended
+  }
+  let killed = false
+  const kill = (graceOver: boolean) => {
+    if (graceOver) killed = true
+    child.kill('SIGKILL')
+  }
+  let timer: NodeJS.Timeout | undefined
+  const ended = new Promise<Ended>((resolve) =>
+    child.once('exit', () => {
+      clearTimeout(timer)
+      ending.delete(child)
+      resolve(killed ? 'killed' : 'exited')
+    }),
+  )
+  ending.set(child, { ended, kill })
+  if (signal === 'SIGKILL') {
+    child.kill('SIGKILL')
+  } else {
+    child.kill('SIGTERM')
+    if (paused) child.kill('SIGCONT')
+    timer = setTimeout(() => kill(true), graceMs)
+  }
+  return ended
 }

@@ -13,7 +13,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
-import { appArgs, endChild, spawnApp } from './app-process.js'
+import { appArgs, checkStopGraceMs, DEFAULT_STOP_GRACE_MS, endChild, spawnApp } from './app-process.js'
 import { checkMaxMessageBytes } from './framing.js'
 import { cometGenesisValidators } from './genesis-validators.js'
 import { serveAbci, type AbciServer } from './server.js'
@@ -56,6 +56,15 @@ export interface DevnetOptions {
    * process is then stopped, so the node is down as a whole until {@link Devnet.start}.
    */
   onExit?: (index: number, process: 'cometbft' | 'application', how: string) => void
+  /**
+   * How long a process asked to stop (SIGTERM: {@link Devnet.stop} with it, {@link Devnet.close},
+   * a partition's restart, the stop after a process exited on its own) has to exit before it is
+   * killed (SIGKILL), in milliseconds: 0 to 600000, default 5000. CometBFT whose application died
+   * mid-block can hang in its stop; this bounds every stop.
+   */
+  stopGraceMs?: number
+  /** Told when a process outlived its grace period after SIGTERM and was killed (SIGKILL). */
+  onKilled?: (index: number, process: 'cometbft' | 'application', graceMs: number) => void
 }
 
 /** One validator: its CometBFT node and its application. */
@@ -82,7 +91,10 @@ export interface DevnetNode {
 export interface Devnet {
   readonly nodes: readonly DevnetNode[]
   readonly genesisTime: bigint
-  /** Stops node `i`: its CometBFT process killed (SIGKILL, a crash) or asked to stop (SIGTERM), then its application. */
+  /**
+   * Stops node `i`: its CometBFT process killed (SIGKILL, a crash) or asked to stop (SIGTERM, and
+   * killed if it has not exited after `stopGraceMs`), then its application the same way.
+   */
   stop(i: number, signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>
   /** Starts node `i` again: a fresh application, which CometBFT replays its blocks into and block sync brings up to date. */
   start(i: number): Promise<void>
@@ -103,7 +115,7 @@ export interface Devnet {
   partition(groups: readonly (readonly number[])[]): Promise<void>
   /** Ends a partition: every node's peers are all the others again, and every node restarts. */
   heal(): Promise<void>
-  /** Stops every node (SIGTERM: CometBFT closes its stores). */
+  /** Stops every node (SIGTERM: CometBFT closes its stores; killed after `stopGraceMs`). */
   close(): Promise<void>
 }
 
@@ -157,6 +169,7 @@ interface Slot {
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const n = options.validators ?? 4
   if (options.maxMessageBytes !== undefined) checkMaxMessageBytes(options.maxMessageBytes)
+  const graceMs = options.stopGraceMs === undefined ? DEFAULT_STOP_GRACE_MS : checkStopGraceMs(options.stopGraceMs)
   const persist = options.persist ?? false
   if (Array.isArray(persist) && persist.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) throw new Error(`persist names nodes 0 to ${n - 1}, not ${persist.join(', ')}`)
   if (options.node?.db !== undefined) throw new Error('option node.db: each node has a database of its own; give persist instead')
@@ -283,10 +296,11 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     const s = slots[i]
     if (s === undefined) throw new Error(`no node ${i}: the devnet has ${n}`)
     // A paused process takes SIGTERM only once it runs again: endChild lets it go on.
+    // CometBFT first: an application gone under a running CometBFT is a crash to it.
     s.ending = true
     try {
-      await endChild(s.comet, signal, s.paused)
-      await endChild(s.appProcess, signal, s.paused)
+      if ((await endChild(s.comet, signal, s.paused, graceMs)) === 'killed') options.onKilled?.(i, 'cometbft', graceMs)
+      if ((await endChild(s.appProcess, signal, s.paused, graceMs)) === 'killed') options.onKilled?.(i, 'application', graceMs)
     } finally {
       s.ending = false
     }
