@@ -13,6 +13,8 @@ import { createInterface } from 'node:readline'
 import { createAbciNode } from '../abci/app-node.js'
 import { serveAbci } from '../abci/server.js'
 import { MAX_MESSAGE_BYTES_RANGE } from '../abci/framing.js'
+import { STOP_GRACE_MS_RANGE } from '../abci/app-process.js'
+import { parseDuration } from './config.js'
 import { openDatabase } from './database.js'
 
 /** The CometBFT release the application speaks to (its ABCI types are generated from it). */
@@ -120,6 +122,21 @@ function maxMessageBytes(value: string | undefined): number | undefined {
   return value === undefined ? undefined : integer(value, 'abci-max-message-bytes', min, max, 0)
 }
 
+/** `--stop-grace 5s`: how long a process asked to stop (SIGTERM) has before it is killed, in milliseconds (default 5 s). */
+function stopGraceFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const { min, max } = STOP_GRACE_MS_RANGE
+  const wrong = `--stop-grace must be a duration from ${min / 1000}s to ${max / 1000}s such as 5s or 500ms, not ${value}`
+  let ms: number
+  try {
+    ms = parseDuration(value, '--stop-grace')
+  } catch {
+    throw new Error(wrong)
+  }
+  if (!Number.isInteger(ms) || ms < min || ms > max) throw new Error(wrong)
+  return ms
+}
+
 /** `--profile cosmos-evm`: the cosmos option (Cosmos EVM's precompiles; the staking state's power changes go to CometBFT). */
 function profileFlag(value: string | undefined, command: string): boolean {
   if (value === undefined) return false
@@ -127,11 +144,12 @@ function profileFlag(value: string | undefined, command: string): boolean {
   return true
 }
 
-/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2] [--profile cosmos-evm]`. */
+/** `finality devnet --validators N [--dir D] [--cometbft BIN] [--timeout-commit 500ms] [--chain-id ID] [--abci-max-message-bytes N] [--persist all|0,2] [--profile cosmos-evm] [--stop-grace 5s]`. */
 export async function devnetCommand(argv: string[], print: (line: string) => void): Promise<() => Promise<void>> {
-  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist', 'profile'], 'devnet')
+  const f = flags(argv, ['validators', 'dir', 'cometbft', 'timeout-commit', 'chain-id', 'abci-max-message-bytes', 'persist', 'profile', 'stop-grace'], 'devnet')
   const cosmos = profileFlag(f.get('profile'), 'devnet')
   if (cosmos && f.has('persist')) throw new Error('finality devnet: --profile cosmos-evm and --persist cannot be given together (the staking state starts at a genesis of its own, not over a database)')
+  const stopGraceMs = stopGraceFlag(f.get('stop-grace'))
   const validators = integer(f.get('validators'), 'validators', 1, 64, 4)
   const chainId = f.has('chain-id') ? BigInt(integer(f.get('chain-id'), 'chain-id', 1, 2 ** 31, 0)) : undefined
   const timeoutCommit = f.get('timeout-commit') ?? '500ms'
@@ -154,11 +172,13 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
       timeoutCommit,
       maxMessageBytes: maxBytes,
       persist,
+      stopGraceMs,
       // Each application a process of its own: this executable, as it was started, with `app`.
       appCommand: [process.execPath, ...process.execArgv, process.argv[1] as string],
       node: { ...(chainId === undefined ? {} : { chainId }), ...(cosmos ? { cosmos: {} } : {}) },
       onError: (i, e) => print(`node${i}: ${e.message}`),
       onExit: (i, which, how) => print(`node${i}: its ${which === 'cometbft' ? 'CometBFT' : 'application'} process exited on its own (${how}); the node is down until \`start ${i}\``),
+      onKilled: (i, which, ms) => print(`node${i}: its ${which === 'cometbft' ? 'CometBFT' : 'application'} process had not exited ${ms} ms after SIGTERM; killed (SIGKILL)`),
     })
   } catch (error) {
     removeTemporary()

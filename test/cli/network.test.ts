@@ -122,6 +122,15 @@ describe('finality devnet / app: flags', () => {
     expect(both.out()).toContain('finality devnet: --profile cosmos-evm and --persist cannot be given together')
     expect(appBoth.out()).toContain('finality app: --profile cosmos-evm and --db cannot be given together')
   })
+
+  it('--stop-grace (0s to 600s) is checked at once, naming it', async () => {
+    // Taken at its limits: the next check (--validators 0) is the one that fails.
+    const taken = [run(['devnet', '--stop-grace', '0s', '--validators', '0']), run(['devnet', '--stop-grace', '600s', '--validators', '0']), run(['devnet', '--stop-grace', '10m', '--validators', '0'])]
+    const wrong = ['600001ms', '601s', '-1s', '5 seconds'].map((v) => [v, run(['devnet', '--stop-grace', v, '--validators', '0'])] as const)
+    expect(await Promise.all([...taken, ...wrong.map(([, r]) => r)].map((r) => r.exited))).toEqual(Array(7).fill(1))
+    for (const r of taken) expect(r.out()).toContain('--validators must be an integer from 1 to 64, not 0')
+    for (const [value, r] of wrong) expect(r.out()).toContain(`--stop-grace must be a duration from 0s to 600s such as 5s or 500ms, not ${value}`)
+  })
 })
 
 describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () => {
@@ -144,10 +153,10 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
   }, 60_000)
 
-  it('without --dir the homes are a temporary folder, removed on exit; faults typed on the standard input take a node and its application process', async () => {
+  it('without --dir the homes are a temporary folder, removed on exit; faults typed on the standard input take a node and its application process; a CometBFT that outlives SIGTERM is killed after --stop-grace', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
     dirs.push(tmp)
-    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--persist', 'all', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--abci-max-message-bytes', '1048576', '--persist', 'all', '--stop-grace', '2s', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
     const homes = (await cli.waitFor(/homes in (\S+), removed on exit\)/))[1] as string
     const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
     expect(path.dirname(homes)).toBe(tmp)
@@ -198,6 +207,22 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     await cli.waitFor(/node0: start done/, downAt)
     const at = await blockNumber(url)
     await until(async () => (await blockNumber(url)) > at + 1)
+
+    // The same with a CometBFT that does not exit on SIGTERM (stopped from outside the devnet: it
+    // stands in for one hung in its own stop after its application died): killed 2 s later.
+    const mark2 = cli.out().length
+    cli.child.stdin?.write('status\n')
+    const again = await cli.waitFor(/node0: running \(cometbft pid (\d+), application pid (\d+)\)/, mark2)
+    process.kill(Number(again[1]), 'SIGSTOP')
+    process.kill(Number(again[2]), 'SIGKILL')
+    await cli.waitFor(/node0: its application process exited on its own \(SIGKILL\)/, mark2)
+    await cli.waitFor(/node0: its CometBFT process had not exited 2000 ms after SIGTERM; killed \(SIGKILL\)/, mark2)
+    await expect(fetch(`${cometRpc}/status`)).rejects.toThrow()
+    const downAt2 = cli.out().length
+    cli.child.stdin?.write('start 0\n')
+    await cli.waitFor(/node0: start done/, downAt2)
+    const at2 = await blockNumber(url)
+    await until(async () => (await blockNumber(url)) > at2 + 1)
     cli.child.kill('SIGINT')
     expect(await cli.exited).toBe(0)
     expect(existsSync(homes)).toBe(false)
