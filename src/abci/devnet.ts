@@ -331,12 +331,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     s.paused = to === 'SIGSTOP'
   }
 
-  try {
-    // All at once: each CometBFT node dials its peers until they answer.
-    await Promise.all(slots.map((s) => start(s.index)))
-  } catch (error) {
+  // All at once: each CometBFT node dials its peers until they answer. On a failure every start is
+  // waited for before the stops, so no process started after them outlives the devnet.
+  const started = await Promise.allSettled(slots.map((s) => start(s.index)))
+  const failed = started.find((r) => r.status === 'rejected')
+  if (failed !== undefined) {
     for (let i = 0; i < n; i++) await stop(i).catch(() => {})
-    throw error
+    throw failed.reason
   }
   const nodes: DevnetNode[] = slots.map((s) => ({
     index: s.index,

@@ -2,18 +2,21 @@
  * Every stop of a devnet's child process is bounded: SIGTERM, then SIGKILL once `stopGraceMs` has
  * passed. A child that ignores SIGTERM (a node script; a real CometBFT stopped from outside the
  * devnet, which stands in for one hung in its own stop) is killed after the grace period; one that
- * exits on SIGTERM is not; the setting is checked at its limits.
+ * exits on SIGTERM is not; the setting is checked at its limits. A devnet whose start fails
+ * leaves no process behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkStopGraceMs, DEFAULT_STOP_GRACE_MS, endChild, STOP_GRACE_MS_RANGE } from '../../src/abci/app-process.js'
 import { startDevnet, type Devnet } from '../../src/abci/devnet.js'
 import { cometbft } from '../helpers/cometbft.js'
 import { until } from '../helpers/until.js'
 
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'bin.ts')
 const found = cometbft()
 const skip = 'skip' in found ? found.skip : undefined
 if (skip !== undefined) console.warn(`test/abci/devnet-stop.test.ts: the CometBFT cases skipped: ${skip}`)
@@ -164,4 +167,35 @@ describe.skipIf(skip !== undefined)('a 1-validator CometBFT devnet with stopGrac
     expect(killed).toEqual(['node0 cometbft 1000'])
     expect(alive(pid)).toBe(false)
   })
+})
+
+describe.skipIf(skip !== undefined)('a devnet whose start fails', () => {
+  it("waits for every node's start before its stops: no application process started meanwhile outlives it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'finality-devnet-failed-'))
+    // The application of node 1 refuses at once; node 0's records its pid, then starts as `finality app` (seconds).
+    const wrapper = path.join(dir, 'app.mjs')
+    writeFileSync(
+      wrapper,
+      [
+        "import { writeFileSync } from 'node:fs'",
+        "import { dirname, join } from 'node:path'",
+        "const genesis = process.argv[process.argv.indexOf('--genesis') + 1]",
+        "if (genesis.includes('/node1/')) { console.error('node1 refuses'); process.exit(1) }",
+        "writeFileSync(join(dirname(dirname(genesis)), 'app.pid'), String(process.pid))",
+        `await import(${JSON.stringify(BIN)})`,
+      ].join('\n'),
+    )
+    const pidFile = path.join(dir, 'nodes', 'node0', 'app.pid')
+    try {
+      await expect(startDevnet({ binary: (found as { binary: string }).binary, dir: path.join(dir, 'nodes'), validators: 2, appCommand: [process.execPath, '--import', 'tsx', wrapper] })).rejects.toThrow(/exited \(1\) before serving:\nnode1 refuses/)
+      const pid = Number(await until('node 0 started', async () => existsSync(pidFile) && readFileSync(pidFile, 'utf8')))
+      expect(alive(pid)).toBe(false)
+    } finally {
+      if (existsSync(pidFile)) {
+        const pid = Number(readFileSync(pidFile, 'utf8'))
+        if (alive(pid)) process.kill(pid, 'SIGKILL')
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
