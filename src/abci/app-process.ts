@@ -5,6 +5,34 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 
+/** The children started here that have not exited yet: killed if this process exits first. */
+const live = new Set<ChildProcess>()
+
+function killLive(): void {
+  for (const child of live) child.kill('SIGKILL')
+  live.clear()
+}
+
+/**
+ * Counts `child` among the devnet's live processes until it exits. A process that exits with
+ * children still running (a second Ctrl-C, `process.exit` in the host) SIGKILLs them on its way
+ * out, so no CometBFT or application process outlives the devnet that started it.
+ */
+export function trackChild(child: ChildProcess): ChildProcess {
+  if (live.size === 0) process.on('exit', killLive)
+  live.add(child)
+  child.once('exit', () => {
+    live.delete(child)
+    if (live.size === 0) process.off('exit', killLive)
+  })
+  return child
+}
+
+/** How many children started here are still running (for tests). */
+export function liveChildren(): number {
+  return live.size
+}
+
 /** The `finality app` arguments of one node. */
 export interface AppProcessArgs {
   abci: string
@@ -36,7 +64,7 @@ export function appArgs(a: AppProcessArgs): string[] {
 export function spawnApp(command: readonly string[], args: string[], onLine: (line: string) => void): Promise<ChildProcess> {
   const [file, ...before] = command
   if (file === undefined) throw new Error('appCommand is empty: give the finality executable, e.g. [process.execPath, "/path/to/finality/dist/cli.js"]')
-  const child = spawn(file, [...before, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = trackChild(spawn(file, [...before, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }))
   return new Promise((resolve, reject) => {
     let output = ''
     let ready = false

@@ -13,7 +13,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
-import { appArgs, checkStopGraceMs, DEFAULT_STOP_GRACE_MS, endChild, spawnApp } from './app-process.js'
+import { appArgs, checkStopGraceMs, DEFAULT_STOP_GRACE_MS, endChild, spawnApp, trackChild } from './app-process.js'
 import { checkMaxMessageBytes } from './framing.js'
 import { cometGenesisValidators } from './genesis-validators.js'
 import { serveAbci, type AbciServer } from './server.js'
@@ -265,7 +265,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
 
   const spawnComet = (s: Slot): void => {
     const i = s.index
-    const child = spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = trackChild(spawn(options.binary, ['start', '--home', s.home], { stdio: ['ignore', 'pipe', 'pipe'] }))
     s.comet = child
     const onLine = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line !== '') options.onOutput?.(i, line)

@@ -161,7 +161,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   const temporary = !f.has('dir')
   const dir = temporary ? mkdtempSync(join(tmpdir(), 'finality-devnet-')) : resolve(f.get('dir') as string)
   const removeTemporary = () => {
-    if (temporary) rmSync(dir, { recursive: true, force: true })
+    if (temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
   }
   let net: Awaited<ReturnType<typeof startDevnet>>
   try {
@@ -184,6 +184,16 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
     removeTemporary()
     throw error
   }
+  // A process that exits without the stop below (a second Ctrl-C) has killed the children by
+  // then (the devnet's own exit hook, installed first): the temporary homes go too.
+  const removeOnExit = () => {
+    try {
+      removeTemporary()
+    } catch {
+      // The process is on its way out: a home it cannot remove stays, and nothing can report it.
+    }
+  }
+  process.once('exit', removeOnExit)
   print(`finality devnet: ${validators} CometBFT validators (homes in ${dir}${temporary ? ', removed on exit' : ''})`)
   for (const n of net.nodes) print(`node${n.index}: JSON-RPC ${n.url}  CometBFT RPC ${n.cometRpc}`)
   print(`faults, a line each: ${FAULT_USAGE}`)
@@ -194,6 +204,7 @@ export async function devnetCommand(argv: string[], print: (line: string) => voi
   return async () => {
     lines.close()
     await net.close()
+    process.off('exit', removeOnExit)
     removeTemporary()
   }
 }

@@ -228,6 +228,33 @@ describe.skipIf(skip !== undefined)('finality devnet / app with CometBFT', () =>
     expect(existsSync(homes)).toBe(false)
   }, 120_000)
 
+  it('a second Ctrl-C quits at once (130) and leaves no process of the devnet running and no temporary home', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'finality-cli-tmp-'))
+    dirs.push(tmp)
+    const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--stop-grace', '600s', '--cometbft', (found as { binary: string }).binary], { TMPDIR: tmp })
+    const homes = (await cli.waitFor(/homes in (\S+), removed on exit\)/))[1] as string
+    const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
+    await until(async () => (await blockNumber(url)) >= 1)
+    cli.child.stdin?.write('status\n')
+    const [, comet, app] = (await cli.waitFor(/node0: running \(cometbft pid (\d+), application pid (\d+)\)/)).map(Number) as [number, number, number]
+    // CometBFT stopped from outside: the first Ctrl-C's stop waits on it for the whole grace period.
+    process.kill(comet, 'SIGSTOP')
+    cli.child.kill('SIGINT')
+    await cli.waitFor(/SIGINT: shutting down/)
+    cli.child.kill('SIGINT')
+    expect(await cli.exited).toBe(130)
+    // Both children were SIGKILLed on the way out (dead, or a zombie awaiting its new parent), and the homes are gone.
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+      } catch {
+        return false
+      }
+    }
+    await until(async () => !alive(comet) && !alive(app))
+    expect(existsSync(homes)).toBe(false)
+  }, 60_000)
+
   it('--profile cosmos-evm: each application process bonds the genesis validators, and a delegation changes CometBFT\'s set at H + 2', async () => {
     const cli = run(['devnet', '--validators', '1', '--timeout-commit', '100ms', '--profile', 'cosmos-evm', '--cometbft', (found as { binary: string }).binary])
     const url = (await cli.waitFor(/node0: JSON-RPC (\S+)/))[1] as string
