@@ -477,7 +477,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (genesis === undefined) throw new Error('the chain has no first block')
     // In one step, not block by block from the head: a suite resets after hundreds of blocks, and
     // taking each off read it (decoded again past the cache's 256) for its parent and transactions.
-    await this.store.truncateToFirst()
+    // A database's head and head state root change in one batch (a fork has no database).
+    await this.store.truncateToFirst(this.persistNodes ? { stateRoot: genesis.header.stateRoot } : undefined)
     this.decoded.clear()
     this.remember(keyOf(genesis.hash()), genesis)
     this.headBlock = genesis
@@ -506,7 +507,6 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.trie.resetHead(genesis.header.stateRoot)
     this.committedRoot = genesis.header.stateRoot
     this.irregularRoots.clear()
-    if (this.persistNodes) await this.store.writeNodes(new Map(), { stateRoot: this.committedRoot })
     this.undoLog.length = 0
     this.keepUndo = false
   }

@@ -287,12 +287,13 @@ export class ChainStore {
    * Removes every block after the first (genesis, or a fork's fork block) in one step
    * (hardhat_reset): their records, index entries and irregular roots, and the head pointer back to
    * the first block, as {@link removeHead} of each block from the head down would, without reading
-   * a block. In a database it is one batch: the transaction index's entries are found by its key
-   * range (the first block has no transactions of its own: a genesis or a fork block never has).
+   * a block. In a database it is one batch, with `meta` (the head state's root goes with the head):
+   * the transaction index's entries are found by its key range (the first block has no
+   * transactions of its own: a genesis or a fork block never has).
    */
-  async truncateToFirst(): Promise<void> {
+  async truncateToFirst(meta: Record<string, Uint8Array> = {}): Promise<void> {
     const hashes = this.hashes
-    if (hashes.length <= 1) return
+    if (hashes.length <= 1) return this.writeNodes(new Map(), meta)
     const firstKey = hashes[0] as string
     if (this.db !== undefined) {
       const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = []
@@ -308,7 +309,10 @@ export class ChainStore {
         if (keyOf(blockHash) !== firstKey) ops.push({ type: 'del', key: key as string })
       }
       ops.push({ type: 'put', key: 'head', value: fromHex(firstKey) })
+      for (const name in meta) ops.push({ type: 'put', key: `m${name}`, value: meta[name] as Uint8Array })
       await this.db.batch(ops, enc)
+    } else {
+      for (const name in meta) this.metaValues.set(name, meta[name] as Uint8Array)
     }
     hashes.length = 1
     // A database's caches may hold the first block's records, memory's are the only copy: they stay.
