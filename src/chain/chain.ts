@@ -472,13 +472,16 @@ export class Chain extends EventEmitter<ChainEvents> {
   async resetToGenesis(): Promise<void> {
     const genesisDiff = this.genesisDiff
     if (genesisDiff === undefined) throw new Error('the chain has no genesis')
-    while (this.headBlock.header.number > this.firstNumber) {
-      const block = this.headBlock
-      const parent = await this.blockByHash(block.header.parentHash)
-      if (parent === undefined) throw new Error(`block ${block.header.number} has no parent`)
-      await this.removeHead(committedBlock(block), parent)
-    }
-    const genesis = this.headBlock
+    const firstHash = this.store.hashAt(this.firstNumber)
+    const genesis = this.forkPoint?.block ?? (firstHash === undefined ? undefined : await this.blockByHash(firstHash))
+    if (genesis === undefined) throw new Error('the chain has no first block')
+    // In one step, not block by block from the head: a suite resets after hundreds of blocks, and
+    // taking each off read it (decoded again past the cache's 256) for its parent and transactions.
+    // A database's head and head state root change in one batch (a fork has no database).
+    await this.store.truncateToFirst(this.persistNodes ? { stateRoot: genesis.header.stateRoot } : undefined)
+    this.decoded.clear()
+    this.remember(keyOf(genesis.hash()), genesis)
+    this.headBlock = genesis
     this.flat.accounts.clear()
     this.flat.storage.clear()
     this.flat.code.clear()
@@ -504,7 +507,6 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.trie.resetHead(genesis.header.stateRoot)
     this.committedRoot = genesis.header.stateRoot
     this.irregularRoots.clear()
-    if (this.persistNodes) await this.store.writeNodes(new Map(), { stateRoot: this.committedRoot })
     this.undoLog.length = 0
     this.keepUndo = false
   }

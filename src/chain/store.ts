@@ -283,6 +283,48 @@ export class ChainStore {
     for (const tx of txHashes) this.txs.delete(keyOf(tx))
   }
 
+  /**
+   * Removes every block after the first (genesis, or a fork's fork block) in one step
+   * (hardhat_reset): their records, index entries and irregular roots, and the head pointer back to
+   * the first block, as {@link removeHead} of each block from the head down would, without reading
+   * a block. In a database it is one batch, with `meta` (the head state's root goes with the head):
+   * the transaction index's entries are found by its key range (the first block has no
+   * transactions of its own: a genesis or a fork block never has).
+   */
+  async truncateToFirst(meta: Record<string, Uint8Array> = {}): Promise<void> {
+    const hashes = this.hashes
+    if (hashes.length <= 1) return this.writeNodes(new Map(), meta)
+    const firstKey = hashes[0] as string
+    if (this.db !== undefined) {
+      const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = []
+      for (let i = 1; i < hashes.length; i++) {
+        const key = hashes[i] as string
+        ops.push({ type: 'del', key: `b${key}` }, { type: 'del', key: `r${key}` }, { type: 'del', key: `c${key}` })
+        ops.push({ type: 'del', key: `h${(this.first + BigInt(i)).toString(16).padStart(16, '0')}` })
+        // A block's irregular root is kept under its hash when its child commits: every block but the head may have one.
+        ops.push({ type: 'del', key: `i${hashes[i - 1] as string}` })
+      }
+      for await (const [key, value] of this.db.iterator({ gte: 't', lt: 'u', ...enc })) {
+        const [blockHash] = RLP.decode(value as Uint8Array) as unknown as [Uint8Array]
+        if (keyOf(blockHash) !== firstKey) ops.push({ type: 'del', key: key as string })
+      }
+      ops.push({ type: 'put', key: 'head', value: fromHex(firstKey) })
+      for (const name in meta) ops.push({ type: 'put', key: `m${name}`, value: meta[name] as Uint8Array })
+      await this.db.batch(ops, enc)
+    } else {
+      for (const name in meta) this.metaValues.set(name, meta[name] as Uint8Array)
+    }
+    hashes.length = 1
+    // A database's caches may hold the first block's records, memory's are the only copy: they stay.
+    const rlp = this.blocks.get(firstKey)
+    const receipts = this.receipts.get(firstKey)
+    const certificate = this.certificates.get(firstKey)
+    for (const recent of [this.blocks, this.receipts, this.txs, this.certificates]) recent.clear()
+    if (rlp !== undefined) this.blocks.set(firstKey, rlp)
+    if (receipts !== undefined) this.receipts.set(firstKey, receipts)
+    if (certificate !== undefined) this.certificates.set(firstKey, certificate)
+  }
+
   /** Writes trie nodes made outside a block (state changes by test controls), with meta values. */
   async writeNodes(nodes: Map<string, Uint8Array>, meta: Record<string, Uint8Array> = {}): Promise<void> {
     const ops = [...nodes].map(([k, value]) => ({ type: 'put' as const, key: `n${k}`, value }))

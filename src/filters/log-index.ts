@@ -258,6 +258,12 @@ export class LogIndex {
   private truncate(height: number): void {
     const first = this.firsts[height]
     if (first === undefined) return
+    if (first === 0) {
+      // Every log goes (a reset, or a reorg below the first log): no posting is left to unpost.
+      this.logs.length = 0
+      this.byAddress.clear()
+      this.byTopic0.clear()
+    }
     while (this.logs.length > first) {
       const log = this.logs.pop() as RawLog
       unpost(this.byAddress, keyOf(log[0]))
