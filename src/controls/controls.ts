@@ -45,7 +45,8 @@ export interface ControlsOptions {
    * gives the blocks from its third to the one before its last the second's base fee, as Hardhat
    * Network does (it builds the first and the last block and reserves those between, which repeat
    * the base fee the reservation started with; the last block's follows from that); a next
-   * timestamp not after the head is refused with Hardhat's code and words.
+   * timestamp not after the head is refused with Hardhat's code and words; a reset goes back to the
+   * configured mining mode and counts snapshot ids from 0x1 again, as Hardhat's new provider does.
    */
   hardhatCompat: boolean
   /** Why a reset to a fork of a remote is refused (the `cosmos` option: its state starts at a genesis of its own); undefined: allowed. */
@@ -178,6 +179,12 @@ export class Controls {
     this.snapshots = []
     this.impersonation.addresses.clear()
     this.impersonation.auto = false
+    if (this.options.hardhatCompat) {
+      // Hardhat 2 answers a reset with a new provider from its config: the mining mode is the
+      // configured one again and snapshot ids count from 0x1 (measured against Hardhat 2.29.1).
+      this.producer.setMode(this.producer.configuredMode)
+      this.nextId = 1n
+    }
     this.resets++
   }
 

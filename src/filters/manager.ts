@@ -98,6 +98,11 @@ export class FilterManager {
     return filter.criteria
   }
 
+  /** True while filter `id` exists (not removed, not expired). */
+  has(id: string): boolean {
+    return this.live(id) !== undefined
+  }
+
   /** Removes a filter: true if it existed. */
   uninstall(id: string): boolean {
     const filter = this.live(id)
@@ -107,11 +112,16 @@ export class FilterManager {
     return true
   }
 
+  /** Drops every filter and goes on listening (Hardhat mode's reset: a new provider has none). */
+  clear(): void {
+    for (const f of this.filters.values()) f.cancelExpiry()
+    this.filters.clear()
+  }
+
   /** Stops listening and drops every filter. */
   close(): void {
     for (const off of this.unlisten.splice(0)) off()
-    for (const f of this.filters.values()) f.cancelExpiry()
-    this.filters.clear()
+    this.clear()
   }
 
   private get(id: string): PollFilter {

@@ -68,6 +68,9 @@ export class Producer {
   /** The mode miner_stop left, which miner_start resumes; undefined while not stopped. */
   private stoppedFrom: MiningMode | undefined
 
+  /** The mode the node was created with (Hardhat mode's reset goes back to it). */
+  readonly configuredMode: MiningMode
+
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
@@ -78,6 +81,7 @@ export class Producer {
     private readonly gasLimit: () => bigint,
     private readonly hooks: ProducerHooks = {},
   ) {
+    this.configuredMode = mining
     this.settings = new BlockSettings(hooks.settingBase)
     this.schedule()
     pool.on('pending', this.onPending)

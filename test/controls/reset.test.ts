@@ -151,10 +151,14 @@ describe('hardhat_reset', () => {
     await resetAgainstFresh(() => ({ clock: manualClock(start) }))
   })
 
-  test('behavior: hardhat mode, a filter made before the reset sees the chain built after it', async () => {
-    const used = await newNode({ clock: manualClock(), hardhatCompat: true })
-    const old = await history(used, false)
+  test('behavior: without Hardhat mode, a filter made before the reset sees the chain built after it; the mining mode and the snapshot count stay', async () => {
+    const used = await newNode({ clock: manualClock() })
+    const old = await history(used)
+    await rpc(used, 'evm_setAutomine', [false])
     await rpc(used, 'hardhat_reset')
+    expect(await rpc(used, 'hardhat_getAutomine')).toBe(false)
+    expect(await rpc(used, 'evm_snapshot')).toBe('0x3')
+    await rpc(used, 'evm_setAutomine', [true])
     const [a] = used.accounts.map((x) => x.address as Hex) as [Hex]
     const deployed = await rpc<Hex>(used, 'eth_sendTransaction', [{ from: a, data: Emitter.bytecode }])
     const contract = (await rpc<{ contractAddress: Hex }>(used, 'eth_getTransactionReceipt', [deployed])).contractAddress
@@ -163,6 +167,24 @@ describe('hardhat_reset', () => {
     await rpc(used, 'eth_sendTransaction', [emit(contract, a, 9n)])
     const logs = await rpc<Array<{ blockNumber: Hex; data: Hex }>>(used, 'eth_getFilterLogs', [old.filter])
     expect(logs.map((l) => l.blockNumber)).toEqual(['0x2'])
+  })
+
+  test('behavior: Hardhat mode leaves what Hardhat\'s new provider has: the configured mining mode, snapshot ids from 0x1, no filters (an unknown id answers null)', async () => {
+    for (const mining of [undefined, { mode: 'manual' }] as const) {
+      const used = await newNode({ clock: manualClock(), hardhatCompat: true, ...(mining === undefined ? {} : { mining }) })
+      const before = await rpc(used, 'hardhat_getAutomine')
+      await rpc(used, 'evm_setAutomine', [true])
+      const old = await history(used, false)
+      // The mode at the reset is the other one.
+      await rpc(used, 'evm_setAutomine', [before !== true])
+      await rpc(used, 'hardhat_reset')
+      expect(await rpc(used, 'hardhat_getAutomine')).toBe(before)
+      expect(await rpc(used, 'evm_snapshot')).toBe('0x1')
+      expect(await rpc(used, 'eth_getFilterLogs', [old.filter])).toBeNull()
+      expect(await rpc(used, 'eth_getFilterChanges', [old.filter])).toBeNull()
+      expect(await rpc(used, 'eth_uninstallFilter', [old.filter])).toBe(false)
+      await used.close()
+    }
   })
 
   test('behavior: with a database, the reset leaves the records of a fresh chain, and a reopened node resumes the chain built after it', async () => {

@@ -146,11 +146,6 @@ export const KNOWN: readonly Known[] = [
     covers: (d) => /pending/.test(JSON.stringify(d.params)) && d.method.startsWith('eth_getBlockBy') && ['number', 'hash', 'nonce'].includes(leaf(d)),
   },
   {
-    id: 'unknown filters',
-    reason: "finality answers an unknown or removed filter id with -32000 `filter not found` (geth); Hardhat with an empty answer or null",
-    covers: (d) => d.method.startsWith('eth_') && /filter not found/.test(String(fiError(d)?.message)),
-  },
-  {
     id: 'quantities in decimal',
     reason: "finality decodes quantities as geth does (0x-prefixed hex, no leading zeros); Hardhat also takes decimal strings and leading zeros",
     covers: (d) => fiError(d)?.code === -32602 && /hex string without 0x prefix|leading zero digits/.test(String(fiError(d)?.message)) && !('error' in d.answers.hardhat),

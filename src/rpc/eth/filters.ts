@@ -9,10 +9,10 @@ import type { LogFilter } from '../objects.js'
 import type { HistoryPorts } from '../../services.js'
 
 /** The services this namespace's handlers read and write through. */
-type Here = Ports<'filters' | 'history'> & HistoryPorts
+type Here = Ports<'filters' | 'hardhatCompat' | 'history'> & HistoryPorts
 const method = methodsOf<keyof Here>()
 
-/** A FILTER_ID: any string (unknown ones answer `filter not found`), as geth's rpc.ID. */
+/** A FILTER_ID: any string (unknown ones answer `filter not found`, null in Hardhat mode), as geth's rpc.ID. */
 export const filterId: Codec<string> = {
   name: 'FILTER_ID',
   optional: false,
@@ -34,8 +34,9 @@ export function filters(logFilter: Codec<LogFilter>): MethodTable {
       params: [],
       run: ({ filters }) => filters.install(FilterType.pendingTransactions),
     }),
-    eth_getFilterChanges: method({ params: [filterId], run: ({ filters }, [id]) => filters.changes(id) }),
-    eth_getFilterLogs: method({ params: [filterId], run: (s, [id]) => s.history.logs(s, s.filters.criteria(id)) }),
+    // Hardhat mode answers an unknown (or removed, or expired) filter id with null, as Hardhat does.
+    eth_getFilterChanges: method({ params: [filterId], run: (s, [id]) => (s.hardhatCompat && !s.filters.has(id) ? null : s.filters.changes(id)) }),
+    eth_getFilterLogs: method({ params: [filterId], run: (s, [id]) => (s.hardhatCompat && !s.filters.has(id) ? null : s.history.logs(s, s.filters.criteria(id))) }),
     eth_uninstallFilter: method({ params: [filterId], run: ({ filters }, [id]) => filters.uninstall(id) }),
   }
 }

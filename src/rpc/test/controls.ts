@@ -17,7 +17,7 @@ import type { ForkRequest } from '../../controls/controls.js'
 import { stateRootsNote } from '../../fork/fork.js'
 
 /** The services this namespace's handlers read and write through. */
-type Here = Ports<'chain' | 'chainId' | 'clientVersion' | 'common' | 'controls' | 'fork' | 'hardhatCompat' | 'producer' | 'transactions'>
+type Here = Ports<'chain' | 'chainId' | 'clientVersion' | 'common' | 'controls' | 'filters' | 'fork' | 'hardhatCompat' | 'producer' | 'transactions'>
 const method = methodsOf<keyof Here>()
 
 /**
@@ -125,6 +125,8 @@ function family(prefix: 'hardhat' | 'anvil', ok: true | null): Record<string, Me
       params: [{ name: 'options', optional: true, decode: resetOptions }],
       run: async (s, [fork]: readonly [ForkRequest | undefined]) => {
         await s.controls.reset(fork)
+        // Hardhat's reset is a new provider: the polling filters are gone with the old one.
+        if (s.hardhatCompat) s.filters.clear()
         return ok
       },
     }),

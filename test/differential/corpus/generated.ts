@@ -381,9 +381,16 @@ export async function generatedSteps(): Promise<Step[]> {
     s('hardhat_mine', ['0x9']),
     s('eth_getBlockByNumber', ['latest', false]),
     s('eth_feeHistory', ['0xc', 'latest', [50]]),
+    s('evm_setAutomine', [false]),
+    s('eth_newFilter', [{ fromBlock: '0x0' }]),
     s('hardhat_reset'),
     s('eth_blockNumber'),
     s('eth_getBalance', [A0]),
+    s('hardhat_getAutomine', [], 'after hardhat_reset: the configured mining mode'),
+    s('evm_snapshot', [], 'after hardhat_reset: ids count from 0x1'),
+    s('eth_getFilterChanges', ['$filter:-1'], 'after hardhat_reset: the filter is gone'),
+    s('eth_getFilterLogs', ['$filter:-1']),
+    s('eth_uninstallFilter', ['$filter:-1']),
   ]
 
   return [...reads, ...deploy, ...state, ...calls, ...sends, ...traces, ...logs, ...controls, ...compiled()]
