@@ -473,7 +473,14 @@ export class CallExecutor {
     const intrinsic = intrinsicGas(shared.tx ?? callTransaction(req, 0n, hi, context, block.common, run.tip))
     // The least limit the first run shows to run the same way: every run at or above it succeeds.
     const proven = provenLimit(need, hi, hi - intrinsic - first.execResult.executionGasUsed, first.totalGasSpent)
-    if (proven !== undefined) probe.saw(proven, true)
+    if (proven !== undefined) {
+      probe.saw(proven, true)
+      // That limit is most often the least one (a nested call's callee then gets exactly the gas
+      // it used): one run just below it, which fails then, answers every later step of the
+      // search, where the steps below the proven limit would each run (geth's exact search
+      // ~log2 of the interval of them, Hardhat's those that land there).
+      if (proven > first.totalGasSpent) await probe.succeeds(proven - 1n)
+    }
     if (hardhat) {
       // EDR searches up to the transaction's own limit, the block's gas limit unless the request
       // names one; under EIP-7825 a step above the cap is refused, and so is the estimate.
