@@ -13,7 +13,7 @@ import { Address } from '@ethereumjs/util'
 import type { VM, RunTxResult } from '@ethereumjs/vm'
 import { runTransaction } from './engine/run-tx.js'
 import { bindState, createEngineVM } from './engine/vm.js'
-import { setIntrinsicGas, setSender } from './engine/tx.js'
+import { setGasAndNonce, setIntrinsicGas, setSender } from './engine/tx.js'
 import type { EcrecoverOverrides } from './ecrecover-overrides.js'
 import type { MessagePrecompile } from './engine/precompiles.js'
 import type { Chain } from '../chain/chain.js'
@@ -76,6 +76,29 @@ export interface RunOptions extends CallOptions {
   tip?: bigint
   /** Given what the run showed about the gas it needs (gas-watch.ts), when it ran. */
   onGasNeed?: (need: GasNeed | undefined) => void
+  /** What the runs of one request share (an estimate's search): see {@link SharedRuns}. */
+  shared?: SharedRuns
+}
+
+/**
+ * What the runs of one eth_estimateGas share: they read the same state and run the same
+ * transaction, only its gas limit differs. The state view is read once and the transaction made
+ * by the first run; a later run with no more gas sets its gas limit (every check the
+ * transaction's making does on the gas limit passes for a lower one), so its data is not copied
+ * and counted again. The owner closes the view (`close`) after the last run.
+ */
+export interface SharedRuns {
+  view?: { reader: StateReader; close: () => void } | undefined
+  /** The transaction the first run made, and the gas limit it was made (and checked) with. */
+  tx?: TypedTransaction | undefined
+  madeWith?: bigint | undefined
+}
+
+/** Closes what an estimate's runs shared. */
+function closeShared(shared: SharedRuns): void {
+  const view = shared.view
+  shared.view = undefined
+  view?.close()
 }
 
 /** A call VM with its timeout guard, leased for one run at a time. */
@@ -311,7 +334,10 @@ export class CallExecutor {
 
   /** Runs the request once with `gas`; never changes the chain. */
   async run(req: CallRequest, block: Block, gas: bigint, options: RunOptions = {}): Promise<RunTxResult> {
-    const { reader, close } = this.readState(block, options.state)
+    const shared = options.shared
+    const view = shared?.view ?? this.readState(block, options.state)
+    if (shared !== undefined) shared.view = view
+    const { reader, close } = view
     const from = req.from ?? ZERO_ADDRESS
     let lease: Lease | undefined
     let reusable = true
@@ -332,7 +358,15 @@ export class CallExecutor {
       // Unpriced (and on Hardhat, always) the base fee reads 0 and the balance is not checked.
       const free = this.options.hardhat === true || !isPriced(req)
       const context = overriddenBlock(block, free ? (options.block === undefined ? FEELESS : { ...options.block, baseFeePerGas: 0n }) : options.block, common)
-      const tx = callTransaction(req, nonce, gas, context, common, options.tip)
+      let tx = shared?.tx
+      if (tx !== undefined && shared?.madeWith !== undefined && gas <= shared.madeWith) setGasAndNonce(tx, gas, nonce)
+      else {
+        tx = callTransaction(req, nonce, gas, context, common, options.tip)
+        if (shared !== undefined) {
+          shared.tx = tx
+          shared.madeWith = gas
+        }
+      }
       // geth lets a call come from an account with code (SkipFromEOACheck).
       overlay.exemptFromEoaCheck(from)
       lease.guard.armUntil('deadline' in options ? options.deadline : this.deadline())
@@ -359,7 +393,7 @@ export class CallExecutor {
     } finally {
       lease?.watch.finish()
       restore()
-      close()
+      if (shared === undefined) close()
       if (lease !== undefined) this.release(lease, reusable)
     }
   }
@@ -382,6 +416,15 @@ export class CallExecutor {
 
   /** eth_estimateGas: the least gas limit with which the transaction succeeds. */
   async estimate(req: CallRequest, block: Block, options: EstimateOptions = {}): Promise<bigint> {
+    const shared: SharedRuns = {}
+    try {
+      return await this.search(req, block, options, shared)
+    } finally {
+      closeShared(shared)
+    }
+  }
+
+  private async search(req: CallRequest, block: Block, options: EstimateOptions, shared: SharedRuns): Promise<bigint> {
     const context = overriddenBlock(block, options.block, block.common)
     let hi = this.gasCap(req.gas, context)
     const hardhat = this.options.hardhat === true
@@ -391,19 +434,15 @@ export class CallExecutor {
     const price = req.gasPrice ?? req.maxFeePerGas
     // Hardhat bounds no estimate by the sender's balance.
     if (!hardhat && price !== undefined && price > 0n) {
-      const { reader, close } = this.readState(block, options.state)
-      let balance: bigint
-      try {
-        balance = (await reader.getAccount(keyOf(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
-      } finally {
-        close()
-      }
+      // The runs read this view too.
+      shared.view = this.readState(block, options.state)
+      const balance = (await shared.view.reader.getAccount(keyOf(req.from ?? ZERO_ADDRESS)))?.balance ?? 0n
       const available = balance - (req.value ?? 0n)
       if (available < 0n) throw new Refused('insufficient funds for transfer')
       const allowance = available / price
       if (allowance < hi) hi = allowance
     }
-    const run: RunOptions = { state: options.state, block: options.block, deadline: this.deadline() }
+    const run: RunOptions = { state: options.state, block: options.block, deadline: this.deadline(), shared }
     if (hardhat && req.gasPrice === undefined) run.tip = HARDHAT_ESTIMATE_TIP
     const sink = options.consoleLogOnFailure === true ? this.onConsoleLog : undefined
     const messages: string[] = []
@@ -430,10 +469,18 @@ export class CallExecutor {
     }
     const probe = new GasProbe((gas) => this.succeeds(req, block, gas, run))
     probe.saw(hi, true)
-    const intrinsic = intrinsicGas(callTransaction(req, 0n, hi, context, block.common, run.tip))
+    // The first run's transaction: its data's cost is counted once (the nonce plays no part).
+    const intrinsic = intrinsicGas(shared.tx ?? callTransaction(req, 0n, hi, context, block.common, run.tip))
     // The least limit the first run shows to run the same way: every run at or above it succeeds.
     const proven = provenLimit(need, hi, hi - intrinsic - first.execResult.executionGasUsed, first.totalGasSpent)
-    if (proven !== undefined) probe.saw(proven, true)
+    if (proven !== undefined) {
+      probe.saw(proven, true)
+      // That limit is most often the least one (a nested call's callee then gets exactly the gas
+      // it used): one run just below it, which fails then, answers every later step of the
+      // search, where the steps below the proven limit would each run (geth's exact search
+      // ~log2 of the interval of them, Hardhat's those that land there).
+      if (proven > first.totalGasSpent) await probe.succeeds(proven - 1n)
+    }
     if (hardhat) {
       // EDR searches up to the transaction's own limit, the block's gas limit unless the request
       // names one; under EIP-7825 a step above the cap is refused, and so is the estimate.

@@ -277,15 +277,32 @@ describe('eth_estimateGas with the gas watch', () => {
       expect(await estimate('store')).toEqual({ runs: 0, succeeded: 0 })
       // Its constructor calls out (GAS, CALL) and creates (CREATE): the first run settles it.
       expect(await estimate('a constructor that calls out')).toEqual({ runs: 0, succeeded: 0 })
-      // The proxy passes gas() on (GAS, DELEGATECALL) and keeps a 64th back: the gas used fails,
-      // and the search runs only below the limit the first run proved, where each run fails.
-      for (const name of ['a proxied transfer', 'nested', 'chain', 'pay']) {
-        const seen = await estimate(name)
-        expect(seen.runs, name).toBeGreaterThan(0)
-        expect(seen.succeeded, name).toBe(0)
-      }
+      // The proxy passes gas() on (GAS, DELEGATECALL) and keeps a 64th back: the gas used fails.
+      // The limit the first run proved is the least one: the one run just below it fails, and
+      // every step of the search is answered from the two runs.
+      for (const name of ['a proxied transfer', 'nested', 'chain', 'pay', 'guarded', 'nestedLoop', 'tip']) expect(await estimate(name), name).toEqual({ runs: 1, succeeded: 0 })
       // GAS read otherwise proves nothing: the search runs as before, successes included.
       for (const name of ['readGas', 'gasMath', 'callBranchy']) expect((await estimate(name)).succeeded, name).toBeGreaterThan(0)
+    } finally {
+      runs.mockRestore()
+      await node.close()
+    }
+  })
+
+  it("geth mode: one run below the proven limit settles the exact search's interval", { timeout: 30_000 }, async () => {
+    const node = await createNode()
+    const runs = vi.spyOn(CallExecutor.prototype as unknown as { succeeds(): Promise<boolean> }, 'succeeds')
+    try {
+      const side = localSide(node)
+      const [from] = (await node.request({ method: 'eth_accounts' })) as Hex[]
+      const deployed = await deployAll(side, from!)
+      // Each searched ~log2 of the 63/64 rule's interval (5 to 11 runs) without it.
+      for (const name of ['a proxied transfer', 'nested', 'deepLoop', 'makeBig', 'guarded', 'tip', 'payRaw']) {
+        const [, request] = CALLS.find(([n]) => n === name)!
+        runs.mockClear()
+        await ok(side, 'eth_estimateGas', [request(deployed)])
+        expect(runs.mock.calls.length, name).toBe(1)
+      }
     } finally {
       runs.mockRestore()
       await node.close()
