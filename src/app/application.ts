@@ -14,6 +14,7 @@ import type { StoredReceipt } from '../chain/receipts.js'
 import type { Application, Finalized, PrepareProposalRequest, Proposal } from '../consensus/application.js'
 import type { CommitCertificate } from '../consensus/votes.js'
 import type { BlockBuilder, BlockParams, BuiltBlock } from '../execution/builder.js'
+import { mapped } from '../arrays.js'
 import { equalBytes, fromHex, keyOf } from '../hex.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
 import type { PoolEntry } from '../txpool/pool.js'
@@ -60,7 +61,8 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
 
   async prepareProposal(req: PrepareProposalRequest<PoolEntry>): Promise<EvmProposal> {
     const parent = this.chain.head
-    const txs = req.txs.map((e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated }))
+    // Lists in one hidden class whether empty or not and whichever tier made them (arrays.ts).
+    const txs = mapped(req.txs, (e) => ({ tx: e.tx, sender: fromHex(e.sender), impersonated: e.impersonated }))
     const built = await this.builder.build(txs, params(req))
     return { hash: built.hash, height: parent.header.number + 1n, parentHash: parent.hash(), built }
   }
@@ -84,8 +86,9 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
     this.finalized = { proposal, certificate }
     return {
       block,
-      txResults: block.transactions.map((tx, i) => ({ hash: keyOf(tx.hash()), outcome: outcomes[i] as TxOutcome })),
-      leftOut: rejected.map((r) => ({ hash: keyOf(r.tx.hash()), error: r.error, retry: r.retry })),
+      // An empty block's lists in the hidden class of a full one's (arrays.ts): the producer reads both.
+      txResults: mapped(block.transactions, (tx, i) => ({ hash: keyOf(tx.hash()), outcome: outcomes[i] as TxOutcome })),
+      leftOut: mapped(rejected, (r) => ({ hash: keyOf(r.tx.hash()), error: r.error, retry: r.retry })),
       logs: consoleLogs,
       appHash: block.header.stateRoot,
       validatorUpdates: proposal.built.validatorUpdates,

@@ -3,6 +3,7 @@
  * the gas it used alone and the contract it created, so that reads never recover a signature.
  */
 import { RLP } from '@ethereumjs/rlp'
+import { mapped } from '../arrays.js'
 import { concat, toBigInt, unpadded } from '../hex.js'
 import { encodeList, encodeString, encodeStrings } from '../rlp.js'
 
@@ -90,7 +91,7 @@ export function encodeConsensusReceipt(
 ): Uint8Array {
   const outcome = receipt.stateRoot ?? (receipt.status === 0 ? STATUS_FAILED : STATUS_OK)
   const gas = receipt.cumulativeBlockGasUsed === 0n ? Uint8Array.of(0) : unpadded(receipt.cumulativeBlockGasUsed)
-  const logs = encodeList(receipt.logs.map(([address, topics, data]) => encodeList([encodeString(address), encodeStrings(topics), encodeString(data)])))
+  const logs = encodeList(mapped(receipt.logs, ([address, topics, data]) => encodeList([encodeString(address), encodeStrings(topics), encodeString(data)])))
   const body = encodeList([encodeString(outcome), encodeString(gas), encodeString(receipt.bitvector), logs])
   return type === 0 ? body : concat(Uint8Array.of(type), body)
 }

@@ -35,6 +35,7 @@ import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow }
 import { attachConsoleLog } from './console-log.js'
 import { builtHeader, keepBlockRlp, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
 import { encodeStrings, headerLength, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
+import { mapped } from '../arrays.js'
 import { fromHex } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
@@ -199,7 +200,7 @@ export function encodeBuiltBlock(header: BlockHeader, txs: readonly TypedTransac
   const payload = headerPayload(header)
   const raw = payload < 0 ? encodeStrings(header.raw()) : undefined
   const headerSize = raw !== undefined ? raw.length : headerLength(payload) + payload
-  const encodings = txs.map((tx) => tx.serialize())
+  const encodings = mapped(txs, (tx) => tx.serialize())
   let body = 0
   for (let i = 0; i < txs.length; i++) {
     const e = encodings[i] as Uint8Array
@@ -291,7 +292,7 @@ export class BlockBuilder {
     const only = included.length === 1 ? included[0] : undefined
     const receipt = only?.result.receipt as Receipt | undefined
     if (only === undefined || receipt === undefined || receipt.logs.length > 0 || receipt.stateRoot !== undefined) {
-      return orderedRoot(included.map(({ tx, result }) => encodeConsensusReceipt(result.receipt as Receipt, tx.type)))
+      return orderedRoot(mapped(included, ({ tx, result }) => encodeConsensusReceipt(result.receipt as Receipt, tx.type)))
     }
     const type = only.tx.type
     const gas = receipt.cumulativeBlockGasUsed
@@ -390,7 +391,7 @@ export class BlockBuilder {
       // byte by byte into a new one (neither is ever written after this); no logs, the shared zero one.
       const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
       let bloom = sole === undefined ? new Uint8Array(256) : isZeroBytes(sole) ? ZERO_BLOOM : sole
-      const receipts = included.map(({ result, sender }): StoredReceipt => {
+      const receipts = mapped(included, ({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
         if (sole === undefined) orBloom(bloom, r.bitvector)
         const stored: StoredReceipt = {
@@ -405,21 +406,21 @@ export class BlockBuilder {
         if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
         return stored
       })
-      const outcomes = included.map(({ result }): TxOutcome => {
+      const outcomes = mapped(included, ({ result }): TxOutcome => {
         const failure = result.execResult.exceptionError
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
       if (sole === undefined && isZeroBytes(bloom)) bloom = ZERO_BLOOM
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       // Nothing made per block unless someone listens (automined sends are benchmarked).
-      const txConsoleLogs = this.collecting ? included.map(({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
+      const txConsoleLogs = this.collecting ? mapped(included, ({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
       const diff = state.diff()
       const prepared = await this.chain.prepareState(diff, view)
       const stateRoot = prepared.root
       // Written field by field (Object.assign takes its generic path on a header).
       const outcome = blockHeader as Outcome
       outcome.stateRoot = stateRoot
-      outcome.transactionsTrie = orderedRoot(included.map(({ tx }) => tx.serialize()))
+      outcome.transactionsTrie = orderedRoot(mapped(included, ({ tx }) => tx.serialize()))
       outcome.receiptTrie = this.receiptsRoot(included)
       outcome.logsBloom = bloom
       outcome.gasUsed = gasUsed
@@ -428,7 +429,7 @@ export class BlockBuilder {
       Object.freeze(blockHeader)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
-      const transactions = included.map(({ tx }) => tx)
+      const transactions = mapped(included, ({ tx }) => tx)
       // The block's RLP once, with its header's inside it for the hash.
       const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, transactions, withdrawals)
       setHeaderHash(blockHeader, keccak256(headerRlp))

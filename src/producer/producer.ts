@@ -8,6 +8,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import type { StoredReceipt } from '../chain/receipts.js'
 import type { Clock } from '../clock.js'
+import { emptyObjects } from '../arrays.js'
 import { keyOf } from '../hex.js'
 import type { PoolEntry, TxPool } from '../txpool/pool.js'
 import type { TxOutcome } from '../txpool/inclusions.js'
@@ -33,8 +34,6 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
-/** The selection of an empty pool (never written). */
-const NO_ENTRIES: readonly PoolEntry[] = Object.freeze([])
 
 /** What a producer tells and starts from, given at construction. */
 export interface ProducerHooks {
@@ -223,7 +222,8 @@ export class Producer {
     const nonceOf = (sender: string) => this.chain.nonce(sender)
     // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
     const baseFee = options.baseFeePerGas ?? (this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee())
-    const entries = baseFee === undefined ? NO_ENTRIES : this.pool.select(baseFee, nonceOf, maxTxs)
+    // Nothing selected, as an empty list in the hidden class of a selection (arrays.ts).
+    const entries: readonly PoolEntry[] = baseFee === undefined ? emptyObjects() : this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
     const { timestamp, offset } = this.nextTime(parent, options.timestamp)
     const height = parent.header.number + 1n

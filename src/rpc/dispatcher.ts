@@ -86,6 +86,9 @@ export class Dispatcher {
       const method = this.lookup(name, scope)
       const args = this.positional(params, method)
       const out = method.run(this.services, args, { namespaces: scope.namespaces, methods: this.methods })
+      // A native promise first, without reading `then` off every method's own result (their
+      // shapes are many: the read's feedback went stale and threw this function's code away).
+      if (out instanceof Promise) return out.then(undefined, rejectMapped)
       return typeof (out as PromiseLike<unknown> | undefined)?.then === 'function' ? Promise.resolve(out).then(undefined, rejectMapped) : Promise.resolve(out)
     } catch (error) {
       return rejectMapped(error)

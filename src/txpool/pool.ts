@@ -6,6 +6,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import { EventEmitter } from 'eventemitter3'
+import { emptyObjects } from '../arrays.js'
 import { keyOf } from '../hex.js'
 import { minimumGasLimit } from '../execution/engine/intrinsic-gas.js'
 import { TxRejected } from '../domain-errors.js'
@@ -209,7 +210,8 @@ export class TxPool extends EventEmitter<PoolEvents> {
         next.set(sender, nonce + 1n)
       }
     }
-    const out: PoolEntry[] = []
+    // Empty or not, of the one hidden class a selection has (arrays.ts).
+    const out: PoolEntry[] = emptyObjects()
     while (out.length < max && heads.length > 0) {
       let best = 0
       for (let i = 1; i < heads.length; i++) {

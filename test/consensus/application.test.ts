@@ -14,6 +14,7 @@ import { createValidator } from '../../src/consensus/keys.js'
 import { BlockBuilder } from '../../src/execution/builder.js'
 import { emptyDiff } from '../../src/state/types.js'
 import type { PoolEntry } from '../../src/txpool/pool.js'
+import { sameHiddenClass } from '../helpers/hidden-class.js'
 import { manualClock, type ManualClock } from '../helpers/manual-clock.js'
 
 const validators = () => new ValidatorSet([1, 2, 3, 4].map((i) => createValidator(new Uint8Array(32).fill(i))))
@@ -88,6 +89,10 @@ describe('consensus ↔ application seam', () => {
     const finalized = await app.finalizeBlock(first, decision!.certificate)
     expect(finalized.block.header.number).toBe(1n)
     expect(finalized.appHash).toEqual(finalized.block.header.stateRoot)
+    // An empty block's lists have the hidden class of a full block's, which the producer reads too.
+    expect(finalized.txResults).toEqual([])
+    expect(sameHiddenClass(finalized.txResults, [{ hash: '00', outcome: undefined }])).toBe(true)
+    expect(sameHiddenClass(finalized.leftOut, [{ hash: '00', error: new Error('x'), retry: false }])).toBe(true)
     // Nothing is visible before Commit.
     expect(chain.head.header.number).toBe(0n)
     await expect(app.finalizeBlock(first, decision!.certificate)).rejects.toThrow(/not yet committed/)

@@ -19,6 +19,7 @@
  * `engine/layers.ts`, which puts these handlers in first, so that the wrappers call them.
  */
 import { keccak256, keccak256Word } from '../../crypto/keccak.js'
+import { emptyObjects } from '../../arrays.js'
 import { toBigInt, word, wordAt, writeBigEndian } from '../../hex.js'
 import { peek, plus, type Stack } from './stack.js'
 import { sload, sloadGas, sstore, sstoreGas, type StorageRunState } from './fast-storage.js'
@@ -378,7 +379,12 @@ function haltGas(runState: RunState, gas: bigint, common: Params): bigint {
 function log(runState: RunState): void {
   const [memOffset, memLength] = runState.stack.popN(2) as [bigint, bigint]
   const topicsCount = runState.opCode - LOG0
-  const topics = runState.stack.popN(topicsCount).map(word)
+  const popped = runState.stack.popN(topicsCount)
+  // Pushed into a list of one hidden class (arrays.ts), not `map`ped: the mapping of the holey
+  // array `popN` makes was packed from the builtin but holey from optimised code, and LOG0's
+  // empty, so the receipts' readers (the bloom, the receipts' RLP, the store) saw three maps.
+  const topics = emptyObjects<Uint8Array>()
+  for (let i = 0; i < popped.length; i++) topics.push(word(popped[i] as bigint))
   const data = memLength === 0n ? new Uint8Array(0) : runState.memory.read(Number(memOffset), Number(memLength))
   runState.interpreter.log(data, topicsCount, topics)
 }

@@ -30,6 +30,7 @@ import { Capability, getCalldataFloorGas, type TypedTransaction } from '@ethereu
 import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { Bloom, type RunTxOpts, type RunTxResult, type TxReceipt, type VM, runTx as libraryRunTx } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
+import { emptyObjects } from '../../arrays.js'
 import { keyOf } from '../../hex.js'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { NO_SLOTS } from './fast-journal.js'
@@ -380,7 +381,8 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
     status: exec.exceptionError !== undefined ? 0 : 1,
     cumulativeBlockGasUsed: gasUsed + results.totalGasSpent,
     bitvector: bloom.bitvector,
-    logs: logs ?? [],
+    // No logs as an empty list in the hidden class of a filled one (arrays.ts).
+    logs: logs !== undefined && logs.length > 0 ? logs : emptyObjects(),
   }
   results.receipt = receipt as TxReceipt
   return results
