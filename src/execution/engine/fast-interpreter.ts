@@ -89,6 +89,17 @@ const STOP = 0x00
 const RETURN = 0xf3
 const REVERT = 0xfd
 const EVM_ERROR = 'EVMError'
+/**
+ * The messages of the errors the loop itself ends a frame with, read once: in the loop each exit
+ * only sets a local (`halt`) and breaks, and the error is made after the loop at one place every
+ * revert reaches. An exit first taken after TurboFan compiled the loop would otherwise meet a
+ * property load or a `new` without type feedback there, and V8 throws the compiled loop away
+ * ("Insufficient type feedback") to compile it again: the first out-of-gas did so twice in
+ * every suite's replay.
+ */
+const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS
+const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE
+const REVERTED = EVMError.errorMessages.REVERT
 
 /**
  * Gives a new interpreter's run state the shape it would reach later, so that every run state
@@ -162,6 +173,8 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   // run other code (a handler that awaited, an opcode that is not charged as a number).
   let stepping = stepsInLibrary(evm, rs)
   let err: unknown
+  // The message of the EVMError the loop ends the frame with (made after the loop), if any.
+  let halt: EVMError['error'] | undefined
   let cachedOpcodes: Array<OpcodeEntry> | undefined
   while (rs.programCounter < rs.code.length) {
     const programCounter = rs.programCounter
@@ -208,11 +221,11 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
           }
         }
         if (fee > left) {
-          // `useGas`: the gas left goes to zero, then the out-of-gas trap.
+          // `useGas`: the gas left goes to zero (written back after the loop), then the out-of-gas trap.
           left = 0
-          ahead = false
-          rs.gasLeft = 0n
-          throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+          ahead = true
+          halt = OUT_OF_GAS
+          break
         }
         left -= fee
         ahead = true
@@ -226,7 +239,17 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
           const charged = op.gasHandler(rs, gas, common)
           gas = typeof charged === 'bigint' ? charged : await charged
         }
-        if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
+        if (info.isInvalid) {
+          halt = INVALID_OPCODE
+          break
+        }
+        if (gas > rs.gasLeft) {
+          // `useGas`'s out-of-gas, without its trap: the gas left zero (after the loop), the error.
+          left = 0
+          ahead = true
+          halt = OUT_OF_GAS
+          break
+        }
         interpreter.useGas(gas, info)
       }
       rs.programCounter++
@@ -237,7 +260,7 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
           interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : new Uint8Array(0)
         }
         // (No access witness to revert: a step with one went through `runStep` above.)
-        if (opCode === REVERT) err = new EVMError(EVMError.errorMessages.REVERT)
+        if (opCode === REVERT) halt = REVERTED
         break
       }
       // A handler the library declares async may finish without a promise (fast-storage.ts).
@@ -265,6 +288,7 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     }
   }
   if (ahead) rs.gasLeft = BigInt(left)
+  if (halt !== undefined) err = new EVMError(halt)
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
