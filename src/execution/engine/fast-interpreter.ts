@@ -92,7 +92,7 @@ const EVM_ERROR = 'EVMError'
 /**
  * The messages of the errors the loop itself ends a frame with, read once: in the loop each exit
  * only sets a local (`halt`) and breaks, and the error is made after the loop at one place every
- * revert reaches. An exit first taken after TurboFan compiled the loop would otherwise meet a
+ * frame reaches. An exit first taken after TurboFan compiled the loop would otherwise meet a
  * property load or a `new` without type feedback there, and V8 throws the compiled loop away
  * ("Insufficient type feedback") to compile it again: the first out-of-gas did so twice in
  * every suite's replay.
@@ -288,7 +288,11 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
     }
   }
   if (ahead) rs.gasLeft = BigInt(left)
-  if (halt !== undefined) err = new EVMError(halt)
+  // Made at every frame's end, used only when the loop halted: a `new` reached only by halting
+  // frames has no type feedback until the first of them; in Seaport's traced replay it
+  // deoptimised the loop twenty times (with two compiles: the same code kept and left again).
+  const halting = new EVMError(halt ?? REVERTED)
+  if (halt !== undefined) err = halting
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
