@@ -257,7 +257,9 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         // What the library's handler does, without the throw that ends its frame.
         if (opCode !== STOP) {
           const [offset, length] = rs.stack.popN(2) as [bigint, bigint]
-          interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : new Uint8Array(0)
+          // Made for every RETURN and REVERT, so the `new` has type feedback before the first empty one.
+          const empty = new Uint8Array(0)
+          interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : empty
         }
         // (No access witness to revert: a step with one went through `runStep` above.)
         if (opCode === REVERT) halt = REVERTED
@@ -324,7 +326,12 @@ function numberOf(gas: bigint): number {
  * its handler and its throw.
  */
 function isLibraryHalt(opCode: number, handler: unknown): boolean {
-  return handler === (opCode === RETURN ? libraryHalts.return : opCode === STOP ? libraryHalts.stop : libraryHalts.revert)
+  // Every comparison and load on every call (no short-circuit): one first reached only by a later
+  // STOP or REVERT would have no type feedback in the loop's compiled code, which inlines this.
+  const isReturn = opCode === RETURN
+  const isStop = opCode === STOP
+  const { return: onReturn, stop: onStop, revert: onRevert } = libraryHalts
+  return handler === (isReturn ? onReturn : isStop ? onStop : onRevert)
 }
 
 /**
