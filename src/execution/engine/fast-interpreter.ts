@@ -100,6 +100,14 @@ const EVM_ERROR = 'EVMError'
 const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS
 const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE
 const REVERTED = EVMError.errorMessages.REVERT
+const STOPPED = EVMError.errorMessages.STOP
+/**
+ * What the loop looks at after a frame in which no handler threw: an EVMError (the class every
+ * trap throws, so the same hidden class) of STOP, which is not an exception. The thrown error is
+ * read by code every frame runs: a `catch` first entered after the loop's compile would meet its
+ * loads and comparisons without type feedback and throw the compiled loop away (once in Safe).
+ */
+const NOTHING_THROWN = new EVMError(STOPPED)
 
 /**
  * Gives a new interpreter's run state the shape it would reach later, so that every run state
@@ -173,6 +181,8 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   // run other code (a handler that awaited, an opcode that is not charged as a number).
   let stepping = stepsInLibrary(evm, rs)
   let err: unknown
+  // What a handler threw (a trap ends its frame by throwing), or NOTHING_THROWN.
+  let thrown: unknown = NOTHING_THROWN
   // The message of the EVMError the loop ends the frame with (made after the loop), if any.
   let halt: EVMError['error'] | undefined
   let cachedOpcodes: Array<OpcodeEntry> | undefined
@@ -277,19 +287,21 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         stepping = stepsInLibrary(evm, rs)
       }
     } catch (e) {
-      if (ahead) {
-        rs.gasLeft = BigInt(left)
-        ahead = false
-      }
-      rs.env.accessWitness?.revert()
-      // Non-VM errors are thrown on; STOP is not an exception.
-      const error = e as { errorType?: string; error?: string }
-      if (typeof e !== 'object' || e === null || !('errorType' in e) || error.errorType !== EVM_ERROR) throw e
-      if (error.error !== EVMError.errorMessages.STOP) err = e
+      // Looked at after the loop, where every frame passes (see NOTHING_THROWN).
+      thrown = e
       break
     }
   }
   if (ahead) rs.gasLeft = BigInt(left)
+  // What a handler threw, looked at by reads every frame makes (on NOTHING_THROWN when nothing
+  // was), so the first trap after the loop's compile finds them with type feedback.
+  const witness = rs.env.accessWitness
+  if (thrown !== NOTHING_THROWN && witness !== undefined) witness.revert()
+  // Non-VM errors are thrown on; STOP is not an exception.
+  if (typeof thrown !== 'object' || thrown === null) throw thrown
+  const caught = thrown as { errorType?: unknown; error?: unknown }
+  if (caught.errorType !== EVM_ERROR) throw thrown
+  if (caught.error !== STOPPED) err = thrown
   // Made at every frame's end, used only when the loop halted: a `new` reached only by halting
   // frames has no type feedback until the first of them; in Seaport's traced replay it
   // deoptimised the loop twenty times (with two compiles: the same code kept and left again).
