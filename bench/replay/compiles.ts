@@ -11,6 +11,8 @@
  * inside this repository. `BENCH_AB_CORE` the core to pin to (default 0); the clock is the wall
  * clock (`BENCH_REPLAY_CLOCK=frozen` with libfaketime as in `ab.ts`). `BENCH_TRACE_OUT=<file>`
  * keeps the raw trace; `BENCH_TRACE_FLAGS` adds node flags (e.g. `--trace-deopt-verbose`).
+ * `BENCH_REPLAY_PASSES=<n>` replays the stream n times in the one process, each on a fresh node
+ * (the runner's `passes`), and prints each pass's counts too: what a warm process still compiles.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -28,6 +30,8 @@ import { parseV8Trace } from './v8-trace.js'
 const [suite, dist = 'dist', topArg = '30'] = process.argv.slice(2)
 if (suite === undefined) throw new Error('usage: compiles.ts <suite> [dist=dist] [top=30]')
 const top = Number(topArg)
+const passes = Number(process.env.BENCH_REPLAY_PASSES ?? '1')
+if (!Number.isInteger(passes) || passes < 1) throw new Error(`bad BENCH_REPLAY_PASSES ${process.env.BENCH_REPLAY_PASSES}: a positive integer`)
 const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('compiles.ts', suite, 'wall')
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-compiles-'))
@@ -44,9 +48,9 @@ try {
   writeFileSync(edrJob, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock } satisfies Job))
   await runChild({ argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, 'edr', edrJob], resultPrefix: 'REPLAY_RESULT', timeoutMs: 30 * 60_000, label: `${scenario.name} on EDR`, env: clockEnv })
   const job = path.join(tmp, 'finality.job.json')
-  writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock } satisfies Job))
+  writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock, passes } satisfies Job))
   const run = spawnSync('taskset', ['-c', core, process.execPath, '--trace-opt', '--trace-deopt', ...(process.env.BENCH_TRACE_FLAGS ?? '').split(' ').filter(Boolean), bundle, scenario.file, 'finality', job], {
-    env: { ...process.env, ...clockEnv, NODE_OPTIONS: '' },
+    env: { ...process.env, ...clockEnv, NODE_OPTIONS: '', BENCH_REPLAY_PASS_MARK: '1' },
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   })
@@ -54,6 +58,12 @@ try {
   if (process.env.BENCH_TRACE_OUT !== undefined) writeFileSync(process.env.BENCH_TRACE_OUT, run.stdout)
   const trace = parseV8Trace(run.stdout)
   console.log(`${scenario.name} on ${path.relative(ROOT, path.resolve(dist)) || dist}: ${trace.totalCompiles} optimising compiles (${trace.totalCompileMs.toFixed(0)} ms of compile jobs, wall), ${trace.totalDeopts} deopts`)
+  if (passes > 1) {
+    run.stdout.split(/^REPLAY_PASS \d+$/m).forEach((part, i) => {
+      const t = parseV8Trace(part)
+      console.log(`  pass ${i + 1}: ${t.totalCompiles} optimising compiles (${t.totalCompileMs.toFixed(0)} ms), ${t.totalDeopts} deopts${i === 0 ? '' : `: ${t.deopts.map((d) => `${d.name} (${d.reason})`).join('; ')}`}`)
+    })
+  }
   console.log(`\nfunctions compiled more than once, by summed compile time:`)
   for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}`)
   console.log(`\ndeopts by function and reason:`)

@@ -47,6 +47,23 @@ export interface Job {
    * time requests, whatever the replay's speed.
    */
   clock?: ReplayClock
+  /**
+   * Passes over the stream in this one process (default 1): each later pass creates a fresh
+   * provider of the same contestant and sends the stream again, so it runs on code the first pass
+   * already compiled (and optimised): the suite's warm cost. The result's figures are the first
+   * pass's; each later pass's are in `laterPasses`.
+   */
+  passes?: number
+}
+
+/** One later pass over the stream in the same process (`Job.passes`), timed as the first. */
+export interface PassResult {
+  wallMs: number
+  cpuMs: number
+  /** The main thread's share of `cpuMs` (Linux schedstat). */
+  mainCpuMs?: number
+  createCpuMs: number
+  failures: number[]
 }
 
 export interface ReplayResult {
@@ -72,6 +89,8 @@ export interface ReplayResult {
    * runtime's other threads: V8's optimising compiles and GC helpers, the contestant's own threads.
    */
   mainCpuMs?: number
+  /** The passes after the first (`Job.passes`), in order; absent for one pass. */
+  laterPasses?: PassResult[]
 }
 
 const ID_GIVING = new Set(['evm_snapshot', 'eth_sendTransaction', 'eth_sendRawTransaction'])
@@ -185,19 +204,18 @@ function mainThreadMicrosIfAny(): number | undefined {
   }
 }
 
-async function main(): Promise<void> {
-  const [file, contestant, jobFile] = process.argv.slice(2)
-  if (file === undefined || (contestant !== 'finality' && contestant !== 'edr' && contestant !== 'hardhat') || jobFile === undefined) {
-    throw new Error('usage: runner.mjs <scenario.jsonl.gz> <finality|edr|hardhat> <job.json>')
-  }
-  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as Job
-  const { config, requests } = loadScenario(file)
-  const require = createRequire(path.join(job.root, 'package.json'))
-  const { privateKeyToAddress } = require('viem/accounts') as { privateKeyToAddress(k: `0x${string}`): string }
-  // The owned accounts' addresses, derived before the clock starts: viem's first derivation builds
-  // its curve tables (~30 ms on one core), the harness's work, not the contestant's.
-  const addresses = new Map(config.ownedAccounts.map((k) => [k, privateKeyToAddress(k)]))
-  const addressOf = (k: `0x${string}`): string => addresses.get(k) ?? privateKeyToAddress(k)
+type Request = ReturnType<typeof loadScenario>['requests'][number]
+
+/**
+ * One pass over the stream on a provider `create` makes, timed from its creation to the last
+ * answer; per-request figures (BENCH_REPLAY_PER_REQUEST) on the first pass only.
+ */
+async function replayPass(
+  job: Job,
+  requests: Request[],
+  create: () => Promise<Provider>,
+  first: boolean,
+): Promise<ReplayResult & { ids: Record<string, string>; perRequest?: number[]; mainThread?: number[] }> {
   const edrIds = job.edrIds ?? {}
   const translate = new Map<string, string>()
   const ids: Record<string, string> = {}
@@ -207,20 +225,14 @@ async function main(): Promise<void> {
   let translated = 0
   const idsDiffering: Record<string, number> = {}
 
-  if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
   const main0 = mainThreadMicrosIfAny()
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const provider =
-    contestant === 'finality'
-      ? await createFinality(job, config, addressOf)
-      : contestant === 'edr'
-        ? await createEdr(job, config)
-        : await createHardhat(job, config, addressOf)
+  const provider = await create()
   const createMs = performance.now() - t0
   const createCpu = process.cpuUsage(cpu0)
   const createMain = mainThreadMicrosIfAny()
-  const perRequest = process.env.BENCH_REPLAY_PER_REQUEST === undefined ? undefined : new Array<number>(requests.length).fill(0)
+  const perRequest = !first || process.env.BENCH_REPLAY_PER_REQUEST === undefined ? undefined : new Array<number>(requests.length).fill(0)
   // The main thread's share (Linux schedstat, µs): the rest of a request's CPU is V8's background
   // threads (concurrent compiles, GC helpers), which on one core land in whatever request runs.
   const mainThread = perRequest !== undefined && process.env.BENCH_REPLAY_MAIN_THREAD === '1' ? new Array<number>(requests.length).fill(0) : undefined
@@ -265,11 +277,7 @@ async function main(): Promise<void> {
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
   const main1 = mainThreadMicrosIfAny()
-  // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).
-  if (perRequest !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.json`, JSON.stringify(perRequest))
-  if (mainThread !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.main.json`, JSON.stringify(mainThread))
-  if (job.writeIdsTo !== undefined) writeFileSync(job.writeIdsTo, JSON.stringify(ids))
-  const result: ReplayResult = {
+  return {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     createMs,
@@ -282,7 +290,43 @@ async function main(): Promise<void> {
     translated,
     idsDiffering,
     mainCpuMs: main0 === undefined || main1 === undefined ? undefined : (main1 - main0) / 1000,
+    ids,
+    perRequest,
+    mainThread,
   }
+}
+
+async function main(): Promise<void> {
+  const [file, contestant, jobFile] = process.argv.slice(2)
+  if (file === undefined || (contestant !== 'finality' && contestant !== 'edr' && contestant !== 'hardhat') || jobFile === undefined) {
+    throw new Error('usage: runner.mjs <scenario.jsonl.gz> <finality|edr|hardhat> <job.json>')
+  }
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as Job
+  const { config, requests } = loadScenario(file)
+  const require = createRequire(path.join(job.root, 'package.json'))
+  const { privateKeyToAddress } = require('viem/accounts') as { privateKeyToAddress(k: `0x${string}`): string }
+  // The owned accounts' addresses, derived before the clock starts: viem's first derivation builds
+  // its curve tables (~30 ms on one core), the harness's work, not the contestant's.
+  const addresses = new Map(config.ownedAccounts.map((k) => [k, privateKeyToAddress(k)]))
+  const addressOf = (k: `0x${string}`): string => addresses.get(k) ?? privateKeyToAddress(k)
+  const passes = job.passes ?? 1
+  if (!Number.isInteger(passes) || passes < 1) throw new Error(`bad passes ${String(job.passes)}: a positive integer`)
+  if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
+  const create = (): Promise<Provider> =>
+    contestant === 'finality' ? createFinality(job, config, addressOf) : contestant === 'edr' ? createEdr(job, config) : createHardhat(job, config, addressOf)
+  const { perRequest, mainThread, ids, ...result } = await replayPass(job, requests, create, true)
+  const laterPasses: PassResult[] = []
+  for (let p = 1; p < passes; p++) {
+    // A line between passes in what a traced run prints (`--trace-opt`), to count each pass's compiles.
+    if (process.env.BENCH_REPLAY_PASS_MARK === '1') process.stdout.write(`REPLAY_PASS ${p + 1}\n`)
+    const r = await replayPass(job, requests, create, false)
+    laterPasses.push({ wallMs: r.wallMs, cpuMs: r.cpuMs, mainCpuMs: r.mainCpuMs, createCpuMs: r.createCpuMs, failures: r.failures })
+  }
+  if (passes > 1) result.laterPasses = laterPasses
+  // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).
+  if (perRequest !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.json`, JSON.stringify(perRequest))
+  if (mainThread !== undefined) writeFileSync(`${process.env.BENCH_REPLAY_PER_REQUEST}-${contestant}-${process.pid}.main.json`, JSON.stringify(mainThread))
+  if (job.writeIdsTo !== undefined) writeFileSync(job.writeIdsTo, JSON.stringify(ids))
   // Hardhat's provider keeps handles open: exit once the (large, piped) line is written.
   process.stdout.write(`REPLAY_RESULT ${JSON.stringify(result)}\n`, () => process.exit(0))
 }

@@ -114,6 +114,19 @@ describe('bench/replay', () => {
     }
   })
 
+  it('replays the stream again on a fresh node in the same process (passes)', () => {
+    const r = replay('finality', { edrIds: { '1': '0x7' }, passes: 2 })
+    expect(r.failures).toEqual([4])
+    expect(r.laterPasses).toHaveLength(1)
+    const second = r.laterPasses![0]!
+    // A fresh node: the same request fails, the snapshot id translates again, nonce 0 is free again.
+    expect(second.failures).toEqual([4])
+    expect(second.cpuMs).toBeGreaterThan(0)
+    if (existsSync('/proc/thread-self/schedstat')) expect(second.mainCpuMs).toBeLessThanOrEqual(second.cpuMs + 1)
+    expect(replay('finality', {}).laterPasses).toBeUndefined()
+    expect(() => replay('finality', { passes: 0 })).toThrow(/bad passes 0: a positive integer/)
+  })
+
   it("maps the recorded line onto EDR's own provider config", () => {
     const c = edrProviderConfig(loadScenario(file).config, (order) => `ordering ${order}`)
     expect(c).toMatchObject({

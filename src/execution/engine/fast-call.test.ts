@@ -3,7 +3,9 @@
  * `_executeCall` does: the same result and the same state, for a contract call with and without
  * value, a revert, a value the sender cannot pay, a call to an account without code and a
  * precompile call. Each case runs on two fresh EVMs, one through each method. The frame's result
- * (`runInterpreter`, also the engine's own) has the library's fields in the library's order.
+ * (`runInterpreter`, also the engine's own) has the library's fields with the library's values,
+ * and, on the engine's EVMs, one shape for every frame: the same fields in the same order, for
+ * calls, precompiles, creates and their failures (frame-result.ts).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { type EVM, createEVM } from '@ethereumjs/evm'
@@ -43,8 +45,11 @@ async function frame(useLibrary: boolean, to: Address, value: bigint, data: Uint
     error: execResult.exceptionError?.error,
     gasRefund: execResult.gasRefund,
     runState: execResult.runState === undefined ? undefined : Object.keys(execResult.runState).length > 0,
-    // The frame result's fields in the library's order (runInterpreter's result, built by the engine with Object.assign).
-    keys: Object.keys(execResult).join(','),
+    // The fields the frame's result holds (the engine's has every field, some undefined: frame-result.ts).
+    fields: Object.keys(execResult)
+      .filter((k) => execResult[k as keyof typeof execResult] !== undefined)
+      .sort()
+      .join(','),
     selfdestruct: execResult.selfdestruct?.size,
     createdAddresses: execResult.createdAddresses?.size,
     logs: execResult.logs?.length ?? 0,
@@ -85,6 +90,36 @@ describe('the call-frame fast path', () => {
     expect((await frame(false, CONTRACT, 10n ** 18n)).error).toBe('insufficient balance')
     expect((await frame(false, EMPTY, 7n)).toBalance).toBe(7n)
     expect((await frame(false, IDENTITY, 0n, Uint8Array.of(1, 2, 3))).returnValue).toBe('010203')
+  })
+})
+
+describe('the result of a frame', () => {
+  it('has one shape on the engine\'s EVMs, whatever ended the frame', async () => {
+    await installEngine()
+    const keysOf = async (engine: boolean, opts: Parameters<EVM['runCall']>[0]) => {
+      const e = await evm(engine)
+      const { execResult } = await e.runCall({ caller: CALLER, gasLimit: 100_000n, ...opts })
+      return { error: execResult.exceptionError?.error, keys: Object.keys(execResult).join(',') }
+    }
+    const frames: Array<[string, Parameters<EVM['runCall']>[0]]> = [
+      ['a call', { to: CONTRACT }],
+      ['a revert', { to: REVERTER }],
+      ['a value the sender cannot pay', { to: CONTRACT, value: 10n ** 18n }],
+      ['a call to an account without code', { to: EMPTY }],
+      ['a precompile call', { to: IDENTITY, data: Uint8Array.of(1) }],
+      ['a precompile out of gas', { to: createAddressFromString('0x0000000000000000000000000000000000000005'), data: new Uint8Array(96).fill(0xff), gasLimit: 30_000n }],
+      // Init code that returns nothing; init code that runs out of gas growing memory past 0xffff.
+      ['a create', { data: Uint8Array.of(0x00) }],
+      ['a create out of gas', { data: hexToBytes('0x60ff61ffff52'), gasLimit: 1_000n }],
+    ]
+    const engine = await Promise.all(frames.map(([, opts]) => keysOf(true, opts)))
+    const library = await Promise.all(frames.map(([, opts]) => keysOf(false, opts)))
+    // The cases end as meant, the same on both.
+    expect(engine.map((r) => r.error)).toEqual([undefined, 'revert', 'insufficient balance', undefined, undefined, 'out of gas', undefined, 'out of gas'])
+    expect(library.map((r) => r.error)).toEqual(engine.map((r) => r.error))
+    // The library's own results come in several shapes; the engine's in one.
+    expect(new Set(library.map((r) => r.keys)).size).toBeGreaterThan(1)
+    expect(new Set(engine.map((r) => r.keys))).toEqual(new Set([engine[0]!.keys]))
   })
 })
 

@@ -17,6 +17,7 @@ import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
 import { Account, createZeroAddress } from '@ethereumjs/util'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { settleRunState } from './fast-interpreter.js'
+import { frameResult, inOneShape, type ExecuteFrame } from './frame-result.js'
 import { accountNow, creditRecipient, debitSender, loadCodeNow, syncSide, type FrameStateEvm } from './frame-state.js'
 
 /** EIPs that add work to a call frame in the library's method. */
@@ -41,12 +42,15 @@ export type ExecuteCall = (this: EvmInternals, message: Message) => Promise<EVMR
 
 /**
  * `_executeCall` through the fast path for the EVMs `fast` accepts, through `library` (the
- * library's own method) for the rest and for the cases listed above.
+ * library's own method) for the rest and for the cases listed above; an accepted EVM's results
+ * in the one shape of frame-result.ts either way.
  */
 export function fastCall(library: ExecuteCall, fast: (evm: EvmInternals) => boolean): ExecuteCall {
+  const libraryInOneShape = inOneShape(library as ExecuteFrame<EvmInternals>) as ExecuteCall
   return function (this: EvmInternals, message: Message): Promise<EVMResult> {
-    if (!fast(this) || this.DEBUG || this._optsCached.profiler?.enabled === true || FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))) {
-      return library.call(this, message)
+    if (!fast(this)) return library.call(this, message)
+    if (this.DEBUG || this._optsCached.profiler?.enabled === true || FRAME_EIPS.some((eip) => this.common.isActivatedEIP(eip))) {
+      return libraryInOneShape.call(this, message)
     }
     return fastExecuteCall(this, message)
   }
@@ -87,20 +91,16 @@ async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVM
   const code = message.code as Uint8Array | ((...args: unknown[]) => unknown) | undefined
   if (!code || (typeof code !== 'function' && code.length === 0) || error !== undefined) {
     return {
-      execResult: {
-        gasRefund: message.gasRefund,
-        executionGasUsed: 0n,
-        exceptionError: error,
-        returnValue: new Uint8Array(0),
-        logs: undefined,
-      } as unknown as ExecResult,
+      execResult: frameResult({ gasRefund: message.gasRefund, executionGasUsed: 0n, exceptionError: error as ExecResult['exceptionError'], returnValue: new Uint8Array(0), logs: undefined }),
     }
   }
   let result: ExecResult
   if (message.isCompiled) {
     result = await evm.runPrecompile(code, message.data, gasLimit)
     result.gasRefund = message.gasRefund
+    result = frameResult(result)
   } else {
+    // The engine's runInterpreter (below) answers in the one shape; the library's does not.
     result = await evm.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), { initialLogs: undefined })
   }
   if (message.depth === 0) evm.postMessageCleanup()
@@ -146,7 +146,8 @@ export type RunInterpreter = (this: FrameInternals, message: Message, opts?: { i
 export function fastRunInterpreter(library: RunInterpreter, Interpreter: InterpreterClass, fast: (evm: FrameInternals) => boolean): RunInterpreter {
   return async function (this: FrameInternals, message: Message, opts: { initialLogs?: unknown } = {}): Promise<ExecResult> {
     const tx = this._tx
-    if (!fast(this) || this._block === undefined || tx === undefined) return library.call(this, message, opts)
+    if (!fast(this)) return library.call(this, message, opts)
+    if (this._block === undefined || tx === undefined) return frameResult(await library.call(this, message, opts))
     const side = syncSide(this as unknown as FrameStateEvm)
     let contract = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.to ?? createZeroAddress())
     if (contract === NOT_AT_HAND) contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
@@ -190,14 +191,18 @@ export function fastRunInterpreter(library: RunInterpreter, Interpreter: Interpr
       result.createdAddresses = new Set()
     }
     ;(message.accessWitness as { commit(): void } | undefined)?.commit()
-    const out = Object.assign({}, result) as Record<string, unknown>
-    out.runState = Object.assign({}, interpreterRes.runState, result, interpreter._env)
-    out.exceptionError = error
-    out.gas = interpreterRes.runState?.gasLeft
-    out.executionGasUsed = gasUsed
-    out.gasRefund = interpreterRes.runState.gasRefund
-    out.stateGasSpilled = interpreterRes.runState.stateGasSpilled
-    out.returnValue = result.returnValue ?? new Uint8Array(0)
-    return out as unknown as ExecResult
+    // The interpreter's result holds `logs`, `returnValue`, `selfdestruct` and `createdAddresses`.
+    return frameResult({
+      logs: result.logs as ExecResult['logs'],
+      returnValue: result.returnValue ?? new Uint8Array(0),
+      selfdestruct: result.selfdestruct as ExecResult['selfdestruct'],
+      createdAddresses: result.createdAddresses as ExecResult['createdAddresses'],
+      runState: Object.assign({}, interpreterRes.runState, result, interpreter._env) as unknown as ExecResult['runState'],
+      exceptionError: error as ExecResult['exceptionError'],
+      gas: interpreterRes.runState?.gasLeft,
+      executionGasUsed: gasUsed,
+      gasRefund: interpreterRes.runState.gasRefund,
+      stateGasSpilled: interpreterRes.runState.stateGasSpilled,
+    })
   }
 }

@@ -89,6 +89,25 @@ const STOP = 0x00
 const RETURN = 0xf3
 const REVERT = 0xfd
 const EVM_ERROR = 'EVMError'
+/**
+ * The messages of the errors the loop itself ends a frame with, read once: in the loop each exit
+ * only sets a local (`halt`) and breaks, and the error is made after the loop at one place every
+ * frame reaches. An exit first taken after TurboFan compiled the loop would otherwise meet a
+ * property load or a `new` without type feedback there, and V8 throws the compiled loop away
+ * ("Insufficient type feedback") to compile it again: the first out-of-gas did so twice in
+ * every suite's replay.
+ */
+const OUT_OF_GAS = EVMError.errorMessages.OUT_OF_GAS
+const INVALID_OPCODE = EVMError.errorMessages.INVALID_OPCODE
+const REVERTED = EVMError.errorMessages.REVERT
+const STOPPED = EVMError.errorMessages.STOP
+/**
+ * What the loop looks at after a frame in which no handler threw: an EVMError (the class every
+ * trap throws, so the same hidden class) of STOP, which is not an exception. The thrown error is
+ * read by code every frame runs: a `catch` first entered after the loop's compile would meet its
+ * loads and comparisons without type feedback and throw the compiled loop away (once in Safe).
+ */
+const NOTHING_THROWN = new EVMError(STOPPED)
 
 /**
  * Gives a new interpreter's run state the shape it would reach later, so that every run state
@@ -162,6 +181,10 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
   // run other code (a handler that awaited, an opcode that is not charged as a number).
   let stepping = stepsInLibrary(evm, rs)
   let err: unknown
+  // What a handler threw (a trap ends its frame by throwing), or NOTHING_THROWN.
+  let thrown: unknown = NOTHING_THROWN
+  // The message of the EVMError the loop ends the frame with (made after the loop), if any.
+  let halt: EVMError['error'] | undefined
   let cachedOpcodes: Array<OpcodeEntry> | undefined
   while (rs.programCounter < rs.code.length) {
     const programCounter = rs.programCounter
@@ -208,11 +231,11 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
           }
         }
         if (fee > left) {
-          // `useGas`: the gas left goes to zero, then the out-of-gas trap.
+          // `useGas`: the gas left goes to zero (written back after the loop), then the out-of-gas trap.
           left = 0
-          ahead = false
-          rs.gasLeft = 0n
-          throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+          ahead = true
+          halt = OUT_OF_GAS
+          break
         }
         left -= fee
         ahead = true
@@ -226,7 +249,17 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
           const charged = op.gasHandler(rs, gas, common)
           gas = typeof charged === 'bigint' ? charged : await charged
         }
-        if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
+        if (info.isInvalid) {
+          halt = INVALID_OPCODE
+          break
+        }
+        if (gas > rs.gasLeft) {
+          // `useGas`'s out-of-gas, without its trap: the gas left zero (after the loop), the error.
+          left = 0
+          ahead = true
+          halt = OUT_OF_GAS
+          break
+        }
         interpreter.useGas(gas, info)
       }
       rs.programCounter++
@@ -234,10 +267,12 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         // What the library's handler does, without the throw that ends its frame.
         if (opCode !== STOP) {
           const [offset, length] = rs.stack.popN(2) as [bigint, bigint]
-          interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : new Uint8Array(0)
+          // Made for every RETURN and REVERT, so the `new` has type feedback before the first empty one.
+          const empty = new Uint8Array(0)
+          interpreter._result.returnValue = length !== 0n ? rs.memory.read(Number(offset), Number(length)) : empty
         }
         // (No access witness to revert: a step with one went through `runStep` above.)
-        if (opCode === REVERT) err = new EVMError(EVMError.errorMessages.REVERT)
+        if (opCode === REVERT) halt = REVERTED
         break
       }
       // A handler the library declares async may finish without a promise (fast-storage.ts).
@@ -252,19 +287,26 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         stepping = stepsInLibrary(evm, rs)
       }
     } catch (e) {
-      if (ahead) {
-        rs.gasLeft = BigInt(left)
-        ahead = false
-      }
-      rs.env.accessWitness?.revert()
-      // Non-VM errors are thrown on; STOP is not an exception.
-      const error = e as { errorType?: string; error?: string }
-      if (typeof e !== 'object' || e === null || !('errorType' in e) || error.errorType !== EVM_ERROR) throw e
-      if (error.error !== EVMError.errorMessages.STOP) err = e
+      // Looked at after the loop, where every frame passes (see NOTHING_THROWN).
+      thrown = e
       break
     }
   }
   if (ahead) rs.gasLeft = BigInt(left)
+  // What a handler threw, looked at by reads every frame makes (on NOTHING_THROWN when nothing
+  // was), so the first trap after the loop's compile finds them with type feedback.
+  const witness = rs.env.accessWitness
+  if (thrown !== NOTHING_THROWN && witness !== undefined) witness.revert()
+  // Non-VM errors are thrown on; STOP is not an exception.
+  if (typeof thrown !== 'object' || thrown === null) throw thrown
+  const caught = thrown as { errorType?: unknown; error?: unknown }
+  if (caught.errorType !== EVM_ERROR) throw thrown
+  if (caught.error !== STOPPED) err = thrown
+  // Made at every frame's end, used only when the loop halted: a `new` reached only by halting
+  // frames has no type feedback until the first of them; in Seaport's traced replay it
+  // deoptimised the loop twenty times (with two compiles: the same code kept and left again).
+  const halting = new EVMError(halt ?? REVERTED)
+  if (halt !== undefined) err = halting
   if (err === undefined && rs.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && rs.gasLeft > 0n) {
     rs.gasLeft = 0n
     err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
@@ -296,7 +338,12 @@ function numberOf(gas: bigint): number {
  * its handler and its throw.
  */
 function isLibraryHalt(opCode: number, handler: unknown): boolean {
-  return handler === (opCode === RETURN ? libraryHalts.return : opCode === STOP ? libraryHalts.stop : libraryHalts.revert)
+  // Every comparison and load on every call (no short-circuit): one first reached only by a later
+  // STOP or REVERT would have no type feedback in the loop's compiled code, which inlines this.
+  const isReturn = opCode === RETURN
+  const isStop = opCode === STOP
+  const { return: onReturn, stop: onStop, revert: onRevert } = libraryHalts
+  return handler === (isReturn ? onReturn : isStop ? onStop : onRevert)
 }
 
 /**

@@ -17,6 +17,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM, EVM, Message } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
+import { inOneShape, type ExecuteFrame } from './frame-result.js'
 import {
   fastCleanJournal,
   fastCleanup,
@@ -187,6 +188,7 @@ async function install(): Promise<string | undefined> {
     [interpreterProto, 'run', 'Interpreter.prototype.run'],
     [interpreterProto, '_getValidJumpDestinations', 'Interpreter.prototype._getValidJumpDestinations'],
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
+    [evmProto, '_executeCreate', 'EVM.prototype._executeCreate'],
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
     [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
     [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
@@ -211,6 +213,11 @@ async function install(): Promise<string | undefined> {
     return isFast(this._evm) ? fastLoop.call(this, code, opts) : run.call(this, code, opts)
   }
   evmProto._executeCall = fastCall(executeCall, (e: EvmInternals) => isFast(e))
+  const executeCreate = evmProto._executeCreate as ExecuteFrame<object>
+  const createInOneShape = inOneShape(executeCreate)
+  evmProto._executeCreate = function (this: object, message: never) {
+    return isFast(this) ? createInOneShape.call(this, message) : executeCreate.call(this, message)
+  }
   const runInterpreter = evmProto.runInterpreter as RunInterpreter
   journalProto.cleanup = fastCleanup(journalProto.cleanup as Cleanup, (j: JournalInternals) => isFast(j))
   journalProto.addAlwaysWarmAddress = fastWarmAddress(journalProto.addAlwaysWarmAddress as AddAlwaysWarmAddress, (j) => isFast(j))

@@ -1,8 +1,8 @@
 /**
  * The interpreter loop of src/execution/engine/fast-interpreter.ts changes no result. Each program runs
  * twice on fresh EVMs: once through the fast loop, once with a `step` listener attached, which
- * sends every step through @ethereumjs/evm's own `runStep`. Gas, return data, logs, the error
- * and the storage written must be the same, for success, STOP, REVERT, INVALID, bad jumps,
+ * sends every step through @ethereumjs/evm's own `runStep`. Gas used and the run state's gas
+ * left, return data, logs, the error and the storage written must be the same, for success, STOP, REVERT, INVALID, bad jumps,
  * out-of-gas (static and memory-expansion gas), calls, creates and the async opcodes.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
@@ -36,6 +36,8 @@ async function run(code: string, traced: boolean, gasLimit: bigint) {
   return {
     steps,
     gasUsed: exec.executionGasUsed,
+    // The frame's run state as the library and tracers read it after the frame (zero after out of gas).
+    gasLeft: exec.runState?.gasLeft,
     returnValue: Buffer.from(exec.returnValue).toString('hex'),
     error: exec.exceptionError?.error,
     logs: (exec.logs ?? []).map((l) => l.map((part) => (part instanceof Uint8Array ? Buffer.from(part).toString('hex') : (part as Uint8Array[]).map((t) => Buffer.from(t).toString('hex'))))),
