@@ -25,18 +25,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { bundleChildren, runChild } from '../child.js'
-import { frozenClockEnv } from './clock.js'
+import { runChild } from '../child.js'
 import { knownOptions } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
-import { finalityOptions, genesisTimeMs, loadScenario } from './scenario.js'
-import { suiteSetup } from './suite-setup.js'
+import { replayRunner, suiteSetup } from './suite-setup.js'
 
 const [suite, distA, distB, runsArg = '5'] = process.argv.slice(2)
 if (suite === undefined || distA === undefined || distB === undefined) throw new Error('usage: ab.ts <suite> <dist A> <dist B> [runs=5]')
 const runs = Number(runsArg)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`bad runs ${runsArg}: a positive integer`)
-const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('ab.ts', suite, 'frozen')
+const setup = suiteSetup('ab.ts', suite, 'frozen')
+const { root: ROOT, core, contestantsDir, scenario, clock } = setup
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -50,13 +49,8 @@ const keep = process.env.BENCH_AB_KEEP
 const tmp = keep === undefined || keep === '' ? mkdtempSync(path.join(os.tmpdir(), 'finality-ab-')) : path.resolve(keep)
 mkdirSync(tmp, { recursive: true })
 try {
-  await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
-  const bundle = path.join(tmp, 'runner.mjs')
-  const config = loadScenario(scenario.file).config
-  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
+  const { bundle, clockEnv, wanted } = await replayRunner(setup, tmp)
   if (keep !== undefined && keep !== '') writeFileSync(path.join(tmp, 'env.json'), JSON.stringify(clockEnv))
-  const { privateKeyToAddress } = await import('viem/accounts')
-  const wanted = finalityOptions(config, privateKeyToAddress)
   const run = (contestant: 'finality' | 'edr', job: Job, label: 'A' | 'B' | 'edr'): Promise<ReplayResult> => {
     const jobFile = path.join(tmp, `${label}.job.json`)
     writeFileSync(jobFile, JSON.stringify(job))

@@ -19,12 +19,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { spawnSync } from 'node:child_process'
-import { bundleChildren, runChild } from '../child.js'
-import { frozenClockEnv } from './clock.js'
+import { runChild } from '../child.js'
 import { knownOptions } from './report.js'
 import type { Job } from './runner.js'
-import { finalityOptions, genesisTimeMs, loadScenario } from './scenario.js'
-import { suiteSetup } from './suite-setup.js'
+import { replayRunner, suiteSetup } from './suite-setup.js'
 import { parseV8Trace } from './v8-trace.js'
 
 const [suite, dist = 'dist', topArg = '30'] = process.argv.slice(2)
@@ -32,17 +30,14 @@ if (suite === undefined) throw new Error('usage: compiles.ts <suite> [dist=dist]
 const top = Number(topArg)
 const passes = Number(process.env.BENCH_REPLAY_PASSES ?? '1')
 if (!Number.isInteger(passes) || passes < 1) throw new Error(`bad BENCH_REPLAY_PASSES ${process.env.BENCH_REPLAY_PASSES}: a positive integer`)
-const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('compiles.ts', suite, 'wall')
+const setup = suiteSetup('compiles.ts', suite, 'wall')
+const { root: ROOT, core, contestantsDir, scenario, clock } = setup
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-compiles-'))
 try {
-  await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
-  const bundle = path.join(tmp, 'runner.mjs')
-  const config = loadScenario(scenario.file).config
-  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
-  const { privateKeyToAddress } = await import('viem/accounts')
+  const { bundle, clockEnv, wanted } = await replayRunner(setup, tmp)
   const url = pathToFileURL(path.resolve(dist, 'index.js')).href
-  const known = await knownOptions(url, finalityOptions(config, privateKeyToAddress))
+  const known = await knownOptions(url, wanted)
   const idsFile = path.join(tmp, 'edr-ids.json')
   const edrJob = path.join(tmp, 'edr.job.json')
   writeFileSync(edrJob, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock } satisfies Job))

@@ -1,13 +1,15 @@
 /**
- * What `ab.ts` and `compiles.ts` (replays of one suite in processes pinned to a core) set up
- * alike from their arguments and environment: the repository, the core (`BENCH_AB_CORE`, default
- * 0), where EDR is installed (`BENCH_CONTESTANTS_DIR`), the scenario named like `suite`, and the
- * clock (`BENCH_REPLAY_CLOCK`, else `defaultClock`) with libfaketime found for a frozen one.
+ * What `ab.ts`, `compiles.ts` and `warm.ts` (replays of one suite in processes pinned to a core)
+ * set up alike from their arguments and environment: the repository, the core (`BENCH_AB_CORE`,
+ * default 0), where EDR is installed (`BENCH_CONTESTANTS_DIR`), the scenario named like `suite`,
+ * and the clock (`BENCH_REPLAY_CLOCK`, else `defaultClock`) with libfaketime found for a frozen
+ * one; then the runner they start ({@link replayRunner}).
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { findLibfaketime, parseReplayClock, type ReplayClock } from './clock.js'
-import { listScenarios, scenariosDir } from './scenario.js'
+import { bundleChildren } from '../child.js'
+import { findLibfaketime, frozenClockEnv, parseReplayClock, type ReplayClock } from './clock.js'
+import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
 
 export interface SuiteSetup {
   root: string
@@ -37,4 +39,23 @@ export function suiteSetup(tool: string, suite: string, defaultClock: ReplayCloc
     clock,
     faketime,
   }
+}
+
+/** The replay runner of a suite, ready to start (see {@link replayRunner}). */
+export interface ReplayRunner {
+  /** The runner bundled to plain JavaScript. */
+  bundle: string
+  /** The environment of its processes: the frozen clock's, or none. */
+  clockEnv: Record<string, string>
+  /** The createNode options the recorded config line maps to (before a build's known names). */
+  wanted: Record<string, unknown>
+}
+
+/** Bundles the runner into `dir` and reads the suite's config line: its clock and options. */
+export async function replayRunner(setup: SuiteSetup, dir: string): Promise<ReplayRunner> {
+  await bundleChildren({ runner: path.join(setup.root, 'bench/replay/runner.ts') }, dir)
+  const config = loadScenario(setup.scenario.file).config
+  const clockEnv = setup.faketime === undefined ? {} : frozenClockEnv(setup.faketime, genesisTimeMs(config) ?? Date.now())
+  const { privateKeyToAddress } = await import('viem/accounts')
+  return { bundle: path.join(dir, 'runner.mjs'), clockEnv, wanted: finalityOptions(config, privateKeyToAddress) }
 }

@@ -15,12 +15,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { bundleChildren, runChild } from '../child.js'
-import { frozenClockEnv } from './clock.js'
+import { runChild } from '../child.js'
 import { knownOptions } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
-import { finalityOptions, genesisTimeMs, loadScenario } from './scenario.js'
-import { suiteSetup } from './suite-setup.js'
+import { replayRunner, suiteSetup } from './suite-setup.js'
 
 const [suite, dist = 'dist', runsArg = '3', passesArg = '3'] = process.argv.slice(2)
 if (suite === undefined) throw new Error('usage: warm.ts <suite> [dist=dist] [runs=3] [passes=3]')
@@ -28,7 +26,8 @@ const runs = Number(runsArg)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`bad runs ${runsArg}: a positive integer`)
 const passes = Number(passesArg)
 if (!Number.isInteger(passes) || passes < 2) throw new Error(`bad passes ${passesArg}: an integer of 2 or more`)
-const { root: ROOT, core, contestantsDir, scenario, clock, faketime } = suiteSetup('warm.ts', suite, 'frozen')
+const setup = suiteSetup('warm.ts', suite, 'frozen')
+const { root: ROOT, core, contestantsDir, scenario, clock } = setup
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -48,13 +47,9 @@ function passesOf(r: ReplayResult): Passes {
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-warm-'))
 try {
-  await bundleChildren({ runner: path.join(ROOT, 'bench/replay/runner.ts') }, tmp)
-  const bundle = path.join(tmp, 'runner.mjs')
-  const config = loadScenario(scenario.file).config
-  const clockEnv = faketime === undefined ? {} : frozenClockEnv(faketime, genesisTimeMs(config) ?? Date.now())
-  const { privateKeyToAddress } = await import('viem/accounts')
+  const { bundle, clockEnv, wanted } = await replayRunner(setup, tmp)
   const url = pathToFileURL(path.resolve(dist, 'index.js')).href
-  const known = await knownOptions(url, finalityOptions(config, privateKeyToAddress))
+  const known = await knownOptions(url, wanted)
   const run = (contestant: 'finality' | 'edr', job: Job): Promise<ReplayResult> => {
     const jobFile = path.join(tmp, `${contestant}.job.json`)
     writeFileSync(jobFile, JSON.stringify(job))
