@@ -28,11 +28,6 @@ export function trackChild(child: ChildProcess): ChildProcess {
   return child
 }
 
-/** How many children started here are still running (for tests). */
-export function liveChildren(): number {
-  return live.size
-}
-
 /** The `finality app` arguments of one node. */
 export interface AppProcessArgs {
   abci: string
