@@ -42,12 +42,21 @@ function immediate(code: Uint8Array, at: number, size: number): bigint {
   return BigInt(hex)
 }
 
-/** The three tables for `code` against an EVM's opcode table (`_opcodeMap`). */
+/**
+ * The three tables for `code` against an EVM's opcode table (`_opcodeMap`).
+ *
+ * The result object is made before the loop, and nothing but `return` follows the loop: V8 12+
+ * (Node 22 and later) compiles a long first call's loop on stack replacement, and that code,
+ * kept for later calls, had no feedback for an object literal after the loop; it was thrown away
+ * at the loop's exit on every later call (Seaport's replay: ~200 deopts of this function under
+ * Node 24).
+ */
 export function analyseJumps(code: Uint8Array, table: readonly unknown[]): JumpAnalysis {
   const length = code.length
   const jumps = new Uint8Array(length)
   const pushes: Record<number, bigint> = {}
   const opcodesCached: unknown[] = Array(length)
+  const analysis: JumpAnalysis = { jumps, pushes, opcodesCached }
   for (let i = 0; i < length; i++) {
     const opcode = code[i] as number
     opcodesCached[i] = table[opcode]
@@ -59,5 +68,5 @@ export function analyseJumps(code: Uint8Array, table: readonly unknown[]): JumpA
       jumps[i] = 1
     }
   }
-  return { jumps, pushes, opcodesCached }
+  return analysis
 }
