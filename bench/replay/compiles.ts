@@ -53,6 +53,7 @@ try {
   if (process.env.BENCH_TRACE_OUT !== undefined) writeFileSync(process.env.BENCH_TRACE_OUT, run.stdout)
   const trace = parseV8Trace(run.stdout)
   console.log(`${scenario.name} on ${path.relative(ROOT, path.resolve(dist)) || dist}: ${trace.totalCompiles} optimising compiles (${trace.totalCompileMs.toFixed(0)} ms of compile jobs, wall), ${trace.totalDeopts} deopts`)
+  console.log(`  by tier: ${Object.entries(trace.byTier).map(([tier, t]) => `${tier} ${t.compiles} (${t.ms.toFixed(0)} ms)`).join(', ')} (${process.version})`)
   if (passes > 1) {
     run.stdout.split(/^REPLAY_PASS \d+$/m).forEach((part, i) => {
       const t = parseV8Trace(part)
@@ -60,7 +61,7 @@ try {
     })
   }
   console.log(`\nfunctions compiled more than once, by summed compile time:`)
-  for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}`)
+  for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}${f.tier === 'Maglev' ? ' (Maglev)' : ''}${f.osr ? ' (OSR)' : ''}`)
   console.log(`\ndeopts by function and reason:`)
   for (const d of trace.deopts.slice(0, top)) console.log(`  ${String(d.count).padStart(3)}  ${d.name}: ${d.kind}, ${d.reason}`)
 } finally {

@@ -22,7 +22,7 @@ describe('parseV8Trace', () => {
     expect(t.totalCompiles).toBe(4)
     expect(t.totalDeopts).toBe(3)
     expect(t.totalCompileMs).toBeCloseTo(155.75, 2)
-    expect(t.compiles[0]).toEqual({ name: '_runTx', compiles: 2, ms: 155 })
+    expect(t.compiles[0]).toEqual({ name: '_runTx', tier: 'TurboFan', osr: false, compiles: 2, ms: 155 })
     // Another function of the same name (another shared function info) is counted apart.
     expect(t.compiles.filter((f) => f.name === '_runTx').map((f) => f.compiles)).toEqual([2, 1])
     expect(t.compiles).toContainEqual(expect.objectContaining({ name: '(anonymous)', compiles: 1 }))
@@ -32,7 +32,27 @@ describe('parseV8Trace', () => {
     ])
   })
 
+  // Lines as Node 24's V8 prints them: Maglev first, TurboFan as TURBOFAN_JS, loops on stack replacement.
+  it('counts Maglev and TurboFan apart, and compiles on stack replacement outside the totals', () => {
+    const t = parseV8Trace([
+      '[completed compiling 0x26c392cebb79 <JSFunction analyseJumps (sfi = 0x194261671e09)> (target MAGLEV) OSR - took 0.003, 0.552, 0.011 ms]',
+      '[completed compiling 0x26c392cebb79 <JSFunction analyseJumps (sfi = 0x194261671e09)> (target TURBOFAN_JS) OSR - took 0.008, 11.906, 0.049 ms]',
+      '[completed compiling 0x216b0cf35d99 <JSFunction keccakP (sfi = 0x155cfd9cf569)> (target MAGLEV) - took 0.000, 0.946, 0.026 ms]',
+      '[completed compiling 0x216b0cf35d99 <JSFunction keccakP (sfi = 0x155cfd9cf569)> (target TURBOFAN_JS) - took 0.007, 43.308, 0.032 ms]',
+      '[completed compiling 0x216b0cf35d99 <JSFunction keccakP (sfi = 0x155cfd9cf569)> (target TURBOFAN_JS) - took 0.001, 1.000, 0.001 ms]',
+      '[completed compiling 0x0d6d66e2ca89 <JSFunction f (sfi = 0xd6d66e29171)> (target TURBOFAN) OSR - took 0.019, 0.900, 0.024 ms]',
+    ].join('\n'))
+    expect(t.totalCompiles).toBe(3)
+    expect(t.totalCompileMs).toBeCloseTo(0.972 + 43.347 + 1.002, 3)
+    expect(Object.keys(t.byTier).sort()).toEqual(['Maglev', 'Maglev OSR', 'TurboFan', 'TurboFan OSR'])
+    expect(t.byTier['TurboFan']!.compiles).toBe(2)
+    expect(t.byTier['TurboFan OSR']!.compiles).toBe(2)
+    // A function compiled by Maglev, then twice by TurboFan: twice at one tier.
+    expect(t.compiles.filter((f) => f.name === 'keccakP').map((f) => [f.tier, f.compiles])).toEqual([['TurboFan', 2], ['Maglev', 1]])
+    expect(t.compiles.find((f) => f.name === 'analyseJumps' && f.tier === 'TurboFan')).toMatchObject({ osr: true, compiles: 1 })
+  })
+
   it('finds nothing in output without trace lines', () => {
-    expect(parseV8Trace('REPLAY_RESULT {}\n[marking 0x1 <JSFunction f (sfi = 0x2)> for optimization]')).toEqual({ compiles: [], deopts: [], totalCompiles: 0, totalCompileMs: 0, totalDeopts: 0 })
+    expect(parseV8Trace('REPLAY_RESULT {}\n[marking 0x1 <JSFunction f (sfi = 0x2)> for optimization]')).toEqual({ compiles: [], deopts: [], totalCompiles: 0, totalCompileMs: 0, totalDeopts: 0, byTier: {} })
   })
 })
