@@ -32,7 +32,7 @@ export interface ServerControl {
  * The producer as handlers see it: its mode, clock, limits and pending block, read. Handlers change
  * how blocks are made only through `controls.mining` (src/controls/mining.ts), its one writer.
  */
-export type ProducerReads = Pick<Producer, 'mode' | 'blockGasLimit' | 'halted' | 'haltReason' | 'now' | 'nextCoinbase' | 'pending' | 'pendingReceipts'> & {
+export type ProducerReads = Pick<Producer, 'mode' | 'blockGasLimit' | 'halted' | 'haltReason' | 'now' | 'nextCoinbase' | 'pending' | 'pendingContext' | 'pendingReceipts'> & {
   readonly settings: Pick<Producer['settings'], 'current'>
 }
 

@@ -112,6 +112,12 @@ export class EvmApplication implements Application<EvmProposal, PoolEntry, TxOut
     this.chain.announce(committed.block, committed.receipts)
   }
 
+  previewContext(req: PrepareProposalRequest<PoolEntry>): Block | undefined {
+    if (req.txs.length > 0) return undefined
+    const made = this.builder.emptyContext(params(req))
+    return made !== undefined && this.chain.readOverHead(made.block, made.diff) ? made.block : undefined
+  }
+
   async preview(req: PrepareProposalRequest<PoolEntry>): Promise<{ block: Block; receipts: StoredReceipt[]; release(): void }> {
     const proposal = await this.prepareProposal(req)
     this.discardProposal(proposal)

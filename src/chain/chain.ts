@@ -13,7 +13,7 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { EventEmitter } from 'eventemitter3'
 import { equalBytes, keyOf } from '../hex.js'
 import { FlatState, type StateUndo, type StateView } from '../state/flat-state.js'
-import { DiffReader } from '../state/diff-reader.js'
+import { DiffOverReader, DiffReader } from '../state/diff-reader.js'
 import { NodeStore } from '../state/node-store.js'
 import { type PreparedState, type StateProof, StateTrie } from '../state/state-trie.js'
 import { EMPTY_ROOT, type TrieNode } from '../state/mpt.js'
@@ -353,6 +353,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * (and for a held prepared state, the `pending` block's, which stays held until `close`).
    */
   stateAt(block: Block): BlockState {
+    const context = this.overHead.get(block)
+    if (context !== undefined) return this.stateOverHead(context)
     if (block.header.number === this.height) return this.flat.view()
     const history = this.forkPoint?.history
     if (history !== undefined && block.header.number < this.firstNumber) {
@@ -384,6 +386,33 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
   }
 
+  /** Blocks whose state is a diff over the head state of a version ({@link readOverHead}). */
+  private readonly overHead = new WeakMap<Block, { diff: StateDiff; version: number; root: Uint8Array }>()
+
+  /**
+   * Makes {@link stateAt} read `block`'s state as `diff` over the head state as it is now, for
+   * as long as `block` lives: the `pending` block's as calls run on it when nothing is pending
+   * (the system writes of an empty block), whose state root no one computed. False (nothing
+   * done) on a fork, whose head state is loaded on demand.
+   */
+  readOverHead(block: Block, diff: StateDiff): boolean {
+    if (this.flat.lazy !== undefined) return false
+    this.overHead.set(block, { diff, version: this.flat.version, root: this.committedRoot })
+    return true
+  }
+
+  /** The state of a {@link readOverHead} block: over the flat head while it is that version, else over its trie. */
+  private stateOverHead(over: { diff: StateDiff; version: number; root: Uint8Array }): BlockState {
+    if (over.version === this.flat.version) {
+      const view = this.flat.view()
+      if (view.now !== undefined) return new DiffReader(over.diff, view as StateView & { now: SyncStateReader })
+      view.close()
+    }
+    // The head moved on after the block was made (a block committed meanwhile): the head state
+    // it was made on is in the trie under the root the head had then.
+    return new DiffOverReader(over.diff, this.trie.reader(over.root))
+  }
+
   /**
    * The EVM chain id: transactions are signed and checked with it, CHAINID reads it, eth_chainId
    * answers it. The chain owns it (the node's Common holds it, every service shares that Common);
@@ -403,6 +432,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The root of the head state, which the next block builds on. */
   get stateRoot(): Uint8Array {
     return this.committedRoot
+  }
+
+  /** The head state's version: it changes with every change of the head state (blocks, writes, rewinds, resets). */
+  get stateVersion(): number {
+    return this.flat.version
   }
 
   /** How many changes the undo log holds; a snapshot remembers this. */

@@ -128,4 +128,10 @@ export interface Application<P extends Proposal, Tx, Outcome, Block, Receipt> {
    * until `release`, and nothing of it is kept after.
    */
   preview(req: PrepareProposalRequest<Tx>): Promise<{ block: Block; receipts: Receipt[]; release(): void }>
+  /**
+   * What an execution on the block `req` would make reads of it, when `req` offers no
+   * transactions: its header and its state, without what no execution reads (the state root,
+   * the hash). Undefined where only {@link preview} can tell. A read, as {@link preview} is.
+   */
+  previewContext?(req: PrepareProposalRequest<Tx>): Block | undefined
 }

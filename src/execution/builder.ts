@@ -498,6 +498,59 @@ export class BlockBuilder {
       throw error
     }
   }
+
+  /** The header fields {@link buildEmpty} gives an empty block on `parent`, with `stateRoot` (the same, field by field: test/execution/pending-context.test.ts). */
+  private emptyHeader(parent: Block, params: BlockParams, stateRoot: Uint8Array, requestsHash: Uint8Array | undefined): BuiltHeaderFields {
+    const common = this.vm.common
+    const parentHash = parent.hash()
+    const blobs = common.isActivatedEIP(4844)
+    return {
+      parentHash,
+      coinbase: this.coinbaseAddress(params.coinbase),
+      stateRoot,
+      transactionsTrie: EMPTY_ROOT,
+      receiptTrie: EMPTY_ROOT,
+      logsBloom: ZERO_BLOOM,
+      number: parent.header.number + 1n,
+      gasLimit: params.gasLimit,
+      gasUsed: 0n,
+      timestamp: params.timestamp,
+      mixHash: params.prevRandao ?? keccak256(parentHash),
+      extraData: params.extraData,
+      baseFeePerGas: common.isActivatedEIP(1559) ? (params.baseFeePerGas ?? parent.header.calcNextBaseFee()) : undefined,
+      excessBlobGas: blobs ? parent.header.calcNextExcessBlobGas(common) : undefined,
+      blobGasUsed: blobs ? 0n : undefined,
+      parentBeaconBlockRoot: common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined,
+      requestsHash,
+    }
+  }
+
+  /**
+   * What an execution on the empty block {@link build} would make reads of it, without what none
+   * reads: its header as {@link buildEmpty} makes it but with no state root (zeros), and the
+   * state as the system writes' diff over the head state; no state root, no encoding, no hash
+   * worked out. Undefined where {@link buildEmpty} would not make the block (block hooks, a
+   * request contract to run, a fork's head state). The block's `hash()` is not the block's.
+   */
+  emptyContext(params: BlockParams): { block: Block; diff: StateDiff } | undefined {
+    if (this.hooks !== undefined) return undefined
+    const parent = this.chain.head
+    const common = this.vm.common
+    const view = this.chain.headView()
+    try {
+      const now = view.now
+      if (now === undefined) return undefined
+      const effects = emptyBlockEffects(now, common, parent.header.number + 1n, params.timestamp, parent.hash(), ZERO_BEACON_ROOT)
+      if (effects === undefined) return undefined
+      const header = builtHeader(this.emptyHeader(parent, params, PLACEHOLDER_ROOT, effects.requestsHash), common)
+      Object.freeze(header)
+      const block = new Block(header, [], [], common.isActivatedEIP(4895) ? [] : undefined, { common, freeze: false })
+      Object.freeze(block)
+      return { block, diff: effects.diff }
+    } finally {
+      view.close()
+    }
+  }
 }
 
 /** Closes `view` and answers undefined (a block the fast way cannot make). */

@@ -35,7 +35,6 @@ import {
   type StateOverrides,
 } from './overrides.js'
 import { GasProbe, hardhatEstimate } from './hardhat-estimate.js'
-import { intrinsicGas } from './engine/intrinsic-gas.js'
 import { GasWatch, provenLimit, type GasNeed } from './gas-watch.js'
 import { revertError } from './revert.js'
 import { hardhatFailure, solidityFrames } from './transaction-failure.js'
@@ -469,8 +468,8 @@ export class CallExecutor {
     }
     const probe = new GasProbe((gas) => this.succeeds(req, block, gas, run))
     probe.saw(hi, true)
-    // The first run's transaction: its data's cost is counted once (the nonce plays no part).
-    const intrinsic = intrinsicGas(shared.tx ?? callTransaction(req, 0n, hi, context, block.common, run.tip))
+    // The first run's transaction, whose intrinsic gas its run counted and kept (the nonce plays no part).
+    const intrinsic = (shared.tx ?? callTransaction(req, 0n, hi, context, block.common, run.tip)).getIntrinsicGas()
     // The least limit the first run shows to run the same way: every run at or above it succeeds.
     const proven = provenLimit(need, hi, hi - intrinsic - first.execResult.executionGasUsed, first.totalGasSpent)
     if (proven !== undefined) {

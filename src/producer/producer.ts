@@ -34,6 +34,11 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
+/** Whether two header choices are the same settings (byte fields by identity: a setter makes new ones). */
+function sameChoices(a: HeaderChoices, b: HeaderChoices): boolean {
+  return a.coinbase === b.coinbase && a.gasLimit === b.gasLimit && a.baseFeePerGas === b.baseFeePerGas && a.prevRandao === b.prevRandao && a.extraData === b.extraData
+}
+
 
 /** What a producer tells and starts from, given at construction. */
 export interface ProducerHooks {
@@ -347,37 +352,70 @@ export class Producer {
    * evm_setNextBlockTimestamp, or the clock with its offset), base fee, coinbase and prevrandao.
    */
   pending(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
+    return this.serial(() => this.pendingNow())
+  }
+
+  /** {@link pending}, in a turn of the queue already. */
+  private async pendingNow(): Promise<{ block: Block; receipts: StoredReceipt[] }> {
+    const parent = this.chain.head
+    const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
+    const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
+    const height = parent.header.number + 1n
+    const proposer = this.bft.proposer(height, 0)
+    const req: PrepareProposalRequest<PoolEntry> = {
+      height,
+      round: 0,
+      feeRecipient: proposer.feeRecipient,
+      time: this.nextTime(parent).timestamp,
+      txs: entries,
+      header: this.headerChoices(),
+    }
+    // Every header setting is part of the key: the setters and the clock apply at once.
+    const h = req.header
+    const header = [
+      h.coinbase ?? req.feeRecipient,
+      req.time,
+      h.gasLimit,
+      h.baseFeePerGas,
+      h.prevRandao === undefined ? '' : keyOf(h.prevRandao),
+      h.extraData === undefined ? '' : keyOf(h.extraData),
+    ].join('/')
+    const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
+    if (this.pendingCache?.key === key) return this.pendingCache
+    const { block, receipts, release } = await this.app.preview(req)
+    // Its state is readable while it is the pending block, and forgotten with it.
+    this.pendingCache?.release()
+    this.pendingCache = { key, block, receipts, release }
+    return this.pendingCache
+  }
+
+  /** The last {@link pendingContext} made over an empty pool, and what it was made from. */
+  private contextCache: { parent: Block; version: number; time: bigint; feeRecipient: string; header: HeaderChoices; block: Block } | undefined
+
+  /**
+   * The `pending` block as calls and estimates run on it: with nothing in the pool (automine's
+   * usual case) the next block's header over the head state and the system writes an empty
+   * block makes, without the state root, receipts and encoding {@link pending} works out, which
+   * no execution reads; otherwise the pending block itself. Made again when the head, its state,
+   * the clock's next timestamp or a header setting changed, as {@link pending} is.
+   */
+  pendingContext(): Promise<Block> {
+    if (this.pool.size > 0 || this.app.previewContext === undefined) return this.pending().then((p) => p.block)
     return this.serial(async () => {
+      // The pool may have filled while earlier tasks ran.
+      if (this.pool.size > 0) return (await this.pendingNow()).block
       const parent = this.chain.head
-      const baseFee = this.settings.current.nextBaseFee ?? parent.header.calcNextBaseFee()
-      const entries = this.pool.select(baseFee, (sender) => this.chain.nonce(sender))
       const height = parent.header.number + 1n
-      const proposer = this.bft.proposer(height, 0)
-      const req: PrepareProposalRequest<PoolEntry> = {
-        height,
-        round: 0,
-        feeRecipient: proposer.feeRecipient,
-        time: this.nextTime(parent).timestamp,
-        txs: entries,
-        header: this.headerChoices(),
-      }
-      // Every header setting is part of the key: the setters and the clock apply at once.
-      const h = req.header
-      const header = [
-        h.coinbase ?? req.feeRecipient,
-        req.time,
-        h.gasLimit,
-        h.baseFeePerGas,
-        h.prevRandao === undefined ? '' : keyOf(h.prevRandao),
-        h.extraData === undefined ? '' : keyOf(h.extraData),
-      ].join('/')
-      const key = `${keyOf(parent.hash())}/${keyOf(this.chain.stateRoot)}/${header}/${entries.map((e) => e.hash).join(',')}`
-      if (this.pendingCache?.key === key) return this.pendingCache
-      const { block, receipts, release } = await this.app.preview(req)
-      // Its state is readable while it is the pending block, and forgotten with it.
-      this.pendingCache?.release()
-      this.pendingCache = { key, block, receipts, release }
-      return this.pendingCache
+      const time = this.nextTime(parent).timestamp
+      const feeRecipient = this.bft.proposer(height, 0).feeRecipient
+      const header = this.headerChoices()
+      const version = this.chain.stateVersion
+      const c = this.contextCache
+      if (c !== undefined && c.parent === parent && c.version === version && c.time === time && c.feeRecipient === feeRecipient && sameChoices(c.header, header)) return c.block
+      const block = this.app.previewContext?.({ height, round: 0, feeRecipient, time, txs: emptyObjects(), header })
+      if (block === undefined) return (await this.pendingNow()).block
+      this.contextCache = { parent, version, time, feeRecipient, header, block }
+      return block
     })
   }
 

@@ -36,6 +36,15 @@ function hardhatUnknownBlock(services: HistoryPorts, tag: string): ServerError {
   return new ServerError(`Received invalid block tag ${tag}. Latest block number is ${services.chain.height}`)
 }
 
+/**
+ * The block a call or an estimate runs on: {@link stateBlock}'s, but `pending` as the producer's
+ * execution context of it (its header and state, without the state root no execution reads).
+ */
+export function callBlock(services: HistoryPorts, selector: BlockSelector): Promise<Block> {
+  if (selector.kind === 'tag' && selector.tag === 'pending') return services.producer.pendingContext()
+  return stateBlock(services, selector)
+}
+
 /** The block whose state a state method reads; unknown → geth's `header not found` (Hardhat's words in Hardhat mode). */
 export async function stateBlock(services: HistoryPorts, selector: BlockSelector): Promise<Block> {
   if (selector.kind === 'hash') {

@@ -7,7 +7,7 @@
  */
 import type { Account } from '@ethereumjs/util'
 import { copyAccount, type StateView } from './flat-state.js'
-import type { StateDiff, SyncStateReader } from './types.js'
+import type { StateDiff, StateReader, SyncStateReader } from './types.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -58,6 +58,43 @@ export class DiffReader implements SyncStateReader {
 
   close(): void {
     this.base.close()
+    this.onClose()
+  }
+}
+
+/**
+ * The state `diff` leaves on an asynchronous reader (a trie's at an older root), by
+ * {@link DiffReader}'s rules: what a state read as a diff over the head answers once the head
+ * has moved on from the version it was made on.
+ */
+export class DiffOverReader implements StateReader {
+  constructor(
+    private readonly diff: StateDiff,
+    private readonly base: StateReader,
+    private readonly onClose: () => void = () => {},
+  ) {}
+
+  async getAccount(address: string): Promise<Account | undefined> {
+    const own = this.diff.accounts.get(address)
+    if (own !== undefined) return own === null ? undefined : copyAccount(own)
+    return this.base.getAccount(address)
+  }
+
+  async getStorage(address: string, slot: string): Promise<Uint8Array> {
+    const written = this.diff.storage.get(address)?.get(slot)
+    if (written !== undefined) return written
+    if (this.diff.accounts.get(address) === null || this.diff.cleared.has(address)) return EMPTY
+    return this.base.getStorage(address, slot)
+  }
+
+  async getCode(address: string): Promise<Uint8Array> {
+    const written = this.diff.code.get(address)
+    if (written !== undefined) return written
+    if (this.diff.accounts.get(address) === null) return EMPTY
+    return this.base.getCode(address)
+  }
+
+  close(): void {
     this.onClose()
   }
 }

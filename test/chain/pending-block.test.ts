@@ -91,6 +91,46 @@ describe('the pending block with nothing queued', () => {
     expect(BigInt(`0x${pendingTime.slice(66)}`)).toBe(opensAt)
   })
 
+  test('behavior: a call on pending reads the header pending shows, after each setter, as the clock moves and after a block', async () => {
+    let now = 1_700_000_000_000
+    const clock = { now: () => now, setTimer: () => () => {} }
+    const node = await newNode({ clock, genesisTimestamp: BigInt(now / 1000) - 100n })
+    // Init code that returns NUMBER, TIMESTAMP, COINBASE, GASLIMIT, BASEFEE and PREVRANDAO, a word each.
+    const data = `0x${['43', '42', '41', '45', '48', '44'].map((op, i) => `${op}60${(i * 32).toString(16).padStart(2, '0')}52`).join('')}60c05ff3`
+    const seen = async () => {
+      // Priced, so that BASEFEE reads the block's base fee.
+      const words = ((await rpc(node, 'eth_call', { from: node.accounts[0]!.address, data, gasPrice: '0x3b9aca00', gas: '0x100000' }, 'pending')) as string).slice(2).match(/.{64}/g)!
+      const [number, timestamp, coinbase, gasLimit, baseFee, prevRandao] = words.map((w) => BigInt(`0x${w}`))
+      return { number, timestamp, coinbase, gasLimit, baseFee, prevRandao }
+    }
+    const shown = async () => {
+      const b = (await rpc(node, 'eth_getBlockByNumber', 'pending', false)) as Header & { gasLimit: string }
+      return { number: BigInt(b.number), timestamp: BigInt(b.timestamp), coinbase: BigInt(b.miner), gasLimit: BigInt(b.gasLimit), baseFee: BigInt(b.baseFeePerGas), prevRandao: BigInt(b.mixHash) }
+    }
+    const steps: Array<() => Promise<unknown>> = [
+      async () => {},
+      async () => (now += 7_000),
+      () => rpc(node, 'evm_increaseTime', '0x64'),
+      () => rpc(node, 'evm_setNextBlockTimestamp', hex(BigInt(now / 1000) + 5_000n)),
+      () => rpc(node, 'hardhat_setCoinbase', '0x00000000000000000000000000000000000000c0'),
+      () => rpc(node, 'hardhat_setPrevRandao', `0x${'cd'.repeat(32)}`),
+      () => rpc(node, 'hardhat_setNextBlockBaseFeePerGas', '0x3b9aca00'),
+      () => rpc(node, 'evm_setBlockGasLimit', '0x1c9c381'),
+      () => rpc(node, 'evm_mine'),
+      async () => (now += 10_000),
+      () => rpc(node, 'hardhat_setBalance', node.accounts[1]!.address, '0x1'),
+    ]
+    const before: unknown[] = []
+    for (const step of steps) {
+      await step()
+      const call = await seen()
+      expect(call).toEqual(await shown())
+      before.push(call)
+    }
+    // Each step changed what pending reads (the balance write only its state: the same header).
+    expect(new Set(before.slice(0, -1).map((x) => JSON.stringify(x, (_, v) => (typeof v === 'bigint' ? v.toString() : v)))).size).toBe(steps.length - 1)
+  })
+
   test('behavior: state reads on pending answer the head state; the nonce is the pool\'s next', async () => {
     const node = await newNode({ mining: { mode: 'manual' } })
     const [a, b] = node.accounts

@@ -1,6 +1,6 @@
 /** eth_call and eth_estimateGas, with geth's state overrides (3rd param) and block overrides (4th). */
 import { data, quantity } from '../../hex.js'
-import { stateBlock } from '../blocks.js'
+import { callBlock } from '../blocks.js'
 import { blockSelector, optional, type BlockSelector } from '../codecs.js'
 import { type MethodTable, methodsOf, type Ports } from '../method.js'
 import { callRequest } from '../objects.js'
@@ -19,13 +19,13 @@ const PENDING: BlockSelector = { kind: 'tag', tag: 'pending' }
 export const call: MethodTable = {
   eth_call: method({
     params: [callRequest, optional(blockSelector, LATEST), stateOverrides, blockOverrides],
-    run: async (s, [req, at, state, block]) => data(await s.calls.call(req, await stateBlock(s, at), { state, block })),
+    run: async (s, [req, at, state, block]) => data(await s.calls.call(req, await callBlock(s, at), { state, block })),
   }),
   // Without a block: geth's `latest`; Hardhat's `pending` (the next block's number and timestamp),
   // where Hardhat 3 and hardhat-ethers estimate every send.
   eth_estimateGas: method({
     params: [callRequest, optional(blockSelector, undefined), stateOverrides, blockOverrides],
     run: async (s, [req, at, state, block]) =>
-      quantity(await s.calls.estimate(req, await stateBlock(s, at ?? (s.hardhatCompat ? PENDING : LATEST)), { state, block, consoleLogOnFailure: true })),
+      quantity(await s.calls.estimate(req, await callBlock(s, at ?? (s.hardhatCompat ? PENDING : LATEST)), { state, block, consoleLogOnFailure: true })),
   }),
 }
