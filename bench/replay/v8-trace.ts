@@ -1,5 +1,7 @@
 /**
- * Reads V8's `--trace-opt --trace-deopt` output (Node 20, V8 11.3): how many optimising compiles
+ * Reads V8's `--trace-opt --trace-deopt` output (Node 20's V8 11.3; Node 24's V8 13, whose
+ * TurboFan is `TURBOFAN_JS` and whose Maglev compiles count too; on-stack (OSR) compiles
+ * included): how many optimising compiles
  * each function had and how long their compile jobs took, and every deoptimisation with its kind
  * and reason. A function compiled several times is one that deoptimised (or was invalidated) and
  * was compiled again: on one core each compile is CPU the suite pays (docs/performance.md,
@@ -30,7 +32,7 @@ export interface V8Trace {
   totalDeopts: number
 }
 
-const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (?:TURBOFAN|MAGLEV)\)(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
+const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (?:TURBOFAN|TURBOFAN_JS|MAGLEV)\)(?: OSR)?(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
 const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = 0x[0-9a-f]+\)>/
 
 /** Parses the trace's lines; other lines are ignored. An anonymous function is `(anonymous)`. */

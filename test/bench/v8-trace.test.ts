@@ -32,6 +32,19 @@ describe('parseV8Trace', () => {
     ])
   })
 
+  it('counts on-stack (OSR) compiles and Node 24\'s TurboFan (`TURBOFAN_JS`) and Maglev compiles', () => {
+    const t = parseV8Trace(
+      [
+        '[completed compiling 0x2cefa6e35de1 <JSFunction keccakP (sfi = 0x1d1362bcf4f9)> (target TURBOFAN_JS) OSR - took 0.004, 12.909, 0.024 ms]',
+        '[completed compiling 0x2cefa6e35de1 <JSFunction keccakP (sfi = 0x1d1362bcf4f9)> (target TURBOFAN_JS) - took 0.003, 8.111, 0.059 ms]',
+        '[completed compiling 0x26353ce0c339 <JSFunction isPosixPathSeparator (sfi = 0x2673dd554b1)> (target MAGLEV) - took 0.001, 0.260, 0.003 ms]',
+        '[completed compiling 0x01 <JSFunction loop (sfi = 0x02)> (target TURBOFAN) OSR - took 1.000, 2.000, 3.000 ms]',
+      ].join('\n'),
+    )
+    expect(t.totalCompiles).toBe(4)
+    expect(t.compiles[0]).toEqual({ name: 'keccakP', compiles: 2, ms: expect.closeTo(21.11, 2) })
+  })
+
   it('finds nothing in output without trace lines', () => {
     expect(parseV8Trace('REPLAY_RESULT {}\n[marking 0x1 <JSFunction f (sfi = 0x2)> for optimization]')).toEqual({ compiles: [], deopts: [], totalCompiles: 0, totalCompileMs: 0, totalDeopts: 0 })
   })
