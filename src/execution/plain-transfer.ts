@@ -13,7 +13,10 @@
 import type { Block } from '@ethereumjs/block'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { Bloom, type RunTxResult, type TxReceipt, type VM } from '@ethereumjs/vm'
+import { emptyObjects } from '../arrays.js'
+import { frameResult } from './engine/frame-result.js'
+import { txResult } from './engine/tx-result.js'
 import { equalBytes } from '../hex.js'
 import { JournaledState, NOT_AT_HAND } from '../state/journaled-state.js'
 import { effectiveTip, feeCap } from '../txpool/pool.js'
@@ -65,14 +68,18 @@ export function runPlainTransfer(vm: VM, tx: TypedTransaction, sender: Address, 
   miner.balance += minerValue
   state.setAccount(coinbase, miner)
 
-  const receipt = { status: 1 as const, cumulativeBlockGasUsed: blockGasUsed + gas, bitvector: new Uint8Array(256), logs: [] }
-  return {
-    execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n },
+  // The result in the one shape of every transaction's result (engine/tx-result.ts), its frame's
+  // in the one shape of every frame's (engine/frame-result.ts).
+  const bitvector = new Uint8Array(256)
+  const receipt = { status: 1 as const, cumulativeBlockGasUsed: blockGasUsed + gas, bitvector, logs: emptyObjects<TxReceipt['logs'][number]>() }
+  return txResult({
+    execResult: frameResult({ returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n }),
     totalGasSpent: gas,
+    gasRefund: 0n,
     blockGasSpent: gas,
     amountSpent: spent,
     minerValue,
-    gasRefund: 0n,
+    bloom: new Bloom(bitvector, vm.common),
     receipt,
-  } as unknown as RunTxResult
+  })
 }

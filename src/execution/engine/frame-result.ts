@@ -44,8 +44,8 @@ export type ExecuteFrame<T> = (this: T, message: never) => Promise<EVMResult>
 
 /**
  * `execute` (the library's method) with its frame's result copied into the one shape. The outer
- * object keeps the library's fields (`createdAddress` only where it set one): the engine's
- * runTx spreads it into the transaction's result, whose fields are the library's.
+ * object keeps the library's fields (`createdAddress` only where it set one); the engine's run
+ * of a transaction copies them into its result's one shape (tx-result.ts).
  */
 export function inOneShape<T>(execute: ExecuteFrame<T>): ExecuteFrame<T> {
   return async function (this: T, message: never): Promise<EVMResult> {

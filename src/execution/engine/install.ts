@@ -18,6 +18,7 @@ import { createEVM, EVM, Message } from '@ethereumjs/evm'
 import { fastCall, fastRunInterpreter, type EvmInternals, type ExecuteCall, type FrameInternals, type InterpreterClass, type RunInterpreter } from './fast-call.js'
 import { fastRun, type InterpreterRun as FastRunnable } from './fast-interpreter.js'
 import { inOneShape, type ExecuteFrame } from './frame-result.js'
+import { engineRunCall, type RunCall } from './run-call.js'
 import {
   fastCleanJournal,
   fastCleanup,
@@ -190,6 +191,8 @@ async function install(): Promise<string | undefined> {
     [evmProto, '_executeCall', 'EVM.prototype._executeCall'],
     [evmProto, '_executeCreate', 'EVM.prototype._executeCreate'],
     [evmProto, 'runInterpreter', 'EVM.prototype.runInterpreter'],
+    [evmProto, 'runCall', 'EVM.prototype.runCall'],
+    [evmProto, '_generateAddress', 'EVM.prototype._generateAddress'],
     [journalProto, 'cleanup', 'Journal.prototype.cleanup'],
     [journalProto, 'addAlwaysWarmAddress', 'Journal.prototype.addAlwaysWarmAddress'],
     [journalProto, 'addAlwaysWarmSlot', 'Journal.prototype.addAlwaysWarmSlot'],
@@ -224,6 +227,7 @@ async function install(): Promise<string | undefined> {
   journalProto.addAlwaysWarmSlot = fastWarmSlot(journalProto.addAlwaysWarmSlot as AddAlwaysWarmSlot, (j) => isFast(j))
   journalProto.touchAddress = fastTouchAddress(journalProto.touchAddress as TouchAddress, (j) => isFast(j))
   journalProto.cleanJournal = fastCleanJournal(journalProto.cleanJournal as CleanJournal, (j) => isFast(j))
+  evmProto.runCall = engineRunCall(evmProto.runCall as RunCall, (e: object) => isFast(e))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined
 }

@@ -39,6 +39,11 @@ export const EVM_MEMBERS: readonly Member[] = [
   { name: 'common', kind: 'object', usedBy: 'every patch (fork checks)' },
   { name: 'stateManager', kind: 'object', usedBy: 'fast-call' },
   { name: '_precompiles', kind: 'object', usedBy: 'precompile overrides (precompiles.ts)' },
+  { name: 'runCall', kind: 'function', usedBy: 'run-call (replaced)' },
+  { name: '_executeCreate', kind: 'function', usedBy: 'run-call; frame results in one shape (wrapped, frame-result.ts)' },
+  { name: '_generateAddress', kind: 'function', usedBy: 'run-call (a creation\'s address warmed)' },
+  { name: '_emit', kind: 'function', usedBy: 'run-call (beforeMessage / afterMessage, when listened to)' },
+  { name: 'transientStorage', kind: 'object', usedBy: 'run-call (EIP-1153 checkpoints)' },
 ]
 
 /** Members of an `Interpreter` instance (the class is not exported; reached by a probe opcode). */
@@ -148,8 +153,8 @@ export const MESSAGE_MEMBERS: readonly Member[] = [{ name: '_codeAddress', kind:
  * not on the probe: test/execution/engine/engine.test.ts checks them after a call.
  */
 export const RUN_CALL_MEMBERS: readonly Member[] = [
-  { name: '_block', kind: 'object', usedBy: 'the node\'s own precompiles (block number and time, precompiles.ts)' },
-  { name: '_tx', kind: 'object', usedBy: 'the node\'s own precompiles (tx.origin, precompiles.ts)' },
+  { name: '_block', kind: 'object', usedBy: 'the node\'s own precompiles (block number and time, precompiles.ts); set by run-call too' },
+  { name: '_tx', kind: 'object', usedBy: 'the node\'s own precompiles (tx.origin, precompiles.ts); set by run-call too' },
 ]
 /** Fields of `_block.header` and of `_tx` those precompiles read. */
 export const RUN_CALL_HEADER_MEMBERS: readonly Member[] = [

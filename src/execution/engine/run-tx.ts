@@ -36,6 +36,7 @@ import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { NO_SLOTS } from './fast-journal.js'
 import { fastPaths } from './gate.js'
 import { isFast } from './install.js'
+import { txResult } from './tx-result.js'
 
 /** Transaction types run here: legacy, EIP-2930, EIP-1559. */
 const TYPES = new Set([0, 1, 2])
@@ -298,7 +299,7 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
 
   // No EIP-7702 authorisations here, so no second checkpoint around them: it is always committed.
   evm.eip7928CallPostTargetOog = false
-  const results = (await evm.runCall({
+  const frame = await evm.runCall({
     block,
     gasPrice,
     caller,
@@ -309,37 +310,35 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
     blobVersionedHashes: undefined,
     accessWitness: undefined,
     skipNonceIncrement: true,
-  })) as RunTxResult
+  })
   evm.eip7928CallPostTargetOog = false
   evm.createTxTargetAlive = false
 
-  const exec = results.execResult
-  results.totalGasSpent = exec.executionGasUsed + intrinsicGas
-  let gasRefund = exec.gasRefund ?? 0n
-  results.gasRefund = gasRefund
+  const exec = frame.execResult
+  let totalGasSpent = exec.executionGasUsed + intrinsicGas
+  const gasRefund = exec.gasRefund ?? 0n
+  let reportedRefund = gasRefund
   if (gasRefund !== 0n) {
-    const maxRefund = results.totalGasSpent / common.param('maxRefundQuotient')
-    if (gasRefund > maxRefund) gasRefund = maxRefund
-    results.totalGasSpent -= gasRefund
+    const maxRefund = totalGasSpent / common.param('maxRefundQuotient')
+    totalGasSpent -= gasRefund > maxRefund ? maxRefund : gasRefund
   }
-  if (common.isActivatedEIP(7623) && results.totalGasSpent < floorCost) {
-    results.gasRefund = 0n
-    results.totalGasSpent = floorCost
+  if (common.isActivatedEIP(7623) && totalGasSpent < floorCost) {
+    reportedRefund = 0n
+    totalGasSpent = floorCost
   }
-  results.blockGasSpent = results.totalGasSpent
-  results.amountSpent = results.totalGasSpent * gasPrice
+  const amountSpent = totalGasSpent * gasPrice
 
   const readAgain = accountOf(vm, sync, caller)
   const sender = readAgain instanceof Promise ? await readAgain : readAgain
-  sender.balance += txCost - results.amountSpent
+  sender.balance += txCost - amountSpent
   const putAgain = putAccount(journal, sync, caller, callerKey, sender)
   if (putAgain !== undefined) await putAgain
 
   const miner = header.coinbase
   const readMiner = accountOf(vm, sync, miner)
   const minerAccount = readMiner instanceof Promise ? await readMiner : readMiner
-  results.minerValue = results.totalGasSpent * inclusionFeePerGas
-  minerAccount.balance += results.minerValue
+  const minerValue = totalGasSpent * inclusionFeePerGas
+  minerAccount.balance += minerValue
   const putMiner = putAccount(journal, sync, miner, coinbaseKey, minerAccount)
   if (putMiner !== undefined) await putMiner
 
@@ -364,8 +363,8 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
       for (let q = 0; q < topics.length; q++) bloom.add(topics[q] as Uint8Array)
     }
   }
-  results.bloom = bloom
 
+  let accessList: RunTxResult['accessList']
   if (opts.reportAccessList === true) {
     const list: Array<{ address: `0x${string}`; storageKeys: `0x${string}`[] }> = []
     for (const [address, slots] of journal.accessList as Map<string, Set<string>>) {
@@ -373,17 +372,27 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
       for (const slot of slots) storageKeys.push(`0x${slot}`)
       list.push({ address: `0x${address}`, storageKeys })
     }
-    results.accessList = list
+    accessList = list
   }
 
   const gasUsed = opts.blockGasUsed ?? header.gasUsed
   const receipt = {
     status: exec.exceptionError !== undefined ? 0 : 1,
-    cumulativeBlockGasUsed: gasUsed + results.totalGasSpent,
+    cumulativeBlockGasUsed: gasUsed + totalGasSpent,
     bitvector: bloom.bitvector,
     // No logs as an empty list in the hidden class of a filled one (arrays.ts).
     logs: logs !== undefined && logs.length > 0 ? logs : emptyObjects(),
   }
-  results.receipt = receipt as TxReceipt
-  return results
+  return txResult({
+    createdAddress: frame.createdAddress,
+    execResult: exec,
+    totalGasSpent,
+    gasRefund: reportedRefund,
+    blockGasSpent: totalGasSpent,
+    amountSpent,
+    minerValue,
+    bloom,
+    accessList,
+    receipt: receipt as TxReceipt,
+  })
 }

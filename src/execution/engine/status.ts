@@ -3,7 +3,7 @@ import type { LibraryGate } from './gate.js'
 import type { EngineLibrary } from './version.js'
 
 /** The engine's patches of @ethereumjs/evm (see docs/architecture.md, "The engine"). */
-export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall', 'runTx'] as const
+export const PATCHES = ['jumpCache', 'fastOpcodes', 'fastInterpreter', 'leanEnv', 'fastCall', 'runCall', 'runTx'] as const
 
 /** One of the engine's patches. */
 export type EnginePatch = (typeof PATCHES)[number]

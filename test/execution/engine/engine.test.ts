@@ -32,7 +32,7 @@ describe('engineStatus()', () => {
     try {
       const status = engineStatus()
       expect(status).toMatchObject({ library: '@ethereumjs/evm', version: '10.1.3', bundled: false, reason: undefined })
-      expect(status.patches).toEqual({ jumpCache: true, fastOpcodes: true, fastInterpreter: true, leanEnv: true, fastCall: true, runTx: true })
+      expect(status.patches).toEqual({ jumpCache: true, fastOpcodes: true, fastInterpreter: true, leanEnv: true, fastCall: true, runCall: true, runTx: true })
       expect(status.verifiedVersions).toContain(status.version)
       // Every verified fork is a supported one, which the differential test runs.
       expect([...SUPPORTED_HARDFORKS]).toEqual(expect.arrayContaining([...status.verifiedHardforks]))

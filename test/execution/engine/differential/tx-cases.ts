@@ -107,7 +107,9 @@ function resultOutcome(r: RunTxResult) {
   const exec = r.execResult
   const receipt = r.receipt as RunTxResult['receipt'] & { status?: number }
   return {
-    keys: Object.keys(r),
+    // The fields with a value, in order: the engine's result lists every field of the library's
+    // type, `undefined` where the library's has none (one hidden class, engine/tx-result.ts).
+    keys: Object.keys(r).filter((k) => (r as unknown as Record<string, unknown>)[k] !== undefined),
     gasUsed: exec.executionGasUsed.toString(),
     returnValue: hex(exec.returnValue),
     error: exec.exceptionError?.error,
