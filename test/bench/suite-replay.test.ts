@@ -14,7 +14,7 @@ import type { Job, ReplayResult } from '../../bench/replay/runner.js'
 import { existsSync } from 'node:fs'
 import { CONTESTANTS_DIR } from '../../bench/contest/install.js'
 import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../../bench/replay/scenario.js'
-import { perMethodLines } from '../../bench/replay/report.js'
+import { type PerMethod, perMethodLines } from '../../bench/replay/report.js'
 import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../../bench/replay/clock.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -141,8 +141,8 @@ describe('bench/replay', () => {
   })
 
   it('behavior: perMethodLines lists the methods whose medians differ most, in µs each', () => {
-    const a = [{ x: { n: 10, ms: 0, cpuMs: 10 }, y: { n: 2, ms: 0, cpuMs: 4 } }, { x: { n: 10, ms: 0, cpuMs: 12 }, y: { n: 2, ms: 0, cpuMs: 4 } }]
-    const b = [{ x: { n: 10, ms: 0, cpuMs: 11 }, y: { n: 2, ms: 0, cpuMs: 1 } }, { x: { n: 10, ms: 0, cpuMs: 11 } }]
+    const a: PerMethod[] = [{ x: { n: 10, ms: 0, cpuMs: 10 }, y: { n: 2, ms: 0, cpuMs: 4 } }, { x: { n: 10, ms: 0, cpuMs: 12 }, y: { n: 2, ms: 0, cpuMs: 4 } }]
+    const b: PerMethod[] = [{ x: { n: 10, ms: 0, cpuMs: 11 }, y: { n: 2, ms: 0, cpuMs: 1 } }, { x: { n: 10, ms: 0, cpuMs: 11 } }]
     expect(perMethodLines(a, b, ['EDR', 'finality'])).toEqual([
       '  y (2): EDR 4 ms, finality 1 ms, 2000 → 250 µs each',
       '  x (10): EDR 11 ms, finality 11 ms, 1100 → 1100 µs each',
