@@ -26,7 +26,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runChild } from '../child.js'
-import { knownOptions } from './report.js'
+import { knownOptions, perMethodLines } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
 import { replayRunner, suiteSetup } from './suite-setup.js'
 
@@ -87,13 +87,7 @@ try {
   if (mains(sides.A).length === runs && mains(sides.B).length === runs) {
     console.log(`main thread median: A ${median(mains(sides.A)).toFixed(0)} ms, B ${median(mains(sides.B)).toFixed(0)} ms`)
   }
-  const methods = new Set(Object.values(sides).flatMap((s) => s.results.flatMap((r) => Object.keys(r.perMethod))))
-  const rows = [...methods].map((m) => {
-    const per = (side: { results: ReplayResult[] }) => median(side.results.map((r) => r.perMethod[m]?.cpuMs ?? 0))
-    return { m, n: sides.A.results[0]?.perMethod[m]?.n ?? 0, a: per(sides.A), b: per(sides.B) }
-  })
-  rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
-  for (const r of rows.slice(0, 8)) console.log(`  ${r.m} (${r.n}): A ${r.a.toFixed(0)} ms, B ${r.b.toFixed(0)} ms, ${((1000 * r.a) / Math.max(r.n, 1)).toFixed(0)} → ${((1000 * r.b) / Math.max(r.n, 1)).toFixed(0)} µs each`)
+  for (const line of perMethodLines(sides.A.results.map((r) => r.perMethod), sides.B.results.map((r) => r.perMethod))) console.log(line)
 } finally {
   if (keep === undefined || keep === '') rmSync(tmp, { recursive: true, force: true })
 }

@@ -39,6 +39,26 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
+/** Per-method CPU figures of one run (`ReplayResult.perMethod`, a pass's). */
+export type PerMethod = Record<string, { n: number; ms: number; cpuMs: number }>
+
+/**
+ * The methods whose CPU medians differ most between two sets of runs (A and B: two builds, or
+ * finality and EDR), `top` lines: `name (count): A x ms, B y ms, a → b µs each`. A method a run
+ * lacks counts 0 ms there. `BENCH_REPLAY_PER_REQUEST` undercounts on one core (V8's background
+ * compiles land in whatever request runs); these sums count every request's CPU, all threads.
+ */
+export function perMethodLines(a: readonly PerMethod[], b: readonly PerMethod[], labels: [string, string] = ['A', 'B'], top = 8): string[] {
+  const methods = new Set([...a, ...b].flatMap((r) => Object.keys(r)))
+  const rows = [...methods].map((m) => {
+    const per = (runs: readonly PerMethod[]) => median(runs.map((r) => r[m]?.cpuMs ?? 0))
+    return { m, n: a[0]?.[m]?.n ?? b[0]?.[m]?.n ?? 0, a: per(a), b: per(b) }
+  })
+  rows.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a))
+  const [la, lb] = labels
+  return rows.slice(0, top).map((r) => `  ${r.m} (${r.n}): ${la} ${r.a.toFixed(0)} ms, ${lb} ${r.b.toFixed(0)} ms, ${((1000 * r.a) / Math.max(r.n, 1)).toFixed(0)} → ${((1000 * r.b) / Math.max(r.n, 1)).toFixed(0)} µs each`)
+}
+
 const f = (x: number, d = 0): string => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—')
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '—')
 

@@ -19,8 +19,13 @@
  * EDR's own provider does not know) is answered as Hardhat 2 does, with a new provider from the
  * same config; without it EDR's chain goes on, later transactions fail on their nonces and
  * snapshot ids drift from the recorded ones, for EDR and, through the translation, finality.
+ *
+ * `BENCH_REPLAY_PROFILE_PASS=<n>` (with `Job.passes` ≥ n) runs V8's CPU profiler over pass n alone
+ * and writes it to `BENCH_PROFILE` (default /tmp/replay-pass.cpuprofile), for
+ * `bench/cpuprofile-top.ts`: a warm pass's profile, without the first pass's compiles.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -64,6 +69,8 @@ export interface PassResult {
   mainCpuMs?: number
   createCpuMs: number
   failures: number[]
+  /** Wall and CPU (all threads) ms summed per method, as the first pass's. */
+  perMethod: Record<string, { n: number; ms: number; cpuMs: number }>
 }
 
 export interface ReplayResult {
@@ -314,13 +321,27 @@ async function main(): Promise<void> {
   if (job.clock === 'frozen') await assertFrozenAt(genesisTimeMs(config))
   const create = (): Promise<Provider> =>
     contestant === 'finality' ? createFinality(job, config, addressOf) : contestant === 'edr' ? createEdr(job, config) : createHardhat(job, config, addressOf)
-  const { perRequest, mainThread, ids, ...result } = await replayPass(job, requests, create, true)
+  const profilePass = Number(process.env.BENCH_REPLAY_PROFILE_PASS ?? 0)
+  if (profilePass > passes) throw new Error(`BENCH_REPLAY_PROFILE_PASS=${profilePass} with ${passes} passes`)
+  const profiled = async <T>(pass: number, run: () => Promise<T>): Promise<T> => {
+    if (pass !== profilePass) return run()
+    const session = new Session()
+    session.connect()
+    await session.post('Profiler.enable')
+    await session.post('Profiler.start')
+    const r = await run()
+    const { profile } = await session.post('Profiler.stop')
+    writeFileSync(process.env.BENCH_PROFILE ?? '/tmp/replay-pass.cpuprofile', JSON.stringify(profile))
+    session.disconnect()
+    return r
+  }
+  const { perRequest, mainThread, ids, ...result } = await profiled(1, () => replayPass(job, requests, create, true))
   const laterPasses: PassResult[] = []
   for (let p = 1; p < passes; p++) {
     // A line between passes in what a traced run prints (`--trace-opt`), to count each pass's compiles.
     if (process.env.BENCH_REPLAY_PASS_MARK === '1') process.stdout.write(`REPLAY_PASS ${p + 1}\n`)
-    const r = await replayPass(job, requests, create, false)
-    laterPasses.push({ wallMs: r.wallMs, cpuMs: r.cpuMs, mainCpuMs: r.mainCpuMs, createCpuMs: r.createCpuMs, failures: r.failures })
+    const r = await profiled(p + 1, () => replayPass(job, requests, create, false))
+    laterPasses.push({ wallMs: r.wallMs, cpuMs: r.cpuMs, mainCpuMs: r.mainCpuMs, createCpuMs: r.createCpuMs, failures: r.failures, perMethod: r.perMethod })
   }
   if (passes > 1) result.laterPasses = laterPasses
   // Each request's CPU µs, for comparing the two contestants request by request (BENCH_REPLAY_PER_REQUEST).

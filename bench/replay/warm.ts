@@ -3,8 +3,9 @@
  * on a fresh provider of the same contestant in the same process (runner's `passes`), so it runs
  * on code the passes before compiled and optimised. Alternates finality and EDR processes
  * (`runs` of each), pinned to one core with the clock frozen at the recorded genesis time (as
- * `ab.ts`), and prints each pass's CPU (all threads) and main thread, their medians, and
- * finality's ratio to EDR's same pass.
+ * `ab.ts`), and prints each pass's CPU (all threads) and main thread, their medians,
+ * finality's ratio to EDR's same pass, and per pass the methods whose CPU medians are furthest
+ * from EDR's (the same table as `ab.ts`'s).
  *
  *   npx tsx bench/replay/warm.ts <suite> [dist=dist] [runs=3] [passes=3]
  *
@@ -16,7 +17,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runChild } from '../child.js'
-import { knownOptions } from './report.js'
+import { knownOptions, type PerMethod, perMethodLines } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
 import { replayRunner, suiteSetup } from './suite-setup.js'
 
@@ -35,14 +36,14 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
-/** One process's passes in order: CPU (all threads) and main thread of each. */
-type Passes = Array<{ cpu: number; main: number | undefined }>
+/** One process's passes in order: CPU (all threads), main thread and per-method CPU of each. */
+type Passes = Array<{ cpu: number; main: number | undefined; perMethod: PerMethod }>
 
 function passesOf(r: ReplayResult): Passes {
   const later = r.laterPasses ?? []
   if (later.length !== passes - 1) throw new Error(`the runner answered ${later.length + 1} passes, not ${passes}: a runner without \`passes\`?`)
   for (const p of later) if (p.failures.length !== r.failures.length) throw new Error(`a later pass failed ${p.failures.length} requests, the first ${r.failures.length}`)
-  return [{ cpu: r.cpuMs, main: r.mainCpuMs }, ...later.map((p) => ({ cpu: p.cpuMs, main: p.mainCpuMs }))]
+  return [{ cpu: r.cpuMs, main: r.mainCpuMs, perMethod: r.perMethod }, ...later.map((p) => ({ cpu: p.cpuMs, main: p.mainCpuMs, perMethod: p.perMethod }))]
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'finality-warm-'))
@@ -81,12 +82,17 @@ try {
       show('edr', i + 1, e)
     }
   }
-  const med = (ps: Passes[], pass: number, what: 'cpu' | 'main') => median(ps.map((p) => p[pass]![what] ?? Number.NaN))
+  const med = (ps: Passes[], pass: number, what: 'cpu' | 'main'): number => median(ps.map((p) => p[pass]![what] ?? Number.NaN))
   console.log(`${scenario.name}, ${runs} processes each, core ${core}, load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}; CPU medians, ms (main thread):`)
   for (let pass = 0; pass < passes; pass++) {
     const f = med(results.finality, pass, 'cpu')
     const e = med(results.edr, pass, 'cpu')
     console.log(`  pass ${pass + 1}: finality ${f.toFixed(0)} (${med(results.finality, pass, 'main').toFixed(0)}), EDR ${e.toFixed(0)} (${med(results.edr, pass, 'main').toFixed(0)}), finality/EDR ${(f / e).toFixed(2)}x`)
+  }
+  for (let pass = 0; pass < passes; pass++) {
+    console.log(`pass ${pass + 1}, the methods furthest from EDR's (CPU medians, all threads):`)
+    const of = (ps: Passes[]) => ps.map((p) => p[pass]!.perMethod)
+    for (const line of perMethodLines(of(results.edr), of(results.finality), ['EDR', 'finality'], 6)) console.log(line)
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true })

@@ -14,6 +14,7 @@ import type { Job, ReplayResult } from '../../bench/replay/runner.js'
 import { existsSync } from 'node:fs'
 import { CONTESTANTS_DIR } from '../../bench/contest/install.js'
 import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../../bench/replay/scenario.js'
+import { type PerMethod, perMethodLines } from '../../bench/replay/report.js'
 import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../../bench/replay/clock.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -125,6 +126,27 @@ describe('bench/replay', () => {
     if (existsSync('/proc/thread-self/schedstat')) expect(second.mainCpuMs).toBeLessThanOrEqual(second.cpuMs + 1)
     expect(replay('finality', {}).laterPasses).toBeUndefined()
     expect(() => replay('finality', { passes: 0 })).toThrow(/bad passes 0: a positive integer/)
+  })
+
+  it('behavior: each later pass has its own per-method figures, and BENCH_REPLAY_PROFILE_PASS profiles that pass alone', () => {
+    const profile = path.join(dir, 'pass2.cpuprofile')
+    const r = replay('finality', { edrIds: { '1': '0x7' }, passes: 2 }, { BENCH_REPLAY_PROFILE_PASS: '2', BENCH_PROFILE: profile })
+    const second = r.laterPasses![0]!
+    const counts = (m: ReplayResult['perMethod']) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.n]))
+    expect(counts(second.perMethod)).toEqual(counts(r.perMethod))
+    expect(second.perMethod.eth_sendTransaction?.cpuMs).toBeGreaterThan(0)
+    const written = JSON.parse(readFileSync(profile, 'utf8')) as { nodes: unknown[]; samples: unknown[] }
+    expect(written.nodes.length).toBeGreaterThan(0)
+    expect(() => replay('finality', { passes: 2 }, { BENCH_REPLAY_PROFILE_PASS: '3' })).toThrow(/BENCH_REPLAY_PROFILE_PASS=3 with 2 passes/)
+  })
+
+  it('behavior: perMethodLines lists the methods whose medians differ most, in µs each', () => {
+    const a: PerMethod[] = [{ x: { n: 10, ms: 0, cpuMs: 10 }, y: { n: 2, ms: 0, cpuMs: 4 } }, { x: { n: 10, ms: 0, cpuMs: 12 }, y: { n: 2, ms: 0, cpuMs: 4 } }]
+    const b: PerMethod[] = [{ x: { n: 10, ms: 0, cpuMs: 11 }, y: { n: 2, ms: 0, cpuMs: 1 } }, { x: { n: 10, ms: 0, cpuMs: 11 } }]
+    expect(perMethodLines(a, b, ['EDR', 'finality'])).toEqual([
+      '  y (2): EDR 4 ms, finality 1 ms, 2000 → 250 µs each',
+      '  x (10): EDR 11 ms, finality 11 ms, 1100 → 1100 µs each',
+    ])
   })
 
   it("maps the recorded line onto EDR's own provider config", () => {

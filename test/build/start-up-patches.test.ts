@@ -3,7 +3,7 @@
  * libraries' results: each patch's text is found in the installed library, and the replaced code
  * computes what the library's own code computes. The data-gas counts (a transaction's data gas and
  * its EIP-7623 calldata floor) are run side by side, the library's lines and the patch's, on
- * data of every shape. keccak256 through the functions the hash-wasm patch exposes equals noble's.
+ * data of every shape, and so is bigIntToBytes on values of every size and on what it refuses. keccak256 through the functions the hash-wasm patch exposes equals noble's.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js'
+import { hexToBytes, padToEven } from '@ethereumjs/util'
 import type { IHasher } from 'hash-wasm'
 import { describe, expect, it } from 'vitest'
 import { START_UP_PATCHES } from '../../tsup.config.js'
@@ -70,6 +72,31 @@ describe('the build\'s start-up patches', () => {
     const patched = new Function('tx', 'start', `let tokens = start;\n${p.to}\nreturn tokens`) as (tx: unknown, start: bigint) => bigint
     for (const data of samples()) expect(patched({ data }, 0n)).toBe(library({ data }, 0n))
     expect(patched({ data: Uint8Array.of(0, 1, 0, 2) }, 0n)).toBe(10n)
+  })
+
+  it('behavior: bigIntToBytes without the prefix gives the library\'s bytes, and a negative or a non-bigint the library\'s answer', () => {
+    const p = patch('bigIntToBytes of a non-negative bigint')
+    const make = (line: string) =>
+      new Function('hexToBytes', 'hexToBytesNoble', 'padToEven', `return (num, littleEndian = false) => {\n${line}\nreturn littleEndian ? bytes.reverse() : bytes\n}`)(
+        hexToBytes,
+        nobleHexToBytes,
+        padToEven,
+      ) as (num: unknown, littleEndian?: boolean) => Uint8Array
+    const library = make(p.from)
+    const patched = make(p.to)
+    const answer = (f: typeof library, num: unknown, le?: boolean): string => {
+      try {
+        return Buffer.from(f(num, le)).toString('hex')
+      } catch (e) {
+        return `threw ${(e as Error).message}`
+      }
+    }
+    const values: unknown[] = [0n, 1n, 15n, 16n, 255n, 256n, 0xabcn, 2n ** 64n - 1n, 2n ** 160n - 1n, 2n ** 255n, 2n ** 256n - 1n, 2n ** 300n + 7n, -1n, -(2n ** 70n), 0, 5, 1.5, -3, 'ff']
+    for (let i = 0n; i < 300n; i += 7n) values.push(3n ** i)
+    for (const v of values) for (const le of [false, true]) expect(answer(patched, v, le), `${String(v)} ${le}`).toBe(answer(library, v, le))
+    expect(answer(patched, 0x0102n)).toBe('0102')
+    expect(answer(patched, 0x102n)).toBe('0102')
+    expect(answer(patched, -1n)).toMatch(/^threw /)
   })
 
   it('behavior: keccak256 through the keccak module\'s exposed functions equals noble\'s, kept, from hex and across the 16 KB input area', async () => {

@@ -130,6 +130,7 @@ interface CleanLike extends WarmLike {
   commit(): Promise<void>
   revert(): Promise<void>
   addAlwaysWarmSlot(address: string, slot: string, addToAccessList?: boolean): void
+  isWarmedAddress(address: Uint8Array): boolean
   addWarmedAddress(address: Uint8Array): void
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
@@ -225,5 +226,42 @@ describe('the journal between runs', () => {
     }
     expect(keys[0]).toEqual(keys[1])
     expect(keys[0]).toEqual(['00000000000000000000000000000000000000fe', A])
+  })
+
+  it('behavior: isWarmedAddress and addWarmedAddress answer and record as the library, through checkpoints, reverts and a reported access list', async () => {
+    const C = createAddressFromString('0x00000000000000000000000000000000000000C1')
+    const seen: unknown[][] = []
+    for (const engine of [true, false]) {
+      const j = await journalOf(engine)
+      const steps: unknown[] = []
+      const asked = () => [A, B].map((a) => j.isWarmedAddress(createAddressFromString(`0x${a}`).bytes)).concat(j.isWarmedAddress(C.bytes))
+      j.cleanJournal()
+      j.accessList = undefined
+      j.addAlwaysWarmAddress(B)
+      steps.push(asked())
+      await j.checkpoint()
+      j.addWarmedAddress(createAddressFromString(`0x${A}`).bytes)
+      j.addWarmedAddress(createAddressFromString(`0x${A}`).bytes)
+      steps.push(asked(), contents(j))
+      await j.revert()
+      steps.push(asked(), contents(j))
+      j.accessList = new Map()
+      await j.checkpoint()
+      // Another array of C's bytes, and a view into a larger one: the key is the bytes'.
+      const wide = new Uint8Array(24)
+      wide.set(C.bytes, 2)
+      j.addWarmedAddress(wide.subarray(2, 22))
+      j.addWarmedAddress(createAddressFromString(`0x${B}`).bytes)
+      steps.push(asked(), contents(j), [...j.accessList.keys()])
+      await j.commit()
+      steps.push(asked(), contents(j))
+      seen.push(steps)
+    }
+    expect(seen[0]).toEqual(seen[1])
+    expect(seen[0]![0]).toEqual([false, true, false])
+    expect(seen[0]![1]).toEqual([true, true, false])
+    expect(seen[0]![3]).toEqual([false, true, false])
+    expect(seen[0]![5]).toEqual([false, true, true])
+    expect(seen[0]![7]).toEqual([keyOf(C.bytes), B])
   })
 })

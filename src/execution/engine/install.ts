@@ -24,10 +24,14 @@ import {
   fastCleanup,
   fastWarmAddress,
   fastTouchAddress,
+  fastIsWarmedAddress,
+  fastAddWarmedAddress,
   fastWarmSlot,
   type AddAlwaysWarmAddress,
   type AddAlwaysWarmSlot,
   type CleanJournal,
+  type IsWarmedAddress,
+  type AddWarmedAddress,
   type Cleanup,
   type JournalInternals,
   type TouchAddress,
@@ -198,6 +202,8 @@ async function install(): Promise<string | undefined> {
     [journalProto, 'addAlwaysWarmSlot', 'Journal.prototype.addAlwaysWarmSlot'],
     [journalProto, 'cleanJournal', 'Journal.prototype.cleanJournal'],
     [journalProto, 'touchAddress', 'Journal.prototype.touchAddress'],
+    [journalProto, 'isWarmedAddress', 'Journal.prototype.isWarmedAddress'],
+    [journalProto, 'addWarmedAddress', 'Journal.prototype.addWarmedAddress'],
   ] as const) {
     if (!Object.hasOwn(proto, name) || typeof proto[name] !== 'function') missing.push(`${what} (not a method of the class itself)`)
   }
@@ -227,6 +233,8 @@ async function install(): Promise<string | undefined> {
   journalProto.addAlwaysWarmSlot = fastWarmSlot(journalProto.addAlwaysWarmSlot as AddAlwaysWarmSlot, (j) => isFast(j))
   journalProto.touchAddress = fastTouchAddress(journalProto.touchAddress as TouchAddress, (j) => isFast(j))
   journalProto.cleanJournal = fastCleanJournal(journalProto.cleanJournal as CleanJournal, (j) => isFast(j))
+  journalProto.isWarmedAddress = fastIsWarmedAddress(journalProto.isWarmedAddress as IsWarmedAddress, (j) => isFast(j))
+  journalProto.addWarmedAddress = fastAddWarmedAddress(journalProto.addWarmedAddress as AddWarmedAddress, (j) => isFast(j))
   evmProto.runCall = engineRunCall(evmProto.runCall as RunCall, (e: object) => isFast(e))
   evmProto.runInterpreter = fastRunInterpreter(runInterpreter, interpreter.constructor as unknown as InterpreterClass, (e: FrameInternals) => isFast(e))
   return undefined

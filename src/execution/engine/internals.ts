@@ -92,6 +92,8 @@ export const JOURNAL_MEMBERS: readonly Member[] = [
   { name: 'journalHeight', kind: 'number', usedBy: 'fast journal clean-up, the engine\'s runTx (a clean journal)' },
   { name: 'deleteAccount', kind: 'function', usedBy: 'fast journal clean-up' },
   { name: 'touchAddress', kind: 'function', usedBy: 'fast-call (value transfer, frame-state.ts); replaced: keyed by addressKey (fast-journal.ts); the engine\'s runTx' },
+  { name: 'isWarmedAddress', kind: 'function', usedBy: 'replaced: keyed by keyOf (fast-journal.ts)' },
+  { name: 'addWarmedAddress', kind: 'function', usedBy: 'fast storage (a slot\'s address); replaced: keyed by keyOf (fast-journal.ts)' },
   { name: 'touchAccount', kind: 'function', usedBy: 'fast touchAddress (fast-journal.ts)' },
   { name: 'touched', kind: 'object', usedBy: 'fast journal clean-up, the engine\'s runTx (a clean journal)' },
   { name: 'alwaysWarmJournal', kind: 'object', usedBy: 'fast warm addresses (fast-journal.ts), fast storage, the engine\'s runTx (warm addresses without slots)' },
