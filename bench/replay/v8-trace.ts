@@ -1,14 +1,19 @@
 /**
- * Reads V8's `--trace-opt --trace-deopt` output (Node 20, V8 11.3): how many optimising compiles
- * each function had and how long their compile jobs took, and every deoptimisation with its kind
- * and reason. A function compiled several times is one that deoptimised (or was invalidated) and
- * was compiled again: on one core each compile is CPU the suite pays (docs/performance.md,
- * "V8's optimising compiles").
+ * Reads V8's `--trace-opt --trace-deopt` output (Node 20's V8 11.3 to Node 24's 13.6): how many
+ * optimising compiles each function had in each tier and how long their compile jobs took, and
+ * every deoptimisation with its kind and reason. A function compiled several times in one tier is
+ * one that deoptimised (or was invalidated) and was compiled again: on one core each compile is
+ * CPU the suite pays (docs/performance.md, "V8's optimising compiles"). From Node 22 on, Maglev
+ * compiles a hot function before TurboFan does, so a function's first Maglev and first TurboFan
+ * compile are counted apart; Node 24 names TurboFan's target `TURBOFAN_JS`. An on-stack
+ * replacement (`OSR`) is a compile of its tier too.
  */
 
 /** One function's optimising compiles (one shared function info: several functions may share a name). */
 export interface CompiledFunction {
   name: string
+  /** The optimising tier: TurboFan, or Maglev (on by default from Node 22). */
+  tier: 'turbofan' | 'maglev'
   compiles: number
   /** The compile jobs' summed times as V8 prints them (prepare + execute + finalize, ms, wall). */
   ms: number
@@ -30,8 +35,8 @@ export interface V8Trace {
   totalDeopts: number
 }
 
-const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (?:TURBOFAN|MAGLEV)\)(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
-const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = 0x[0-9a-f]+\)>/
+const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction ?(.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (TURBOFAN|TURBOFAN_JS|MAGLEV)\)(?: OSR)?(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
+const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ?(.*?) \(sfi = 0x[0-9a-f]+\)>/
 
 /** Parses the trace's lines; other lines are ignored. An anonymous function is `(anonymous)`. */
 export function parseV8Trace(text: string): V8Trace {
@@ -44,10 +49,11 @@ export function parseV8Trace(text: string): V8Trace {
     const c = COMPILED.exec(line)
     if (c !== null) {
       const name = c[1] || '(anonymous)'
-      const ms = c[3] === undefined ? 0 : Number(c[3]) + Number(c[4]) + Number(c[5])
+      const tier = c[3] === 'MAGLEV' ? 'maglev' : 'turbofan'
+      const ms = c[4] === undefined ? 0 : Number(c[4]) + Number(c[5]) + Number(c[6])
       // One function is one shared function info: functions of one name are told apart by it.
-      const key = `${name}\0${c[2]}`
-      const f = compiles.get(key) ?? { name, compiles: 0, ms: 0 }
+      const key = `${name}\0${c[2]}\0${tier}`
+      const f = compiles.get(key) ?? { name, tier, compiles: 0, ms: 0 }
       f.compiles++
       f.ms += ms
       compiles.set(key, f)

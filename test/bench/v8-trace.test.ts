@@ -22,7 +22,7 @@ describe('parseV8Trace', () => {
     expect(t.totalCompiles).toBe(4)
     expect(t.totalDeopts).toBe(3)
     expect(t.totalCompileMs).toBeCloseTo(155.75, 2)
-    expect(t.compiles[0]).toEqual({ name: '_runTx', compiles: 2, ms: 155 })
+    expect(t.compiles[0]).toEqual({ name: '_runTx', tier: 'turbofan', compiles: 2, ms: 155 })
     // Another function of the same name (another shared function info) is counted apart.
     expect(t.compiles.filter((f) => f.name === '_runTx').map((f) => f.compiles)).toEqual([2, 1])
     expect(t.compiles).toContainEqual(expect.objectContaining({ name: '(anonymous)', compiles: 1 }))
@@ -30,6 +30,30 @@ describe('parseV8Trace', () => {
       { name: '_runTx', kind: 'deopt-eager', reason: 'not a BigInt64', count: 2 },
       { name: 'loop', kind: 'deopt-lazy', reason: '(unknown)', count: 1 },
     ])
+  })
+
+  // Node 24 (V8 13.6): Maglev first, TurboFan's target named TURBOFAN_JS, on-stack replacements marked OSR.
+  it('counts Maglev and TurboFan compiles apart, on-stack replacements included (Node 22 and 24)', () => {
+    const t = parseV8Trace(
+      [
+        '[completed compiling 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target MAGLEV) - took 0.001, 0.248, 0.004 ms]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target MAGLEV) OSR - took 0.000, 0.286, 0.006 ms]',
+        '[completed compiling 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target TURBOFAN_JS) - took 0.019, 1.127, 0.012 ms]',
+        '[completed optimizing 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target TURBOFAN_JS)]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target TURBOFAN_JS) OSR - took 0.016, 1.156, 0.006 ms]',
+        '[bailout (kind: deopt-eager, reason: not a Smi): begin. deoptimizing 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)>, 0x29fc041440e1 <Code TURBOFAN_JS>, opt id 3, bytecode offset 38]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target TURBOFAN_JS) OSR - took 0.003, 7.014, 0.025 ms]',
+      ].join('\n'),
+    )
+    expect(t.totalCompiles).toBe(5)
+    expect(t.totalCompileMs).toBeCloseTo(0.253 + 0.292 + 1.158 + 1.178 + 7.042, 3)
+    expect(t.compiles.map((f) => [f.name, f.tier, f.compiles])).toEqual([
+      ['(anonymous)', 'turbofan', 2],
+      ['f', 'turbofan', 1],
+      ['(anonymous)', 'maglev', 1],
+      ['f', 'maglev', 1],
+    ])
+    expect(t.deopts).toEqual([{ name: '(anonymous)', kind: 'deopt-eager', reason: 'not a Smi', count: 1 }])
   })
 
   it('finds nothing in output without trace lines', () => {
