@@ -12,6 +12,9 @@
  * `npm run bench:contest`) prints its own table, then the replay of EDR's recorded real-suite
  * request streams (`replay.ts`, also alone as `npm run bench:replay`; skipped, with one line
  * saying where the files go, when they are absent). `BENCH_KINDS=replay` selects it alone.
+ * The replay runs under the running Node and Node 24, the active LTS (`BENCH_REPLAY_NODES`,
+ * default `current,24`; Node 24 installed into bench/nodes/24 from the npm registry the first
+ * time): under Node 20 or 22 that is the replay twice; `BENCH_REPLAY_NODES=current` once.
  *
  * No timing assertions: the run fails only if a workload does not do what it claims
  * (a receipt not 0x1, the block number not advancing by N, an eth_call not decoding).

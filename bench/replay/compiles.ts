@@ -13,6 +13,9 @@
  * keeps the raw trace; `BENCH_TRACE_FLAGS` adds node flags (e.g. `--trace-deopt-verbose`).
  * `BENCH_REPLAY_PASSES=<n>` replays the stream n times in the one process, each on a fresh node
  * (the runner's `passes`), and prints each pass's counts too: what a warm process still compiles.
+ * `BENCH_REPLAY_NODES` (default `current`) as for `ab.ts`: each Node in turn (with several,
+ * `BENCH_TRACE_OUT` gains the version: `<file>.v24.22.3`); from Node 22 on, Maglev's compiles
+ * are counted apart from TurboFan's (`replay/v8-trace.ts`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -38,32 +41,34 @@ try {
   const { bundle, clockEnv, wanted } = await replayRunner(setup, tmp)
   const url = pathToFileURL(path.resolve(dist, 'index.js')).href
   const known = await knownOptions(url, wanted)
-  const idsFile = path.join(tmp, 'edr-ids.json')
-  const edrJob = path.join(tmp, 'edr.job.json')
-  writeFileSync(edrJob, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock } satisfies Job))
-  await runChild({ argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, 'edr', edrJob], resultPrefix: 'REPLAY_RESULT', timeoutMs: 30 * 60_000, label: `${scenario.name} on EDR`, env: clockEnv })
-  const job = path.join(tmp, 'finality.job.json')
-  writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock, passes } satisfies Job))
-  const run = spawnSync('taskset', ['-c', core, process.execPath, '--trace-opt', '--trace-deopt', ...(process.env.BENCH_TRACE_FLAGS ?? '').split(' ').filter(Boolean), bundle, scenario.file, 'finality', job], {
-    env: { ...process.env, ...clockEnv, NODE_OPTIONS: '', BENCH_REPLAY_PASS_MARK: '1' },
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  })
-  if (run.status !== 0) throw new Error(`the traced replay exited with ${run.status ?? run.signal}:\n${run.stderr.slice(-4000)}`)
-  if (process.env.BENCH_TRACE_OUT !== undefined) writeFileSync(process.env.BENCH_TRACE_OUT, run.stdout)
-  const trace = parseV8Trace(run.stdout)
-  console.log(`${scenario.name} on ${path.relative(ROOT, path.resolve(dist)) || dist}: ${trace.totalCompiles} optimising compiles (${trace.totalCompileMs.toFixed(0)} ms of compile jobs, wall), ${trace.totalDeopts} deopts`)
-  console.log(`  by tier: ${Object.entries(trace.byTier).map(([tier, t]) => `${tier} ${t.compiles} (${t.ms.toFixed(0)} ms)`).join(', ')} (${process.version})`)
-  if (passes > 1) {
-    run.stdout.split(/^REPLAY_PASS \d+$/m).forEach((part, i) => {
-      const t = parseV8Trace(part)
-      console.log(`  pass ${i + 1}: ${t.totalCompiles} optimising compiles (${t.totalCompileMs.toFixed(0)} ms), ${t.totalDeopts} deopts${i === 0 ? '' : `: ${t.deopts.map((d) => `${d.name} (${d.reason})`).join('; ')}`}`)
+  for (const node of setup.nodes) {
+    const idsFile = path.join(tmp, 'edr-ids.json')
+    const edrJob = path.join(tmp, 'edr.job.json')
+    writeFileSync(edrJob, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, writeIdsTo: idsFile, clock } satisfies Job))
+    await runChild({ argv: ['taskset', '-c', core, node.bin, bundle, scenario.file, 'edr', edrJob], resultPrefix: 'REPLAY_RESULT', timeoutMs: 30 * 60_000, label: `${scenario.name} on EDR (node ${node.version})`, env: clockEnv })
+    const job = path.join(tmp, 'finality.job.json')
+    writeFileSync(job, JSON.stringify({ root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, edrIds: JSON.parse(readFileSync(idsFile, 'utf8')), clock, passes } satisfies Job))
+    const run = spawnSync('taskset', ['-c', core, node.bin, '--trace-opt', '--trace-deopt', ...(process.env.BENCH_TRACE_FLAGS ?? '').split(' ').filter(Boolean), bundle, scenario.file, 'finality', job], {
+      env: { ...process.env, ...clockEnv, NODE_OPTIONS: '', BENCH_REPLAY_PASS_MARK: '1' },
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
     })
+    if (run.status !== 0) throw new Error(`the traced replay exited with ${run.status ?? run.signal}:\n${run.stderr.slice(-4000)}`)
+    if (process.env.BENCH_TRACE_OUT !== undefined) writeFileSync(setup.nodes.length > 1 ? `${process.env.BENCH_TRACE_OUT}.${node.version}` : process.env.BENCH_TRACE_OUT, run.stdout)
+    const trace = parseV8Trace(run.stdout)
+    console.log(`${scenario.name} on ${path.relative(ROOT, path.resolve(dist)) || dist}, node ${node.version}: ${trace.totalCompiles} optimising compiles (${trace.totalCompileMs.toFixed(0)} ms of compile jobs, wall), ${trace.totalDeopts} deopts`)
+    console.log(`  by tier: ${Object.entries(trace.byTier).map(([tier, t]) => `${tier} ${t.compiles} (${t.ms.toFixed(0)} ms)`).join(', ')}`)
+    if (passes > 1) {
+      run.stdout.split(/^REPLAY_PASS \d+$/m).forEach((part, i) => {
+        const t = parseV8Trace(part)
+        console.log(`  pass ${i + 1}: ${t.totalCompiles} optimising compiles (${t.totalCompileMs.toFixed(0)} ms), ${t.totalDeopts} deopts${i === 0 ? '' : `: ${t.deopts.map((d) => `${d.name} (${d.reason})`).join('; ')}`}`)
+      })
+    }
+    console.log(`\nfunctions compiled more than once, by summed compile time:`)
+    for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}${f.tier === 'Maglev' ? ' (Maglev)' : ''}${f.osr ? ' (OSR)' : ''}`)
+    console.log(`\ndeopts by function and reason:`)
+    for (const d of trace.deopts.slice(0, top)) console.log(`  ${String(d.count).padStart(3)}  ${d.name}: ${d.kind}, ${d.reason}`)
   }
-  console.log(`\nfunctions compiled more than once, by summed compile time:`)
-  for (const f of trace.compiles.filter((f) => f.compiles > 1).slice(0, top)) console.log(`  ${f.compiles}x ${f.ms.toFixed(1).padStart(7)} ms  ${f.name}${f.tier === 'Maglev' ? ' (Maglev)' : ''}${f.osr ? ' (OSR)' : ''}`)
-  console.log(`\ndeopts by function and reason:`)
-  for (const d of trace.deopts.slice(0, top)) console.log(`  ${String(d.count).padStart(3)}  ${d.name}: ${d.kind}, ${d.reason}`)
 } finally {
   rmSync(tmp, { recursive: true, force: true })
 }

@@ -5,8 +5,10 @@ import type { ReplayClock } from './clock.js'
 import type { ReplayResult } from './runner.js'
 import { finalityOptions, loadScenario, unmappedSettings } from './scenario.js'
 
-/** Runs of one scenario on one core setting. */
+/** Runs of one scenario on one core setting under one Node. */
 export interface Entry {
+  /** The Node both contestants ran under (`v24.22.3`). */
+  node: string
   scenario: string
   cores: string
   edr: ReplayResult[]
@@ -86,10 +88,11 @@ interface ReportInput {
   /** Which EDR was replayed: `@nomicfoundation/edr <version>` or Hardhat 2's in-process network. */
   reference: string
   clock: ReplayClock
+  /** The Node versions replayed under, in order: a section of the report each. */
+  nodes: ReadonlyArray<{ version: string; from: string }>
 }
 
 export function renderReport(input: ReportInput): string {
-  const { runs, snapshot } = input
   const out: string[] = []
   out.push(`Real suites: EDR's recorded request streams, finality against ${input.reference}: medians of ${input.reps} runs, fresh process each, alternating`)
   out.push(
@@ -97,8 +100,19 @@ export function renderReport(input: ReportInput): string {
       ? "clock: frozen at each suite's recorded genesis time (libfaketime, both processes): the chains' times do not depend on the replay's speed"
       : "clock: the wall clock from each suite's recorded genesis time: a replay much slower than EDR's own may see the suites' absolute timestamps fall behind (BENCH_REPLAY_CLOCK=frozen)",
   )
-  out.push(`load average at the end: ${input.load} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version})`)
-  out.push('')
+  out.push(`load average at the end: ${input.load} (${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'}); Node versions: ${input.nodes.map((n) => `${n.version} (${n.from})`).join(', ')}, EDR and finality under the same one in each row`)
+  for (const node of input.nodes) {
+    const runs = Object.fromEntries(Object.entries(input.runs).filter(([, e]) => e.node === node.version))
+    out.push('', `## Node ${node.version} (${node.from})`, '', ...nodeSection(node.version, runs, input))
+  }
+  if (input.nodes.length > 1) out.push(...acrossNodes(input))
+  return out.join('\n')
+}
+
+/** The table, each run, the failures' agreement and the per-method profile of one Node's runs. */
+function nodeSection(node: string, runs: Runs, input: ReportInput): string[] {
+  const { snapshot } = input
+  const out: string[] = []
   out.push('| suite | cores | requests | EDR wall ms | finality wall ms | finality / EDR | EDR cpu ms | finality cpu ms | cpu finality / EDR | failing: snapshot / EDR / finality | finality vs snapshot | EDR vs snapshot |')
   out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |')
   for (const e of Object.values(runs)) {
@@ -112,20 +126,41 @@ export function renderReport(input: ReportInput): string {
     out.push(`| ${e.scenario} | ${e.cores} | ${f(fin.requests)} | ${f(ew)} | ${f(fw)} | ${ratio(fw, ew)} | ${f(ec)} | ${f(fc)} | ${ratio(fc, ec)} | ${ref?.length ?? '—'} / ${edr.failures.length} / ${fin.failures.length} | ${agreement(fin.failures, ref)} | ${agreement(edr.failures, ref)} |`)
   }
   out.push('')
-  out.push('each run, wall ms (EDR | finality):')
+  out.push(`each run, node ${node}, wall ms (EDR | finality):`)
   for (const e of Object.values(runs)) out.push(`  ${e.scenario}, ${e.cores} core(s): ${e.edr.map((r) => f(r.wallMs)).join(' ')} | ${e.finality.map((r) => f(r.wallMs)).join(' ')}`)
   out.push('')
   for (const name of input.scenarios) out.push(...agreementDetail(name, runs, snapshot, input))
   // Per method for every core setting: the one-core rows are the ones a parallel runner's worker feels.
   for (const e of Object.values(runs)) out.push(...profile(e))
-  return out.join('\n')
+  return out
+}
+
+/** Each suite and core setting's CPU medians under every Node, side by side. */
+function acrossNodes(input: ReportInput): string[] {
+  const out = ['## CPU by Node version (medians, ms: finality / EDR)', '']
+  out.push(`| suite | cores | ${input.nodes.map((n) => `${n.version} finality | ${n.version} EDR | ${n.version} ratio`).join(' | ')} |`)
+  out.push(`| --- | ---: | ${input.nodes.map(() => '---: | ---: | ---:').join(' | ')} |`)
+  const rows = new Map<string, Entry[]>()
+  for (const e of Object.values(input.runs)) rows.set(`${e.scenario}|${e.cores}`, [...(rows.get(`${e.scenario}|${e.cores}`) ?? []), e])
+  for (const entries of rows.values()) {
+    const cells = input.nodes.map((n) => {
+      const e = entries.find((x) => x.node === n.version)
+      if (e === undefined) return '— | — | —'
+      const fc = median(e.finality.map((r) => r.cpuMs))
+      const ec = median(e.edr.map((r) => r.cpuMs))
+      return `${f(fc)} | ${f(ec)} | ${ratio(fc, ec)}`
+    })
+    out.push(`| ${entries[0]!.scenario} | ${entries[0]!.cores} | ${cells.join(' | ')} |`)
+  }
+  out.push('')
+  return out
 }
 
 /** Mapping notes and every request where finality's failures differ from the snapshot's. */
 function agreementDetail(name: string, runs: Runs, snapshot: Record<string, number[]> | undefined, input: ReportInput): string[] {
   const entry = Object.values(runs).find((e) => e.scenario === name)
   if (entry === undefined) return []
-  const out: string[] = [`${name}:`]
+  const out: string[] = [`${name}, node ${entry.node}:`]
   const { config, requests } = loadScenario(path.join(input.dir, `${name}.jsonl.gz`))
   const dropped = Object.keys(finalityOptions(config, () => '0x')).filter((k) => !input.known.includes(k))
   if (dropped.includes('initialDate')) dropped.splice(dropped.indexOf('initialDate'), 1, 'initialDate (mapped onto a clock shifted to the recorded genesis time)')
@@ -175,7 +210,7 @@ function profile(e: Entry): string[] {
   })
   // By CPU time: on a loaded machine the wall time is mostly waiting for a core.
   rows.sort((a, b) => b.finCpu - b.edrCpu - (a.finCpu - a.edrCpu))
-  const out = [`per method, ${e.scenario}, ${e.cores} core(s) (ms summed over the requests, medians of the runs, largest CPU difference first; creation: EDR ${f(median(e.edr.map((r) => r.createMs)), 1)} ms, finality ${f(median(e.finality.map((r) => r.createMs)), 1)} ms):`]
+  const out = [`per method, ${e.scenario}, ${e.cores} core(s), node ${e.node} (ms summed over the requests, medians of the runs, largest CPU difference first; creation: EDR ${f(median(e.edr.map((r) => r.createMs)), 1)} ms, finality ${f(median(e.finality.map((r) => r.createMs)), 1)} ms):`]
   out.push('| method | requests | EDR cpu ms | finality cpu ms | EDR cpu µs/req | finality cpu µs/req | cpu finality / EDR | cpu finality − EDR ms | wall EDR ms | wall finality ms |')
   out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of rows.slice(0, 12)) {

@@ -2,13 +2,15 @@
  * What `ab.ts`, `compiles.ts` and `warm.ts` (replays of one suite in processes pinned to a core)
  * set up alike from their arguments and environment: the repository, the core (`BENCH_AB_CORE`,
  * default 0), where EDR is installed (`BENCH_CONTESTANTS_DIR`), the scenario named like `suite`,
- * and the clock (`BENCH_REPLAY_CLOCK`, else `defaultClock`) with libfaketime found for a frozen
- * one; then the runner they start ({@link replayRunner}).
+ * the clock (`BENCH_REPLAY_CLOCK`, else `defaultClock`) with libfaketime found for a frozen
+ * one, and the Node versions their processes run under (`BENCH_REPLAY_NODES`, default the
+ * running one; `replay/nodes.ts`); then the runner they start ({@link replayRunner}).
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bundleChildren } from '../child.js'
 import { findLibfaketime, frozenClockEnv, parseReplayClock, type ReplayClock } from './clock.js'
+import { replayNodes, type ReplayNode } from './nodes.js'
 import { finalityOptions, genesisTimeMs, listScenarios, loadScenario, scenariosDir } from './scenario.js'
 
 export interface SuiteSetup {
@@ -19,9 +21,15 @@ export interface SuiteSetup {
   clock: ReplayClock
   /** libfaketime's path, for a frozen clock. */
   faketime: string | undefined
+  /** The Nodes to run the replay's processes under, in order (`BENCH_REPLAY_NODES`, default `current`). */
+  nodes: ReplayNode[]
 }
 
-/** Throws, naming `tool`, when no scenario matches or a frozen clock has no libfaketime. */
+/**
+ * Throws, naming `tool`, when no scenario matches or a frozen clock has no libfaketime, and
+ * naming the entry when `BENCH_REPLAY_NODES` names no Node the bench pins; installs the pinned
+ * Nodes it names when needed.
+ */
 export function suiteSetup(tool: string, suite: string, defaultClock: ReplayClock): SuiteSetup {
   const root = fileURLToPath(new URL('../..', import.meta.url))
   const scenario = listScenarios(scenariosDir(root)).scenarios.find((s) => s.name.includes(suite))
@@ -38,6 +46,7 @@ export function suiteSetup(tool: string, suite: string, defaultClock: ReplayCloc
     scenario,
     clock,
     faketime,
+    nodes: replayNodes('current', (message) => process.stderr.write(`[${tool}] ${message}\n`)),
   }
 }
 

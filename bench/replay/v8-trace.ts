@@ -40,8 +40,8 @@ export interface V8Trace {
   byTier: Record<string, { compiles: number; ms: number }>
 }
 
-const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (TURBOFAN|TURBOFAN_JS|MAGLEV)\)( OSR)?(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
-const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction (.*?) \(sfi = 0x[0-9a-f]+\)>/
+const COMPILED = /^\[completed compiling 0x[0-9a-f]+ <JSFunction ?(.*?) \(sfi = (0x[0-9a-f]+)\)> \(target (TURBOFAN|TURBOFAN_JS|MAGLEV)\)( OSR)?(?: - took ([\d.]+), ([\d.]+), ([\d.]+) ms)?\]/
+const DEOPT = /^\[bailout \(kind: ([a-z-]+), reason: (.*?)\): begin\. deoptimizing 0x[0-9a-f]+ <JSFunction ?(.*?) \(sfi = 0x[0-9a-f]+\)>/
 
 /** Parses the trace's lines; other lines are ignored. An anonymous function is `(anonymous)`. */
 export function parseV8Trace(text: string): V8Trace {

@@ -10,7 +10,8 @@
  *   npx tsx bench/replay/warm.ts <suite> [dist=dist] [runs=3] [passes=3]
  *
  * `<suite>` is part of a scenario's name (`safe`); `<dist>` a build's `dist/` inside this
- * repository. `BENCH_AB_CORE`, `BENCH_CONTESTANTS_DIR` and `BENCH_REPLAY_CLOCK` as for `ab.ts`.
+ * repository. `BENCH_AB_CORE`, `BENCH_CONTESTANTS_DIR`, `BENCH_REPLAY_CLOCK` and
+ * `BENCH_REPLAY_NODES` (default `current`; each Node in turn) as for `ab.ts`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -51,48 +52,51 @@ try {
   const { bundle, clockEnv, wanted } = await replayRunner(setup, tmp)
   const url = pathToFileURL(path.resolve(dist, 'index.js')).href
   const known = await knownOptions(url, wanted)
-  const run = (contestant: 'finality' | 'edr', job: Job): Promise<ReplayResult> => {
-    const jobFile = path.join(tmp, `${contestant}.job.json`)
-    writeFileSync(jobFile, JSON.stringify(job))
-    return runChild<ReplayResult>({
-      argv: ['taskset', '-c', core, process.execPath, bundle, scenario.file, contestant, jobFile],
-      resultPrefix: 'REPLAY_RESULT',
-      timeoutMs: 30 * 60_000,
-      label: `${scenario.name} on ${contestant}`,
-      env: clockEnv,
-    })
-  }
-  const base = { root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, clock, passes } satisfies Job
-  const idsFile = path.join(tmp, 'edr-ids.json')
-  // EDR's first process also gives the ids finality's runs translate with; it counts as a run.
-  const results = { finality: [] as Passes[], edr: [passesOf(await run('edr', { ...base, writeIdsTo: idsFile }))] }
-  const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
-  const show = (name: string, i: number, p: Passes) => {
-    const main = (x: { cpu: number; main: number | undefined }) => (x.main === undefined ? '' : ` (main ${x.main.toFixed(0)})`)
-    console.log(`${name} run ${i + 1}: ${p.map((x, n) => `pass ${n + 1} ${x.cpu.toFixed(0)} ms${main(x)}`).join(', ')}`)
-  }
-  show('edr', 0, results.edr[0]!)
-  for (let i = 0; i < runs; i++) {
-    const f = passesOf(await run('finality', { ...base, edrIds }))
-    results.finality.push(f)
-    show('finality', i, f)
-    if (i + 1 < runs) {
-      const e = passesOf(await run('edr', base))
-      results.edr.push(e)
-      show('edr', i + 1, e)
+  for (const node of setup.nodes) {
+    const run = (contestant: 'finality' | 'edr', job: Job): Promise<ReplayResult> => {
+      const jobFile = path.join(tmp, `${contestant}.job.json`)
+      writeFileSync(jobFile, JSON.stringify(job))
+      return runChild<ReplayResult>({
+        argv: ['taskset', '-c', core, node.bin, bundle, scenario.file, contestant, jobFile],
+        resultPrefix: 'REPLAY_RESULT',
+        timeoutMs: 30 * 60_000,
+        label: `${scenario.name} on ${contestant} (node ${node.version})`,
+        env: clockEnv,
+      })
     }
-  }
-  const med = (ps: Passes[], pass: number, what: 'cpu' | 'main'): number => median(ps.map((p) => p[pass]![what] ?? Number.NaN))
-  console.log(`${scenario.name}, ${runs} processes each, core ${core}, load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}; CPU medians, ms (main thread):`)
-  for (let pass = 0; pass < passes; pass++) {
-    const f = med(results.finality, pass, 'cpu')
-    const e = med(results.edr, pass, 'cpu')
-    console.log(`  pass ${pass + 1}: finality ${f.toFixed(0)} (${med(results.finality, pass, 'main').toFixed(0)}), EDR ${e.toFixed(0)} (${med(results.edr, pass, 'main').toFixed(0)}), finality/EDR ${(f / e).toFixed(2)}x`)
-  }
-  for (let pass = 0; pass < passes; pass++) {
-    console.log(`pass ${pass + 1}, the methods furthest from EDR's (CPU medians, all threads):`)
-    const of = (ps: Passes[]) => ps.map((p) => p[pass]!.perMethod)
-    for (const line of perMethodLines(of(results.edr), of(results.finality), ['EDR', 'finality'], 6)) console.log(line)
+    if (setup.nodes.length > 1) console.log(`node ${node.version} (${node.from}):`)
+    const base = { root: ROOT, finalityUrl: url, contestantsDir, knownOptions: known, clock, passes } satisfies Job
+    const idsFile = path.join(tmp, 'edr-ids.json')
+    // EDR's first process also gives the ids finality's runs translate with; it counts as a run.
+    const results = { finality: [] as Passes[], edr: [passesOf(await run('edr', { ...base, writeIdsTo: idsFile }))] }
+    const edrIds = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
+    const show = (name: string, i: number, p: Passes) => {
+      const main = (x: { cpu: number; main: number | undefined }) => (x.main === undefined ? '' : ` (main ${x.main.toFixed(0)})`)
+      console.log(`${name} run ${i + 1}: ${p.map((x, n) => `pass ${n + 1} ${x.cpu.toFixed(0)} ms${main(x)}`).join(', ')}`)
+    }
+    show('edr', 0, results.edr[0]!)
+    for (let i = 0; i < runs; i++) {
+      const f = passesOf(await run('finality', { ...base, edrIds }))
+      results.finality.push(f)
+      show('finality', i, f)
+      if (i + 1 < runs) {
+        const e = passesOf(await run('edr', base))
+        results.edr.push(e)
+        show('edr', i + 1, e)
+      }
+    }
+    const med = (ps: Passes[], pass: number, what: 'cpu' | 'main'): number => median(ps.map((p) => p[pass]![what] ?? Number.NaN))
+    console.log(`${scenario.name}, ${runs} processes each, core ${core}, node ${node.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}; CPU medians, ms (main thread):`)
+    for (let pass = 0; pass < passes; pass++) {
+      const f = med(results.finality, pass, 'cpu')
+      const e = med(results.edr, pass, 'cpu')
+      console.log(`  pass ${pass + 1}: finality ${f.toFixed(0)} (${med(results.finality, pass, 'main').toFixed(0)}), EDR ${e.toFixed(0)} (${med(results.edr, pass, 'main').toFixed(0)}), finality/EDR ${(f / e).toFixed(2)}x`)
+    }
+    for (let pass = 0; pass < passes; pass++) {
+      console.log(`pass ${pass + 1}, the methods furthest from EDR's (CPU medians, all threads):`)
+      const of = (ps: Passes[]) => ps.map((p) => p[pass]!.perMethod)
+      for (const line of perMethodLines(of(results.edr), of(results.finality), ['EDR', 'finality'], 6)) console.log(line)
+    }
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true })

@@ -16,6 +16,7 @@ import { CONTESTANTS_DIR } from '../../bench/contest/install.js'
 import { edrProviderConfig, hardforkName, listScenarios, loadScenario } from '../../bench/replay/scenario.js'
 import { type PerMethod, perMethodLines } from '../../bench/replay/report.js'
 import { findLibfaketime, frozenClockEnv, parseReplayClock } from '../../bench/replay/clock.js'
+import { renderReport, type Runs } from '../../bench/replay/report.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -184,6 +185,45 @@ describe('bench/replay', () => {
     const ids = JSON.parse(readFileSync(idsFile, 'utf8')) as Record<string, string>
     expect(Object.keys(ids).sort()).toEqual(['1', '2', '6', '8'])
     expect(ids['2']).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it('reports each Node version in a section of its own, both contestants of a row under it, and their CPU side by side', () => {
+    const result = (cpuMs: number): ReplayResult => ({
+      wallMs: cpuMs + 1,
+      cpuMs,
+      createMs: 1,
+      createCpuMs: 1,
+      requests: requests.length,
+      failures: [4],
+      failureMessages: { '4': 'method eth_noSuchMethod is not supported' },
+      perMethod: { eth_sendTransaction: { n: 3, ms: cpuMs / 2, cpuMs: cpuMs / 2 } },
+      translated: 0,
+      idsDiffering: {},
+    })
+    const runs: Runs = {
+      'v20.20.2|tiny_0000|1': { node: 'v20.20.2', scenario: 'tiny_0000', cores: '1', edr: [result(100)], finality: [result(300)] },
+      'v24.22.3|tiny_0000|1': { node: 'v24.22.3', scenario: 'tiny_0000', cores: '1', edr: [result(110)], finality: [result(220)] },
+    }
+    const nodes = [
+      { version: 'v20.20.2', from: 'the running node' },
+      { version: 'v24.22.3', from: 'bench/nodes/24' },
+    ]
+    const text = renderReport({ runs, snapshot: { tiny_0000: [4] }, reps: 1, known: [], load: '1.0, 1.0, 1.0', scenarios: ['tiny_0000'], dir, reference: 'EDR', clock: 'frozen', nodes })
+    expect(text).toContain('Node versions: v20.20.2 (the running node), v24.22.3 (bench/nodes/24), EDR and finality under the same one in each row')
+    const [, node20, node24] = text.split(/^## Node /m)
+    expect(node20).toMatch(/^v20\.20\.2 \(the running node\)\n/)
+    expect(node20).toContain('| tiny_0000 | 1 | 9 | 101 | 301 | 2.98× | 100 | 300 | 3.00× | 1 / 1 / 1 | same | same |')
+    expect(node20).toContain('each run, node v20.20.2, wall ms (EDR | finality):')
+    expect(node20).toContain('per method, tiny_0000, 1 core(s), node v20.20.2')
+    expect(node20).not.toContain('v24.22.3')
+    expect(node24).toMatch(/^v24\.22\.3 \(bench\/nodes\/24\)\n/)
+    expect(node24).toContain('| tiny_0000 | 1 | 9 | 111 | 221 | 1.99× | 110 | 220 | 2.00× | 1 / 1 / 1 | same | same |')
+    expect(node24).toContain('tiny_0000, node v24.22.3:')
+    expect(text).toContain('| tiny_0000 | 1 | 300 | 100 | 3.00× | 220 | 110 | 2.00× |')
+    // One Node: no table across versions.
+    const one = renderReport({ runs: { 'v20.20.2|tiny_0000|1': runs['v20.20.2|tiny_0000|1']! }, snapshot: { tiny_0000: [4] }, reps: 1, known: [], load: '1.0', scenarios: ['tiny_0000'], dir, reference: 'EDR', clock: 'frozen', nodes: nodes.slice(0, 1) })
+    expect(one).toContain('## Node v20.20.2 (the running node)')
+    expect(one).not.toContain('CPU by Node version')
   })
 
   it('names the clock setting and the environment that freezes a process at the genesis time', () => {

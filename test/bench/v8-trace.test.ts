@@ -52,6 +52,31 @@ describe('parseV8Trace', () => {
     expect(t.compiles.find((f) => f.name === 'analyseJumps' && f.tier === 'TurboFan')).toMatchObject({ osr: true, compiles: 1 })
   })
 
+  // Node 24 (V8 13.6): Maglev first, TurboFan's target named TURBOFAN_JS, on-stack replacements marked OSR.
+  it('reads anonymous functions as Node 22 and 24 print them, with one space', () => {
+    const t = parseV8Trace(
+      [
+        '[completed compiling 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target MAGLEV) - took 0.001, 0.248, 0.004 ms]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target MAGLEV) OSR - took 0.000, 0.286, 0.006 ms]',
+        '[completed compiling 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target TURBOFAN_JS) - took 0.019, 1.127, 0.012 ms]',
+        '[completed optimizing 0x28f56517d339 <JSFunction f (sfi = 0x28f565178919)> (target TURBOFAN_JS)]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target TURBOFAN_JS) OSR - took 0.016, 1.156, 0.006 ms]',
+        '[bailout (kind: deopt-eager, reason: not a Smi): begin. deoptimizing 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)>, 0x29fc041440e1 <Code TURBOFAN_JS>, opt id 3, bytecode offset 38]',
+        '[completed compiling 0x28f56517d299 <JSFunction (sfi = 0x28f565178861)> (target TURBOFAN_JS) OSR - took 0.003, 7.014, 0.025 ms]',
+      ].join('\n'),
+    )
+    // The on-stack compiles are left out of the totals.
+    expect(t.totalCompiles).toBe(2)
+    expect(t.totalCompileMs).toBeCloseTo(0.253 + 1.158, 3)
+    expect(t.compiles.map((f) => [f.name, f.tier, f.osr, f.compiles])).toEqual([
+      ['(anonymous)', 'TurboFan', true, 2],
+      ['f', 'TurboFan', false, 1],
+      ['(anonymous)', 'Maglev', true, 1],
+      ['f', 'Maglev', false, 1],
+    ])
+    expect(t.deopts).toEqual([{ name: '(anonymous)', kind: 'deopt-eager', reason: 'not a Smi', count: 1 }])
+  })
+
   it('finds nothing in output without trace lines', () => {
     expect(parseV8Trace('REPLAY_RESULT {}\n[marking 0x1 <JSFunction f (sfi = 0x2)> for optimization]')).toEqual({ compiles: [], deopts: [], totalCompiles: 0, totalCompileMs: 0, totalDeopts: 0, byTier: {} })
   })
