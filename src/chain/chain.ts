@@ -443,8 +443,10 @@ export class Chain extends EventEmitter<ChainEvents> {
    * blocks go in one step at the end (one store removal, one read of the new head), not one at a
    * time: a revert drops a test's blocks, and taking each off read its parent and wrote its own
    * batch. The state is put back entry by entry (each restores what its change overwrote).
+   * `head`, when given, is the block the rewind leaves as the head (the snapshot's), used
+   * instead of reading it when its hash is the oldest removed block's parent.
    */
-  async rewind(depth: number): Promise<void> {
+  async rewind(depth: number, head?: Block): Promise<void> {
     if (this.undoLog.length <= depth) return
     const removed: CommittedBlock[] = []
     let rootBefore = this.committedRoot
@@ -457,8 +459,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     const oldest = removed[removed.length - 1]
     if (oldest !== undefined) {
-      const head = await this.blockByHash(oldest.parentHash)
-      if (head === undefined) throw new Error('cannot rewind past genesis')
+      const parent = head !== undefined && equalBytes(head.hash(), oldest.parentHash) ? head : await this.blockByHash(oldest.parentHash)
+      if (parent === undefined) throw new Error('cannot rewind past genesis')
       await this.store.removeNewest(removed, oldest.parentHash, this.persistNodes ? { stateRoot: rootBefore } : undefined)
       for (const block of removed) {
         this.decoded.delete(keyOf(block.hash))
@@ -466,7 +468,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         // root, if any, was recorded when that block committed and is undone with it.
         this.irregularRoots.delete(keyOf(block.parentHash))
       }
-      this.headBlock = head
+      this.headBlock = parent
     } else if (this.persistNodes) {
       // A resumed chain starts from the head state this leaves, not the reverted one's.
       await this.store.writeNodes(new Map(), { stateRoot: rootBefore })
