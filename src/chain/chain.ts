@@ -472,31 +472,43 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore })
   }
 
-  /** Undoes changes back to `depth` entries of the undo log: blocks and writes, newest first. */
-  async rewind(depth: number): Promise<void> {
+  /**
+   * Undoes changes back to `depth` entries of the undo log: blocks and writes, newest first. The
+   * blocks go in one step at the end (one store removal, one read of the new head), not one at a
+   * time: a revert drops a test's blocks, and taking each off read its parent and wrote its own
+   * batch. The state is put back entry by entry (each restores what its change overwrote).
+   * `head`, when given, is the block the rewind leaves as the head (the snapshot's), used
+   * instead of reading it when its hash is the oldest removed block's parent.
+   */
+  async rewind(depth: number, head?: Block): Promise<void> {
+    if (this.undoLog.length <= depth) return
+    const removed: CommittedBlock[] = []
+    let rootBefore = this.committedRoot
     while (this.undoLog.length > depth) {
       const entry = this.undoLog.pop()
       if (entry === undefined) break
-      if (entry.block !== undefined) {
-        const block = entry.block
-        const parent = await this.blockByHash(block.parentHash)
-        if (parent === undefined) throw new Error('cannot rewind past genesis')
-        await this.removeHead(block, parent)
-      }
+      if (entry.block !== undefined) removed.push(entry.block)
       this.flat.restore(entry.state)
-      this.trie.resetHead(entry.rootBefore)
-      this.committedRoot = entry.rootBefore
+      rootBefore = entry.rootBefore
     }
-    // A resumed chain starts from the head state this leaves, not the reverted one's.
-    if (this.persistNodes) await this.store.writeNodes(new Map(), { stateRoot: this.committedRoot })
-  }
-
-  /** Takes the head block off the chain; its parent's irregular root, if any, is the head state's again. */
-  private async removeHead(block: CommittedBlock, parent: Block): Promise<void> {
-    await this.store.removeHead(block.hash, block.number, block.txHashes, parent.hash())
-    this.decoded.delete(keyOf(block.hash))
-    this.irregularRoots.delete(keyOf(parent.hash()))
-    this.headBlock = parent
+    const oldest = removed[removed.length - 1]
+    if (oldest !== undefined) {
+      const parent = head !== undefined && equalBytes(head.hash(), oldest.parentHash) ? head : await this.blockByHash(oldest.parentHash)
+      if (parent === undefined) throw new Error('cannot rewind past genesis')
+      await this.store.removeNewest(removed, oldest.parentHash, this.persistNodes ? { stateRoot: rootBefore } : undefined)
+      for (const block of removed) {
+        this.decoded.delete(keyOf(block.hash))
+        // A removed block's parent is the head again at some point of the rewind: its irregular
+        // root, if any, was recorded when that block committed and is undone with it.
+        this.irregularRoots.delete(keyOf(block.parentHash))
+      }
+      this.headBlock = parent
+    } else if (this.persistNodes) {
+      // A resumed chain starts from the head state this leaves, not the reverted one's.
+      await this.store.writeNodes(new Map(), { stateRoot: rootBefore })
+    }
+    this.trie.resetHead(rootBefore)
+    this.committedRoot = rootBefore
   }
 
   /**

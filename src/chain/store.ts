@@ -263,30 +263,44 @@ export class ChainStore {
     await (this.db as Database).batch(ops, enc)
   }
 
-  /** Removes the newest block (evm_revert): its records, index entries and the head pointer. */
-  async removeHead(hash: Uint8Array, number: bigint, txHashes: Uint8Array[], parentHash: Uint8Array): Promise<void> {
-    const key = keyOf(hash)
-    const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = [
-      { type: 'del', key: `b${key}` },
-      { type: 'del', key: `r${key}` },
-      { type: 'del', key: `c${key}` },
-      { type: 'del', key: `h${number.toString(16).padStart(16, '0')}` },
-      { type: 'put', key: 'head', value: parentHash },
-      { type: 'del', key: `i${keyOf(parentHash)}` },
-      ...txHashes.map((tx) => ({ type: 'del' as const, key: `t${keyOf(tx)}` })),
-    ]
-    if (this.db !== undefined) await this.db.batch(ops, enc)
-    this.hashes.length = Number(number - this.first)
-    this.blocks.delete(key)
-    this.receipts.delete(key)
-    this.certificates.delete(key)
-    for (const tx of txHashes) this.txs.delete(keyOf(tx))
+  /**
+   * Removes the newest blocks (evm_revert), newest first in `blocks`, which must be the chain's
+   * top blocks: their records, index entries and irregular roots, and the head pointer moves to
+   * `head` (the oldest one's parent). In a database it is one batch, with `meta` (the head
+   * state's root goes with the head); in memory, map deletes only.
+   */
+  async removeNewest(blocks: ReadonlyArray<{ hash: Uint8Array; number: bigint; parentHash: Uint8Array; txHashes: Uint8Array[] }>, head: Uint8Array, meta?: Record<string, Uint8Array>): Promise<void> {
+    const oldest = blocks[blocks.length - 1]
+    if (oldest === undefined) return
+    if (this.db !== undefined) {
+      const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = []
+      for (const block of blocks) {
+        const key = keyOf(block.hash)
+        ops.push({ type: 'del', key: `b${key}` }, { type: 'del', key: `r${key}` }, { type: 'del', key: `c${key}` })
+        ops.push({ type: 'del', key: `h${block.number.toString(16).padStart(16, '0')}` })
+        ops.push({ type: 'del', key: `i${keyOf(block.parentHash)}` })
+        for (const tx of block.txHashes) ops.push({ type: 'del', key: `t${keyOf(tx)}` })
+      }
+      ops.push({ type: 'put', key: 'head', value: head })
+      for (const name in meta) ops.push({ type: 'put', key: `m${name}`, value: meta[name] as Uint8Array })
+      await this.db.batch(ops, enc)
+    } else if (meta !== undefined) {
+      for (const name in meta) this.metaValues.set(name, meta[name] as Uint8Array)
+    }
+    this.hashes.length = Number(oldest.number - this.first)
+    for (const block of blocks) {
+      const key = keyOf(block.hash)
+      this.blocks.delete(key)
+      this.receipts.delete(key)
+      this.certificates.delete(key)
+      for (const tx of block.txHashes) this.txs.delete(keyOf(tx))
+    }
   }
 
   /**
    * Removes every block after the first (genesis, or a fork's fork block) in one step
    * (hardhat_reset): their records, index entries and irregular roots, and the head pointer back to
-   * the first block, as {@link removeHead} of each block from the head down would, without reading
+   * the first block, as {@link removeNewest} of them all would, without reading
    * a block. In a database it is one batch, with `meta` (the head state's root goes with the head):
    * the transaction index's entries are found by its key range (the first block has no
    * transactions of its own: a genesis or a fork block never has).

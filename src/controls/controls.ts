@@ -22,8 +22,11 @@ import { importBlocks } from '../chain/import.js'
 import { MiningControls } from './mining.js'
 
 interface Snapshot {
-  /** The head block when the snapshot was taken (anvil_metadata lists it). */
-  head: { number: bigint; hash: Uint8Array }
+  /**
+   * The head block when the snapshot was taken (anvil_metadata lists it); a revert makes it the
+   * head again without reading it back (the chain's cache of decoded blocks may have dropped it).
+   */
+  head: Block
   id: bigint
   depth: number
   pool: PoolEntry[]
@@ -126,7 +129,7 @@ export class Controls {
 
   /** The live snapshots: id → the head block they were taken at (anvil_metadata's shape). */
   snapshotIds(): Record<string, [number, Hex]> {
-    return Object.fromEntries(this.snapshots.map((s) => [s.id.toString(10), [Number(s.head.number), data(s.head.hash)]]))
+    return Object.fromEntries(this.snapshots.map((s) => [s.id.toString(10), [Number(s.head.header.number), data(s.head.hash())]]))
   }
 
   /** evm_snapshot: remembers the chain, pool and time; returns the snapshot id. */
@@ -138,7 +141,7 @@ export class Controls {
       pool: this.pool.all(),
       time: this.producer.settings.time(),
       setChanges: this.producer.setChanges(),
-      head: { number: this.chain.height, hash: this.chain.head.hash() },
+      head: this.chain.head,
     })
     this.chain.recordUndo(true)
     return id
@@ -150,7 +153,7 @@ export class Controls {
     if (index < 0) return false
     const snap = this.snapshots[index] as Snapshot
     await this.producer.exclusive(async () => {
-      await this.chain.rewind(snap.depth)
+      await this.chain.rewind(snap.depth, snap.head)
       this.producer.rewound(snap.setChanges)
       this.pool.replaceAll(snap.pool)
       this.producer.settings.restoreTime(snap.time)

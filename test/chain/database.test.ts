@@ -54,6 +54,45 @@ describe('the db option', () => {
     await second.close()
   })
 
+  test('behavior: evm_revert of several blocks leaves in the database only the chain before them, which a resumed node continues', async () => {
+    const db = new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
+    const first = await createNode({ db })
+    const [a, b] = first.accounts
+    const rpc = (node: typeof first, method: string, ...params: unknown[]) => node.request({ method, params })
+    await rpc(first, 'hardhat_setBalance', '0x00000000000000000000000000000000000000aa', '0x55')
+    const kept = (await rpc(first, 'eth_getBlockByNumber', 'latest', false)) as { hash: string; number: string }
+    const id = await rpc(first, 'evm_snapshot')
+    // Blocks with transactions, empty blocks and a write at a head in between (an irregular root).
+    const sent = [await rpc(first, 'eth_sendTransaction', { from: a!.address, to: b!.address, value: '0x7' })]
+    await rpc(first, 'hardhat_mine', '0x3')
+    await rpc(first, 'hardhat_setBalance', '0x00000000000000000000000000000000000000aa', '0x66')
+    sent.push(await rpc(first, 'eth_sendTransaction', { from: a!.address, to: b!.address, value: '0x8' }))
+    const dropped = (await rpc(first, 'eth_getBlockByNumber', 'latest', false)) as { hash: string; number: string }
+    expect(BigInt(dropped.number) - BigInt(kept.number)).toBe(5n)
+    expect(await rpc(first, 'evm_revert', id)).toBe(true)
+    await first.close()
+
+    await db.open()
+    const keys: string[] = []
+    for await (const key of db.keys({ keyEncoding: 'utf8' })) if (!key.startsWith('n')) keys.push(key)
+    const height = (n: bigint) => `h${n.toString(16).padStart(16, '0')}`
+    expect(keys).toContain(height(BigInt(kept.number)))
+    expect(keys).not.toContain(height(BigInt(kept.number) + 1n))
+    expect(keys.filter((k) => k.startsWith('t'))).toEqual([])
+    expect(keys.filter((k) => k.startsWith('i'))).toEqual([])
+    for (const prefix of ['b', 'r', 'c']) expect(keys).not.toContain(`${prefix}${dropped.hash.slice(2)}`)
+
+    const second = await createNode({ db })
+    expect(await rpc(second, 'eth_getBlockByNumber', 'latest', false)).toMatchObject({ hash: kept.hash })
+    expect(await rpc(second, 'eth_getBlockByHash', dropped.hash, false)).toBeNull()
+    for (const hash of sent) expect(await rpc(second, 'eth_getTransactionReceipt', hash)).toBeNull()
+    expect(await rpc(second, 'eth_getBalance', '0x00000000000000000000000000000000000000aa', 'latest')).toBe('0x55')
+    // The heights are mined again, with the nonce the first transaction had.
+    const again = await rpc(second, 'eth_sendTransaction', { from: a!.address, to: b!.address, value: '0x1' })
+    expect(await rpc(second, 'eth_getTransactionByHash', again)).toMatchObject({ nonce: '0x0', blockNumber: `0x${(BigInt(kept.number) + 1n).toString(16)}` })
+    await second.close()
+  })
+
   test('error: a database that holds a chain with another chain id is refused, with what to do; without chainId it resumes under its own', async () => {
     const db = new MemoryLevel({ keyEncoding: 'utf8', valueEncoding: 'view' })
     const first = await createNode({ db, chainId: 1337 })

@@ -81,8 +81,11 @@ describe('snapshots', () => {
     await hardhat.setBalance({ address: stranger, value: 123n })
     await hardhat.mine({ blocks: 3 })
     expect(await client.getBlockNumber()).toBe(height + 4n)
+    const dropped = await Promise.all([1n, 4n].map(async (n) => (await client.getBlock({ blockNumber: height + n })).hash))
     await hardhat.revert({ id })
     expect(await client.getBlockNumber()).toBe(height)
+    // A client that kept a reverted block's hash finds nothing under it.
+    for (const h of dropped) expect(await node.request({ method: 'eth_getBlockByHash', params: [h, false] })).toBeNull()
     expect(await client.getBalance({ address: b!.address as Hex })).toBe(balance)
     expect(await client.getBalance({ address: stranger })).not.toBe(123n)
     expect(await node.request({ method: 'eth_getTransactionReceipt', params: [hash] })).toBeNull()
