@@ -459,33 +459,12 @@ export class BlockBuilder {
       if (now === undefined) return giveUp(view)
       const number = parent.header.number + 1n
       const parentHash = parent.hash()
-      const beaconRoot = common.isActivatedEIP(4788) ? ZERO_BEACON_ROOT : undefined
       const effects = emptyBlockEffects(now, common, number, params.timestamp, parentHash, ZERO_BEACON_ROOT)
       if (effects === undefined) return giveUp(view)
       const prepared = await this.chain.prepareState(effects.diff, view)
       const stateRoot = prepared.root
-      const blobs = common.isActivatedEIP(4844)
       const withdrawals = common.isActivatedEIP(4895)
-      const header: BuiltHeaderFields = {
-        parentHash,
-        coinbase: this.coinbaseAddress(params.coinbase),
-        stateRoot,
-        transactionsTrie: EMPTY_ROOT,
-        receiptTrie: EMPTY_ROOT,
-        logsBloom: ZERO_BLOOM,
-        number,
-        gasLimit: params.gasLimit,
-        gasUsed: 0n,
-        timestamp: params.timestamp,
-        mixHash: params.prevRandao ?? keccak256(parentHash),
-        extraData: params.extraData,
-        baseFeePerGas: common.isActivatedEIP(1559) ? (params.baseFeePerGas ?? parent.header.calcNextBaseFee()) : undefined,
-        excessBlobGas: blobs ? parent.header.calcNextExcessBlobGas(common) : undefined,
-        blobGasUsed: blobs ? 0n : undefined,
-        parentBeaconBlockRoot: beaconRoot,
-        requestsHash: effects.requestsHash,
-      }
-      const blockHeader = builtHeader(header, common)
+      const blockHeader = builtHeader(this.emptyHeader(parent, params, stateRoot, effects.requestsHash), common)
       Object.freeze(blockHeader)
       const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, NO_TXS, withdrawals)
       setHeaderHash(blockHeader, keccak256(headerRlp))
@@ -499,7 +478,7 @@ export class BlockBuilder {
     }
   }
 
-  /** The header fields {@link buildEmpty} gives an empty block on `parent`, with `stateRoot` (the same, field by field: test/execution/pending-context.test.ts). */
+  /** The header fields of an empty block on `parent` with `stateRoot`: {@link buildEmpty}'s, and {@link emptyContext}'s with no state root (test/execution/pending-context.test.ts). */
   private emptyHeader(parent: Block, params: BlockParams, stateRoot: Uint8Array, requestsHash: Uint8Array | undefined): BuiltHeaderFields {
     const common = this.vm.common
     const parentHash = parent.hash()
