@@ -29,7 +29,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runChild } from '../child.js'
-import { knownOptions, perMethodLines } from './report.js'
+import { knownOptions, median, perMethodLines } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
 import { replayRunner, suiteSetup } from './suite-setup.js'
 
@@ -39,12 +39,6 @@ const runs = Number(runsArg)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`bad runs ${runsArg}: a positive integer`)
 const setup = suiteSetup('ab.ts', suite, 'frozen')
 const { root: ROOT, core, contestantsDir, scenario, clock } = setup
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 const flags = (name: string): string[] => (process.env[name] ?? '').split(' ').filter((f) => f !== '')
 const nodeFlags = { A: flags('BENCH_AB_FLAGS_A'), B: flags('BENCH_AB_FLAGS_B'), edr: [] as string[] }

@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runChild } from '../child.js'
-import { knownOptions, type PerMethod, perMethodLines } from './report.js'
+import { knownOptions, median, type PerMethod, perMethodLines } from './report.js'
 import type { Job, ReplayResult } from './runner.js'
 import { replayRunner, suiteSetup } from './suite-setup.js'
 
@@ -30,12 +30,6 @@ const passes = Number(passesArg)
 if (!Number.isInteger(passes) || passes < 2) throw new Error(`bad passes ${passesArg}: an integer of 2 or more`)
 const setup = suiteSetup('warm.ts', suite, 'frozen')
 const { root: ROOT, core, contestantsDir, scenario, clock } = setup
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 /** One process's passes in order: CPU (all threads), main thread and per-method CPU of each. */
 type Passes = Array<{ cpu: number; main: number | undefined; perMethod: PerMethod }>
