@@ -140,7 +140,7 @@ describe('the runs of one eth_estimateGas', () => {
         const nested = encodeFunctionData({ abi: C.Caller!.abi, functionName: 'nested', args: [store] })
         // Unpriced (the first run reads the view), priced (geth mode reads it before the runs for
         // the balance), a deployment, several runs.
-        for (const req of [{ from, to: caller, data: nested }, { from, to: caller, data: nested, gasPrice: '0x3b9aca00' }, { from, data: C.Maker!.bytecode }]) {
+        for (const req of [{ from, to: caller, data: nested }, { from, to: caller, data: nested, gasPrice: '0x3b9aca00' as Hex }, { from, data: C.Maker!.bytecode }]) {
           runs.mockClear()
           await node.request({ method: 'eth_estimateGas', params: [req] })
           const shared = runs.mock.calls.map((call) => (call[3] as RunOptions).shared)
