@@ -55,7 +55,7 @@ function immediate(code: Uint8Array, at: number, size: number): bigint {
  * at the loop's exit on every later call (Seaport's replay: ~200 deopts of this function under
  * Node 24).
  */
-export function analyseJumps(code: Uint8Array, table: readonly unknown[], known?: JumpAnalysis): JumpAnalysis {
+export function analyseJumps(code: Uint8Array, table: readonly unknown[], known?: Pick<JumpAnalysis, 'jumps' | 'pushes'>): JumpAnalysis {
   if (known !== undefined) return withTable(code, table, known)
   const length = code.length
   const jumps = new Uint8Array(length)
@@ -77,7 +77,7 @@ export function analyseJumps(code: Uint8Array, table: readonly unknown[], known?
 }
 
 /** `known`'s jumps and pushes with `table`'s entries at each opcode's position (holes in PUSH data, as the library leaves them). */
-function withTable(code: Uint8Array, table: readonly unknown[], known: JumpAnalysis): JumpAnalysis {
+function withTable(code: Uint8Array, table: readonly unknown[], known: Pick<JumpAnalysis, 'jumps' | 'pushes'>): JumpAnalysis {
   const length = code.length
   const opcodesCached: unknown[] = Array(length)
   // Made before the loop, as above.

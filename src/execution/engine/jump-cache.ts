@@ -70,8 +70,11 @@ const CONTENT_CACHE_BYTES = 2 * 1024 * 1024
 interface Entry {
   copy: Buffer
   byTable: WeakMap<object, Analysis>
-  /** The code's first analysis by `jump-analysis.ts`, whose jumps and pushes another table's analysis takes. */
-  first: JumpAnalysis | undefined
+  /**
+   * The jumps and pushes of the code's first analysis by `jump-analysis.ts`, which another table's
+   * analysis takes (without the first table's opcode entries, which this entry would keep alive).
+   */
+  first: Pick<JumpAnalysis, 'jumps' | 'pushes'> | undefined
 }
 
 /**
@@ -115,7 +118,7 @@ export function cached(analyse: Analyse): Analyse {
       if (this.common.isActivatedEIP(IMMEDIATES_EIP)) analysis = analyse.call(this, code)
       else {
         const made = analyseJumps(code, table as unknown[], entry.first)
-        entry.first ??= made
+        entry.first ??= { jumps: made.jumps, pushes: made.pushes }
         analysis = made
       }
       entry.byTable.set(table, analysis as object)
