@@ -43,7 +43,11 @@ function immediate(code: Uint8Array, at: number, size: number): bigint {
 }
 
 /**
- * The three tables for `code` against an EVM's opcode table (`_opcodeMap`).
+ * The three tables for `code` against an EVM's opcode table (`_opcodeMap`). With `known`, an
+ * analysis of the same code against another table, its `jumps` and `pushes` (which the table
+ * does not change) are taken as they are, and only `opcodesCached` is made for this table: the
+ * call VMs' table is not the blocks' (the gas watch, the time-out guard), so code that runs in
+ * both, such as an estimated deployment's init code and then its send, is analysed for each.
  *
  * The result object is made before the loop, and nothing but `return` follows the loop: V8 12+
  * (Node 22 and later) compiles a long first call's loop on stack replacement, and that code,
@@ -51,7 +55,8 @@ function immediate(code: Uint8Array, at: number, size: number): bigint {
  * at the loop's exit on every later call (Seaport's replay: ~200 deopts of this function under
  * Node 24).
  */
-export function analyseJumps(code: Uint8Array, table: readonly unknown[]): JumpAnalysis {
+export function analyseJumps(code: Uint8Array, table: readonly unknown[], known?: Pick<JumpAnalysis, 'jumps' | 'pushes'>): JumpAnalysis {
+  if (known !== undefined) return withTable(code, table, known)
   const length = code.length
   const jumps = new Uint8Array(length)
   const pushes: Record<number, bigint> = {}
@@ -67,6 +72,20 @@ export function analyseJumps(code: Uint8Array, table: readonly unknown[]): JumpA
     } else if (opcode === JUMPDEST) {
       jumps[i] = 1
     }
+  }
+  return analysis
+}
+
+/** `known`'s jumps and pushes with `table`'s entries at each opcode's position (holes in PUSH data, as the library leaves them). */
+function withTable(code: Uint8Array, table: readonly unknown[], known: Pick<JumpAnalysis, 'jumps' | 'pushes'>): JumpAnalysis {
+  const length = code.length
+  const opcodesCached: unknown[] = Array(length)
+  // Made before the loop, as above.
+  const analysis: JumpAnalysis = { jumps: known.jumps, pushes: known.pushes, opcodesCached }
+  for (let i = 0; i < length; i++) {
+    const opcode = code[i] as number
+    opcodesCached[i] = table[opcode]
+    if (opcode >= PUSH1 && opcode <= PUSH32) i += opcode - PUSH1 + 1
   }
   return analysis
 }

@@ -2,13 +2,15 @@
  * The runs of one eth_estimateGas share what does not change between them (src/execution/call.ts,
  * `SharedRuns`): one state view and one transaction, whose gas limit each run sets. The answers
  * stay the least limit that succeeds (geth mode), whether estimates run one after another or
- * interleaved.
+ * interleaved. What they share has one hidden class from its making on, so the run's stores into
+ * it never meet a second one (a `wrong map` deopt of the run, seen in Seaport's replay).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import solc from 'solc'
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
 import { createNode } from '../../src/index.js'
-import { CallExecutor } from '../../src/execution/call.js'
+import { CallExecutor, type RunOptions } from '../../src/execution/call.js'
+import { sameHiddenClass } from '../helpers/hidden-class.js'
 
 const seen = vi.hoisted(() => ({ runs: [] as Array<{ tx: object; gasLimit: bigint }> }))
 
@@ -121,6 +123,31 @@ describe('the runs of one eth_estimateGas', () => {
         for (const req of requests) alone.push(await one(req))
         const together = await Promise.all([...requests, ...requests].map(one))
         expect(together, `hardhatCompat ${hardhatCompat}`).toEqual([...alone, ...alone])
+      } finally {
+        await node.close()
+      }
+    }
+  })
+
+  it('behavior: what the runs share keeps one hidden class, filled in any order, in both modes', { timeout: 60_000 }, async () => {
+    // Every field, in the order of SharedRuns: the class a literal of them has.
+    const literal = { view: undefined, tx: undefined, madeWith: undefined }
+    for (const hardhatCompat of [false, true]) {
+      const node = await createNode({ hardhatCompat })
+      try {
+        const { from, store, caller } = await setUp(node)
+        const runs = vi.spyOn(CallExecutor.prototype, 'run')
+        const nested = encodeFunctionData({ abi: C.Caller!.abi, functionName: 'nested', args: [store] })
+        // Unpriced (the first run reads the view), priced (geth mode reads it before the runs for
+        // the balance), a deployment, several runs.
+        for (const req of [{ from, to: caller, data: nested }, { from, to: caller, data: nested, gasPrice: '0x3b9aca00' as Hex }, { from, data: C.Maker!.bytecode }]) {
+          runs.mockClear()
+          await node.request({ method: 'eth_estimateGas', params: [req] })
+          const shared = runs.mock.calls.map((call) => (call[3] as RunOptions).shared)
+          expect(shared.length).toBeGreaterThan(0)
+          for (const s of shared) expect(sameHiddenClass(s!, literal), `hardhatCompat ${hardhatCompat}, ${JSON.stringify(Object.keys(req))}`).toBe(true)
+        }
+        runs.mockRestore()
       } finally {
         await node.close()
       }

@@ -3,12 +3,15 @@
  * tables of @ethereumjs/evm's own (`Interpreter#_getValidJumpDestinations`): the same JUMPDEST
  * marks, the same PUSH values at the same positions (truncated immediates at the end of the code
  * included) and the same opcode-table entries, for every fixture contract and for random code.
- * This file never installs the engine, so the interpreter's method is still the library's.
+ * This file never installs the engine, so the interpreter's method is still the library's. An
+ * analysis for a second opcode table (the call VMs' is not the blocks') takes the first one's
+ * jumps and pushes, and is otherwise the one made from nothing.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
 import { describe, expect, it } from 'vitest'
 import { analyseJumps, type JumpAnalysis } from '../../src/execution/jump-analysis.js'
+import { cached } from '../../src/execution/engine/jump-cache.js'
 import { loadArtifacts } from '../helpers/compile.js'
 
 interface Reached {
@@ -78,5 +81,42 @@ describe('the jump-destination analysis', () => {
       for (let present = 0; present < size; present++) same(Uint8Array.from([0x5b, 0x60 + size - 1, ...Array.from({ length: present }, (_, j) => 0xff - j)]), lib)
     }
     same(new Uint8Array(0), lib)
+  })
+
+  it('behavior: for another opcode table, the first analysis\'s jumps and pushes with that table\'s entries', async () => {
+    const lib = await library()
+    // Another table: other entries for every opcode, as a call VM's wrapped handlers are.
+    const other = lib.table.map((entry) => (entry === undefined ? undefined : { ...(entry as object) }))
+    const codes = Object.values(loadArtifacts()).flatMap((a) => [a.bytecode, a.deployedBytecode]).map((hex) => Buffer.from(hex.slice(2), 'hex'))
+    for (let seed = 1; seed <= 100; seed++) codes.push(Buffer.from(bytes(seed, 1 + (seed % 97), seed % 3 !== 0)))
+    for (const code of codes) {
+      const first = analyseJumps(code, lib.table)
+      const second = analyseJumps(code, other, first)
+      expect(second.jumps).toBe(first.jumps)
+      expect(second.pushes).toBe(first.pushes)
+      const fresh = analyseJumps(code, other)
+      expect(second.opcodesCached.length).toBe(fresh.opcodesCached.length)
+      for (let i = 0; i < code.length; i++) {
+        expect(i in second.opcodesCached).toBe(i in fresh.opcodesCached)
+        expect(second.opcodesCached[i]).toBe(fresh.opcodesCached[i])
+      }
+    }
+  })
+
+  it('behavior: the cache analyses a code once, and for a second table (the same code in another array too) makes only its entries', async () => {
+    const lib = await library()
+    const other = lib.table.map((entry) => (entry === undefined ? undefined : { ...(entry as object) }))
+    const interpreter = (table: unknown[]) => ({ _evm: { _opcodeMap: table }, common: { isActivatedEIP: () => false } })
+    const analyse = cached(() => {
+      throw new Error('the library\'s analysis runs only under EIP-8024')
+    })
+    const code = Buffer.from(Object.values(loadArtifacts())[0]!.deployedBytecode.slice(2), 'hex')
+    const first = analyse.call(interpreter(lib.table), code) as JumpAnalysis
+    expect(analyse.call(interpreter(lib.table), Buffer.from(code))).toBe(first)
+    const second = analyse.call(interpreter(other), Buffer.from(code)) as JumpAnalysis
+    expect(second).not.toBe(first)
+    expect(second.jumps).toBe(first.jumps)
+    expect(second.pushes).toBe(first.pushes)
+    expect(second.opcodesCached).toEqual(analyseJumps(code, other).opcodesCached)
   })
 })

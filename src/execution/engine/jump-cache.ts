@@ -12,13 +12,15 @@
  * the code is byte-for-byte the same, so a caller that reuses a buffer for other code is safe.
  * Entries are found by the code array and, for a new array, by content (the same code read again
  * for another account, or sent again as init code).
+ * A second opcode table's analysis of a code (the call VMs' table is not the blocks') takes the
+ * first's jumps and pushes, which no table changes, and makes only its own opcode entries.
  * `engine/install.ts` installs it, for the engine's own EVMs only.
  *
  * The analysis hook also hands each EVM's opcode table to `fast-opcodes.ts` once, and
  * `leanEnv` drops an interpreter's spent environment.
  */
 import { patchOpcodeTable } from './fast-opcodes.js'
-import { analyseJumps } from '../jump-analysis.js'
+import { analyseJumps, type JumpAnalysis } from '../jump-analysis.js'
 import { contractCodeAnalysed } from '../../compile-cache.js'
 import { fingerprint } from '../../crypto/keccak.js'
 
@@ -68,6 +70,11 @@ const CONTENT_CACHE_BYTES = 2 * 1024 * 1024
 interface Entry {
   copy: Buffer
   byTable: WeakMap<object, Analysis>
+  /**
+   * The jumps and pushes of the code's first analysis by `jump-analysis.ts`, which another table's
+   * analysis takes (without the first table's opcode entries, which this entry would keep alive).
+   */
+  first: Pick<JumpAnalysis, 'jumps' | 'pushes'> | undefined
 }
 
 /**
@@ -85,7 +92,7 @@ export function cached(analyse: Analyse): Analyse {
     const bucket = byContent.get(key)
     const found = bucket?.find((e) => e.copy.equals(code))
     if (found !== undefined) return found
-    const entry: Entry = { copy: Buffer.from(code), byTable: new WeakMap() }
+    const entry: Entry = { copy: Buffer.from(code), byTable: new WeakMap(), first: undefined }
     if (bucket === undefined) byContent.set(key, [entry])
     else bucket.push(entry)
     contentBytes += code.length
@@ -108,7 +115,12 @@ export function cached(analyse: Analyse): Analyse {
     }
     let analysis = entry.byTable.get(table)
     if (analysis === undefined) {
-      analysis = this.common.isActivatedEIP(IMMEDIATES_EIP) ? analyse.call(this, code) : analyseJumps(code, table as unknown[])
+      if (this.common.isActivatedEIP(IMMEDIATES_EIP)) analysis = analyse.call(this, code)
+      else {
+        const made = analyseJumps(code, table as unknown[], entry.first)
+        entry.first ??= { jumps: made.jumps, pushes: made.pushes }
+        analysis = made
+      }
       entry.byTable.set(table, analysis as object)
       contractCodeAnalysed()
     }
