@@ -91,51 +91,6 @@ export function refNode(hash: Uint8Array): TrieNode | null {
 }
 
 /**
- * Changes, once as the module loads and on nodes thrown away at once, every field that code
- * changes on a node after making it (`put` on the nodes of its own write: a leaf's or a branch's
- * `value`, an extension's `child`; `setHash`, `settle`, `load`, `persistNode`: `hs`, `ho`, `enc`,
- * `stored`), gives each byte field an array of a second class, and an extension each kind of
- * child. V8 marks a field that no object of its hidden class has had changed as constant, and
- * one that has only held objects of one class as of that class; optimised code that relied on
- * either was thrown away the first time a node's field changed or held another class, mid-run (in
- * Safe's replay on Node 20, `payloadOf`, `refLength` and `writeNode` twice and `getIn` once:
- * their TurboFan compiles again, `writeNode`'s alone ~25 ms). The nodes are kept (see
- * {@link NODE_MAPS}).
- */
-function generalizeNodeFields(): readonly TrieNode[] {
-  const bytes = new Uint8Array(1)
-  const other = new (class extends Uint8Array {})(32)
-  const l = leaf(EMPTY, other)
-  const b = branch(noChildren(), other)
-  const ref: Ref = { t: 3, hs: other, ho: 0 }
-  ref.hs = bytes
-  const e = ext(other, ref)
-  e.child = b
-  e.child = l
-  l.value = bytes
-  b.value = null
-  for (const n of [l, b, e]) {
-    n.enc = other
-    n.enc = bytes
-    n.hs = other
-    n.hs = bytes
-    n.ho = 32
-    n.stored = true
-  }
-  return [l, b, e, ref]
-}
-
-/**
- * Where the nodes {@link generalizeNodeFields} changed are kept for the process's life: V8 holds
- * the hidden classes of object literals only as long as some object has them, and once these were
- * collected before the trie's first node was made, the next nodes got new classes with every field
- * constant again (Node 24, Safe's replay). A global's symbol, not a module's constant: the bundler
- * drops a constant nothing reads.
- */
-const NODE_MAPS = Symbol.for('finality.trieNodeMaps')
-Object.defineProperty(globalThis, NODE_MAPS, { value: generalizeNodeFields(), configurable: true })
-
-/**
  * Node hashes are copied into shared slabs (off V8's heap), each node keeping the slab and an
  * offset; a slab is freed once no node refers to it.
  */
