@@ -155,6 +155,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.store.writeChainId(chainId)
   }
 
+  /**
+   * The genesis block this chain made (none for a resumed or forked chain): a reset makes this
+   * object the head again, not one decoded from its RLP, whose hidden class the head's readers,
+   * compiled on the genesis and the built blocks (builder.ts `sealBlock`), would meet for the
+   * first time.
+   */
+  private genesis: Block | undefined
+
   /** Commits the genesis block: `diff` is the genesis allocation. */
   async initGenesis(diff: StateDiff, header: HeaderData): Promise<Block> {
     this.genesisDiff = diff
@@ -162,6 +170,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const stateRoot = state.root
     const common = this.forks.at(0n, BigInt((header as { timestamp?: bigint }).timestamp ?? 0n))
     const block = genesisBlock(header, stateRoot, common)
+    this.genesis = block
     await this.commit(block, [], diff, undefined, state)
     this.announce(block, [])
     return block
@@ -519,7 +528,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const genesisDiff = this.genesisDiff
     if (genesisDiff === undefined) throw new Error('the chain has no genesis')
     const firstHash = this.store.hashAt(this.firstNumber)
-    const genesis = this.forkPoint?.block ?? (firstHash === undefined ? undefined : await this.blockByHash(firstHash))
+    const genesis = this.forkPoint?.block ?? this.genesis ?? (firstHash === undefined ? undefined : await this.blockByHash(firstHash))
     if (genesis === undefined) throw new Error('the chain has no first block')
     // In one step, not block by block from the head: a suite resets after hundreds of blocks, and
     // taking each off read it (decoded again past the cache's 256) for its parent and transactions.

@@ -227,6 +227,25 @@ export function encodeBuiltBlock(header: BlockHeader, txs: readonly TypedTransac
   return { rlp, headerRlp: rlp.subarray(start, start + headerSize) }
 }
 
+/**
+ * The block of a built header (unfrozen; frozen here) and `transactions`, frozen: its RLP written
+ * once with the header's inside it, the header's hash from that, and the block answering
+ * `serialize()` with it. Every block the builder makes and the genesis (chain/genesis.ts) are made
+ * here, so the chain's head has one hidden class whichever it is: the producer's and the builder's
+ * reads of the head block and its header, compiled on the genesis, are not thrown away at the
+ * first built block.
+ */
+export function sealBlock(header: BlockHeader, transactions: readonly TypedTransaction[], common: Common): Block {
+  Object.freeze(header)
+  const withdrawals = common.isActivatedEIP(4895)
+  const { rlp, headerRlp } = encodeBuiltBlock(header, transactions, withdrawals)
+  setHeaderHash(header, keccak256(headerRlp))
+  const block = new Block(header, transactions as TypedTransaction[], [], withdrawals ? [] : undefined, { common, freeze: false })
+  keepBlockRlp(block, rlp)
+  Object.freeze(block)
+  return block
+}
+
 /** The header fields a block's execution decides; written into the header once it has run. */
 type Outcome = { -readonly [K in 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash']: BlockHeader[K] }
 
@@ -426,16 +445,9 @@ export class BlockBuilder {
       outcome.gasUsed = gasUsed
       outcome.blobGasUsed = blobs ? blobGasUsed : undefined
       if (requestsHash !== undefined) outcome.requestsHash = requestsHash
-      Object.freeze(blockHeader)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
-      const transactions = mapped(included, ({ tx }) => tx)
-      // The block's RLP once, with its header's inside it for the hash.
-      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, transactions, withdrawals)
-      setHeaderHash(blockHeader, keccak256(headerRlp))
-      const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockRlp(block, rlp)
-      Object.freeze(block)
+      const block = sealBlock(blockHeader, mapped(included, ({ tx }) => tx), common)
       return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, validatorUpdates, close: () => view.close() }
     } catch (error) {
       view.close()
@@ -463,14 +475,8 @@ export class BlockBuilder {
       if (effects === undefined) return giveUp(view)
       const prepared = await this.chain.prepareState(effects.diff, view)
       const stateRoot = prepared.root
-      const withdrawals = common.isActivatedEIP(4895)
       const blockHeader = builtHeader(this.emptyHeader(parent, params, stateRoot, effects.requestsHash), common)
-      Object.freeze(blockHeader)
-      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, NO_TXS, withdrawals)
-      setHeaderHash(blockHeader, keccak256(headerRlp))
-      const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockRlp(block, rlp)
-      Object.freeze(block)
+      const block = sealBlock(blockHeader, NO_TXS, common)
       return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()
