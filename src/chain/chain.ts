@@ -159,7 +159,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /**
    * The genesis block this chain made (none for a resumed or forked chain): a reset makes this
    * object the head again, not one decoded from its RLP, whose hidden class the head's readers,
-   * compiled on the genesis and the built blocks (builder.ts `sealBlock`), would meet for the
+   * compiled on the genesis and the built blocks (block-rlp.ts `sealBlock`), would meet for the
    * first time.
    */
   private genesis: Block | undefined

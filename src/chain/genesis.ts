@@ -6,7 +6,7 @@
 import { type Block, type HeaderData, createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Account, Address, KECCAK256_NULL, createZeroAddress } from '@ethereumjs/util'
-import { sealBlock } from '../execution/builder.js'
+import { sealBlock } from '../execution/block-rlp.js'
 import { type BuiltHeaderFields, builtHeader } from '../execution/engine/header.js'
 import { keccak256 } from '../crypto/keccak.js'
 import { fromHex, keyOf } from '../hex.js'
