@@ -26,6 +26,7 @@ import type { StoredReceipt } from './receipts.js'
 import { ChainStore, type Database } from './store.js'
 import type { NodeCommon } from '../execution/engine/common.js'
 import { blockStored } from '../compile-cache.js'
+import { mapped } from '../arrays.js'
 
 /** Events the chain publishes; filters, subscriptions and the provider listen. */
 export interface ChainEvents {
@@ -155,6 +156,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.store.writeChainId(chainId)
   }
 
+  /**
+   * The genesis block this chain made (none for a resumed or forked chain): a reset makes this
+   * object the head again, not one decoded from its RLP, whose hidden class the head's readers,
+   * compiled on the genesis and the built blocks (block-rlp.ts `sealBlock`), would meet for the
+   * first time.
+   */
+  private genesis: Block | undefined
+
   /** Commits the genesis block: `diff` is the genesis allocation. */
   async initGenesis(diff: StateDiff, header: HeaderData): Promise<Block> {
     this.genesisDiff = diff
@@ -162,6 +171,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const stateRoot = state.root
     const common = this.forks.at(0n, BigInt((header as { timestamp?: bigint }).timestamp ?? 0n))
     const block = genesisBlock(header, stateRoot, common)
+    this.genesis = block
     await this.commit(block, [], diff, undefined, state)
     this.announce(block, [])
     return block
@@ -519,7 +529,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const genesisDiff = this.genesisDiff
     if (genesisDiff === undefined) throw new Error('the chain has no genesis')
     const firstHash = this.store.hashAt(this.firstNumber)
-    const genesis = this.forkPoint?.block ?? (firstHash === undefined ? undefined : await this.blockByHash(firstHash))
+    const genesis = this.forkPoint?.block ?? this.genesis ?? (firstHash === undefined ? undefined : await this.blockByHash(firstHash))
     if (genesis === undefined) throw new Error('the chain has no first block')
     // In one step, not block by block from the head: a suite resets after hundreds of blocks, and
     // taking each off read it (decoded again past the cache's 256) for its parent and transactions.
@@ -599,7 +609,8 @@ export class Chain extends EventEmitter<ChainEvents> {
         number: block.header.number,
         rlp: block.serialize(),
         receipts,
-        txHashes: block.transactions.map((tx) => tx.hash()),
+        // One hidden class for an empty list and a filled one (arrays.ts): the store reads both.
+        txHashes: mapped(block.transactions, (tx) => tx.hash()),
         certificate,
         nodes: this.persistNodes ? this.nodes.takePending() : (this.nodes.takePending(), new Map()),
         meta: this.persistNodes ? { stateRoot: block.header.stateRoot } : undefined,
@@ -757,9 +768,9 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private remember(key: string, block: Block): void {
     this.decoded.set(key, block)
-    if (this.decoded.size > 256) {
-      const oldest = this.decoded.keys().next().value
-      if (oldest !== undefined) this.decoded.delete(oldest)
-    }
+    // The same steps for every block, the eviction's included (a key no block has while the cache
+    // is not full): taken first at the 257th block, it threw the optimised commit away.
+    const oldest = this.decoded.keys().next().value as string
+    this.decoded.delete(this.decoded.size > 256 ? oldest : '')
   }
 }

@@ -33,8 +33,9 @@ import { chainBlockhashes } from './blockhashes.js'
 import { runPlainTransfer } from './plain-transfer.js'
 import { emptyBlockEffects, idleRequestsHash, postBlock, preBlock, preBlockNow } from './system-calls.js'
 import { attachConsoleLog } from './console-log.js'
-import { builtHeader, keepBlockRlp, setHeaderHash, type BuiltHeaderFields } from './engine/header.js'
-import { encodeStrings, headerLength, stringLength, uintLength, writeHeader, writeString, writeUint } from '../rlp.js'
+import { builtHeader, type BuiltHeaderFields } from './engine/header.js'
+import { sealBlock } from './block-rlp.js'
+import { encodeStrings } from '../rlp.js'
 import { mapped } from '../arrays.js'
 import { fromHex } from '../hex.js'
 
@@ -116,116 +117,8 @@ const PLACEHOLDER_BLOOM = new Uint8Array(256)
  */
 const ZERO_BEACON_ROOT = new Uint8Array(32)
 const NO_TXS: readonly TypedTransaction[] = []
-
-/**
- * A built header's RLP, written into one buffer from the fields' sizes, as `BlockHeader#raw`
- * lists them for the forks this node runs (London to Osaka: base fee, withdrawals root, blob gas,
- * beacon root, requests hash) and `serialize` encodes them. `raw` turns each number into bytes
- * through a hex string and a regular expression, and a list of the fields' own arrays would be
- * made for one encoding. Forks that add other fields (EIP-7928, EIP-7843) go through `raw` itself.
- */
-export function encodeHeader(header: BlockHeader): Uint8Array {
-  const payload = headerPayload(header)
-  if (payload < 0) return encodeStrings(header.raw())
-  const out = new Uint8Array(headerLength(payload) + payload)
-  writeHeaderRlp(out, 0, header, payload)
-  return out
-}
-
-/** The length of a header's RLP list payload ({@link encodeHeader}), or -1 where `raw` must encode it. */
-function headerPayload(header: BlockHeader): number {
-  const common = header.common
-  if (common.isActivatedEIP(7928) || common.isActivatedEIP(7843)) return -1
-  let payload =
-    stringLength(header.parentHash) +
-    stringLength(header.uncleHash) +
-    stringLength(header.coinbase.bytes) +
-    stringLength(header.stateRoot) +
-    stringLength(header.transactionsTrie) +
-    stringLength(header.receiptTrie) +
-    stringLength(header.logsBloom) +
-    uintLength(header.difficulty) +
-    uintLength(header.number) +
-    uintLength(header.gasLimit) +
-    uintLength(header.gasUsed) +
-    uintLength(header.timestamp) +
-    stringLength(header.extraData) +
-    stringLength(header.mixHash) +
-    stringLength(header.nonce)
-  if (common.isActivatedEIP(1559)) payload += uintLength(header.baseFeePerGas as bigint)
-  if (common.isActivatedEIP(4895)) payload += stringLength(header.withdrawalsRoot as Uint8Array)
-  if (common.isActivatedEIP(4844)) payload += uintLength(header.blobGasUsed as bigint) + uintLength(header.excessBlobGas as bigint)
-  if (common.isActivatedEIP(4788)) payload += stringLength(header.parentBeaconBlockRoot as Uint8Array)
-  if (common.isActivatedEIP(7685)) payload += stringLength(header.requestsHash as Uint8Array)
-  return payload
-}
-
-/** Writes a header's RLP (its payload length from {@link headerPayload}) at `pos`; returns the next position. */
-function writeHeaderRlp(out: Uint8Array, pos: number, header: BlockHeader, payload: number): number {
-  const common = header.common
-  pos = writeHeader(out, pos, 0xc0, payload)
-  pos = writeString(out, pos, header.parentHash)
-  pos = writeString(out, pos, header.uncleHash)
-  pos = writeString(out, pos, header.coinbase.bytes)
-  pos = writeString(out, pos, header.stateRoot)
-  pos = writeString(out, pos, header.transactionsTrie)
-  pos = writeString(out, pos, header.receiptTrie)
-  pos = writeString(out, pos, header.logsBloom)
-  pos = writeUint(out, pos, header.difficulty)
-  pos = writeUint(out, pos, header.number)
-  pos = writeUint(out, pos, header.gasLimit)
-  pos = writeUint(out, pos, header.gasUsed)
-  pos = writeUint(out, pos, header.timestamp)
-  pos = writeString(out, pos, header.extraData)
-  pos = writeString(out, pos, header.mixHash)
-  pos = writeString(out, pos, header.nonce)
-  if (common.isActivatedEIP(1559)) pos = writeUint(out, pos, header.baseFeePerGas as bigint)
-  if (common.isActivatedEIP(4895)) pos = writeString(out, pos, header.withdrawalsRoot as Uint8Array)
-  if (common.isActivatedEIP(4844)) {
-    pos = writeUint(out, pos, header.blobGasUsed as bigint)
-    pos = writeUint(out, pos, header.excessBlobGas as bigint)
-  }
-  if (common.isActivatedEIP(4788)) pos = writeString(out, pos, header.parentBeaconBlockRoot as Uint8Array)
-  if (common.isActivatedEIP(7685)) pos = writeString(out, pos, header.requestsHash as Uint8Array)
-  return pos
-}
-
-/**
- * A built block's RLP as `Block#serialize` makes it (header, transactions: typed ones as byte
- * strings, legacy ones as lists, no uncles, and no withdrawals where EIP-4895 is active), with its
- * header's RLP, for the hash, a view into it: one buffer for both, where the header's used to be
- * a buffer of its own copied into the block's at commit.
- */
-export function encodeBuiltBlock(header: BlockHeader, txs: readonly TypedTransaction[], withdrawals: boolean): { rlp: Uint8Array; headerRlp: Uint8Array } {
-  const payload = headerPayload(header)
-  const raw = payload < 0 ? encodeStrings(header.raw()) : undefined
-  const headerSize = raw !== undefined ? raw.length : headerLength(payload) + payload
-  const encodings = mapped(txs, (tx) => tx.serialize())
-  let body = 0
-  for (let i = 0; i < txs.length; i++) {
-    const e = encodings[i] as Uint8Array
-    body += (txs[i] as TypedTransaction).type === TransactionType.Legacy ? e.length : stringLength(e)
-  }
-  const all = headerSize + headerLength(body) + body + (withdrawals ? 2 : 1)
-  const rlp = new Uint8Array(headerLength(all) + all)
-  const start = writeHeader(rlp, 0, 0xc0, all)
-  let pos = start
-  if (raw !== undefined) {
-    rlp.set(raw, pos)
-    pos += raw.length
-  } else pos = writeHeaderRlp(rlp, pos, header, payload)
-  pos = writeHeader(rlp, pos, 0xc0, body)
-  for (let i = 0; i < txs.length; i++) {
-    const e = encodings[i] as Uint8Array
-    if ((txs[i] as TypedTransaction).type === TransactionType.Legacy) {
-      rlp.set(e, pos)
-      pos += e.length
-    } else pos = writeString(rlp, pos, e)
-  }
-  rlp[pos++] = 0xc0
-  if (withdrawals) rlp[pos] = 0xc0
-  return { rlp, headerRlp: rlp.subarray(start, start + headerSize) }
-}
+/** What no transaction is sent from: the EOA-check exemption of a transaction not impersonated. */
+const NOT_AN_ADDRESS = new Uint8Array(0)
 
 /** The header fields a block's execution decides; written into the header once it has run. */
 type Outcome = { -readonly [K in 'stateRoot' | 'transactionsTrie' | 'receiptTrie' | 'logsBloom' | 'gasUsed' | 'blobGasUsed' | 'requestsHash']: BlockHeader[K] }
@@ -297,10 +190,12 @@ export class BlockBuilder {
     const type = only.tx.type
     const gas = receipt.cumulativeBlockGasUsed
     const last = this.soleReceipt
-    if (last !== undefined && last.type === type && last.status === receipt.status && last.gas === gas) return last.root
-    const root = orderedRoot([encodeConsensusReceipt(receipt, type)])
-    this.soleReceipt = { type, status: receipt.status, gas, root }
-    return root
+    // One way out for a kept root and a new one: the kept root's own return, first taken after
+    // build's optimised compile (it inlines this), threw that code away.
+    if (last === undefined || last.type !== type || last.status !== receipt.status || last.gas !== gas) {
+      this.soleReceipt = { type, status: receipt.status, gas, root: orderedRoot([encodeConsensusReceipt(receipt, type)]) }
+    }
+    return (this.soleReceipt as { root: Uint8Array }).root
   }
 
   /**
@@ -368,7 +263,9 @@ export class BlockBuilder {
         const logs = this.collecting ? [] : undefined
         this.consoleLogs = logs
         try {
-          if (impersonated === true) state.exemptFromEoaCheck(sender)
+          // Set for every transaction (none exempt: an address no account has), so the first
+          // impersonated send after build's optimised compile does not throw that code away.
+          state.exemptFromEoaCheck(impersonated === true ? sender : NOT_AN_ADDRESS)
           const result =
             (impersonated === true ? undefined : runPlainTransfer(this.vm, tx, tx.getSenderAddress(), context, gasUsed)) ??
             (await runTransaction(this.vm, { tx, block: context, skipHardForkValidation: true, blockGasUsed: gasUsed }))
@@ -387,30 +284,32 @@ export class BlockBuilder {
       const requestsHash = common.isActivatedEIP(7685) ? (idleRequestsHash(state, this.vm, logs) ?? (await postBlock(this.vm, context, logs)).requestsHash) : undefined
       await state.commit()
 
-      // One receipt (every automined block): the block's bloom is its bloom, shared, not OR-ed
-      // byte by byte into a new one (neither is ever written after this); no logs, the shared zero one.
+      // The receipts' blooms OR-ed for every block, one receipt or several: the steps of a block of
+      // several, first taken after build's optimised compile, threw that code away. Kept is the
+      // shared zero bloom without logs and, with one receipt (every automined block), its bloom:
+      // neither is ever written after this.
       const sole = included.length === 1 ? (included[0]?.result.receipt.bitvector as Uint8Array) : undefined
-      let bloom = sole === undefined ? new Uint8Array(256) : isZeroBytes(sole) ? ZERO_BLOOM : sole
+      const merged = new Uint8Array(256)
       const receipts = mapped(included, ({ result, sender }): StoredReceipt => {
         const r = result.receipt as typeof result.receipt & { status?: 0 | 1 }
-        if (sole === undefined) orBloom(bloom, r.bitvector)
-        const stored: StoredReceipt = {
+        orBloom(merged, r.bitvector)
+        // Every field in one literal: one hidden class for the store's and the formatters' reads.
+        return {
           status: r.status ?? 1,
           cumulativeGasUsed: r.cumulativeBlockGasUsed,
           gasUsed: result.totalGasSpent,
           logs: r.logs as RawLog[],
           bloom: r.bitvector,
           from: sender,
+          contractAddress: result.createdAddress?.bytes,
+          blobGasUsed: result.blobGasUsed !== undefined && result.blobGasUsed > 0n ? result.blobGasUsed : undefined,
         }
-        if (result.createdAddress !== undefined) stored.contractAddress = result.createdAddress.bytes
-        if (result.blobGasUsed !== undefined && result.blobGasUsed > 0n) stored.blobGasUsed = result.blobGasUsed
-        return stored
       })
       const outcomes = mapped(included, ({ result }): TxOutcome => {
         const failure = result.execResult.exceptionError
         return failure === undefined ? { output: result.execResult.returnValue } : { error: failure.error, output: result.execResult.returnValue }
       })
-      if (sole === undefined && isZeroBytes(bloom)) bloom = ZERO_BLOOM
+      const bloom = isZeroBytes(merged) ? ZERO_BLOOM : (sole ?? merged)
       const consoleLogs = included.flatMap(({ logs }) => logs ?? [])
       // Nothing made per block unless someone listens (automined sends are benchmarked).
       const txConsoleLogs = this.collecting ? mapped(included, ({ logs }) => logs ?? []) : NO_CONSOLE_LOGS
@@ -426,16 +325,9 @@ export class BlockBuilder {
       outcome.gasUsed = gasUsed
       outcome.blobGasUsed = blobs ? blobGasUsed : undefined
       if (requestsHash !== undefined) outcome.requestsHash = requestsHash
-      Object.freeze(blockHeader)
       // The transactions themselves, not copies: `createBlock` would rebuild each one from its
       // fields, losing the kept raw encoding, the cached hash and sender, and the impersonation mark.
-      const transactions = mapped(included, ({ tx }) => tx)
-      // The block's RLP once, with its header's inside it for the hash.
-      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, transactions, withdrawals)
-      setHeaderHash(blockHeader, keccak256(headerRlp))
-      const block = new Block(blockHeader, transactions, [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockRlp(block, rlp)
-      Object.freeze(block)
+      const block = sealBlock(blockHeader, mapped(included, ({ tx }) => tx), common)
       return { hash: block.hash(), block, receipts, outcomes, consoleLogs, txConsoleLogs, diff, baseVersion: view.version, state: prepared, rejected, validatorUpdates, close: () => view.close() }
     } catch (error) {
       view.close()
@@ -463,14 +355,8 @@ export class BlockBuilder {
       if (effects === undefined) return giveUp(view)
       const prepared = await this.chain.prepareState(effects.diff, view)
       const stateRoot = prepared.root
-      const withdrawals = common.isActivatedEIP(4895)
       const blockHeader = builtHeader(this.emptyHeader(parent, params, stateRoot, effects.requestsHash), common)
-      Object.freeze(blockHeader)
-      const { rlp, headerRlp } = encodeBuiltBlock(blockHeader, NO_TXS, withdrawals)
-      setHeaderHash(blockHeader, keccak256(headerRlp))
-      const block = new Block(blockHeader, [], [], withdrawals ? [] : undefined, { common, freeze: false })
-      keepBlockRlp(block, rlp)
-      Object.freeze(block)
+      const block = sealBlock(blockHeader, NO_TXS, common)
       return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], close: () => view.close() }
     } catch (error) {
       view.close()

@@ -159,7 +159,7 @@ export class Producer {
   /** Produces one block now, whatever the mode; resolves to it (undefined if the chain is halted). */
   mine(options: MineOptions = {}): Promise<Block | undefined> {
     if (this.closing) return Promise.reject(new NodeClosed())
-    return this.serial(() => this.produce(options, Infinity))
+    return this.serial(() => this.produce(options.timestamp, options.baseFeePerGas, Infinity))
   }
 
   /**
@@ -174,7 +174,8 @@ export class Producer {
       let previous: Block | undefined
       let mined = 0n
       for (; mined < count; mined++) {
-        const block = await this.produce(options(previous), Infinity)
+        const next = options(previous)
+        const block = await this.produce(next.timestamp, next.baseFeePerGas, Infinity)
         if (block === undefined) break
         if (keep) blocks.push(block)
         previous = block
@@ -191,7 +192,7 @@ export class Producer {
     return this.serial(async () => {
       // An empty pool ends the turn here, without a call to produce for nothing.
       while (!this.closed && this.mining.mode === 'auto' && this.pool.size > 0) {
-        const block = await this.produce({}, 1)
+        const block = await this.produce(undefined, undefined, 1)
         if (block === undefined || block.transactions.length === 0) break
       }
     })
@@ -219,21 +220,26 @@ export class Producer {
     return run
   }
 
-  /** `waited`: a caller waits on this block (a send, a mine), not interval mining's own tick. */
-  private async produce(options: MineOptions, maxTxs: number, waited = true): Promise<Block | undefined> {
+  /**
+   * `timestamp` and `baseFeePerGas` as in {@link MineOptions}, as values: the callers' options
+   * objects come in several hidden classes (`{}`, a timestamp, a base fee, both), and each new one
+   * at this function's reads threw its optimised code away. `waited`: a caller waits on this
+   * block (a send, a mine), not interval mining's own tick.
+   */
+  private async produce(explicitTime: bigint | undefined, explicitBaseFee: bigint | undefined, maxTxs: number, waited = true): Promise<Block | undefined> {
     // Automine asks once more after each block; an empty pool has nothing to select.
     if (maxTxs !== Infinity && this.pool.size === 0) return undefined
     const parent = this.chain.head
     const nonceOf = (sender: string) => this.chain.nonce(sender)
     // hardhat_mine's empty blocks: nothing to select, no base fee to work out for the selection.
-    const baseFee = options.baseFeePerGas ?? (this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee())
+    const baseFee = explicitBaseFee ?? (this.pool.size === 0 ? undefined : parent.header.calcNextBaseFee())
     // Nothing selected, as an empty list in the hidden class of a selection (arrays.ts).
     const entries: readonly PoolEntry[] = baseFee === undefined ? emptyObjects() : this.pool.select(baseFee, nonceOf, maxTxs)
     if (maxTxs !== Infinity && entries.length === 0) return undefined
-    const { timestamp, offset } = this.nextTime(parent, options.timestamp)
+    const { timestamp, offset } = this.nextTime(parent, explicitTime)
     const height = parent.header.number + 1n
     const header = this.headerChoices()
-    if (options.baseFeePerGas !== undefined) header.baseFeePerGas = options.baseFeePerGas
+    if (explicitBaseFee !== undefined) header.baseFeePerGas = explicitBaseFee
     // The parent's next base fee, worked out once: the builder would compute the same again.
     if (header.baseFeePerGas === undefined && baseFee !== undefined) header.baseFeePerGas = baseFee
     // Faults that leave no quorum are known before any round: the halt is answered at once
@@ -487,14 +493,14 @@ export class Producer {
     const { timeOffset, nextBlockTimestamp, timestampInterval } = this.settings.current
     const set = explicit ?? nextBlockTimestamp
     const requested = set ?? (timestampInterval === undefined ? undefined : parent.header.timestamp + timestampInterval)
-    if (requested !== undefined) {
-      if (requested < min) {
-        throw new Refused(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
-      }
-      return { timestamp: requested, offset: set === undefined ? timeOffset : requested - clock }
+    if (requested !== undefined && requested < min) {
+      throw new Refused(`timestamp ${requested} is not after the parent block's ${parent.header.timestamp}`)
     }
     const now = clock + timeOffset
-    return now >= min ? { timestamp: now, offset: timeOffset } : { timestamp: min, offset: timeOffset + (min - now) }
+    // One literal for every case: a literal first reached after this function's optimised compile threw that code away.
+    const timestamp = requested ?? (now >= min ? now : min)
+    const offset = requested === undefined ? timeOffset + (min > now ? min - now : 0n) : set === undefined ? timeOffset : requested - clock
+    return { timestamp, offset }
   }
 
   private schedule(): void {
@@ -508,7 +514,7 @@ export class Producer {
       this.cancelTimer = this.clock.setTimer(() => {
         if (this.closing) return
         // Unless a request is queued behind it by the time it runs: then its rounds keep the process alive.
-        void this.serial(() => this.produce({}, Infinity, this.waiters > 0), false).finally(tick)
+        void this.serial(() => this.produce(undefined, undefined, Infinity, this.waiters > 0), false).finally(tick)
       }, blockTime)
     }
     tick()

@@ -8,7 +8,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SUPPORTED_HARDFORKS, createChainCommon } from '../../src/chain/common.js'
-import { encodeHeader } from '../../src/execution/builder.js'
+import { encodeHeader } from '../../src/execution/block-rlp.js'
 import { createNode, type FinalityNode } from '../../src/index.js'
 
 let node: FinalityNode

@@ -31,10 +31,14 @@ export interface BuiltHeaderFields {
   logsBloom?: Uint8Array
   number: bigint
   gasLimit: bigint
+  /** Zero when left out; a genesis may carry another (a proof-of-stake chain's genesis may, later blocks may not). */
+  difficulty?: bigint
   gasUsed?: bigint
   timestamp: bigint
   extraData?: Uint8Array
   mixHash: Uint8Array
+  /** Eight zero bytes when left out; as `difficulty`, another only at genesis (a geth genesis file's). */
+  nonce?: Uint8Array
   baseFeePerGas?: bigint
   blobGasUsed?: bigint
   excessBlobGas?: bigint
@@ -77,14 +81,14 @@ const Made = function (this: Record<string, unknown>, fields: BuiltHeaderFields,
   this.transactionsTrie = fields.transactionsTrie ?? KECCAK256_RLP
   this.receiptTrie = fields.receiptTrie ?? KECCAK256_RLP
   this.logsBloom = fields.logsBloom ?? new Uint8Array(256)
-  this.difficulty = 0n
+  this.difficulty = fields.difficulty ?? 0n
   this.number = fields.number
   this.gasLimit = fields.gasLimit
   this.gasUsed = fields.gasUsed ?? 0n
   this.timestamp = fields.timestamp
   this.extraData = fields.extraData ?? new Uint8Array(0)
   this.mixHash = fields.mixHash
-  this.nonce = ZERO_NONCE
+  this.nonce = fields.nonce ?? ZERO_NONCE
   this.baseFeePerGas = fields.baseFeePerGas
   this.withdrawalsRoot = r.eip4895 ? KECCAK256_RLP : undefined
   this.blobGasUsed = r.eip4844 ? (fields.blobGasUsed ?? 0n) : undefined
@@ -128,6 +132,11 @@ function needsConstructor(r: Rules, f: BuiltHeaderFields): boolean {
   if (!r.direct) return true
   // Fields the constructor checks (sizes, fields of forks not active): the builder's are right.
   if (f.parentHash.length !== 32 || f.mixHash.length !== 32 || (f.extraData !== undefined && f.extraData.length > 32)) return true
+  if (f.stateRoot !== undefined && f.stateRoot.length !== 32) return true
+  if (f.gasUsed !== undefined && f.gasUsed > f.gasLimit) return true
+  // Only a genesis may have a difficulty or a nonce (proof of stake's rule; the builder sets neither).
+  if (f.nonce !== undefined && (f.nonce.length !== 8 || (f.number !== 0n && f.nonce.some((b) => b !== 0)))) return true
+  if (f.difficulty !== undefined && f.difficulty !== 0n && f.number !== 0n) return true
   if (r.eip1559 !== (f.baseFeePerGas !== undefined)) return true
   if (!r.eip4844 && (f.blobGasUsed !== undefined || f.excessBlobGas !== undefined)) return true
   if (!r.eip4788 && f.parentBeaconBlockRoot !== undefined) return true
