@@ -219,17 +219,27 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       }
       const op = entry ?? (table[opCode] as OpcodeEntry)
       const info = op.opcodeInfo
-      if (left >= 0 && numbered[opCode] === op) {
-        // Nothing this opcode runs reads the gas left (gas-plan.ts): charged as a number.
-        let fee = fees[opCode] as number
-        if (info.dynamicGas) {
-          const charged = op.gasHandler(rs, info.feeBigInt, common)
-          if (typeof charged === 'bigint') fee = Number(charged)
-          else {
-            fee = Number(await charged)
-            stepping = stepsInLibrary(evm, rs)
-          }
+      // Nothing this opcode runs reads the gas left (gas-plan.ts): charged as a number.
+      const asNumber = left >= 0 && numbered[opCode] === op
+      if (!asNumber && ahead) {
+        // Its handlers read the gas left: written back before the gas handler runs.
+        rs.gasLeft = BigInt(left)
+        ahead = false
+      }
+      // One call site for every opcode's gas handler: the handlers that read the gas left (CALL,
+      // CREATE, SSTORE, GAS) took a call site of their own, which saw one of them before the
+      // loop's compile and threw the compiled loop away at the next ("wrong call target").
+      let gas = info.feeBigInt
+      if (info.dynamicGas) {
+        const charged = op.gasHandler(rs, gas, common)
+        if (typeof charged === 'bigint') gas = charged
+        else {
+          gas = await charged
+          if (asNumber) stepping = stepsInLibrary(evm, rs)
         }
+      }
+      if (asNumber) {
+        const fee = info.dynamicGas ? Number(gas) : (fees[opCode] as number)
         if (fee > left) {
           // `useGas`: the gas left goes to zero (written back after the loop), then the out-of-gas trap.
           left = 0
@@ -240,15 +250,6 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         left -= fee
         ahead = true
       } else {
-        if (ahead) {
-          rs.gasLeft = BigInt(left)
-          ahead = false
-        }
-        let gas = info.feeBigInt
-        if (info.dynamicGas) {
-          const charged = op.gasHandler(rs, gas, common)
-          gas = typeof charged === 'bigint' ? charged : await charged
-        }
         if (info.isInvalid) {
           halt = INVALID_OPCODE
           break
