@@ -76,7 +76,14 @@ interface Interpreter {
   profilerOpts?: { enabled?: boolean }
   runStep(entry?: OpcodeEntry): Promise<void>
   useGas(amount: bigint, context?: unknown): void
-  _getValidJumpDestinations(code: Uint8Array): { jumps: unknown; pushes: unknown; opcodesCached: Array<OpcodeEntry> }
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+}
+
+/** A code's jump-destination analysis, as `Interpreter#_getValidJumpDestinations` gives it. */
+interface JumpAnalysis {
+  jumps: unknown
+  pushes: unknown
+  opcodesCached: Array<OpcodeEntry>
 }
 
 export type InterpreterRun = (this: Interpreter, code: Uint8Array, opts?: { pc?: number }) => Promise<unknown>
@@ -159,11 +166,18 @@ export function fastRun(original: InterpreterRun): InterpreterRun {
     ) {
       return original.call(this, code, opts)
     }
-    return loop(this, code)
+    return loop(this, code, this._getValidJumpDestinations(code))
   }
 }
 
-async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown> {
+/**
+ * `analysis` is the code's jump-destination analysis, taken (from the cache, jump-cache.ts) before
+ * the loop and put into the run state where the library's `run` analyses: at the frame's first
+ * jump. Taken inside the loop, the cache's paths for a code it has not seen (reached by the first
+ * new contract after the loop's compile) were compiled into the loop without type feedback, and
+ * the first of them threw the compiled loop away ("Insufficient type feedback for call").
+ */
+async function loop(interpreter: Interpreter, code: Uint8Array, analysis: JumpAnalysis): Promise<unknown> {
   const rs = interpreter._runState
   const common = interpreter.common
   const evm = interpreter._evm
@@ -194,11 +208,10 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       opCode = rs.code[programCounter] as number
       // The jump-destination analysis runs when the code first reaches a jump, as in `run`.
       if (opCode === JUMP || opCode === JUMPI || opCode === JUMPSUB) {
-        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(rs.code)
-        rs.validJumps = jumps
-        rs.cachedPushes = pushes
+        rs.validJumps = analysis.jumps
+        rs.cachedPushes = analysis.pushes
         rs.shouldDoJumpAnalysis = false
-        cachedOpcodes = opcodesCached
+        cachedOpcodes = analysis.opcodesCached
       }
     } else {
       entry = cachedOpcodes[programCounter] as OpcodeEntry
