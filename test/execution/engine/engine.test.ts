@@ -17,6 +17,9 @@ import { versionRefusal } from '../../../src/execution/engine/gate.js'
 import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers, RUN_CALL_HEADER_MEMBERS, RUN_CALL_MEMBERS, RUN_CALL_TX_MEMBERS } from '../../../src/execution/engine/internals.js'
 import { isPatched } from '../../../src/execution/engine/fast-opcodes.js'
 import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
+import { CallGuard } from '../../../src/execution/timeout.js'
+import { GasWatch } from '../../../src/execution/gas-watch.js'
+import { systemClock } from '../../../src/clock.js'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -167,6 +170,28 @@ describe('opcode-table layers', () => {
     )
     expect(() => layerOpcodeTable(evm, 'transfers', () => order.push('again'))).toThrow(/each once/)
     expect(order).toEqual(['timeout', 'transfers'])
+  })
+
+  it("behavior: the time-out guard's and the gas watch's entries keep the library's entry and opcode classes", async () => {
+    const evm = await createEngineEVM({ common: prague() })
+    const entries = table(evm) as Array<{ opcodeInfo: Record<string, unknown>; opHandler: unknown; gasHandler: unknown }>
+    const before = entries.slice()
+    new CallGuard(systemClock).install(evm)
+    new GasWatch().install(evm)
+    // JUMP, JUMPI and the frames (the guard), SSTORE and GAS (the watch): each wrapped.
+    for (const op of [0x56, 0x57, 0x55, 0x5a, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]) {
+      const entry = entries[op]!
+      const original = before[op]!
+      expect(entry).not.toBe(original)
+      // The fields in the library's order (a spread copy or another order is another hidden class).
+      expect(Object.keys(entry)).toEqual(Object.keys(original))
+      const info = entry.opcodeInfo
+      expect(Object.getPrototypeOf(info)).toBe(Object.getPrototypeOf(original.opcodeInfo))
+      expect(Object.isFrozen(info)).toBe(true)
+      const guarded = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa].includes(op)
+      expect({ ...info }).toEqual({ ...original.opcodeInfo, isAsync: guarded ? true : original.opcodeInfo.isAsync })
+      expect(Object.keys(info)).toEqual(Object.keys(original.opcodeInfo))
+    }
   })
 
   it("leave a plain EVM's handlers the library's own under the wrappers", async () => {
