@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
@@ -158,6 +159,12 @@ describe("a user's own createEVM() in the same process", () => {
   })
 })
 
+/** V8's `%HaveSameMap`: whether two objects have one hidden class. */
+function sameHiddenClass(a: object, b: object): boolean {
+  v8.setFlagsFromString('--allow-natives-syntax')
+  return (new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean)(a, b)
+}
+
 describe('opcode-table layers', () => {
   it('are added inside out, each once: fast handlers, time-out guard, gas watch, tracers, transfer logs', async () => {
     const evm = await createEngineEVM({ common: prague() })
@@ -183,9 +190,11 @@ describe('opcode-table layers', () => {
       const entry = entries[op]!
       const original = before[op]!
       expect(entry).not.toBe(original)
-      // The fields in the library's order (a spread copy or another order is another hidden class).
+      // The library's hidden class (a spread copy or another field order is another one).
       expect(Object.keys(entry)).toEqual(Object.keys(original))
+      expect(sameHiddenClass(entry, original)).toBe(true)
       const info = entry.opcodeInfo
+      expect(sameHiddenClass(info, original.opcodeInfo)).toBe(true)
       expect(Object.getPrototypeOf(info)).toBe(Object.getPrototypeOf(original.opcodeInfo))
       expect(Object.isFrozen(info)).toBe(true)
       const guarded = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa].includes(op)
