@@ -99,33 +99,30 @@ export function engineRunCall(library: RunCall, fast: (evm: RunCallEvm) => boole
     // first nested call after ~500 transactions), was thrown away at `opts.message` ("wrong map").
     const message = opts.message
     const skipNonceIncrement = opts.skipNonceIncrement === true
-    return message === undefined ? runTopFrame(this, opts, skipNonceIncrement) : runFrame(this, message, skipNonceIncrement, undefined)
+    if (message !== undefined) return runFrame(this, message, skipNonceIncrement, undefined)
+    // A top frame given by its fields: its message made here, without another async step unless
+    // the caller is to be given the value it lacks.
+    if (opts.skipBalance === true) return runGivenValue(this, opts, skipNonceIncrement)
+    return runFrame(this, topMessage(this, opts), skipNonceIncrement, undefined)
   }
 }
 
 /** The error kind a failed frame keeps its result's fields with (Frontier's; never met here). */
 const CODESTORE_OUT_OF_GAS = EVMError.errorMessages.CODESTORE_OUT_OF_GAS
 
-/** A top frame given by its fields (no message): the message made from them, as the library does. */
-async function runTopFrame(evm: RunCallEvm, opts: RunCallOpts, skipNonceIncrement: boolean): Promise<EVMResult> {
-  let callerAccount: Account | undefined
+/**
+ * A top frame's message, made from the fields it is given, as the library does; also sets the
+ * EVM's block and transaction for the frame, as the library's `runCall` does first.
+ */
+function topMessage(evm: RunCallEvm, opts: RunCallOpts): Message {
   evm._block = opts.block
   const caller = opts.caller ?? createZeroAddress()
   evm._tx = { gasPrice: opts.gasPrice ?? 0n, origin: opts.origin ?? caller }
-  const value = opts.value ?? 0n
-  if (opts.skipBalance === true) {
-    callerAccount = (await evm.stateManager.getAccount(caller)) ?? new Account()
-    if (callerAccount.balance < value) {
-      // As the library: the caller is given `value` so the frame can pay it.
-      callerAccount.balance = value
-      await evm.journal.putAccount(caller, callerAccount)
-    }
-  }
-  const message = new Message({
+  return new Message({
     caller,
     gasLimit: opts.gasLimit ?? BigInt(0xffffff),
     to: opts.to,
-    value,
+    value: opts.value ?? 0n,
     data: opts.data,
     code: opts.code,
     depth: opts.depth,
@@ -137,6 +134,17 @@ async function runTopFrame(evm: RunCallEvm, opts: RunCallOpts, skipNonceIncremen
     delegatecall: opts.delegatecall,
     blobVersionedHashes: opts.blobVersionedHashes,
   })
+}
+
+/** A top frame with `skipBalance`: the caller is given the value it lacks (as the library), then the frame runs. */
+async function runGivenValue(evm: RunCallEvm, opts: RunCallOpts, skipNonceIncrement: boolean): Promise<EVMResult> {
+  const message = topMessage(evm, opts)
+  const caller = message.caller
+  const callerAccount = (await evm.stateManager.getAccount(caller)) ?? new Account()
+  if (callerAccount.balance < message.value) {
+    callerAccount.balance = message.value
+    await evm.journal.putAccount(caller, callerAccount)
+  }
   return runFrame(evm, message, skipNonceIncrement, callerAccount)
 }
 
