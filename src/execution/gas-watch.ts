@@ -45,7 +45,7 @@
  * is not watched.
  */
 import type { EVMInterface } from '@ethereumjs/evm'
-import { layerOpcodeTable } from './engine/layers.js'
+import { layerOpcodeTable, opcodeEntry } from './engine/layers.js'
 
 type OpEntry = {
   opcodeInfo: unknown
@@ -134,20 +134,18 @@ export class GasWatch {
     const sstore = map[SSTORE]
     if (sstore !== undefined) {
       const charge = sstore.gasHandler
-      map[SSTORE] = {
-        ...sstore,
-        gasHandler: (rs, gas, common) => {
-          if (this.need !== undefined) this.note(rs.gasLeft - SENTRY)
-          return charge(rs, gas, common)
-        },
-      }
+      // Entries in the hidden class of the library's (layers.ts), not spread copies.
+      map[SSTORE] = opcodeEntry<OpEntry>(sstore.opcodeInfo, sstore.opHandler, (rs, gas, common) => {
+        if (this.need !== undefined) this.note(rs.gasLeft - SENTRY)
+        return charge(rs, gas, common)
+      })
     }
     const gas = map[GAS]
     if (gas !== undefined) {
       const run = gas.opHandler
-      map[GAS] = {
-        ...gas,
-        opHandler: (rs, common) => {
+      map[GAS] = opcodeEntry<OpEntry>(
+        gas.opcodeInfo,
+        (rs, common) => {
           const need = this.need
           if (need !== undefined && !need.readsGas) {
             // GAS takes no immediate bytes: the byte after it is the next opcode this frame runs.
@@ -156,15 +154,16 @@ export class GasWatch {
           }
           return run(rs, common)
         },
-      }
+        gas.gasHandler,
+      )
     }
     for (const op of FRAMES) {
       const entry = map[op]
       if (entry === undefined) continue
       const run = entry.opHandler
-      map[op] = {
-        ...entry,
-        opHandler: (rs, common) => {
+      map[op] = opcodeEntry<OpEntry>(
+        entry.opcodeInfo,
+        (rs, common) => {
           if (this.need === undefined) return run(rs, common)
           const left = rs.gasLeft
           const passed = rs.messageGasLimit
@@ -194,7 +193,8 @@ export class GasWatch {
           done()
           return out
         },
-      }
+        entry.gasHandler,
+      )
     }
   }
 }

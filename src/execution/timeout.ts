@@ -15,7 +15,7 @@ import type { EVMInterface } from '@ethereumjs/evm'
 import type { Clock } from '../clock.js'
 import { Refused } from '../domain-errors.js'
 import { gasBlindWrapper } from './engine/gas-plan.js'
-import { layerOpcodeTable } from './engine/layers.js'
+import { asyncOpcodeInfo, layerOpcodeTable, opcodeEntry } from './engine/layers.js'
 
 /** JUMP, JUMPI, CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
 const GUARDED = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa] as const
@@ -107,17 +107,18 @@ export class CallGuard {
       const entry = map[op]
       if (entry === undefined) continue
       const run = entry.opHandler
-      map[op] = {
-        opcodeInfo: Object.freeze({ ...entry.opcodeInfo, isAsync: true }),
-        gasHandler: entry.gasHandler,
+      // In the hidden classes of the library's entries and opcode information (layers.ts).
+      map[op] = opcodeEntry<OpEntry>(
+        asyncOpcodeInfo(entry.opcodeInfo),
         // A promise only when the guard pauses or the opcode's own handler returns one: the
         // interpreter loop awaits what is a promise, and a JUMP of a call runs ~10 times per
         // transfer. A time-out throws from `tick` as before, inside the loop's handling.
-        opHandler: (runState, common) => {
+        (runState, common) => {
           const pause = this.tick()
           return pause === undefined ? run(runState, common) : pause.then(() => run(runState, common))
         },
-      }
+        entry.gasHandler,
+      )
       // The guard reads no gas: a jump it wraps is still charged as a number (gas-plan.ts).
       gasBlindWrapper(map[op].opHandler, run)
     }

@@ -10,7 +10,7 @@
 import type { EVMInterface, EVMResult, Message } from '@ethereumjs/evm'
 import { concat, equalBytes, fromHex, word } from '../hex.js'
 import { codeAddress, frameLogs } from './engine/frames.js'
-import { layerOpcodeTable } from './engine/layers.js'
+import { layerOpcodeTable, opcodeEntry } from './engine/layers.js'
 
 /** ERC-7528's pseudo-address for ether. */
 export const ETHER_ADDRESS = fromHex('eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
@@ -63,9 +63,10 @@ export class TransferTracer {
     const entry = map[0xff]
     if (entry === undefined) return
     const run = entry.opHandler as unknown as (runState: SelfdestructState, common: unknown) => Promise<unknown>
-    map[0xff] = {
-      ...entry,
-      opHandler: (async (runState: SelfdestructState, common: unknown) => {
+    // Entries in the hidden class of the library's (layers.ts), not spread copies.
+    map[0xff] = opcodeEntry<OpEntry>(
+      entry.opcodeInfo,
+      (async (runState: SelfdestructState, common: unknown) => {
         const self = runState.interpreter.getAddress()
         const beneficiary = fromHex(runState.stack.peek(1)[0]!.toString(16).padStart(40, '0').slice(-40))
         const balance = (await runState.stateManager.getAccount(self))?.balance ?? 0n
@@ -76,7 +77,8 @@ export class TransferTracer {
         // a frame that fails after all drops the log with the rest of its output.
         return run(runState, common)
       }) as unknown as OpEntry['opHandler'],
-    }
+      entry.gasHandler,
+    )
   }
 
   constructor(evm: EVMInterface) {
@@ -93,16 +95,17 @@ export class TransferTracer {
       const entry = map[op]
       if (entry === undefined) continue
       const run = entry.opHandler
-      map[op] = {
-        ...entry,
-        opHandler: (runState, common) => {
+      map[op] = opcodeEntry<OpEntry>(
+        entry.opcodeInfo,
+        (runState, common) => {
           const out = run(runState, common)
           const logs = frameLogs(runState.interpreter)
           const log = logs[logs.length - 1]
           if (log !== undefined) this.frames[this.frames.length - 1]?.push({ log, index: this.count++ })
           return out
         },
-      }
+        entry.gasHandler,
+      )
     }
   }
 

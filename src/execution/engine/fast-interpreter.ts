@@ -76,7 +76,14 @@ interface Interpreter {
   profilerOpts?: { enabled?: boolean }
   runStep(entry?: OpcodeEntry): Promise<void>
   useGas(amount: bigint, context?: unknown): void
-  _getValidJumpDestinations(code: Uint8Array): { jumps: unknown; pushes: unknown; opcodesCached: Array<OpcodeEntry> }
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+}
+
+/** A code's jump-destination analysis, as `Interpreter#_getValidJumpDestinations` gives it. */
+interface JumpAnalysis {
+  jumps: unknown
+  pushes: unknown
+  opcodesCached: Array<OpcodeEntry>
 }
 
 export type InterpreterRun = (this: Interpreter, code: Uint8Array, opts?: { pc?: number }) => Promise<unknown>
@@ -159,11 +166,18 @@ export function fastRun(original: InterpreterRun): InterpreterRun {
     ) {
       return original.call(this, code, opts)
     }
-    return loop(this, code)
+    return loop(this, code, this._getValidJumpDestinations(code))
   }
 }
 
-async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown> {
+/**
+ * `analysis` is the code's jump-destination analysis, taken (from the cache, jump-cache.ts) before
+ * the loop and put into the run state where the library's `run` analyses: at the frame's first
+ * jump. Taken inside the loop, the cache's paths for a code it has not seen (reached by the first
+ * new contract after the loop's compile) were compiled into the loop without type feedback, and
+ * the first of them threw the compiled loop away ("Insufficient type feedback for call").
+ */
+async function loop(interpreter: Interpreter, code: Uint8Array, analysis: JumpAnalysis): Promise<unknown> {
   const rs = interpreter._runState
   const common = interpreter.common
   const evm = interpreter._evm
@@ -194,11 +208,10 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       opCode = rs.code[programCounter] as number
       // The jump-destination analysis runs when the code first reaches a jump, as in `run`.
       if (opCode === JUMP || opCode === JUMPI || opCode === JUMPSUB) {
-        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(rs.code)
-        rs.validJumps = jumps
-        rs.cachedPushes = pushes
+        rs.validJumps = analysis.jumps
+        rs.cachedPushes = analysis.pushes
         rs.shouldDoJumpAnalysis = false
-        cachedOpcodes = opcodesCached
+        cachedOpcodes = analysis.opcodesCached
       }
     } else {
       entry = cachedOpcodes[programCounter] as OpcodeEntry
@@ -219,17 +232,27 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
       }
       const op = entry ?? (table[opCode] as OpcodeEntry)
       const info = op.opcodeInfo
-      if (left >= 0 && numbered[opCode] === op) {
-        // Nothing this opcode runs reads the gas left (gas-plan.ts): charged as a number.
-        let fee = fees[opCode] as number
-        if (info.dynamicGas) {
-          const charged = op.gasHandler(rs, info.feeBigInt, common)
-          if (typeof charged === 'bigint') fee = Number(charged)
-          else {
-            fee = Number(await charged)
-            stepping = stepsInLibrary(evm, rs)
-          }
+      // Nothing this opcode runs reads the gas left (gas-plan.ts): charged as a number.
+      const asNumber = left >= 0 && numbered[opCode] === op
+      if (!asNumber && ahead) {
+        // Its handlers read the gas left: written back before the gas handler runs.
+        rs.gasLeft = BigInt(left)
+        ahead = false
+      }
+      // One call site for every opcode's gas handler: the handlers that read the gas left (CALL,
+      // CREATE, SSTORE, GAS) took a call site of their own, which saw one of them before the
+      // loop's compile and threw the compiled loop away at the next ("wrong call target").
+      let gas = info.feeBigInt
+      if (info.dynamicGas) {
+        const charged = op.gasHandler(rs, gas, common)
+        if (typeof charged === 'bigint') gas = charged
+        else {
+          gas = await charged
+          if (asNumber) stepping = stepsInLibrary(evm, rs)
         }
+      }
+      if (asNumber) {
+        const fee = info.dynamicGas ? Number(gas) : (fees[opCode] as number)
         if (fee > left) {
           // `useGas`: the gas left goes to zero (written back after the loop), then the out-of-gas trap.
           left = 0
@@ -240,15 +263,6 @@ async function loop(interpreter: Interpreter, code: Uint8Array): Promise<unknown
         left -= fee
         ahead = true
       } else {
-        if (ahead) {
-          rs.gasLeft = BigInt(left)
-          ahead = false
-        }
-        let gas = info.feeBigInt
-        if (info.dynamicGas) {
-          const charged = op.gasHandler(rs, gas, common)
-          gas = typeof charged === 'bigint' ? charged : await charged
-        }
         if (info.isInvalid) {
           halt = INVALID_OPCODE
           break

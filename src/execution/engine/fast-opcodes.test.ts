@@ -5,6 +5,7 @@
  * the token and conformance suites run through them).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { isPatched, patchOpcodeTable } from './fast-opcodes.js'
@@ -55,13 +56,13 @@ const BODY = [
   0x60, 0x05, 0x7f, ...Y, 0x60, 0x40, 0x60, 0x00, 0xa2,
   0x60, 0x40, 0x60, 0x00, 0xf3,
 ]
-// The same behind a jump (PUSH1 4, JUMP, INVALID, JUMPDEST): the jump-destination analysis
-// runs first, so the rest runs on the patched handlers. Without a jump nothing is analysed, so
-// a fresh EVM runs BODY on the original handlers.
+// The same behind a jump (PUSH1 4, JUMP, INVALID, JUMPDEST), run on the engine's EVM (whose
+// table is patched before its first frame runs); BODY runs on the library's own EVM
+// (`library`), whose handlers are the original ones.
 const JUMP_FIRST = [0x60, 0x04, 0x56, 0xfe, 0x5b, ...BODY]
 
-async function run(code: number[]) {
-  const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+async function run(code: number[], library = false) {
+  const evm = await (library ? createEVM : createEngineEVM)({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
   const to = createAddressFromString('0x00000000000000000000000000000000000c0de5')
   await evm.stateManager.putAccount(to, new Account())
   const result = await evm.runCode({ code: Uint8Array.from(code), gasLimit: 1_000_000n, to })
@@ -71,7 +72,7 @@ async function run(code: number[]) {
 describe('the patched handlers', () => {
   it('behavior: MLOAD, MSTORE, SLOAD and LOG give what the original handlers give', async () => {
     await installEngine()
-    const original = await run(BODY)
+    const original = await run(BODY, true)
     const patched = await run(JUMP_FIRST)
     expect([original.patched, patched.patched]).toEqual([false, true])
     expect(original.exceptionError).toBeUndefined()
@@ -113,7 +114,7 @@ describe('the two-operand and jump handlers', () => {
     const body = pairs.flatMap(([a, b], i) => [...push32(b), ...push32(a), opcode, 0x61, (i * 32) >> 8, (i * 32) & 0xff, 0x52])
     const size = pairs.length * 32
     const code = [...body, 0x61, size >> 8, size & 0xff, 0x60, 0x00, 0xf3]
-    const original = await run(code)
+    const original = await run(code, true)
     const patched = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, ...code])
     expect([original.patched, patched.patched]).toEqual([false, true])
     expect(patched.exceptionError).toBeUndefined()
@@ -125,7 +126,7 @@ describe('the two-operand and jump handlers', () => {
 
   it.each(BINARY)('behavior: %s on a stack of one item fails as the library does', async (_name, opcode) => {
     await installEngine()
-    const original = await run([0x60, 0x01, opcode])
+    const original = await run([0x60, 0x01, opcode], true)
     const patched = await run([0x60, 0x04, 0x56, 0xfe, 0x5b, 0x60, 0x01, opcode])
     expect(patched.patched).toBe(true)
     expect(patched.exceptionError?.error).toBe('stack underflow')
@@ -197,15 +198,15 @@ describe('CALLDATALOAD and KECCAK256', () => {
   const BODY2 = [...loads, 0x60, 0x80, 0x60, 0x00, 0x20, 0x60, 0x80, 0x52, 0x60, 0x00, 0x60, 0x00, 0x20, 0x60, 0xa0, 0x52, 0x60, 0xc0, 0x60, 0x00, 0xf3]
   const data = Uint8Array.from({ length: 40 }, (_, i) => 0xa0 + i)
 
-  async function runWith(code: number[]) {
-    const evm = await createEngineEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto: { keccak256: (d: Uint8Array) => keccak256(d) } }) })
+  async function runWith(code: number[], library = false) {
+    const evm = await (library ? createEVM : createEngineEVM)({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto: { keccak256: (d: Uint8Array) => keccak256(d) } }) })
     const result = await evm.runCode({ code: Uint8Array.from(code), data, gasLimit: 1_000_000n })
     return { ...result, patched: isPatched((evm as unknown as { _opcodeMap: object })._opcodeMap) }
   }
 
   it('behavior: the same words and hashes as the original handlers', async () => {
     await installEngine()
-    const original = await runWith(BODY2)
+    const original = await runWith(BODY2, true)
     const patched = await runWith([0x60, 0x04, 0x56, 0xfe, 0x5b, ...BODY2])
     expect([original.patched, patched.patched]).toEqual([false, true])
     expect(patched.exceptionError).toBeUndefined()

@@ -46,3 +46,39 @@ export function layerOpcodeTable<Entry>(evm: unknown, layer: OpcodeLayer, wrap: 
   forgetGasPlan(table)
   outermost.set(table, index)
 }
+
+/**
+ * A layer's entry, made with the fields in the order of the library's own entries
+ * (`{ opcodeInfo, opHandler, gasHandler }`): one hidden class for every entry of every table. An
+ * entry made by a spread (`{ ...entry, opHandler }`) or with its fields in another order has a
+ * hidden class of its own, and the interpreter loop, which reads every entry at one site, threw
+ * its compiled code away ("wrong map") when the first of them reached it after its compile (a
+ * call VM's guarded JUMP, in OpenZeppelin's replay).
+ */
+export function opcodeEntry<E extends { opcodeInfo: unknown; opHandler: unknown; gasHandler: unknown }>(
+  opcodeInfo: E['opcodeInfo'],
+  opHandler: E['opHandler'],
+  gasHandler: E['gasHandler'],
+): E {
+  return { opcodeInfo, opHandler, gasHandler } as E
+}
+
+/** The fields of the library's opcode information (`Opcode`) its constructor takes. */
+interface OpcodeFields {
+  code: number
+  name: string
+  fullName: string
+  fee: number
+  isAsync: boolean
+  dynamicGas: boolean
+}
+
+/**
+ * `info` (an entry's `opcodeInfo`, an instance of the library's frozen `Opcode` class) with
+ * `isAsync` set, made by its own class: the same fields, the same hidden class.
+ */
+export function asyncOpcodeInfo<I>(info: I): I {
+  const fields = info as unknown as OpcodeFields
+  const Info = (info as { constructor: new (fields: OpcodeFields) => I }).constructor
+  return new Info({ code: fields.code, name: fields.name, fullName: fields.fullName, fee: fields.fee, isAsync: true, dynamicGas: fields.dynamicGas })
+}

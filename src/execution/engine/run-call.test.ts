@@ -9,7 +9,7 @@
  */
 import { createBlock } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { type EVM, type EVMResult, type Message, createEVM } from '@ethereumjs/evm'
+import { type EVM, type EVMResult, Message, createEVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createEngineEVM, engineStatus, installEngine } from './index.js'
@@ -46,7 +46,8 @@ async function evm(engine: boolean): Promise<EVM> {
 type Opts = Parameters<EVM['runCall']>[0]
 
 /** One run on a fresh EVM: its outcome, the state after it and, if listened to, each event. */
-async function run(engine: boolean, opts: Opts, listen: boolean) {
+async function run(engine: boolean, given: Opts | (() => Opts), listen: boolean) {
+  const opts = typeof given === 'function' ? given() : given
   const e = await evm(engine)
   const events: unknown[] = []
   if (listen) {
@@ -54,6 +55,10 @@ async function run(engine: boolean, opts: Opts, listen: boolean) {
     e.events.on('afterMessage', (r: EVMResult) => events.push(['after', r.execResult.exceptionError?.error, r.execResult.gasRefund?.toString()]))
   }
   const block = createBlock({ header: { number: 3n, timestamp: 5n, gasLimit: 30_000_000n } }, { common: e.common })
+  if (opts.message !== undefined) {
+    // A message frame runs inside a run that set the EVM's block and transaction (as a CALL's does).
+    Object.assign(e, { _block: block, _tx: { gasPrice: 7n, origin: CALLER } })
+  }
   const { createdAddress, execResult } = await e.runCall({ block, ...opts })
   const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
   const account = async (a: Address | undefined) => {
@@ -77,13 +82,22 @@ async function run(engine: boolean, opts: Opts, listen: boolean) {
   }
 }
 
-const cases: Array<[string, Opts]> = [
+/** A frame given as a message (as the interpreter's CALL gives one), made afresh for each run. */
+const messageFrame = (to: Address, extra: Partial<Opts> = {}) => (): Opts => ({
+  message: new Message({ caller: CALLER, to, gasLimit: 100_000n, depth: 0 }),
+  ...extra,
+})
+
+const cases: Array<[string, Opts | (() => Opts)]> = [
   ['a call whose inner frames revert and succeed', { caller: CALLER, to: OUTER, gasLimit: 200_000n }],
   ['a frame that reverts with a refund', { caller: CALLER, to: REVERTER, gasLimit: 100_000n }],
   ['a frame that runs out of gas', { caller: CALLER, to: OUTER, gasLimit: 4_000n }],
   ['a creation', { caller: CALLER, data: hexToBytes('0x60015f5360015ff3'), gasLimit: 100_000n }],
   ['a caller given the value it lacks', { caller: CALLER, to: STORER, value: 10n ** 18n, skipBalance: true, gasLimit: 100_000n }],
   ['a frame without the nonce increment', { caller: CALLER, to: STORER, skipNonceIncrement: true, gasLimit: 100_000n }],
+  ['a top frame given as a message', messageFrame(STORER)],
+  ['a top frame given as a message that reverts', messageFrame(REVERTER)],
+  ['a top frame given as a message, without the nonce increment', messageFrame(STORER, { skipNonceIncrement: true })],
 ]
 
 describe('the engine\'s run of a frame', () => {
@@ -112,5 +126,10 @@ describe('the engine\'s run of a frame', () => {
     expect(creation!.created).toBeDefined()
     expect(creation!.createdAccount?.nonce).toBe(1n)
     expect(lacking!.error).toBeUndefined()
+    const [message, messageReverts, messageNoNonce] = await Promise.all(cases.slice(6).map(([, opts]) => run(true, opts, false)))
+    expect(message!.caller?.nonce).toBe(1n)
+    expect(message!.storerSlot).toBe('07')
+    expect(messageReverts!.error).toBe('revert')
+    expect(messageNoNonce!.caller?.nonce).toBe(0n)
   })
 })

@@ -93,45 +93,64 @@ export function engineRunCall(library: RunCall, fast: (evm: RunCallEvm) => boole
     if (opts.message === undefined && opts.block === undefined) return library.call(this, opts)
     const common = this.common
     for (let i = 0; i < LIBRARY_EIPS.length; i++) if (common.isActivatedEIP(LIBRARY_EIPS[i] as number)) return library.call(this, opts)
-    return runFrame(this, opts)
+    // The options are read here, not in the frame's run: they come in one literal per caller (the
+    // interpreter's CALL and CREATE `{ message }`, the run of a transaction's, the system calls'),
+    // and the frame's run, compiled before the first of another one reached it (OpenZeppelin's
+    // first nested call after ~500 transactions), was thrown away at `opts.message` ("wrong map").
+    const message = opts.message
+    const skipNonceIncrement = opts.skipNonceIncrement === true
+    if (message !== undefined) return runFrame(this, message, skipNonceIncrement, undefined)
+    // A top frame given by its fields: its message made here, without another async step unless
+    // the caller is to be given the value it lacks.
+    if (opts.skipBalance === true) return runGivenValue(this, opts, skipNonceIncrement)
+    return runFrame(this, topMessage(this, opts), skipNonceIncrement, undefined)
   }
 }
 
-async function runFrame(evm: RunCallEvm, opts: RunCallOpts): Promise<EVMResult> {
-  const common = evm.common
-  let message = opts.message
-  let callerAccount: Account | undefined
-  if (message === undefined) {
-    evm._block = opts.block
-    const caller = opts.caller ?? createZeroAddress()
-    evm._tx = { gasPrice: opts.gasPrice ?? 0n, origin: opts.origin ?? caller }
-    const value = opts.value ?? 0n
-    if (opts.skipBalance === true) {
-      callerAccount = (await evm.stateManager.getAccount(caller)) ?? new Account()
-      if (callerAccount.balance < value) {
-        // As the library: the caller is given `value` so the frame can pay it.
-        callerAccount.balance = value
-        await evm.journal.putAccount(caller, callerAccount)
-      }
-    }
-    message = new Message({
-      caller,
-      gasLimit: opts.gasLimit ?? BigInt(0xffffff),
-      to: opts.to,
-      value,
-      data: opts.data,
-      code: opts.code,
-      depth: opts.depth,
-      isCompiled: opts.isCompiled,
-      isStatic: opts.isStatic,
-      salt: opts.salt,
-      selfdestruct: opts.selfdestruct ?? new Map(),
-      createdAddresses: opts.createdAddresses ?? new Set(),
-      delegatecall: opts.delegatecall,
-      blobVersionedHashes: opts.blobVersionedHashes,
-    })
+/** The error kind a failed frame keeps its result's fields with (Frontier's; never met here). */
+const CODESTORE_OUT_OF_GAS = EVMError.errorMessages.CODESTORE_OUT_OF_GAS
+
+/**
+ * A top frame's message, made from the fields it is given, as the library does; also sets the
+ * EVM's block and transaction for the frame, as the library's `runCall` does first.
+ */
+function topMessage(evm: RunCallEvm, opts: RunCallOpts): Message {
+  evm._block = opts.block
+  const caller = opts.caller ?? createZeroAddress()
+  evm._tx = { gasPrice: opts.gasPrice ?? 0n, origin: opts.origin ?? caller }
+  return new Message({
+    caller,
+    gasLimit: opts.gasLimit ?? BigInt(0xffffff),
+    to: opts.to,
+    value: opts.value ?? 0n,
+    data: opts.data,
+    code: opts.code,
+    depth: opts.depth,
+    isCompiled: opts.isCompiled,
+    isStatic: opts.isStatic,
+    salt: opts.salt,
+    selfdestruct: opts.selfdestruct ?? new Map(),
+    createdAddresses: opts.createdAddresses ?? new Set(),
+    delegatecall: opts.delegatecall,
+    blobVersionedHashes: opts.blobVersionedHashes,
+  })
+}
+
+/** A top frame with `skipBalance`: the caller is given the value it lacks (as the library), then the frame runs. */
+async function runGivenValue(evm: RunCallEvm, opts: RunCallOpts, skipNonceIncrement: boolean): Promise<EVMResult> {
+  const message = topMessage(evm, opts)
+  const caller = message.caller
+  const callerAccount = (await evm.stateManager.getAccount(caller)) ?? new Account()
+  if (callerAccount.balance < message.value) {
+    callerAccount.balance = message.value
+    await evm.journal.putAccount(caller, callerAccount)
   }
-  if (message.depth === 0 && opts.skipNonceIncrement !== true) {
+  return runFrame(evm, message, skipNonceIncrement, callerAccount)
+}
+
+async function runFrame(evm: RunCallEvm, message: Message, skipNonceIncrement: boolean, callerAccount: Account | undefined): Promise<EVMResult> {
+  const common = evm.common
+  if (message.depth === 0 && !skipNonceIncrement) {
     callerAccount ??= (await evm.stateManager.getAccount(message.caller)) ?? new Account()
     callerAccount.nonce++
     await evm.journal.putAccount(message.caller, callerAccount)
@@ -151,7 +170,7 @@ async function runFrame(evm: RunCallEvm, opts: RunCallOpts): Promise<EVMResult> 
   // Read on every frame (see the module's comment); CODESTORE_OUT_OF_GAS is Frontier's, never met here.
   const kind = (err ?? NO_ERROR).error
   if (err) {
-    if (kind !== EVMError.errorMessages.CODESTORE_OUT_OF_GAS) {
+    if (kind !== CODESTORE_OUT_OF_GAS) {
       exec.selfdestruct = new Map()
       exec.createdAddresses = new Set()
       exec.gasRefund = 0n

@@ -18,7 +18,7 @@ import { word } from '../../hex.js'
 import { frameError, isFaultError, isStepError, preStepError } from './opcodes.js'
 import type { FrameType, Tracer } from './types.js'
 import { frameEnv, frameLogs, memoryBytes, type FrameInterpreter } from '../engine/frames.js'
-import { layerOpcodeTable } from '../engine/layers.js'
+import { layerOpcodeTable, opcodeEntry } from '../engine/layers.js'
 import { observesOpcodes } from '../engine/install.js'
 import { setOpcodeObserver } from '../engine/opcode-observer.js'
 
@@ -167,7 +167,8 @@ export class TraceHooks {
     if (entry === undefined || (entry.opcodeInfo as { code?: number }).code !== op) return
     const run = entry.opHandler
     const wrapped = make(run)
-    map[op] = { ...entry, opHandler: (rs, c) => (this.tracer === undefined ? run(rs, c) : wrapped(rs, c)) }
+    // In the hidden class of the library's entries (layers.ts), not a spread copy.
+    map[op] = opcodeEntry<OpEntry>(entry.opcodeInfo, (rs, c) => (this.tracer === undefined ? run(rs, c) : wrapped(rs, c)), entry.gasHandler)
   }
 
   private get depth(): number {

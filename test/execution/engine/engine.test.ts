@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
@@ -15,8 +16,13 @@ import { createNode, engineStatus } from '../../../src/index.js'
 import { createEngineEVM, isFast, layerOpcodeTable, refusal, VERIFIED_HARDFORKS } from '../../../src/execution/engine/index.js'
 import { versionRefusal } from '../../../src/execution/engine/gate.js'
 import { EVM_MEMBERS, MESSAGE_MEMBERS, missingMembers, RUN_CALL_HEADER_MEMBERS, RUN_CALL_MEMBERS, RUN_CALL_TX_MEMBERS } from '../../../src/execution/engine/internals.js'
-import { isPatched } from '../../../src/execution/engine/fast-opcodes.js'
+import { isPatched, patchOpcodeTable } from '../../../src/execution/engine/fast-opcodes.js'
 import { SUPPORTED_HARDFORKS } from '../../../src/chain/common.js'
+import { CallGuard } from '../../../src/execution/timeout.js'
+import { GasWatch } from '../../../src/execution/gas-watch.js'
+import { systemClock } from '../../../src/clock.js'
+import { TraceHooks } from '../../../src/execution/tracers/hooks.js'
+import { TransferTracer } from '../../../src/execution/transfer-tracer.js'
 
 const run = promisify(execFile)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
@@ -155,6 +161,12 @@ describe("a user's own createEVM() in the same process", () => {
   })
 })
 
+/** V8's `%HaveSameMap`: whether two objects have one hidden class. */
+function sameHiddenClass(a: object, b: object): boolean {
+  v8.setFlagsFromString('--allow-natives-syntax')
+  return (new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean)(a, b)
+}
+
 describe('opcode-table layers', () => {
   it('are added inside out, each once: fast handlers, time-out guard, gas watch, tracers, transfer logs', async () => {
     const evm = await createEngineEVM({ common: prague() })
@@ -167,6 +179,35 @@ describe('opcode-table layers', () => {
     )
     expect(() => layerOpcodeTable(evm, 'transfers', () => order.push('again'))).toThrow(/each once/)
     expect(order).toEqual(['timeout', 'transfers'])
+  })
+
+  it("behavior: every layer's entries keep the library's entry and opcode classes", async () => {
+    const evm = await createEngineEVM({ common: prague() })
+    const entries = table(evm) as Array<{ opcodeInfo: Record<string, unknown>; opHandler: unknown; gasHandler: unknown }>
+    patchOpcodeTable(entries)
+    const before = entries.slice()
+    new CallGuard(systemClock).install(evm)
+    new GasWatch().install(evm)
+    new TraceHooks(evm as never)
+    new TransferTracer(evm)
+    // JUMP, JUMPI and the frames (the guard), SSTORE, GAS and the frames (the watch), the calls,
+    // LOGs and SELFDESTRUCT (the tracer), the LOGs and SELFDESTRUCT (the transfer logs).
+    const guarded = [0x56, 0x57, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa]
+    const wrapped = [...guarded, 0x55, 0x5a, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xff]
+    for (let op = 0; op < 256; op++) {
+      const entry = entries[op]!
+      const original = before[op]!
+      expect(entry !== original, `opcode ${op} wrapped`).toBe(wrapped.includes(op))
+      // The library's hidden class (a spread copy or another field order is another one).
+      expect(Object.keys(entry)).toEqual(Object.keys(original))
+      expect(sameHiddenClass(entry, original), `opcode ${op}'s entry`).toBe(true)
+      const info = entry.opcodeInfo
+      expect(sameHiddenClass(info, original.opcodeInfo), `opcode ${op}'s information`).toBe(true)
+      expect(Object.isFrozen(info)).toBe(true)
+      expect({ ...info }).toEqual({ ...original.opcodeInfo, isAsync: guarded.includes(op) ? true : original.opcodeInfo.isAsync })
+      expect(entry.gasHandler).toBe(op === 0x55 ? entry.gasHandler : original.gasHandler)
+    }
+    expect(entries[0x55]!.gasHandler).not.toBe(before[0x55]!.gasHandler)
   })
 
   it("leave a plain EVM's handlers the library's own under the wrappers", async () => {

@@ -6,7 +6,7 @@
  * out-of-gas (static and memory-expansion gas), calls, creates and the async opcodes.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import type { EVM } from '@ethereumjs/evm'
+import { createEVM, type EVM } from '@ethereumjs/evm'
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { createEngineEVM, installEngine } from '../../../src/execution/engine/index.js'
@@ -89,4 +89,50 @@ describe('the fast interpreter loop', () => {
       expect({ ...fast, steps: 0 }).toEqual({ ...reference, steps: 0 })
     }
   })
+
+  // The jump-destination analysis is taken before the loop, but its table of opcodes is used from
+  // the frame's first jump on, as in the library's `run`: before it the opcode is the code's byte
+  // (an unassigned byte stays itself), after it the table's entry (INVALID's, 0xfe).
+  const ANALYSIS_CASES: Array<[string, string]> = [
+    ['an unassigned byte before the first jump', '0x600160020c'],
+    ['an unassigned byte after a jump', '0x6003565b0c'],
+    ['code without a jump that returns', '0x60056000526001601ff3'],
+    ['a jump into push data', '0x600356605b00'],
+  ]
+  for (const [name, code] of ANALYSIS_CASES) {
+    it(`behavior: ${name} halts where and as through @ethereumjs/evm's own EVM`, async () => {
+      await installEngine()
+      const frame = async (engine: boolean) => {
+        const evm = await (engine ? evmWith(code) : libraryEvmWith(code))
+        const exec = (await evm.runCall({ caller: CALLER, to: TARGET, gasLimit: 100_000n })).execResult
+        const rs = exec.runState as unknown as { opCode: number; programCounter: number; gasLeft: bigint }
+        return { opCode: rs.opCode, pc: rs.programCounter, gasLeft: rs.gasLeft, gasUsed: exec.executionGasUsed, error: exec.exceptionError?.error, out: Buffer.from(exec.returnValue).toString('hex') }
+      }
+      expect(await frame(true)).toEqual(await frame(false))
+    })
+  }
+
+  it('behavior: the analysis cases reach the outcomes they are meant to test', async () => {
+    await installEngine()
+    const opCodes = []
+    for (const [, code] of ANALYSIS_CASES) {
+      const evm = await evmWith(code)
+      const exec = (await evm.runCall({ caller: CALLER, to: TARGET, gasLimit: 100_000n })).execResult
+      opCodes.push([(exec.runState as unknown as { opCode: number }).opCode, exec.exceptionError?.error.split(' at ')[0]])
+    }
+    expect(opCodes).toEqual([
+      [0x0c, 'invalid opcode'],
+      [0xfe, 'invalid opcode'],
+      [0xf3, undefined],
+      [0x56, 'invalid JUMP'],
+    ])
+  })
 })
+
+async function libraryEvmWith(code: string): Promise<EVM> {
+  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Prague }) })
+  await evm.stateManager.putAccount(CALLER, new Account(0n, 10n ** 18n))
+  await evm.stateManager.putAccount(TARGET, new Account())
+  await evm.stateManager.putCode(TARGET, hexToBytes(code as `0x${string}`))
+  return evm
+}
