@@ -24,23 +24,61 @@ const textEncoder = new TextEncoder()
 
 /** `0x1901 ‖ hashStruct(EIP712Domain) ‖ hashStruct(primaryType)`, hashed: the digest that is signed. */
 export function typedDataHash(typed: TypedData): Uint8Array {
-  const encoder = new Encoder(typed.types)
+  const encoder = encoderFor(typed.types)
   const domainHash = encoder.hashStruct('EIP712Domain', typed.domain, 'domain')
   const parts = [Uint8Array.of(0x19, 0x01), domainHash]
   if (typed.primaryType !== 'EIP712Domain') parts.push(encoder.hashStruct(typed.primaryType, typed.message, 'message'))
   return keccak256(concat(...parts))
 }
 
-class Encoder {
-  private readonly typeHashes = new Map<string, Uint8Array>()
+/**
+ * How many type sets keep their encoder (and so their type hashes) between requests: a client
+ * signs with a few (a Safe transaction, a permit), each sent again with every request.
+ */
+export const ENCODER_CACHE_SIZE = 32
 
-  constructor(private readonly types: TypedData['types']) {
-    for (const [name, fields] of Object.entries(types)) {
-      if (!Array.isArray(fields)) throw new TypedDataError(`type ${name}: its fields must be a list`)
-      for (const f of fields) {
-        if (typeof f?.name !== 'string' || typeof f?.type !== 'string') throw new TypedDataError(`type ${name}: every field needs a name and a type`)
-      }
+/** Encoders by their type set's key, least recently used first. */
+const encoders = new Map<string, Encoder>()
+
+/**
+ * The encoder of a type set: the one kept for an equal set, or a new one kept in place of the
+ * least recently used. Checks every field first, as an encoder of its own would.
+ */
+export function encoderFor(types: TypedData['types']): Encoder {
+  const key = typesKey(types)
+  let encoder = encoders.get(key)
+  if (encoder !== undefined) {
+    encoders.delete(key)
+  } else {
+    encoder = new Encoder(types)
+    if (encoders.size >= ENCODER_CACHE_SIZE) encoders.delete(encoders.keys().next().value as string)
+  }
+  encoders.set(key, encoder)
+  return encoder
+}
+
+/** Every type's name and its fields' names and types, in their order, as one string; checks each field. */
+function typesKey(types: TypedData['types']): string {
+  const parts: string[] = []
+  for (const [name, fields] of Object.entries(types)) {
+    if (!Array.isArray(fields)) throw new TypedDataError(`type ${name}: its fields must be a list`)
+    parts.push(name, String(fields.length))
+    for (const f of fields) {
+      if (typeof f?.name !== 'string' || typeof f?.type !== 'string') throw new TypedDataError(`type ${name}: every field needs a name and a type`)
+      parts.push(f.name, f.type)
     }
+  }
+  return JSON.stringify(parts)
+}
+
+/** The hashing of one type set; keeps a copy of its types, so a caller's later change to theirs cannot reach it. */
+export class Encoder {
+  private readonly typeHashes = new Map<string, Uint8Array>()
+  private readonly types: TypedData['types']
+
+  constructor(types: TypedData['types']) {
+    // Own properties, as the caller's (a `__proto__` type stays a type of that name).
+    this.types = Object.fromEntries(Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ name: f.name, type: f.type }))]))
   }
 
   hashStruct(type: string, value: unknown, path: string): Uint8Array {
