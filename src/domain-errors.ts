@@ -8,6 +8,21 @@
  * `rpc/error-map.ts`, where the dispatcher and every other boundary turn them into wire errors.
  */
 
+/**
+ * `make()`'s error made without V8 capturing its JavaScript frames: for an error whose own stack
+ * nobody reads (a domain error the dispatcher maps to a new wire error, a wire error whose stack
+ * `withSolidityStack` replaces), so a failure that a test expects pays for one capture, not two.
+ */
+export function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return make()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
+
 /** Base of every domain error: what lower layers throw instead of a JSON-RPC error. */
 export abstract class DomainError extends Error {}
 

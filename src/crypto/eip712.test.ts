@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, hashTypedData, type TypedDataDefinition } from 'viem'
-import { typedDataHash, TypedDataError, type TypedData } from './eip712.js'
+import { ENCODER_CACHE_SIZE, encoderFor, typedDataHash, TypedDataError, type TypedData } from './eip712.js'
 
 const DOMAIN_TYPE = [
   { name: 'name', type: 'string' },
@@ -130,5 +130,37 @@ describe('EIP-712 hashing', () => {
       expect(() => typedDataHash(base(type, value)), type).toThrow(TypedDataError)
       expect(() => typedDataHash(base(type, value)), type).toThrow(message)
     }
+  })
+
+  it(`keeps the encoders of the ${ENCODER_CACHE_SIZE} type sets used last, each for an equal set`, () => {
+    const typesOf = (i: number): TypedData['types'] => ({ EIP712Domain: DOMAIN_TYPE, [`T${i}`]: [{ name: 'v', type: 'uint256' }] })
+    const kept = [encoderFor(typesOf(0))]
+    // An equal set (a new object, as every request's JSON gives) finds the same encoder.
+    expect(encoderFor(typesOf(0))).toBe(kept[0])
+    for (let i = 1; i < ENCODER_CACHE_SIZE; i++) kept.push(encoderFor(typesOf(i)))
+    // At the bound: every set is still kept; using 0 again makes 1 the least recently used.
+    for (let i = ENCODER_CACHE_SIZE - 1; i >= 2; i--) expect(encoderFor(typesOf(i))).toBe(kept[i])
+    expect(encoderFor(typesOf(0))).toBe(kept[0])
+    // Past it: one more set drops the least recently used (1) and only it.
+    encoderFor(typesOf(ENCODER_CACHE_SIZE))
+    expect(encoderFor(typesOf(0))).toBe(kept[0])
+    for (let i = 2; i < ENCODER_CACHE_SIZE; i++) expect(encoderFor(typesOf(i))).toBe(kept[i])
+    expect(encoderFor(typesOf(1))).not.toBe(kept[1])
+    // Sets that differ only in a field's type are not equal.
+    expect(encoderFor({ EIP712Domain: DOMAIN_TYPE, T0: [{ name: 'v', type: 'uint128' }] })).not.toBe(kept[0])
+  })
+
+  it('a kept encoder holds its own copy of the types: a caller changing theirs later changes no hash', () => {
+    const fresh = (): TypedData['types'] => ({ EIP712Domain: DOMAIN_TYPE, Mail: [{ name: 'body', type: 'string' }] })
+    const typed: TypedData = { types: fresh(), primaryType: 'Mail', domain, message: { body: 'hi' } }
+    const before = ours(typed)
+    expect(before).toBe(viems(typed))
+    ;(typed.types.Mail as Array<{ name: string; type: string }>)[0]!.type = 'bytes'
+    expect(ours({ ...typed, types: fresh() })).toBe(before)
+  })
+
+  it('checks the shape of every type before any cache is read', () => {
+    expect(() => encoderFor({ EIP712Domain: DOMAIN_TYPE, T: 'x' as never })).toThrow('type T: its fields must be a list')
+    expect(() => encoderFor({ EIP712Domain: DOMAIN_TYPE, T: [{ name: 'v' }] as never })).toThrow('type T: every field needs a name and a type')
   })
 })

@@ -24,23 +24,64 @@ const textEncoder = new TextEncoder()
 
 /** `0x1901 ‖ hashStruct(EIP712Domain) ‖ hashStruct(primaryType)`, hashed: the digest that is signed. */
 export function typedDataHash(typed: TypedData): Uint8Array {
-  const encoder = new Encoder(typed.types)
+  const encoder = encoderFor(typed.types)
   const domainHash = encoder.hashStruct('EIP712Domain', typed.domain, 'domain')
   const parts = [Uint8Array.of(0x19, 0x01), domainHash]
   if (typed.primaryType !== 'EIP712Domain') parts.push(encoder.hashStruct(typed.primaryType, typed.message, 'message'))
   return keccak256(concat(...parts))
 }
 
-class Encoder {
-  private readonly typeHashes = new Map<string, Uint8Array>()
+/**
+ * How many type sets keep their encoder (and so their type hashes) between requests: a client
+ * signs with a few (a Safe transaction, a permit), each sent again with every request.
+ */
+export const ENCODER_CACHE_SIZE = 32
 
-  constructor(private readonly types: TypedData['types']) {
-    for (const [name, fields] of Object.entries(types)) {
-      if (!Array.isArray(fields)) throw new TypedDataError(`type ${name}: its fields must be a list`)
-      for (const f of fields) {
-        if (typeof f?.name !== 'string' || typeof f?.type !== 'string') throw new TypedDataError(`type ${name}: every field needs a name and a type`)
-      }
+/** Encoders by their type set's key, least recently used first. */
+const encoders = new Map<string, Encoder>()
+
+/**
+ * The encoder of a type set: the one kept for an equal set, or a new one kept in place of the
+ * least recently used. Checks every field first, as an encoder of its own would.
+ */
+export function encoderFor(types: TypedData['types']): Encoder {
+  const key = typesKey(types)
+  let encoder = encoders.get(key)
+  if (encoder !== undefined) {
+    encoders.delete(key)
+  } else {
+    encoder = new Encoder(types)
+    if (encoders.size >= ENCODER_CACHE_SIZE) encoders.delete(encoders.keys().next().value as string)
+  }
+  encoders.set(key, encoder)
+  return encoder
+}
+
+/** Every type's name and its fields' names and types, in their order, as one string; checks each field. */
+function typesKey(types: TypedData['types']): string {
+  // Each string behind its length, so no two different sets give one key.
+  let key = ''
+  for (const [name, fields] of Object.entries(types)) {
+    if (!Array.isArray(fields)) throw new TypedDataError(`type ${name}: its fields must be a list`)
+    key += `${name.length}:${name}${fields.length};`
+    for (const f of fields) {
+      if (typeof f?.name !== 'string' || typeof f?.type !== 'string') throw new TypedDataError(`type ${name}: every field needs a name and a type`)
+      key += `${f.name.length}:${f.name}${f.type.length}:${f.type}`
     }
+  }
+  return key
+}
+
+/** The hashing of one type set; keeps a copy of its types, so a caller's later change to theirs cannot reach it. */
+export class Encoder {
+  private readonly typeHashes = new Map<string, Uint8Array>()
+  /** Each atomic type's encoder, its name read once (`uint256`, `bytes32`, …). */
+  private readonly atomics = new Map<string, Atomic>()
+  private readonly types: TypedData['types']
+
+  constructor(types: TypedData['types']) {
+    // Own properties, as the caller's (a `__proto__` type stays a type of that name).
+    this.types = Object.fromEntries(Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ name: f.name, type: f.type }))]))
   }
 
   hashStruct(type: string, value: unknown, path: string): Uint8Array {
@@ -91,8 +132,43 @@ class Encoder {
       return keccak256(concat(...value.map((v, i) => this.encodeField(element, v, `${path}[${i}]`))))
     }
     if (this.types[type] !== undefined) return this.hashStruct(type, value, path)
-    return encodeAtomic(type, value, path)
+    let atomic = this.atomics.get(type)
+    if (atomic === undefined) {
+      atomic = atomicOf(type)
+      this.atomics.set(type, atomic)
+    }
+    return atomic(value, path)
   }
+}
+
+/** An atomic type's encoding of one value; `path` names the field in its error. */
+type Atomic = (value: unknown, path: string) => Uint8Array
+
+/** The value does not fit `type`. */
+function mismatchOf(type: string, value: unknown, path: string): TypedDataError {
+  return new TypedDataError(`${path}: ${JSON.stringify(typeof value === 'bigint' ? value.toString() : value)} is not a valid ${type}`)
+}
+
+/** The encoder of an atomic type, or of an unknown one (which throws for any value, naming the field). */
+function atomicOf(type: string): Atomic {
+  const int = /^(u?)int(\d+)$/.exec(type)
+  if (int !== null) {
+    const bits = Number(int[2])
+    if (bits < 8 || bits > 256 || bits % 8 !== 0) {
+      return (_value, path) => {
+        throw new TypedDataError(`${path}: unknown type ${type}`)
+      }
+    }
+    const signed = int[1] === ''
+    const min = signed ? -(1n << BigInt(bits - 1)) : 0n
+    const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n
+    return (value, path) => {
+      const n = integerOf(value, () => mismatchOf(type, value, path))
+      if (n < min || n > max) throw new TypedDataError(`${path}: ${n} is out of range for ${type}`)
+      return word(n < 0n ? (1n << 256n) + n : n)
+    }
+  }
+  return (value, path) => encodeAtomic(type, value, path)
 }
 
 /** `Person[][3]` → `Person`. */
@@ -101,8 +177,9 @@ function baseType(type: string): string {
   return bracket === -1 ? type : type.slice(0, bracket)
 }
 
+/** Every atomic type but the integers (`atomicOf`'s). */
 function encodeAtomic(type: string, value: unknown, path: string): Uint8Array {
-  const mismatch = (): TypedDataError => new TypedDataError(`${path}: ${JSON.stringify(typeof value === 'bigint' ? value.toString() : value)} is not a valid ${type}`)
+  const mismatch = (): TypedDataError => mismatchOf(type, value, path)
   if (type === 'string') {
     if (typeof value !== 'string') throw mismatch()
     return keccak256(textEncoder.encode(value))
@@ -114,18 +191,9 @@ function encodeAtomic(type: string, value: unknown, path: string): Uint8Array {
   }
   if (type === 'address') {
     if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw mismatch()
-    return word(BigInt(value))
-  }
-  const int = /^(u?)int(\d+)$/.exec(type)
-  if (int !== null) {
-    const bits = Number(int[2])
-    if (bits < 8 || bits > 256 || bits % 8 !== 0) throw new TypedDataError(`${path}: unknown type ${type}`)
-    const n = integerOf(value, mismatch)
-    const signed = int[1] === ''
-    const min = signed ? -(1n << BigInt(bits - 1)) : 0n
-    const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n
-    if (n < min || n > max) throw new TypedDataError(`${path}: ${n} is out of range for ${type}`)
-    return word(n < 0n ? (1n << 256n) + n : n)
+    const out = new Uint8Array(WORD)
+    out.set(Buffer.from(value.slice(2), 'hex'), WORD - 20)
+    return out
   }
   const fixed = /^bytes(\d+)$/.exec(type)
   if (fixed !== null) {
@@ -158,11 +226,11 @@ function bytesOf(value: unknown, mismatch: () => Error): Uint8Array {
   return Uint8Array.from(Buffer.from(value.slice(2), 'hex'))
 }
 
+/** `n` (0 ≤ n < 2²⁵⁶) as a big-endian 32-byte word. */
 function word(n: bigint): Uint8Array {
   const out = new Uint8Array(WORD)
-  for (let i = WORD - 1; i >= 0 && n > 0n; i--) {
-    out[i] = Number(n & 0xffn)
-    n >>= 8n
-  }
+  if (n === 0n) return out
+  const hex = n.toString(16)
+  out.set(Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex'), WORD - Math.ceil(hex.length / 2))
   return out
 }

@@ -1,5 +1,5 @@
 /** Turns revert data into geth's `execution reverted: <reason>` error. */
-import { ExecutionReverted, type SolidityFrame } from '../domain-errors.js'
+import { ExecutionReverted, withoutStack, type SolidityFrame } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 
 export const ERROR_SELECTOR = '08c379a0'
@@ -22,19 +22,35 @@ export const PANIC_CODES = new Map<bigint, { geth: string; hardhat?: string }>([
   [0x51n, { geth: 'uninitialized function', hardhat: 'Called a zero-initialized variable of internal function type' }],
 ])
 
+/**
+ * Whether `output` begins with `selector` (its 4 bytes as one number, big-endian), compared
+ * without a hex string of its own per call.
+ */
+export function hasSelector(output: Uint8Array, selector: number): boolean {
+  return output.length >= 4 && ((output[0] as number) << 24 | (output[1] as number) << 16 | (output[2] as number) << 8 | (output[3] as number)) >>> 0 === selector
+}
+
+const ERROR_WORD = 0x08c379a0
+const PANIC_WORD = 0x4e487b71
+
+/** `Error(string)` and `Panic(uint256)` selectors as numbers, for `hasSelector`. */
+export const SELECTOR_WORDS = { error: ERROR_WORD, panic: PANIC_WORD } as const
+
+// Stateless between calls (no `stream` option), so one decoder serves every reason.
+const utf8 = new TextDecoder()
+
 /** The reason a Solidity revert carries, as geth's `abi.UnpackRevert` reads it. */
 export function revertReason(output: Uint8Array): string | undefined {
   if (output.length < 4) return undefined
-  const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
   const body = output.subarray(4)
-  if (selector === ERROR_SELECTOR && body.length >= 64) {
+  if (hasSelector(output, ERROR_WORD) && body.length >= 64) {
     const offset = Number(toBigInt(body.subarray(0, 32)))
     if (offset + 32 > body.length) return undefined
     const length = Number(toBigInt(body.subarray(offset, offset + 32)))
     if (offset + 32 + length > body.length) return undefined
-    return new TextDecoder().decode(body.subarray(offset + 32, offset + 32 + length))
+    return utf8.decode(body.subarray(offset + 32, offset + 32 + length))
   }
-  if (selector === PANIC_SELECTOR && body.length === 32) {
+  if (hasSelector(output, PANIC_WORD) && body.length === 32) {
     const code = toBigInt(body)
     return PANIC_CODES.get(code)?.geth ?? `unknown panic code: 0x${code.toString(16)}`
   }
@@ -43,5 +59,7 @@ export function revertReason(output: Uint8Array): string | undefined {
 
 /** The error for a reverted call, with its Solidity frames when the node's metadata gave them. */
 export function revertError(output: Uint8Array, frames?: readonly SolidityFrame[]): ExecutionReverted {
-  return new ExecutionReverted(revertReason(output), data(output), frames)
+  // Its own stack is never read: the dispatcher answers with the wire error it maps it to.
+  const reason = revertReason(output)
+  return withoutStack(() => new ExecutionReverted(reason, data(output), frames))
 }

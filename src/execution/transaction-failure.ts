@@ -6,11 +6,11 @@
  * `{ code, message, data: { message, txHash, data } }`. Hardhat's chai matchers (`revertedWith`,
  * `revertedWithCustomError`, `revertedWithPanic`, `reverted`) read `data.data`.
  */
-import { TransactionFailed, type SolidityFrame } from '../domain-errors.js'
+import { TransactionFailed, withoutStack, type SolidityFrame } from '../domain-errors.js'
 import { data, toBigInt } from '../hex.js'
 import type { TxOutcome } from './builder.js'
 import type { FailureReport } from '../metadata/source-map.js'
-import { ERROR_SELECTOR, PANIC_CODES, PANIC_SELECTOR, revertReason } from './revert.js'
+import { hasSelector, PANIC_CODES, revertReason, SELECTOR_WORDS } from './revert.js'
 
 const VM_EXCEPTION = 'VM Exception while processing transaction'
 
@@ -22,14 +22,13 @@ const VM_EXCEPTION = 'VM Exception while processing transaction'
 function revertMessage(output: Uint8Array, report: FailureReport | undefined): string {
   if (output.length === 0) return report?.inferred === undefined ? 'Transaction reverted without a reason string' : `Transaction reverted: ${report.inferred}`
   const customError = report?.customError
-  const selector = Buffer.from(output.subarray(0, 4)).toString('hex')
-  if (selector === PANIC_SELECTOR && output.length === 36) {
+  if (hasSelector(output, SELECTOR_WORDS.panic) && output.length === 36) {
     const code = toBigInt(output.subarray(4))
     const reason = PANIC_CODES.get(code)?.hardhat
     const hex = `0x${code.toString(16)}`
     return `${VM_EXCEPTION}: ${reason === undefined ? `reverted with unknown panic code ${hex}` : `reverted with panic code ${hex} (${reason})`}`
   }
-  const reason = selector === ERROR_SELECTOR ? revertReason(output) : undefined
+  const reason = hasSelector(output, SELECTOR_WORDS.error) ? revertReason(output) : undefined
   if (reason !== undefined) return `${VM_EXCEPTION}: reverted with reason string '${reason}'`
   if (customError !== undefined) return `${VM_EXCEPTION}: reverted with custom error '${customError}'`
   return `${VM_EXCEPTION}: reverted with an unrecognized custom error (return data: ${data(output)})`
@@ -81,9 +80,10 @@ export function hardhatFailure(failure: string, output: Uint8Array, txHash?: str
   const kind = OUT_OF_GAS.has(failure) && precompile === undefined ? 'outOfGas' : 'failed'
   const returned = failure === 'revert' && precompile === undefined ? data(output) : '0x'
   const stack = solidityFrames(report)
-  if (txHash !== undefined) return new TransactionFailed(kind, message, { message, txHash, data: returned }, stack)
-  if (kind === 'outOfGas') return new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack)
-  return new TransactionFailed(kind, message, { message, data: returned }, stack)
+  // Its own stack is never read: the dispatcher answers with the wire error it maps it to.
+  if (txHash !== undefined) return withoutStack(() => new TransactionFailed(kind, message, { message, txHash, data: returned }, stack))
+  if (kind === 'outOfGas') return withoutStack(() => new TransactionFailed(kind, message, { message, txHash: null, data: returned }, stack))
+  return withoutStack(() => new TransactionFailed(kind, message, { message, data: returned }, stack))
 }
 
 /** The error for a mined transaction that failed (`outcome.error` set), with its hash; `to`, its recipient. */

@@ -55,7 +55,23 @@ export function firstCallId(batch: readonly unknown[]): RpcId {
 export class Dispatcher {
   /** The namespace that gates `name`: the one its method declares, or its name's prefix. */
   gateOf(name: string): string {
-    return this.methods.get(name)?.namespace ?? namespaceOf(name)
+    const method = this.methods.get(name)
+    return method === undefined ? namespaceOf(name) : this.gateOfServed(name, method)
+  }
+
+  /**
+   * The gating namespace of each served method called so far, found once rather than cut out of
+   * its name per request; bounded by the methods served (only their names are kept).
+   */
+  private readonly gates = new Map<string, string>()
+
+  private gateOfServed(name: string, method: Method): string {
+    let gate = this.gates.get(name)
+    if (gate === undefined) {
+      gate = method.namespace ?? namespaceOf(name)
+      this.gates.set(name, gate)
+    }
+    return gate
   }
 
   constructor(
@@ -141,7 +157,7 @@ export class Dispatcher {
       const reason = absentReason(name)
       throw new MethodNotFoundError(name, reason === undefined ? undefined : `the method ${name} does not exist/is not available: ${reason}`)
     }
-    const namespace = method.namespace ?? namespaceOf(name)
+    const namespace = this.gateOfServed(name, method)
     if (!scope.namespaces.has(namespace)) {
       // The code stays -32601 (geth's for a namespace it does not serve); the text says how to turn it on.
       throw new MethodNotFoundError(

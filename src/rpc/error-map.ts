@@ -31,6 +31,7 @@ import {
   Refused,
   SimulationRefused,
   TransactionFailed,
+  withoutStack,
   type FailureKind,
   type ForkRemoteFailure,
   type SimulationRefusal,
@@ -184,14 +185,22 @@ export function solidityStackOf(error: unknown): readonly string[] | undefined {
   return (error as { solidityStack?: readonly string[] } | undefined)?.solidityStack
 }
 
+/**
+ * A wire error, with its own JavaScript frames only when it has no Solidity frames: with them,
+ * `withSolidityStack` replaces its stack by frames it takes itself.
+ */
+function ownStack<E extends Error>(frames: readonly string[] | undefined, make: () => E): E {
+  return frames === undefined || frames.length === 0 ? make() : withoutStack(make)
+}
+
 const TABLE: readonly Row[] = [
   row(Refused, (e) => new ServerError(e.message)),
   row(InvalidInput, (e) => new InvalidParamsError(e.message)),
   row(LimitReached, (e) => new LimitExceededError(e.message)),
   row(SimulationRefused, (e) => new RpcError(SIMULATION_CODES[e.kind], e.message)),
-  row(TransactionFailed, (e) => withSolidityTrace(withSolidityStack(new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data), e.solidityStack), e.solidityTrace)),
+  row(TransactionFailed, (e) => withSolidityTrace(withSolidityStack(ownStack(e.solidityStack, () => new RpcError(TRANSACTION_FAILED_CODES[e.kind], e.message, e.data)), e.solidityStack), e.solidityTrace)),
   row(ForkRemoteError, (e) => new ForkRemoteRpcError(e)),
-  row(ExecutionReverted, (e) => withSolidityTrace(withSolidityStack(new ExecutionRevertedError(e.reason, e.revertData), e.solidityStack), e.solidityTrace)),
+  row(ExecutionReverted, (e) => withSolidityTrace(withSolidityStack(ownStack(e.solidityStack, () => new ExecutionRevertedError(e.reason, e.revertData)), e.solidityStack), e.solidityTrace)),
   row(NodeClosed, () => new NodeClosedError()),
 ]
 

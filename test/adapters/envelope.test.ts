@@ -97,6 +97,15 @@ describe('namespaces per transport', () => {
     expect(off.message).toBe('the method evm_mine does not exist/is not available: the evm namespace is off here; enable it with the api option (CLI: --json-rpc.api)')
     expect((await rpc(pub.url, 'evm_nothing')).error).toEqual({ code: -32601, message: 'the method evm_nothing does not exist/is not available' })
     expect((await rpc(more.url, 'evm_mine')).result).toBe('0x0')
+    // A method gated by the namespace it declares, not its name's prefix, on every call.
+    const personal = await serve(node.http({ api: ['personal', 'rpc'] }))
+    for (let i = 0; i < 2; i++) {
+      expect((await rpc(personal.url, 'personal_sign', ['0x01', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'])).error).toEqual({
+        code: -32601,
+        message: 'the method personal_sign does not exist/is not available: the eth namespace is off here; enable it with the api option (CLI: --json-rpc.api)',
+      })
+    }
+    await personal.close()
     // In process every namespace is on.
     expect(Object.keys((await node.request({ method: 'rpc_modules' })) as object)).toContain('hardhat')
     await pub.close()
