@@ -26,7 +26,7 @@ const NO_CONSOLE_LOGS: string[][] = []
 
 export type { TxOutcome }
 import { encodeConsensusReceipt, isZeroBytes, type RawLog, type StoredReceipt, ZERO_BLOOM } from '../chain/receipts.js'
-import { EMPTY_ROOT, persist, trieSetNow, type TrieNode } from '../state/mpt.js'
+import { EMPTY_ROOT, nibbles, rootHash, trieSetAtNow, type TrieNode } from '../state/mpt.js'
 import { JournaledState } from '../state/journaled-state.js'
 import type { StateDiff } from '../state/types.js'
 import { chainBlockhashes } from './blockhashes.js'
@@ -99,13 +99,15 @@ export function orderedRoot(values: Uint8Array[]): Uint8Array {
   // hex-prefixed path is 0x20 0x80, and the root is its hash whatever its size.
   if (values.length === 1) return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))
   let root: TrieNode | null = null
-  for (const [i, value] of values.entries()) {
+  for (let i = 0; i < values.length; i++) {
     // Every node of a trie built here is at hand: the walk never waits on the (empty) source.
-    const next = trieSetNow(root, RLP.encode(i), value, NO_SOURCE)
+    // Owned writes: no other root reaches this trie's nodes, so later keys change them in place.
+    const next = trieSetAtNow(root, nibbles(RLP.encode(i)), values[i] as Uint8Array, NO_SOURCE, true)
     if (next instanceof Promise) throw new Error('index trie walk needed a stored node')
     root = next
   }
-  return root === null ? EMPTY_ROOT : persist(root, () => {})
+  // Only the root's hash: nothing keeps or writes this trie's nodes.
+  return rootHash(root)
 }
 
 /** What a header under construction holds until its state root and bloom are known (never read). */

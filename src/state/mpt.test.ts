@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EMPTY_ROOT, nibbles, persist, refNode, rootHash, trieGet, trieGetAtNow, trieProof, trieSet, trieSetAtNow, type TrieNode } from './mpt.js'
+import { EMPTY_ROOT, nibbles, persist, refNode, rootHash, trieGet, trieGetAtNow, trieEntries, trieProof, trieSet, trieSetAtNow, type TrieNode } from './mpt.js'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 
 /** A deterministic byte stream for test data. */
@@ -216,6 +216,33 @@ describe('mpt', () => {
           expect(value === undefined ? undefined : hex(value)).toBe(values.has(hex(key)) ? hex(values.get(hex(key)) as Uint8Array) : undefined)
         }
       }
+    }
+  })
+
+  test('behavior: a value at a branch (a key that is a prefix of others) is set, read, stored, listed and deleted as @ethereumjs/mpt does', async () => {
+    const { source, write } = memoryStore()
+    const reference = new MerklePatriciaTrie()
+    const keys = [[0x12], [0x12, 0x34], [0x12, 0x35], [0x12, 0x34, 0x56], [0x98]].map((k) => Uint8Array.from(k))
+    let root: TrieNode | null = null
+    for (const [i, key] of keys.entries()) {
+      const value = new Uint8Array(i % 2 === 0 ? 2 : 40).fill(i + 1)
+      root = await trieSet(root, key, value, source)
+      await reference.put(key, value)
+      expect(hex(rootHash(root))).toBe(hex(reference.root()))
+    }
+    const stored = refNode(persist(root, write))
+    for (const key of keys) expect(hex((await trieGet(stored, key, source)) as Uint8Array)).toBe(hex((await reference.get(key)) as Uint8Array))
+    expect(await trieGet(stored, Uint8Array.of(0x12, 0x3f), source)).toBeUndefined()
+    const listed: string[] = []
+    for await (const [key] of trieEntries(stored, source)) listed.push(hex(key))
+    expect(listed).toEqual(keys.map(hex).sort())
+    // Deleting the branch's value, then the values under it: the branch folds into what is left.
+    let after: TrieNode | null = stored
+    for (const key of [keys[0], keys[1], keys[3]] as Uint8Array[]) {
+      after = await trieSet(after, key, new Uint8Array(), source)
+      await reference.del(key)
+      expect(hex(rootHash(after))).toBe(hex(reference.root()))
+      expect(await trieGet(after, key, source)).toBeUndefined()
     }
   })
 
