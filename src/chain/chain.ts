@@ -501,11 +501,15 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.flat.restore(entry.state)
       rootBefore = entry.rootBefore
     }
-    const oldest = removed[removed.length - 1]
+    // A revert that drops no block (right after its snapshot, or after writes alone) first met
+    // after rewind's optimised compile threw that code away twice: on `removed[-1]` (V8's "out of
+    // bounds") and on a field read only on that way. Both ways read the same values here.
+    const persist = this.persistNodes
+    const oldest = removed.length === 0 ? undefined : removed[removed.length - 1]
     if (oldest !== undefined) {
       const parent = head !== undefined && equalBytes(head.hash(), oldest.parentHash) ? head : await this.blockByHash(oldest.parentHash)
       if (parent === undefined) throw new Error('cannot rewind past genesis')
-      await this.store.removeNewest(removed, oldest.parentHash, this.persistNodes ? { stateRoot: rootBefore } : undefined)
+      await this.store.removeNewest(removed, oldest.parentHash, persist ? { stateRoot: rootBefore } : undefined)
       for (const block of removed) {
         this.decoded.delete(keyOf(block.hash))
         // A removed block's parent is the head again at some point of the rewind: its irregular
@@ -513,7 +517,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         this.irregularRoots.delete(keyOf(block.parentHash))
       }
       this.headBlock = parent
-    } else if (this.persistNodes) {
+    } else if (persist) {
       // A resumed chain starts from the head state this leaves, not the reverted one's.
       await this.store.writeNodes(new Map(), { stateRoot: rootBefore })
     }

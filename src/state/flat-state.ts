@@ -34,6 +34,16 @@ interface Undo {
 /** What an undo record holds of a kind nothing was overwritten of; never written (see {@link Undo}). */
 const UNCHANGED = new Map<string, never>()
 
+/**
+ * Drops an account's slot map once it holds no slot (an account without storage has none). One
+ * function for `apply` and `restore`: a revert that first emptied an account's map (the slots of
+ * a contract made after the snapshot) reached a branch restore's optimised code had never seen,
+ * and V8 threw that code away; here the branch shares what apply's blocks have already run.
+ */
+function dropIfEmpty(storage: Map<string, Map<string, Uint8Array>>, address: string, slots: Map<string, Uint8Array>): void {
+  if (slots.size === 0) storage.delete(address)
+}
+
 /** `map`, or a new map in its place when it is {@link UNCHANGED}. */
 function writable<V>(map: Map<string, V>): Map<string, V> {
   return (map as Map<string, unknown>) === UNCHANGED ? new Map() : map
@@ -205,7 +215,7 @@ export class FlatState implements StateReader {
         if (value.length === 0) current.delete(slot)
         else current.set(slot, value)
       }
-      if (current.size === 0) this.storage.delete(address)
+      dropIfEmpty(this.storage, address, current)
     }
     for (const [address, code] of diff.code) {
       this.saveCode(record, address)
@@ -243,7 +253,7 @@ export class FlatState implements StateReader {
         if (value.length === 0) current.delete(slot)
         else current.set(slot, value)
       }
-      if (current.size === 0) this.storage.delete(address)
+      dropIfEmpty(this.storage, address, current)
     }
     for (const [address, prior] of r.code) {
       if (prior === ABSENT) this.code.delete(address)
