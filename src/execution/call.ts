@@ -154,6 +154,28 @@ const SIZE_ERRORS = new Map([
   ['initcode exceeds max initcode size', 'max initcode size exceeded'],
 ])
 
+/** What `CallExecutor#call` answers with, given its run's result. */
+type CallAnswer = (executor: CallExecutorOptions, exec: RunTxResult['execResult'], req: CallRequest, block: Block, options: CallOptions) => Uint8Array | Promise<never>
+
+/** A call's answer: its return data. */
+function returnData(_executor: CallExecutorOptions, exec: RunTxResult['execResult']): Uint8Array {
+  return exec.returnValue
+}
+
+/**
+ * A failed call's error. Its own function, reached as `returnData` is through `call` on every
+ * request: a suite's first failing `eth_call` can come after V8 compiled `CallExecutor#call`, and
+ * the branch, never taken, had no type feedback (its reads of the error), which V8 compiles as a
+ * deopt (Seaport's replay, Node 20 and 24). V8 does not take the target of a
+ * `Function.prototype.call` from feedback, nor inline a function never called.
+ */
+async function callFailure(executor: CallExecutorOptions, exec: RunTxResult['execResult'], req: CallRequest, block: Block, options: CallOptions): Promise<never> {
+  const error = (exec.exceptionError as NonNullable<typeof exec.exceptionError>).error
+  if (executor.hardhat === true) throw hardhatFailure(error, exec.returnValue, undefined, await executor.explain?.(req, block, options), req.to)
+  if (error === 'revert') throw revertError(exec.returnValue, solidityFrames(await executor.explain?.(req, block, options)))
+  throw new Refused(SIZE_ERRORS.get(error) ?? error)
+}
+
 /** Geth's wording for refusals that ethereumjs words its own way (read in `geth-wording.ts`). */
 export function gethMessage(error: unknown, from: Uint8Array): Refused {
   return new Refused(readRefusal(error, from, { nonce: false, initcode: true }).message)
@@ -405,12 +427,12 @@ export class CallExecutor {
     const context = overriddenBlock(block, options.block, block.common)
     const result = await this.run(req, block, this.gasCap(req.gas, context), { ...options, consoleLog: this.onConsoleLog })
     const exec = result.execResult
-    if (exec.exceptionError !== undefined && this.options.throwOnCallFailures !== false) {
-      if (this.options.hardhat === true) throw hardhatFailure(exec.exceptionError.error, exec.returnValue, undefined, await this.options.explain?.(req, block, options), req.to)
-      if (exec.exceptionError.error === 'revert') throw revertError(exec.returnValue, solidityFrames(await this.options.explain?.(req, block, options)))
-      throw new Refused(SIZE_ERRORS.get(exec.exceptionError.error) ?? exec.exceptionError.error)
-    }
-    return exec.returnValue
+    // The option read on every request, not only after a failure, and the answer through `call`
+    // on either function: see `callFailure`.
+    const throws = this.options.throwOnCallFailures !== false
+    const failed = exec.exceptionError !== undefined && throws
+    const answer: CallAnswer = failed ? callFailure : returnData
+    return answer.call(undefined, this.options, exec, req, block, options)
   }
 
   /** eth_estimateGas: the least gas limit with which the transaction succeeds. */

@@ -14,11 +14,11 @@
  * library's own method.
  */
 import { EVMError, type EVMResult, type Message } from '@ethereumjs/evm'
-import { Account, createZeroAddress } from '@ethereumjs/util'
+import { createZeroAddress, type Account } from '@ethereumjs/util'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { settleRunState } from './fast-interpreter.js'
 import { frameResult, inOneShape, type ExecuteFrame } from './frame-result.js'
-import { accountNow, creditRecipient, debitSender, loadCodeNow, syncSide, type FrameStateEvm } from './frame-state.js'
+import { accountNow, creditRecipient, debitSender, loadCodeNow, orEmptyAccount, syncSide, type FrameStateEvm } from './frame-state.js'
 
 /** EIPs that add work to a call frame in the library's method. */
 const FRAME_EIPS = [2780, 6800, 7708, 7864, 7928]
@@ -61,7 +61,7 @@ async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVM
   // The node's state answers without promises (frame-state.ts); any other takes the library's steps.
   const side = syncSide(evm as unknown as FrameStateEvm)
   let account = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.caller)
-  if (account === NOT_AT_HAND) account = (await evm.stateManager.getAccount(message.caller)) ?? new Account()
+  if (account === NOT_AT_HAND) account = orEmptyAccount(await evm.stateManager.getAccount(message.caller))
   let error: unknown
   if (!message.delegatecall) {
     if (side !== undefined) error = debitSender(side, account, message)
@@ -74,7 +74,7 @@ async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVM
     }
   }
   let toAccount = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.to as Message['caller'])
-  if (toAccount === NOT_AT_HAND) toAccount = (await evm.stateManager.getAccount(message.to as Message['caller'])) ?? new Account()
+  if (toAccount === NOT_AT_HAND) toAccount = orEmptyAccount(await evm.stateManager.getAccount(message.to as Message['caller']))
   if (!message.delegatecall) {
     if (side !== undefined) {
       const failed = creditRecipient(side, toAccount, message)
@@ -150,7 +150,7 @@ export function fastRunInterpreter(library: RunInterpreter, Interpreter: Interpr
     if (this._block === undefined || tx === undefined) return frameResult(await library.call(this, message, opts))
     const side = syncSide(this as unknown as FrameStateEvm)
     let contract = side === undefined ? NOT_AT_HAND : accountNow(side.state, message.to ?? createZeroAddress())
-    if (contract === NOT_AT_HAND) contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
+    if (contract === NOT_AT_HAND) contract = orEmptyAccount(await this.stateManager.getAccount(message.to ?? createZeroAddress()))
     const m = message as Message & { chargeCodeAccesses?: unknown; createdAddresses?: Set<string> }
     const env = {
       address: message.to ?? createZeroAddress(),

@@ -7,8 +7,10 @@
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { createEVM } from '@ethereumjs/evm'
+import v8 from 'node:v8'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
+import { orEmptyAccount } from './frame-state.js'
 import { createEngineEVM, installEngine } from './index.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
@@ -80,5 +82,48 @@ describe('a call frame on the node state', () => {
     const library = await call(false, 500n, 100n)
     expect(ours.error).toBe('insufficient balance')
     expect({ ...ours, promised: 0 }).toEqual({ ...library, promised: 0 })
+  })
+})
+
+/** V8's natives: `fn` optimised now on the feedback it has; whether it still is. */
+function natives(): { optimise(fn: (...args: never[]) => unknown, warm: () => void): void; optimised(fn: (...args: never[]) => unknown): boolean } {
+  v8.setFlagsFromString('--allow-natives-syntax')
+  const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void
+  const next = new Function('f', '%OptimizeFunctionOnNextCall(f)') as (f: unknown) => void
+  const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number
+  return {
+    optimise(fn, warm) {
+      prepare(fn)
+      warm()
+      next(fn)
+      warm()
+    },
+    // V8's status bit 4 (16): the function runs optimised code (TurboFan's or Maglev's).
+    optimised: (fn) => (status(fn) & 16) !== 0,
+  }
+}
+
+describe('orEmptyAccount', () => {
+  it('default: the account given, or a new empty account each time', () => {
+    const account = new Account(3n, 5n)
+    expect(orEmptyAccount(account)).toBe(account)
+    const empty = orEmptyAccount(undefined)
+    expect(empty).toBeInstanceOf(Account)
+    expect([empty.nonce, empty.balance, empty.isEmpty()]).toEqual([0n, 0n, true])
+    // Callers change the account they get: never one shared.
+    expect(orEmptyAccount(undefined)).not.toBe(empty)
+  })
+
+  it('behavior: code optimised before the first absent account keeps running optimised at it', () => {
+    const v8n = natives()
+    const present = new Account(1n, 2n)
+    // A caller of its own, so its feedback is this test's alone.
+    const caller = (account: Account | undefined) => orEmptyAccount(account)
+    v8n.optimise(caller, () => {
+      for (let i = 0; i < 10; i++) caller(present)
+    })
+    expect(v8n.optimised(caller)).toBe(true)
+    expect(caller(undefined).isEmpty()).toBe(true)
+    expect(v8n.optimised(caller)).toBe(true)
   })
 })

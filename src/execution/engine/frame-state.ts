@@ -45,7 +45,29 @@ export function syncSide(evm: FrameStateEvm): { state: SyncState; journal: { tou
 /** `getAccount(address) ?? new Account()` when at hand; NOT_AT_HAND otherwise. */
 export function accountNow(state: SyncState, address: Address): Account | typeof NOT_AT_HAND {
   const account = state.accountNow(address)
-  return account === NOT_AT_HAND ? NOT_AT_HAND : (account ?? new Account())
+  return account === NOT_AT_HAND ? NOT_AT_HAND : orEmptyAccount(account)
+}
+
+function emptyAccount(): Account {
+  return new Account()
+}
+
+function sameAccount(account: Account): Account {
+  return account
+}
+
+/**
+ * `account ?? new Account()`, with nothing V8's optimised code meets for the first time when the
+ * first absent account comes after the compile of a function that inlines this one. A
+ * `new Account()` that has never run has no type feedback, and TurboFan (and Maglev) compile it
+ * as a deopt: the frame's run (`fastExecuteCall`) and the run of a transaction (`run-tx.ts`) were
+ * thrown away and compiled again at a suite's first call to an absent account. The two branches
+ * are functions reached through `call` on either one: the `call` site runs on every account, and
+ * V8 makes a call through `Function.prototype.call` without taking its target from feedback (a
+ * function never called is not inlined, and calling it does not deopt).
+ */
+export function orEmptyAccount(account: Account | undefined): Account {
+  return (account === undefined ? emptyAccount : sameAccount).call(undefined, account as Account)
 }
 
 /** `Journal#putAccount` without its promise. */

@@ -13,8 +13,8 @@
  * This one takes the same steps in the same order through the same EVM, journal and
  * transient-storage methods, and skips what has no effect on those forks: the events are
  * emitted (through the library's `_emit`, which awaits a listener that takes a callback) only
- * when something listens. A frame's error is read on every frame, on a stand-in when the frame
- * succeeded, so the read has its type feedback before the first failure. Anything else, EIPs of
+ * when something listens. A failed frame's steps are a function of their own (`revertFrame`), so
+ * the first failure after V8's compile deopts nothing. Anything else, EIPs of
  * later forks that add steps to a frame (2780, 6800, 7708, 7864, 7928, 8037), the debug log and
  * the profiler, goes to the library's method. test/execution/engine/differential.test.ts compares
  * both on every supported fork (its programs' frames, nested calls and creations, failures at
@@ -25,9 +25,6 @@ import { Account, createZeroAddress, type Address } from '@ethereumjs/util'
 
 /** EIPs of later forks that add steps to a frame's run: where any is active, the library runs. */
 const LIBRARY_EIPS = [2780, 6800, 7708, 7864, 7928, 8037] as const
-
-/** The error a succeeded frame's read of its error's kind meets: an `EVMError`, as a failure's. */
-const NO_ERROR = new EVMError('' as never)
 
 type ExecResult = EVMResult['execResult'] & { gasRefund?: bigint }
 
@@ -166,23 +163,36 @@ async function runFrame(evm: RunCallEvm, message: Message, skipNonceIncrement: b
   if (transient) evm.transientStorage.checkpoint()
   const result = message.to ? await evm._executeCall(message) : await evm._executeCreate(message)
   const exec = result.execResult as ExecResult
-  const err = exec.exceptionError
-  // Read on every frame (see the module's comment); CODESTORE_OUT_OF_GAS is Frontier's, never met here.
-  const kind = (err ?? NO_ERROR).error
-  if (err) {
-    if (kind !== CODESTORE_OUT_OF_GAS) {
-      exec.selfdestruct = new Map()
-      exec.createdAddresses = new Set()
-      exec.gasRefund = 0n
-    }
-    exec.logs = []
-    await evm.journal.revert()
-    if (transient) evm.transientStorage.revert()
-  } else {
-    await evm.journal.commit()
-    if (transient) evm.transientStorage.commit()
-  }
+  // Through `call` on either function, on every frame: see `revertFrame`.
+  await (exec.exceptionError ? revertFrame : commitFrame).call(undefined, evm, exec, transient)
   if (evm.events.listenerCount('afterMessage') > 0) await evm._emit('afterMessage', result)
   ;(message.accessWitness as { commit(): void } | undefined)?.commit()
   return result
+}
+
+/** A succeeded frame's journal and transient storage committed. */
+async function commitFrame(evm: RunCallEvm, _exec: ExecResult, transient: boolean): Promise<void> {
+  await evm.journal.commit()
+  if (transient) evm.transientStorage.commit()
+}
+
+/**
+ * A failed frame's result cleared and its journal and transient storage reverted, as the library
+ * does. Its own function, reached as `commitFrame` is through `call` on every frame: a suite's first
+ * failed frame often comes after V8 compiled `runFrame`, and a branch never taken has no type
+ * feedback (its comparison, its `new Map()`, its journal's `revert`), which TurboFan compiles as a
+ * deopt: `runFrame` was thrown away and compiled again at the first failure (Seaport, Node 20). A
+ * call through `Function.prototype.call` does not take its target from feedback, and V8 does not
+ * inline a function never called, so the first failure calls this one and deopts nothing.
+ */
+async function revertFrame(evm: RunCallEvm, exec: ExecResult, transient: boolean): Promise<void> {
+  // CODESTORE_OUT_OF_GAS is Frontier's, never met here.
+  if ((exec.exceptionError as EVMError).error !== CODESTORE_OUT_OF_GAS) {
+    exec.selfdestruct = new Map()
+    exec.createdAddresses = new Set()
+    exec.gasRefund = 0n
+  }
+  exec.logs = []
+  await evm.journal.revert()
+  if (transient) evm.transientStorage.revert()
 }

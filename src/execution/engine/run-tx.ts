@@ -34,6 +34,7 @@ import { emptyObjects } from '../../arrays.js'
 import { keyOf } from '../../hex.js'
 import { NOT_AT_HAND } from '../../state/journaled-state.js'
 import { NO_SLOTS } from './fast-journal.js'
+import { orEmptyAccount } from './frame-state.js'
 import { fastPaths } from './gate.js'
 import { isFast } from './install.js'
 import { txResult } from './tx-result.js'
@@ -147,11 +148,11 @@ function syncState(state: unknown): SyncState | undefined {
   return typeof s.accountNow === 'function' && typeof s.setAccount === 'function' ? (s as SyncState) : undefined
 }
 
-/** `state.getAccount(address) ?? new Account()`: the account itself where the state has it at hand, else a promise of it. */
+/** `state.getAccount(address) ?? new Account()`: the account itself where the state has it at hand (frame-state.ts's `orEmptyAccount`), else a promise of it. */
 function accountOf(vm: VM, sync: SyncState | undefined, address: Address): Account | Promise<Account> {
   if (sync !== undefined) {
     const now = sync.accountNow(address)
-    if (now !== NOT_AT_HAND) return now ?? new Account()
+    if (now !== NOT_AT_HAND) return orEmptyAccount(now)
   }
   return vm.stateManager.getAccount(address).then((account) => account ?? new Account())
 }
