@@ -9,6 +9,7 @@ import { EventEmitter } from 'eventemitter3'
 import { emptyObjects } from '../arrays.js'
 import { keyOf } from '../hex.js'
 import { minimumGasLimit } from '../execution/engine/intrinsic-gas.js'
+import { wideBelow, wideSum } from '../execution/engine/wide.js'
 import { TxRejected } from '../domain-errors.js'
 import { Inclusions } from './inclusions.js'
 
@@ -150,8 +151,9 @@ export class TxPool extends EventEmitter<PoolEvents> {
         `max fee per gas less than block base fee: address 0x${sender}, maxFeePerGas: ${feeCap(tx)}, baseFee: ${ctx.baseFee}`,
       )
     }
-    const cost = tx.gasLimit * feeCap(tx) + tx.value
-    if (ctx.balance < cost) {
+    // The sum may pass 2^63 (engine/wide.ts).
+    const cost = wideSum(tx.gasLimit * feeCap(tx), tx.value)
+    if (wideBelow(ctx.balance, cost)) {
       throw new TxRejected(`insufficient funds for gas * price + value: address 0x${sender} have ${ctx.balance} want ${cost}`)
     }
     let slots = this.bySender.get(sender)

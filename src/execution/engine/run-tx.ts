@@ -38,6 +38,7 @@ import { orEmptyAccount } from './frame-state.js'
 import { fastPaths } from './gate.js'
 import { isFast } from './install.js'
 import { txResult } from './tx-result.js'
+import { wideBelow, wideSum } from './wide.js'
 
 /** Transaction types run here: legacy, EIP-2930, EIP-1559. */
 const TYPES = new Set([0, 1, 2])
@@ -214,7 +215,9 @@ export async function engineRunTx(vm: VM, opts: RunTxOpts): Promise<RunTxResult>
 async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransaction, block: Block, opts: RunTxOpts): Promise<RunTxResult> {
   const common = vm.common
   const header = block.header
-  if (tx.value < 0n) throw EthereumJSErrorWithoutCode(`value field cannot be negative, received ${tx.value}`)
+  // The library's check that the value is not negative is left out: every constructor of a
+  // transaction refuses a negative value, and the comparison, seen small, was compiled as a 64-bit
+  // one and thrown away at the first value of 2^63 wei or more (wide.ts).
   const caller = tx.getSenderAddress()
 
   // EIP-2929 (every fork here): the precompiles, the sender, the recipient and (EIP-3651) the coinbase.
@@ -260,17 +263,31 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
     const delegated = common.isActivatedEIP(7702) && equalsBytes((await vm.stateManager.getCode(caller)).subarray(0, 3), DELEGATION_7702)
     if (!delegated) throw refuse('invalid sender address, address is not EOA (EIP-3607)', vm, block, tx)
   }
-  const upFrontCost = tx.getUpfrontCost(baseFee)
-  if (balance < upFrontCost) {
+  // The price paid per gas and the tip in it, as `getEffectivePriorityFee` (which cannot refuse
+  // here: the fee cap was checked against the base fee above) and the types' `getUpfrontCost`
+  // make them; the sums with the value may pass 2^63 (wide.ts).
+  let gasPrice: bigint
+  let inclusionFeePerGas: bigint
+  if (feeMarket) {
+    const tip = (tx as TypedTransaction & { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas
+    const remaining = maxFeePerGas - baseFee
+    inclusionFeePerGas = tip < remaining ? tip : remaining
+    gasPrice = inclusionFeePerGas + baseFee
+  } else {
+    gasPrice = maxFeePerGas
+    inclusionFeePerGas = gasPrice - baseFee
+  }
+  const upFrontCost = wideSum(tx.gasLimit * gasPrice, tx.value)
+  if (wideBelow(balance, upFrontCost)) {
     if (opts.skipBalance !== true) {
       throw refuse(`sender doesn't have enough funds to send tx. The upfront cost is: ${upFrontCost} and the sender's account (${caller}) only has: ${balance}`, vm, block, tx)
     }
     // The library writes the account here and again below; one write of the final account is the same.
     if (!feeMarket) fromAccount.balance = upFrontCost
   }
-  let maxCost = tx.value
-  if (feeMarket) maxCost += tx.gasLimit * maxFeePerGas
-  if (fromAccount.balance < maxCost) {
+  // The sum may pass 2^63 (wide.ts).
+  const maxCost = feeMarket ? wideSum(tx.value, tx.gasLimit * maxFeePerGas) : tx.value
+  if (wideBelow(fromAccount.balance, maxCost)) {
     if (opts.skipBalance !== true) {
       throw refuse(`sender doesn't have enough funds to send tx. The max cost is: ${maxCost} and the sender's account (${caller}) only has: ${balance}`, vm, block, tx)
     }
@@ -278,16 +295,6 @@ async function run(vm: VM, evm: EvmFields, journal: Journal, tx: TypedTransactio
   }
   if (opts.skipNonce !== true && nonce !== tx.nonce) {
     throw refuse(`the tx doesn't have the correct nonce. account has nonce of: ${nonce} tx has nonce of: ${tx.nonce}`, vm, block, tx)
-  }
-
-  let gasPrice: bigint
-  let inclusionFeePerGas: bigint
-  if (feeMarket) {
-    inclusionFeePerGas = tx.getEffectivePriorityFee(baseFee)
-    gasPrice = inclusionFeePerGas + baseFee
-  } else {
-    gasPrice = (tx as TypedTransaction & { gasPrice: bigint }).gasPrice
-    inclusionFeePerGas = gasPrice - baseFee
   }
 
   // The fee paid up front and the nonce, in one write (the library writes twice, nothing read between).

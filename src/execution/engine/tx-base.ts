@@ -6,6 +6,7 @@
 import type { Common } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
+import { wideBelow } from './wide.js'
 
 const MAX_UINT64 = (1n << 64n) - 1n
 const MAX_INTEGER = (1n << 256n) - 1n
@@ -22,8 +23,9 @@ export function plainBaseFields(to: unknown, data: unknown, nonce: bigint, gasLi
     nonce < MAX_UINT64 &&
     gasLimit >= 0n &&
     gasLimit <= MAX_UINT64 &&
-    value >= 0n &&
-    value <= MAX_INTEGER
+    // Compared with a 256-bit bound first and through wide.ts: a value of 2^63 or more is common.
+    value <= MAX_INTEGER &&
+    !wideBelow(value, 0n)
   )
 }
 
