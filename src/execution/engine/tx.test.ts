@@ -1,16 +1,19 @@
 /**
  * The hash a transaction's signature covers, cut from its signed bytes (`signingHash`), equals
- * the one @ethereumjs/tx computes by re-encoding the fields, for every transaction type; and a
- * sender recovered through it is the signer.
+ * the one @ethereumjs/tx computes by re-encoding the fields, for every transaction type; a
+ * sender recovered through it is the signer; and the sends the node signs or receives raw share
+ * one hidden class.
  */
 import { type AccessList, createTx, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util'
+import v8 from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { blobTransaction } from '../../chain/decode.js'
 import { createChainCommon } from '../../chain/common.js'
-import { feeMarketMessage, signingHash, withSignature } from './tx.js'
+import { feeMarketFromValues, unsignedFeeMarket } from './fee-market-tx.js'
+import { feeMarketMessage, signedBy, signingHash, withEncoding, withSignature } from './tx.js'
 
 const common = createChainCommon(31337n, 'prague')
 const key = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -87,5 +90,36 @@ describe('feeMarketMessage and withSignature', () => {
       expect(bytesToHex(fast!.bytes)).toBe(bytesToHex(signed.serialize()))
       expect(bytesToHex(fast!.tx.hash())).toBe(bytesToHex(signed.hash()))
     }
+  })
+})
+
+describe('signedBy and withEncoding', () => {
+  v8.setFlagsFromString('--allow-natives-syntax')
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
+  const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
+  const from = privateToAddress(key)
+  const fields = { nonce: 0n, gasLimit: 21_000n, to: hexToBytes(to), value: 1n, data: new Uint8Array(), accessList: undefined, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
+  /** A send eth_sendRawTransaction decodes, as transactions.ts makes it. */
+  const received = () => {
+    const bytes = createTx({ ...base, type: 2, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, data: '0x' }, { common }).sign(key).serialize()
+    return withEncoding(feeMarketFromValues(RLP.decode(bytes.subarray(1)), { common, freeze: false }), bytes)
+  }
+  /** A send the node signs (`r` a signature's) or makes for an impersonated account (`s` = 1), as transactions.ts makes it. */
+  const sent = (v: bigint, r: bigint, s: bigint) => {
+    const fast = withSignature(unsignedFeeMarket(fields, { common, freeze: false }), v, r, s)!
+    return signedBy(fast.tx, from, fast.bytes)
+  }
+
+  it('behavior: a send received raw, one the node signs and an impersonated one have one hidden class', () => {
+    const signed = createTx({ ...fields, type: 2, to }, { common }).sign(key)
+    const mine = sent(signed.v!, signed.r!, signed.s!)
+    expect(bytesToHex(mine.serialize())).toBe(bytesToHex(signed.serialize()))
+    expect(mine.getSenderAddress().bytes).toEqual(from)
+    // The class's own methods answer as on the library's object.
+    expect(bytesToHex(mine.getMessageToVerifySignature())).toBe(bytesToHex(signed.getMessageToVerifySignature()))
+    expect(bytesToHex(mine.getSenderPublicKey())).toBe(bytesToHex(signed.getSenderPublicKey()))
+    expect(sameMap(received(), received())).toBe(true)
+    expect(sameMap(mine, received())).toBe(true)
+    expect(sameMap(sent(0n, 5n, 1n), received())).toBe(true)
   })
 })

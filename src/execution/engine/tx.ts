@@ -104,21 +104,29 @@ export function withSignature(tx: TypedTransaction, v: bigint, r: bigint, s: big
  */
 export function signedBy(tx: TypedTransaction, from: Uint8Array, encoded?: Uint8Array): TypedTransaction {
   const address = new Address(from)
+  const sender = () => address
   // Plain assignments (the freeze below makes them read-only): Object.defineProperty takes V8's
   // slow path, ~1 µs each.
-  const own = tx as unknown as Record<'serialize' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
-  own.getSenderAddress = () => address
+  const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderPublicKey' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   if (!fastPaths('@ethereumjs/tx')) {
+    own.getSenderAddress = sender
     Object.freeze(tx)
     return tx
   }
-  // Asked by the pool's admission and again by the block's runTx: the same Common, the same gas.
-  let intrinsic: bigint | undefined
-  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas(tx))
   // Encoded once: the hash, the transaction trie and the block's RLP each ask for it.
   const encode = tx.serialize
   let bytes: Uint8Array | undefined = encoded
   own.serialize = () => (bytes ??= encode.call(tx))
+  // The class's own methods, set as own properties so that the object has the hidden class of a
+  // decoded transaction ({@link withEncoding}: the same properties in the same order): the engine's
+  // run, the pool and the builder read both kinds at the same sites.
+  const prototype = Object.getPrototypeOf(tx) as TypedTransaction
+  own.getMessageToVerifySignature = prototype.getMessageToVerifySignature
+  own.getSenderPublicKey = prototype.getSenderPublicKey
+  own.getSenderAddress = sender
+  // Asked by the pool's admission and again by the block's runTx: the same Common, the same gas.
+  let intrinsic: bigint | undefined
+  own.getIntrinsicGas = () => (intrinsic ??= intrinsicGas(tx))
   Object.freeze(tx)
   return tx
 }
@@ -136,7 +144,8 @@ export function withEncoding(tx: TypedTransaction, raw: Uint8Array): TypedTransa
   }
   const bytes = raw.slice()
   // Plain assignments (the freeze below makes them read-only): Object.defineProperty takes V8's
-  // slow path, ~1 µs each.
+  // slow path, ~1 µs each. The same properties in the same order as {@link signedBy}'s: one
+  // hidden class for a send received raw and one the node signed.
   const own = tx as unknown as Record<'serialize' | 'getMessageToVerifySignature' | 'getSenderPublicKey' | 'getSenderAddress' | 'getIntrinsicGas', unknown>
   own.serialize = () => bytes
   // The list's items, found once for the signing hash and the signature's r and s.
