@@ -3,14 +3,14 @@
  * state with a base read synchronously, a call with value, an inner call with value and a call
  * to a precompile set up their frames without the promise-returning reads, and end
  * with the same balances, return data, gas and errors as the library's steps (a sender short of
- * the value included).
+ * the value included); the messages they load code into keep one hidden class.
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { createEVM } from '@ethereumjs/evm'
+import { createEVM, Message } from '@ethereumjs/evm'
 import v8 from 'node:v8'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
-import { orEmptyAccount } from './frame-state.js'
+import { loadCodeNow, orEmptyAccount } from './frame-state.js'
 import { createEngineEVM, installEngine } from './index.js'
 import { JournaledState } from '../../state/journaled-state.js'
 import type { StateReader } from '../../state/types.js'
@@ -125,5 +125,24 @@ describe('orEmptyAccount', () => {
     expect(v8n.optimised(caller)).toBe(true)
     expect(caller(undefined).isEmpty()).toBe(true)
     expect(v8n.optimised(caller)).toBe(true)
+  })
+})
+
+describe('loadCodeNow', () => {
+  it('behavior: a message given a precompile keeps the hidden class of one given code from the state', async () => {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
+    const evm = await createEngineEVM({ common, stateManager: new JournaledState(base()) as never })
+    const state = { accountNow: () => undefined, setAccount: () => undefined, codeNow: () => CODE }
+    const contract = new Message({ caller: CALLER, to: TARGET, gasLimit: 1000n })
+    const identity = new Message({ caller: CALLER, to: createAddressFromString('0x0000000000000000000000000000000000000004'), gasLimit: 1000n })
+    expect(loadCodeNow(evm as never, state, contract)).toBe(true)
+    expect(loadCodeNow(evm as never, state, identity)).toBe(true)
+    expect([contract.code, contract.isCompiled, contract.chargeCodeAccesses]).toEqual([CODE, false, true])
+    // The library leaves a precompile's message without the charge of code accesses.
+    expect([typeof identity.code, identity.isCompiled, identity.chargeCodeAccesses]).toEqual(['function', true, undefined])
+    v8.setFlagsFromString('--allow-natives-syntax')
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
+    expect(sameMap(identity, contract)).toBe(true)
   })
 })

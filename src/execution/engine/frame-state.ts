@@ -105,6 +105,10 @@ export function loadCodeNow(evm: FrameStateEvm, state: SyncState, message: Messa
   if (precompile) {
     message.code = precompile as Message['code']
     message.isCompiled = true
+    // Undefined, as the library leaves it for a precompile, but present: the message keeps the
+    // hidden class of one whose code came from the state (below), and a frame's optimised code
+    // compiled on contracts' messages is not thrown away at its first precompile.
+    ;(message as Message & { chargeCodeAccesses?: boolean | undefined }).chargeCodeAccesses = undefined
     return true
   }
   const code = state.codeNow(address)
