@@ -56,7 +56,8 @@ export function fastCall(library: ExecuteCall, fast: (evm: EvmInternals) => bool
   }
 }
 
-async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVMResult> {
+/** The fast path of a CALL frame (exported for its test). */
+export async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVMResult> {
   const gasLimit = message.gasLimit
   // The node's state answers without promises (frame-state.ts); any other takes the library's steps.
   const side = syncSide(evm as unknown as FrameStateEvm)
@@ -94,17 +95,32 @@ async function fastExecuteCall(evm: EvmInternals, message: Message): Promise<EVM
       execResult: frameResult({ gasRefund: message.gasRefund, executionGasUsed: 0n, exceptionError: error as ExecResult['exceptionError'], returnValue: new Uint8Array(0), logs: undefined }),
     }
   }
-  let result: ExecResult
-  if (message.isCompiled) {
-    result = await evm.runPrecompile(code, message.data, gasLimit)
-    result.gasRefund = message.gasRefund
-    result = frameResult(result)
-  } else {
-    // The engine's runInterpreter (below) answers in the one shape; the library's does not.
-    result = await evm.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), { initialLogs: undefined })
-  }
+  // Chosen, then called through `Function.prototype.call`: a suite's first precompile frame often
+  // comes after V8 compiled this function on contracts' frames, and a branch it never took would
+  // be compiled as a deopt; a call through `call` is compiled as an ordinary call whichever runs.
+  const result = await (message.isCompiled ? precompileFrame : interpreterFrame).call(undefined, evm, message, code, gasLimit)
   if (message.depth === 0) evm.postMessageCleanup()
   return { execResult: result }
+}
+
+/**
+ * A precompile's frame: its result, in the one shape. (Not an async function: the two frames'
+ * functions share a hidden class, so reading `call` off the one chosen stays monomorphic.)
+ */
+function precompileFrame(evm: EvmInternals, message: Message, code: unknown, gasLimit: bigint): Promise<ExecResult> {
+  return precompileResult(evm, message, code, gasLimit)
+}
+
+async function precompileResult(evm: EvmInternals, message: Message, code: unknown, gasLimit: bigint): Promise<ExecResult> {
+  // The library's precompiles answer with a result or a promise of one.
+  const result = await evm.runPrecompile(code, message.data, gasLimit)
+  result.gasRefund = message.gasRefund
+  return frameResult(result)
+}
+
+/** A contract's frame: the engine's runInterpreter (below) answers in the one shape; the library's does not. */
+function interpreterFrame(evm: EvmInternals, message: Message, _code: unknown, gasLimit: bigint): Promise<ExecResult> {
+  return evm.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), { initialLogs: undefined })
 }
 
 /** What {@link fastRunInterpreter} reads of an EVM beyond {@link EvmInternals}. */
