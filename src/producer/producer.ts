@@ -34,6 +34,15 @@ export interface MineOptions {
 
 const noop = (): void => {}
 
+/**
+ * What a producer's `mining` field holds before its constructor writes the node's mode: the field
+ * is then written twice from the first producer on, and V8 keeps it as a field that changes. Written
+ * once, the code compiled before a suite's first evm_setAutomine took the mode as a constant, and
+ * that first change threw away the compiled `onPending`, the send's admission and the automine
+ * check (each compiled again by TurboFan under Node 20).
+ */
+const MODE_BEFORE_CONSTRUCTION: MiningMode = { mode: 'manual' }
+
 /** Whether two header choices are the same settings (byte fields by identity: a setter makes new ones). */
 function sameChoices(a: HeaderChoices, b: HeaderChoices): boolean {
   return a.coinbase === b.coinbase && a.gasLimit === b.gasLimit && a.baseFeePerGas === b.baseFeePerGas && a.prevRandao === b.prevRandao && a.extraData === b.extraData
@@ -75,17 +84,21 @@ export class Producer {
   /** The mode the node was created with (Hardhat mode's reset goes back to it). */
   readonly configuredMode: MiningMode
 
+  /** How blocks are produced now; see {@link MODE_BEFORE_CONSTRUCTION}. */
+  private mining: MiningMode = MODE_BEFORE_CONSTRUCTION
+
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly app: Application<Proposal, PoolEntry, TxOutcome, Block, StoredReceipt>,
     private readonly bft: BftEngine,
     private readonly clock: Clock,
-    private mining: MiningMode,
+    mining: MiningMode,
     private readonly gasLimit: () => bigint,
     private readonly hooks: ProducerHooks = {},
   ) {
     this.configuredMode = mining
+    this.mining = mining
     this.settings = new BlockSettings(hooks.settingBase)
     this.schedule()
     pool.on('pending', this.onPending)

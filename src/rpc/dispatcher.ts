@@ -105,7 +105,10 @@ export class Dispatcher {
       // A native promise first, without reading `then` off every method's own result (their
       // shapes are many: the read's feedback went stale and threw this function's code away).
       if (out instanceof Promise) return out.then(undefined, rejectMapped)
-      return typeof (out as PromiseLike<unknown> | undefined)?.then === 'function' ? Promise.resolve(out).then(undefined, rejectMapped) : Promise.resolve(out)
+      // `then` read off objects alone (a thenable is one): off a primitive the read met each kind's
+      // map anew, and the first boolean answer (evm_setAutomine's) threw this code away.
+      if ((typeof out !== 'object' || out === null) && typeof out !== 'function') return Promise.resolve(out)
+      return typeof (out as PromiseLike<unknown>).then === 'function' ? Promise.resolve(out).then(undefined, rejectMapped) : Promise.resolve(out)
     } catch (error) {
       return rejectMapped(error)
     }

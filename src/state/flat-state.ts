@@ -193,23 +193,17 @@ export class FlatState implements StateReader {
       : undefined
     for (const [address, account] of diff.accounts) {
       if (record !== undefined && !record.accounts.has(address)) (record.accounts = writable(record.accounts)).set(address, this.accounts.get(address) ?? ABSENT)
-      if (account === null) {
-        this.accounts.delete(address)
-        this.clearStorage(record, address)
-        this.saveCode(record, address)
-        this.code.delete(address)
-      } else {
-        this.accounts.set(address, copyAccount(account))
-      }
+      // Through `call` on either function, for every account: see `dropAccount`.
+      ;(account === null ? dropAccount : putAccount).call(undefined, this, record, address, account as Account)
     }
-    for (const address of diff.cleared) this.clearStorage(record, address)
+    for (const address of diff.cleared) clearStorage(this, record, address)
     for (const [address, slots] of diff.storage) {
       let current = this.storage.get(address)
       if (current === undefined) {
         current = new Map()
         this.storage.set(address, current)
       }
-      const undo = record === undefined ? undefined : this.storageUndo(record, address)
+      const undo = record === undefined ? undefined : storageUndo(record, address)
       for (const [slot, value] of slots) {
         if (undo !== undefined && !undo.cleared && !undo.slots.has(slot)) undo.slots.set(slot, current.get(slot) ?? EMPTY)
         if (value.length === 0) current.delete(slot)
@@ -218,9 +212,9 @@ export class FlatState implements StateReader {
       dropIfEmpty(this.storage, address, current)
     }
     for (const [address, code] of diff.code) {
-      this.saveCode(record, address)
-      if (code.length === 0) this.code.delete(address)
-      else this.code.set(address, code)
+      saveCode(this, record, address)
+      // As for accounts: a suite's first code taken off (late, if ever) is no untaken branch.
+      ;(code.length === 0 ? dropCode : putCode).call(undefined, this, address, code)
     }
     this.version = next
     if (record !== undefined && this.openViews.size > 0) this.undo.push(record)
@@ -264,40 +258,6 @@ export class FlatState implements StateReader {
     this.lazy?.restored(r.version)
   }
 
-  private storageUndo(record: Undo, address: string): StorageUndo {
-    let undo = record.storage.get(address)
-    if (undo === undefined) {
-      undo = { cleared: false, slots: new Map() }
-      ;(record.storage = writable(record.storage)).set(address, undo)
-    }
-    return undo
-  }
-
-  /** Drops an account's storage; the old map object is kept whole for pinned views. */
-  private clearStorage(record: Undo | undefined, address: string): void {
-    if (record !== undefined) {
-      const undo = this.storageUndo(record, address)
-      if (!undo.cleared) {
-        // Slots already changed this version were changed in the map being dropped: restore them first.
-        const whole = this.storage.get(address)
-        // The dropped map is never mutated again, so it can stand as the prior state as it is.
-        const before = whole === undefined || undo.slots.size === 0 ? whole : new Map(whole)
-        for (const [slot, value] of undo.slots) {
-          if (before === undefined || before === whole) break
-          if (value.length === 0) before.delete(slot)
-          else before.set(slot, value)
-        }
-        undo.whole = before ?? (undo.slots.size > 0 ? new Map([...undo.slots].filter(([, v]) => v.length > 0)) : undefined)
-        undo.cleared = true
-      }
-    }
-    this.storage.delete(address)
-  }
-
-  private saveCode(record: Undo | undefined, address: string): void {
-    if (record !== undefined && !record.code.has(address)) (record.code = writable(record.code)).set(address, this.code.get(address) ?? ABSENT)
-  }
-
   private trimUndo(): void {
     if (this.openViews.size === 0) {
       this.undo = []
@@ -306,6 +266,72 @@ export class FlatState implements StateReader {
     const oldest = Math.min(...this.openViews.keys())
     this.undo = this.undo.filter((u) => u.version > oldest)
   }
+}
+
+/** The undo of an account's storage in `record`, made on first use. */
+function storageUndo(record: Undo, address: string): StorageUndo {
+  let undo = record.storage.get(address)
+  if (undo === undefined) {
+    undo = { cleared: false, slots: new Map() }
+    ;(record.storage = writable(record.storage)).set(address, undo)
+  }
+  return undo
+}
+
+/** Drops an account's storage; the old map object is kept whole for pinned views. */
+function clearStorage(flat: FlatState, record: Undo | undefined, address: string): void {
+  if (record !== undefined) {
+    const undo = storageUndo(record, address)
+    if (!undo.cleared) {
+      // Slots already changed this version were changed in the map being dropped: restore them first.
+      const whole = flat.storage.get(address)
+      // The dropped map is never mutated again, so it can stand as the prior state as it is.
+      const before = whole === undefined || undo.slots.size === 0 ? whole : new Map(whole)
+      for (const [slot, value] of undo.slots) {
+        if (before === undefined || before === whole) break
+        if (value.length === 0) before.delete(slot)
+        else before.set(slot, value)
+      }
+      undo.whole = before ?? (undo.slots.size > 0 ? new Map([...undo.slots].filter(([, v]) => v.length > 0)) : undefined)
+      undo.cleared = true
+    }
+  }
+  flat.storage.delete(address)
+}
+
+/** Keeps an account's code in `record` before a version overwrites it. */
+function saveCode(flat: FlatState, record: Undo | undefined, address: string): void {
+  if (record !== undefined && !record.code.has(address)) (record.code = writable(record.code)).set(address, flat.code.get(address) ?? ABSENT)
+}
+
+/**
+ * An account a block removes (self-destructed, or emptied under EIP-161): its storage and code
+ * go too. A function of its own, as {@link putAccount} is, the two reached through `call` for
+ * every account of `apply`: a suite's first removal (late in OpenZeppelin's) was a branch
+ * `apply`'s optimised code had never taken, and V8 threw that code away there. V8 neither takes
+ * a `call`'s target from feedback nor inlines a function never run, so the first removal is an
+ * ordinary call.
+ */
+function dropAccount(flat: FlatState, record: Undo | undefined, address: string): void {
+  flat.accounts.delete(address)
+  clearStorage(flat, record, address)
+  saveCode(flat, record, address)
+  flat.code.delete(address)
+}
+
+/** An account a block writes: a copy is kept (see {@link dropAccount}). */
+function putAccount(flat: FlatState, _record: Undo | undefined, address: string, account: Account): void {
+  flat.accounts.set(address, copyAccount(account))
+}
+
+/** Code a block takes off an account (see {@link dropAccount} for why a function of its own). */
+function dropCode(flat: FlatState, address: string): void {
+  flat.code.delete(address)
+}
+
+/** Code a block gives an account. */
+function putCode(flat: FlatState, address: string, code: Uint8Array): void {
+  flat.code.set(address, code)
 }
 
 /** A pinned version of a {@link FlatState}: one object per view, no closures. */
