@@ -4,20 +4,11 @@
  * optimised: that way read past the end of an empty list and a field only it read, and V8 threw
  * the code away each time (chain.ts `rewind`). Checked with V8's natives.
  */
-import v8 from 'node:v8'
 import { afterEach, describe, expect, it } from 'vitest'
+import { isOptimised, optimiseNext, prepare } from '../helpers/v8-natives.js'
 import { Chain } from '../../src/chain/chain.js'
 import { createNode, type FinalityNode } from '../../src/index.js'
 
-v8.setFlagsFromString('--allow-natives-syntax')
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
-const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const optimiseNext = new Function('f', '%OptimizeFunctionOnNextCall(f)') as (f: unknown) => void
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number
-/** V8's OptimizationStatus bit for optimised code. */
-const OPTIMISED = 1 << 4
 
 let node: FinalityNode | undefined
 afterEach(async () => {
@@ -42,7 +33,7 @@ describe('Chain.rewind under optimised code', () => {
     await revertOverBlocks()
     optimiseNext(rewind)
     await revertOverBlocks()
-    expect(status(rewind) & OPTIMISED).toBe(OPTIMISED)
+    expect(isOptimised(rewind)).toBe(true)
     // A revert over a state write alone (hardhat_setBalance): the undo log has an entry, no block.
     const head = await n.request({ method: 'eth_blockNumber' })
     const address = '0x00000000000000000000000000000000000000aa'
@@ -51,6 +42,6 @@ describe('Chain.rewind under optimised code', () => {
     expect(await n.request({ method: 'evm_revert', params: [id] })).toBe(true)
     expect(await n.request({ method: 'eth_blockNumber' })).toBe(head)
     expect(await n.request({ method: 'eth_getBalance', params: [address, 'latest'] })).toBe('0x0')
-    expect(status(rewind) & OPTIMISED).toBe(OPTIMISED)
+    expect(isOptimised(rewind)).toBe(true)
   })
 })

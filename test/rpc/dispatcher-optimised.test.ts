@@ -4,20 +4,11 @@
  * the read of `then`, which a thenable answer needs, is made off objects alone (dispatcher.ts
  * `run`). Checked with V8's natives.
  */
-import v8 from 'node:v8'
 import { afterEach, describe, expect, it } from 'vitest'
+import { isOptimised, optimiseNext, prepare } from '../helpers/v8-natives.js'
 import { createNode, type FinalityNode } from '../../src/index.js'
 import { Dispatcher } from '../../src/rpc/dispatcher.js'
 
-v8.setFlagsFromString('--allow-natives-syntax')
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
-const prepare = new Function('f', '%PrepareFunctionForOptimization(f)') as (f: unknown) => void
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const optimiseNext = new Function('f', '%OptimizeFunctionOnNextCall(f)') as (f: unknown) => void
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number
-/** V8's OptimizationStatus bit for optimised code. */
-const OPTIMISED = 1 << 4
 
 let node: FinalityNode | undefined
 afterEach(async () => {
@@ -43,8 +34,8 @@ describe('Dispatcher#run under optimised code', () => {
     await requests()
     optimiseNext(run)
     await requests()
-    expect(status(run) & OPTIMISED).toBe(OPTIMISED)
+    expect(isOptimised(run)).toBe(true)
     expect(await n.request({ method: 'evm_setAutomine', params: [true] })).toBe(true)
-    expect(status(run) & OPTIMISED).toBe(OPTIMISED)
+    expect(isOptimised(run)).toBe(true)
   })
 })

@@ -6,25 +6,12 @@
  * V8's natives: the function optimised on blocks that write accounts and code, then run on ones
  * that remove them.
  */
-import v8 from 'node:v8'
 import { Account } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
+import { isOptimised, optimisedAfter } from '../helpers/v8-natives.js'
 import { FlatState } from '../../src/state/flat-state.js'
 import { emptyDiff, type StateDiff } from '../../src/state/types.js'
 
-v8.setFlagsFromString('--allow-natives-syntax')
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
-const natives = new Function('f', 'step', `
-  %PrepareFunctionForOptimization(f);
-  step(); step();
-  %OptimizeFunctionOnNextCall(f);
-  step();
-  return %GetOptimizationStatus(f);
-`) as (f: unknown, step: () => void) => number
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number
-/** V8's OptimizationStatus bit for code made by TurboFan. */
-const TURBOFANNED = 1 << 4
 
 const A = 'aa'.repeat(20)
 const B = 'bb'.repeat(20)
@@ -61,10 +48,10 @@ describe('FlatState.apply under optimised code', () => {
     flat.apply(made())
     let n = 1n
     const apply = FlatState.prototype.apply
-    expect(natives(apply, () => {
+    expect(optimisedAfter(apply, () => {
       flat.apply(writes(n), n % 2n === 0n)
       n++
-    }) & TURBOFANNED).toBe(TURBOFANNED)
+    })).toBe(true)
     // A block removes B while a snapshot is open: its account, storage and code go, and the undo
     // record brings them back.
     const removal = emptyDiff()
@@ -73,7 +60,7 @@ describe('FlatState.apply under optimised code', () => {
     expect(flat.accounts.has(B)).toBe(false)
     expect(flat.storage.has(B)).toBe(false)
     expect(flat.code.has(B)).toBe(false)
-    expect(status(apply) & TURBOFANNED).toBe(TURBOFANNED)
+    expect(isOptimised(apply)).toBe(true)
     flat.restore(undo!)
     expect(flat.accounts.get(B)?.balance).toBe(5n)
     expect(flat.storage.get(B)?.get('02'.padStart(64, '0'))).toEqual(Uint8Array.of(7))
@@ -81,12 +68,12 @@ describe('FlatState.apply under optimised code', () => {
     // And with none open.
     flat.apply(removal)
     expect(flat.accounts.has(B)).toBe(false)
-    expect(status(apply) & TURBOFANNED).toBe(TURBOFANNED)
+    expect(isOptimised(apply)).toBe(true)
     // Code taken off an account (hardhat_setCode with none).
     const codeOff = emptyDiff()
     codeOff.code.set(`${1n}`.padStart(40, 'c'), new Uint8Array())
     flat.apply(codeOff, true)
     expect(flat.code.has(`${1n}`.padStart(40, 'c'))).toBe(false)
-    expect(status(apply) & TURBOFANNED).toBe(TURBOFANNED)
+    expect(isOptimised(apply)).toBe(true)
   })
 })

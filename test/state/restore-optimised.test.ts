@@ -4,25 +4,12 @@
  * rule (flat-state.ts `dropIfEmpty`), which blocks run long before a suite's first such revert.
  * Checked with V8's natives: the function optimised on the usual way, then run on the new one.
  */
-import v8 from 'node:v8'
 import { Account } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
+import { isOptimised, optimisedAfter } from '../helpers/v8-natives.js'
 import { FlatState } from '../../src/state/flat-state.js'
 import { emptyDiff, type StateDiff } from '../../src/state/types.js'
 
-v8.setFlagsFromString('--allow-natives-syntax')
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax parses only in code compiled after the flag
-const natives = new Function('f', 'step', `
-  %PrepareFunctionForOptimization(f);
-  step(); step();
-  %OptimizeFunctionOnNextCall(f);
-  step();
-  return %GetOptimizationStatus(f);
-`) as (f: unknown, step: () => void) => number
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- as above
-const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number
-/** V8's OptimizationStatus bit for code made by TurboFan. */
-const TURBOFANNED = 1 << 4
 
 const A = 'aa'.repeat(20)
 const B = 'bb'.repeat(20)
@@ -51,11 +38,11 @@ describe('FlatState.restore under optimised code', () => {
       flat.restore(undo!)
     }
     const restore = FlatState.prototype.restore
-    expect(natives(restore, restoreKept) & TURBOFANNED).toBe(TURBOFANNED)
+    expect(optimisedAfter(restore, restoreKept)).toBe(true)
     // A contract made after the snapshot: restoring takes all its slots, and its map goes.
     const undo = flat.apply(writes(B, [[5, 5]]), true)
     flat.restore(undo!)
     expect(flat.storage.has(B)).toBe(false)
-    expect(status(restore) & TURBOFANNED).toBe(TURBOFANNED)
+    expect(isOptimised(restore)).toBe(true)
   })
 })
