@@ -3,19 +3,20 @@
  * binary, on loopback) and N nodes of the EVM application, each serving ABCI to its CometBFT node
  * and JSON-RPC to users (in this process, or each a `finality app` process: `appCommand`).
  * Genesis, keys and config are made with `cometbft init` and one shared genesis file listing every
- * validator; each node's ports are free ones picked at start. Faults in CometBFT's e2e words:
+ * validator; each node's ports are free ones picked at start, below the kernel's ephemeral range
+ * (ports.ts). Faults in CometBFT's e2e words:
  * kill/stop and start, pause and resume, partition and heal.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { ClassicLevel } from 'classic-level'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { NodeOptions } from '../options.js'
 import { createAbciNode, type AbciNode } from './app-node.js'
 import { appArgs, checkStopGraceMs, DEFAULT_STOP_GRACE_MS, endChild, spawnApp, trackChild } from './app-process.js'
 import { checkMaxMessageBytes } from './framing.js'
 import { cometGenesisValidators } from './genesis-validators.js'
+import { pickPorts } from './ports.js'
 import { serveAbci, type AbciServer } from './server.js'
 
 /** Options of {@link startDevnet}. */
@@ -119,18 +120,6 @@ export interface Devnet {
   close(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /** `config.toml` with `key = value` set in `[section]` (the top, for ''). */
 function setToml(text: string, section: string, key: string, value: string): string {
   const start = section === '' ? 0 : text.indexOf(`\n[${section}]\n`)
@@ -183,12 +172,14 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const persisted = (i: number) => persist === true || (Array.isArray(persist) && persist.includes(i))
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`validators must be an integer from 1 to 64, not ${n}`)
   const slots: Slot[] = []
+  const picked = await pickPorts(4 * n)
   for (let i = 0; i < n; i++) {
     const home = join(options.dir, `node${i}`)
     mkdirSync(home, { recursive: true })
     execFileSync(options.binary, ['init', '--home', home], { stdio: 'ignore' })
     const id = execFileSync(options.binary, ['show-node-id', '--home', home], { encoding: 'utf8' }).trim()
-    const ports = { p2p: await freePort(), rpc: await freePort(), abci: await freePort(), http: await freePort() }
+    const [p2p, rpc, abci, http] = picked.slice(4 * i, 4 * i + 4) as [number, number, number, number]
+    const ports = { p2p, rpc, abci, http }
     slots.push({ index: i, home, ports, id, comet: undefined, abci: undefined, app: undefined, url: `http://127.0.0.1:${ports.http}`, listening: undefined, paused: false, db: undefined, appProcess: undefined, ending: false, settling: undefined, down: undefined })
   }
   // One genesis: every node's validator key, whole seconds (the EVM genesis block's timestamp).

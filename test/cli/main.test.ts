@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { isLoopback } from '../../src/adapters/auth.js'
 import { defaultApi, parseCli, parseDuration } from '../../src/cli/config.js'
 import { loadArtifacts, type Artifact } from '../helpers/compile.js'
-import { WsClient, post, rpc, postWithHost } from '../helpers/loopback.js'
+import { WsClient, freePort, post, rpc, postWithHost } from '../helpers/loopback.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 // The CLI runs under `node --import tsx`, not tsx's wrapper: the wrapper relays a signal only if
@@ -67,14 +67,6 @@ async function stop(cli: Running): Promise<void> {
 }
 
 
-/** A port free a moment ago (for flags that need a fixed port). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const CONTROLS = ['anvil', 'eth', 'evm', 'finality', 'hardhat', 'net', 'rpc', 'txpool', 'web3']
 

@@ -6,18 +6,10 @@ import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { FinalityNode } from '../../src/index.js'
 import { trackNodes } from '../helpers/nodes.js'
-import { WsClient, rpc } from '../helpers/loopback.js'
+import { WsClient, freePort, rpc } from '../helpers/loopback.js'
 
 const newNode = trackNodes()
 
-/** A port free a moment ago (admin_start* answers true, not the port, as geth). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 const call = (node: FinalityNode, method: string, params: unknown[] = []) => node.request({ method, params })
 const refused = async (url: string) => fetch(url, { method: 'POST', body: '{}' }).then(() => false, () => true)

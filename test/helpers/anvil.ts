@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './loopback.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -20,18 +20,6 @@ export interface RunningAnvil {
   ws: string
   /** Stops it (SIGTERM) and resolves when it has exited. */
   stop(): Promise<void>
-}
-
-/** A port free on 127.0.0.1 now (Anvil takes no port 0 it would report back). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }
 
 /** Starts Anvil with `args` and waits until it answers eth_chainId (bounded by the caller's time-out). */

@@ -3,12 +3,21 @@ import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import WebSocket from 'ws'
 import type { Clock, FinalityNode, Listening } from '../../src/index.js'
+import { pickPorts } from '../../src/abci/ports.js'
 import { afterAll, beforeAll } from 'vitest'
 
 /** Starts `server` on 127.0.0.1 with an ephemeral port; resolves to its port. */
 export async function onLoopback(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return (server.address() as AddressInfo).port
+}
+
+/**
+ * A port free on 127.0.0.1 now, for a process or a flag that takes a fixed port: below the
+ * kernel's ephemeral range, so no outgoing connection takes it before it is listened on.
+ */
+export async function freePort(): Promise<number> {
+  return (await pickPorts(1))[0]!
 }
 
 /** A plain node:http server around a handler. */
