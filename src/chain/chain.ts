@@ -80,7 +80,11 @@ export type WriteHook = (diff: StateDiff, head: WriteHookHead) => Promise<void>
  * (~1 KB each); the chain's cache of decoded blocks keeps the recent ones anyway.
  */
 interface CommittedBlock {
-  readonly hash: Uint8Array
+  /**
+   * `keyOf` of the block's hash: the string the commit made for the store's maps, kept (a
+   * reference) so that a revert does not write each block's and its parent's hash out in hex again.
+   */
+  readonly key: string
   readonly number: bigint
   readonly parentHash: Uint8Array
   readonly txHashes: Uint8Array[]
@@ -88,9 +92,9 @@ interface CommittedBlock {
 
 const NO_TX_HASHES: Uint8Array[] = []
 
-function committedBlock(block: Block): CommittedBlock {
+function committedBlock(block: Block, key: string): CommittedBlock {
   const txs = block.transactions
-  return { hash: block.hash(), number: block.header.number, parentHash: block.header.parentHash, txHashes: txs.length === 0 ? NO_TX_HASHES : txs.map((tx) => tx.hash()) }
+  return { key, number: block.header.number, parentHash: block.header.parentHash, txHashes: txs.length === 0 ? NO_TX_HASHES : txs.map((tx) => tx.hash()) }
 }
 
 export class Chain extends EventEmitter<ChainEvents> {
@@ -510,11 +514,15 @@ export class Chain extends EventEmitter<ChainEvents> {
       const parent = head !== undefined && equalBytes(head.hash(), oldest.parentHash) ? head : await this.blockByHash(oldest.parentHash)
       if (parent === undefined) throw new Error('cannot rewind past genesis')
       await this.store.removeNewest(removed, oldest.parentHash, persist ? { stateRoot: rootBefore } : undefined)
-      for (const block of removed) {
-        this.decoded.delete(keyOf(block.hash))
+      // Oldest first: each block's parent key is the one before it (the oldest's, the head's).
+      let parentKey = keyOf(oldest.parentHash)
+      for (let i = removed.length - 1; i >= 0; i--) {
+        const block = removed[i] as CommittedBlock
+        this.decoded.delete(block.key)
         // A removed block's parent is the head again at some point of the rewind: its irregular
         // root, if any, was recorded when that block committed and is undone with it.
-        this.irregularRoots.delete(keyOf(block.parentHash))
+        this.irregularRoots.delete(parentKey)
+        parentKey = block.key
       }
       this.headBlock = parent
     } else if (persist) {
@@ -629,7 +637,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     const undo = this.flat.apply(diff, this.keepUndo)
     this.setStorageRoots(state)
-    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block: committedBlock(block) })
+    if (this.keepUndo && undo !== undefined) this.undoLog.push({ state: undo, rootBefore: this.committedRoot, block: committedBlock(block, key) })
     if (irregular !== undefined && parent !== undefined) this.irregularRoots.set(keyOf(parent.hash()), irregular)
     this.committedRoot = block.header.stateRoot
     this.remember(key, block)

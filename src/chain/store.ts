@@ -264,18 +264,18 @@ export class ChainStore {
   }
 
   /**
-   * Removes the newest blocks (evm_revert), newest first in `blocks`, which must be the chain's
-   * top blocks: their records, index entries and irregular roots, and the head pointer moves to
+   * Removes the newest blocks (evm_revert), newest first in `blocks` (each with its map key, the
+   * commit's `keyOf` of its hash), which must be the chain's top blocks: their records, index entries and irregular roots, and the head pointer moves to
    * `head` (the oldest one's parent). In a database it is one batch, with `meta` (the head
    * state's root goes with the head); in memory, map deletes only.
    */
-  async removeNewest(blocks: ReadonlyArray<{ hash: Uint8Array; number: bigint; parentHash: Uint8Array; txHashes: Uint8Array[] }>, head: Uint8Array, meta?: Record<string, Uint8Array>): Promise<void> {
+  async removeNewest(blocks: ReadonlyArray<{ key: string; number: bigint; parentHash: Uint8Array; txHashes: Uint8Array[] }>, head: Uint8Array, meta?: Record<string, Uint8Array>): Promise<void> {
     const oldest = blocks[blocks.length - 1]
     if (oldest === undefined) return
     if (this.db !== undefined) {
       const ops: Array<{ type: 'del'; key: string } | { type: 'put'; key: string; value: Uint8Array }> = []
       for (const block of blocks) {
-        const key = keyOf(block.hash)
+        const key = block.key
         ops.push({ type: 'del', key: `b${key}` }, { type: 'del', key: `r${key}` }, { type: 'del', key: `c${key}` })
         ops.push({ type: 'del', key: `h${block.number.toString(16).padStart(16, '0')}` })
         ops.push({ type: 'del', key: `i${keyOf(block.parentHash)}` })
@@ -289,7 +289,7 @@ export class ChainStore {
     }
     this.hashes.length = Number(oldest.number - this.first)
     for (const block of blocks) {
-      const key = keyOf(block.hash)
+      const key = block.key
       this.blocks.delete(key)
       this.receipts.delete(key)
       this.certificates.delete(key)

@@ -36,7 +36,7 @@ import { attachConsoleLog } from './console-log.js'
 import { builtHeader, type BuiltHeaderFields } from './engine/header.js'
 import { sealBlock } from './block-rlp.js'
 import { encodeStrings } from '../rlp.js'
-import { mapped } from '../arrays.js'
+import { emptyObjects, mapped } from '../arrays.js'
 import { fromHex } from '../hex.js'
 
 /** A transaction the builder could not include, and why. */
@@ -118,7 +118,12 @@ const PLACEHOLDER_BLOOM = new Uint8Array(256)
  * by headers without logs: never written, and an array of its own per block is kept with it.
  */
 const ZERO_BEACON_ROOT = new Uint8Array(32)
-const NO_TXS: readonly TypedTransaction[] = []
+/**
+ * The transactions of every block {@link BlockBuilder.buildEmpty} makes, in the hidden class of a
+ * filled list (arrays.ts): a `[]` literal's class reached the formatters' reads of a block's
+ * transactions first at a suite's first mined empty block, and V8 threw that code away.
+ */
+const NO_TXS: readonly TypedTransaction[] = emptyObjects()
 /** What no transaction is sent from: the EOA-check exemption of a transaction not impersonated. */
 const NOT_AN_ADDRESS = new Uint8Array(0)
 
@@ -359,7 +364,10 @@ export class BlockBuilder {
       const stateRoot = prepared.root
       const blockHeader = builtHeader(this.emptyHeader(parent, params, stateRoot, effects.requestsHash), common)
       const block = sealBlock(blockHeader, NO_TXS, common)
-      return { hash: block.hash(), block, receipts: [], outcomes: [], consoleLogs: [], txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], close: () => view.close() }
+      // The fields and the lists' classes of {@link build}'s result (its console messages are a
+      // `flatMap`'s, which makes `new Array(0)`'s class, not a literal's): the producer's reads of
+      // it, compiled on sends' blocks, were thrown away at the first empty block when they differed.
+      return { hash: block.hash(), block, receipts: emptyObjects(), outcomes: emptyObjects(), consoleLogs: new Array<string>(0), txConsoleLogs: NO_CONSOLE_LOGS, diff: effects.diff, baseVersion: view.version, state: prepared, rejected: [], validatorUpdates: undefined, close: () => view.close() }
     } catch (error) {
       view.close()
       throw error
