@@ -95,9 +95,23 @@ const SOLE_LEAF_PATH = Uint8Array.of(0x20, 0x80)
 
 /** The root of an index-keyed trie (transactions, receipts, withdrawals). */
 export function orderedRoot(values: Uint8Array[]): Uint8Array {
-  // One value (every automined block): the trie is a single leaf at key RLP(0) = 0x80, whose
-  // hex-prefixed path is 0x20 0x80, and the root is its hash whatever its size.
-  if (values.length === 1) return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))
+  // One value (every automined block) or several: two functions, one chosen and reached through
+  // `call` on every path, so that a caller V8 optimised on one-transaction blocks keeps its code at
+  // the first block of two (a loop first run after the compile is a deopt where it is inline; see
+  // docs/performance.md, "A branch first taken after V8's compile").
+  return (values.length === 1 ? soleLeafRoot : trieRoot).call(undefined, values)
+}
+
+/**
+ * The root of a one-entry index-keyed trie: a single leaf at key RLP(0) = 0x80, whose hex-prefixed
+ * path is 0x20 0x80, and the root is its hash whatever its size.
+ */
+function soleLeafRoot(values: Uint8Array[]): Uint8Array {
+  return keccak256(encodeStrings([SOLE_LEAF_PATH, values[0] as Uint8Array]))
+}
+
+/** The root of an index-keyed trie of any number of entries, built in memory. */
+function trieRoot(values: Uint8Array[]): Uint8Array {
   let root: TrieNode | null = null
   for (let i = 0; i < values.length; i++) {
     // Every node of a trie built here is at hand: the walk never waits on the (empty) source.

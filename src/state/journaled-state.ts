@@ -16,11 +16,80 @@ const EMPTY = new Uint8Array(0)
 /** What {@link JournaledState.accountNow} answers when the base can only be read through a promise. */
 export const NOT_AT_HAND = Symbol('not at hand')
 
-type Entry =
-  | { kind: 'account'; address: string; had: boolean; prev: Account | null | undefined }
-  | { kind: 'slot'; address: string; slot: string; had: boolean; prev: Uint8Array | undefined }
-  | { kind: 'clear'; address: string; wasCleared: boolean; prevSlots: Map<string, Uint8Array> | undefined }
-  | { kind: 'code'; address: string; had: boolean; prev: Uint8Array | undefined }
+/**
+ * One step of the journal and the function that undoes it, chosen when the step is written. One
+ * class for every kind (an account, a slot, a storage wipe, code), and `revert` reaches each step's
+ * function through `call`: a revert V8 optimised on some kinds of step keeps its code at the first
+ * of another kind, or the first slot that had no value (see docs/performance.md, "A branch first
+ * taken after V8's compile").
+ */
+class Entry {
+  readonly undo: Undo
+  readonly address: string
+  /** The slot's key (a slot's step); '' otherwise. */
+  readonly slot: string
+  /** A wipe's: whether the account's storage was wiped already in the overlay. */
+  readonly had: boolean
+  /** What the key held in the overlay (a wipe's: the slots the overlay held), when it held one. */
+  readonly prev: unknown
+  constructor(undo: Undo, address: string, slot: string, had: boolean, prev: unknown) {
+    this.undo = undo
+    this.address = address
+    this.slot = slot
+    this.had = had
+    this.prev = prev
+  }
+}
+
+type Undo = (diff: StateDiff, e: Entry) => void
+
+function restoreAccount(diff: StateDiff, e: Entry): void {
+  diff.accounts.set(e.address, e.prev as Account | null)
+}
+
+function dropAccount(diff: StateDiff, e: Entry): void {
+  diff.accounts.delete(e.address)
+}
+
+function restoreSlot(diff: StateDiff, e: Entry): void {
+  diff.storage.get(e.address)?.set(e.slot, e.prev as Uint8Array)
+}
+
+function dropSlot(diff: StateDiff, e: Entry): void {
+  diff.storage.get(e.address)?.delete(e.slot)
+}
+
+function restoreCode(diff: StateDiff, e: Entry): void {
+  diff.code.set(e.address, e.prev as Uint8Array)
+}
+
+function dropCode(diff: StateDiff, e: Entry): void {
+  diff.code.delete(e.address)
+}
+
+function unwipe(diff: StateDiff, e: Entry): void {
+  if (!e.had) diff.cleared.delete(e.address)
+  if (e.prev === undefined) diff.storage.delete(e.address)
+  else diff.storage.set(e.address, e.prev as Map<string, Uint8Array>)
+}
+
+/**
+ * Empties an overlay's maps. Its own function, chosen against {@link keepEmpty} and reached through
+ * `call` on every rebase: a call's run V8 optimised on calls that wrote nothing into the overlay
+ * keeps its code at the first that did.
+ */
+function clearOverlay(accounts: Map<string, Account | null>, storage: Map<string, Map<string, Uint8Array>>, cleared: Set<string>, code: Map<string, Uint8Array>): void {
+  // Each cleared, empty or not (an empty map's `clear` makes it a new table, but only runs that
+  // wrote get here): a branch in here, first taken late, would throw away the caller's code once
+  // V8 inlines this.
+  accounts.clear()
+  storage.clear()
+  cleared.clear()
+  code.clear()
+}
+
+/** What {@link clearOverlay} does to an overlay with nothing in it. */
+function keepEmpty(_accounts: Map<string, Account | null>, _storage: Map<string, Map<string, Uint8Array>>, _cleared: Set<string>, _code: Map<string, Uint8Array>): void {}
 
 function unpad(value: Uint8Array): Uint8Array {
   let i = 0
@@ -98,10 +167,8 @@ export class JournaledState implements StateManagerInterface {
   rebase(base: StateReader): void {
     this.base = base
     this.now = base.now
-    if (this.accounts.size > 0) this.accounts.clear()
-    if (this.storage.size > 0) this.storage.clear()
-    if (this.cleared.size > 0) this.cleared.clear()
-    if (this.code.size > 0) this.code.clear()
+    const written = this.accounts.size + this.storage.size + this.cleared.size + this.code.size > 0
+    ;(written ? clearOverlay : keepEmpty).call(undefined, this.accounts, this.storage, this.cleared, this.code)
     this.journal.length = 0
     this.marks.length = 0
     this.exempt = undefined
@@ -170,7 +237,7 @@ export class JournaledState implements StateManagerInterface {
       account = copyAccount(account)
       account.codeHash = this.exempt.codeHash
     }
-    this.journal.push({ kind: 'account', address: key, had: this.accounts.has(key), prev: this.accounts.get(key) })
+    this.journal.push(new Entry(this.accounts.has(key) ? restoreAccount : dropAccount, key, '', false, this.accounts.get(key)))
     this.accounts.set(key, account === undefined ? null : copyAccount(account))
   }
 
@@ -178,7 +245,7 @@ export class JournaledState implements StateManagerInterface {
     const key = addressKey(address)
     await this.putAccount(address, undefined)
     this.wipeStorage(key)
-    this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
+    this.journal.push(new Entry(this.code.has(key) ? restoreCode : dropCode, key, '', false, this.code.get(key)))
     this.code.set(key, EMPTY)
   }
 
@@ -193,7 +260,7 @@ export class JournaledState implements StateManagerInterface {
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
     const key = addressKey(address)
-    this.journal.push({ kind: 'code', address: key, had: this.code.has(key), prev: this.code.get(key) })
+    this.journal.push(new Entry(this.code.has(key) ? restoreCode : dropCode, key, '', false, this.code.get(key)))
     this.code.set(key, value)
     const account = (await this.getAccount(address)) ?? new Account()
     account.codeHash = value.length === 0 ? KECCAK256_NULL : keccak256Code(value)
@@ -259,7 +326,7 @@ export class JournaledState implements StateManagerInterface {
       slots = new Map()
       this.storage.set(addr, slots)
     }
-    this.journal.push({ kind: 'slot', address: addr, slot, had: slots.has(slot), prev: slots.get(slot) })
+    this.journal.push(new Entry(slots.has(slot) ? restoreSlot : dropSlot, addr, slot, false, slots.get(slot)))
     slots.set(slot, unpad(value))
   }
 
@@ -268,7 +335,7 @@ export class JournaledState implements StateManagerInterface {
   }
 
   private wipeStorage(addr: string): void {
-    this.journal.push({ kind: 'clear', address: addr, wasCleared: this.cleared.has(addr), prevSlots: this.storage.get(addr) })
+    this.journal.push(new Entry(unwipe, addr, '', this.cleared.has(addr), this.storage.get(addr)))
     this.cleared.add(addr)
     this.storage.set(addr, new Map())
   }
@@ -284,32 +351,12 @@ export class JournaledState implements StateManagerInterface {
 
   async revert(): Promise<void> {
     const mark = this.marks.pop() ?? 0
-    for (let i = this.journal.length - 1; i >= mark; i--) this.undo(this.journal[i] as Entry)
-    this.journal.length = mark
-  }
-
-  private undo(e: Entry): void {
-    switch (e.kind) {
-      case 'account':
-        if (e.had) this.accounts.set(e.address, e.prev as Account | null)
-        else this.accounts.delete(e.address)
-        return
-      case 'slot': {
-        const slots = this.storage.get(e.address)
-        if (slots === undefined) return
-        if (e.had) slots.set(e.slot, e.prev as Uint8Array)
-        else slots.delete(e.slot)
-        return
-      }
-      case 'clear':
-        if (!e.wasCleared) this.cleared.delete(e.address)
-        if (e.prevSlots === undefined) this.storage.delete(e.address)
-        else this.storage.set(e.address, e.prevSlots)
-        return
-      case 'code':
-        if (e.had) this.code.set(e.address, e.prev as Uint8Array)
-        else this.code.delete(e.address)
+    const diff = this.diff()
+    for (let i = this.journal.length - 1; i >= mark; i--) {
+      const e = this.journal[i] as Entry
+      e.undo.call(undefined, diff, e)
     }
+    this.journal.length = mark
   }
 
   /** The final values written so far (outside any open checkpoint's undo). */
