@@ -19,43 +19,16 @@
  * `replayPass`, as `perf-tiers.ts`; all threads' samples inside it, which is what the runner's
  * `cpuMs` measures). One sample is 0.5 ms of CPU at 2 kHz.
  */
-import { readFileSync } from 'node:fs'
+import { hasFrame, readPerfSamples, replayWindow, type PerfSample } from './perf-script.js'
 
 const [file, pidArg, topArg = '15'] = process.argv.slice(2)
 if (file === undefined || pidArg === undefined) throw new Error('usage: perf-threads.ts <perf script output> <pid> [top]')
 const pid = Number(pidArg)
 
-interface Sample {
-  comm: string
-  pid: number
-  tid: number
-  time: number
-  /** Innermost first: `symbol@@dso`. */
-  frames: string[]
-}
-const samples: Sample[] = []
-let cur: Sample | undefined
-for (const line of readFileSync(file, 'utf8').split('\n')) {
-  if (line === '') {
-    if (cur !== undefined) samples.push(cur)
-    cur = undefined
-    continue
-  }
-  if (!line.startsWith('\t')) {
-    const m = /^\s*(.*?)\s+(\d+)\/(\d+)\s+([\d.]+):/.exec(line)
-    if (m !== null) cur = { comm: m[1]!, pid: Number(m[2]), tid: Number(m[3]), time: Number(m[4]), frames: [] }
-    continue
-  }
-  const m = /^\s*[0-9a-f]+ (.*) \(([^)]*)\)\s*$/.exec(line)
-  if (m !== null && cur !== undefined) cur.frames.push(`${m[1]}@@${m[2]}`)
-}
-if (cur !== undefined) samples.push(cur)
-
+const samples = readPerfSamples(file)
 const main = samples.filter((s) => s.tid === pid)
 if (main.length === 0) throw new Error(`no sample of thread ${pid}: is it the process's pid (first column after the name)?`)
-const has = (s: Sample, re: RegExp): boolean => s.frames.some((f) => re.test(f))
-const first = main.find((s) => has(s, /createFinality|replayPass/))
-const last = [...main].reverse().find((s) => has(s, /finality\.cjs|replayPass/))
+const { first, last } = replayWindow(main)
 
 const KINDS: readonly [RegExp, string][] = [
   [/v8::internal::maglev::/, 'Maglev compile jobs'],
@@ -69,9 +42,9 @@ const KINDS: readonly [RegExp, string][] = [
   [/v8::internal::wasm::/, 'WebAssembly compile'],
   [/uv__work_done|uv__worker|worker\b|napi_|node::/, 'libuv / Node internals'],
 ]
-const kindOf = (s: Sample): string => KINDS.find(([re]) => has(s, re))?.[1] ?? 'other'
+const kindOf = (s: PerfSample): string => KINDS.find(([re]) => hasFrame(s, re))?.[1] ?? 'other'
 
-const report = (title: string, set: Sample[]): void => {
+const report = (title: string, set: PerfSample[]): void => {
   const mainN = set.filter((s) => s.tid === pid).length
   console.log(`\n${title}: ${set.length} samples (${(set.length / 2).toFixed(0)} ms at 2 kHz), main thread ${mainN}, other threads ${set.length - mainN}`)
   const byThread = new Map<number, { comm: string; n: number; kinds: Map<string, number> }>()

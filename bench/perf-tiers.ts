@@ -27,6 +27,7 @@
  * samples by kind. The layers are this file's `LAYERS`, by source path.
  */
 import { readFileSync } from 'node:fs'
+import { readPerfSamples, replayWindow } from './perf-script.js'
 import { SourceMap } from 'node:module'
 
 const [file, pidArg, dist, topArg = '40'] = process.argv.slice(2)
@@ -34,32 +35,9 @@ if (file === undefined || pidArg === undefined || dist === undefined) throw new 
 const pid = Number(pidArg)
 const sourceMap = new SourceMap(JSON.parse(readFileSync(`${dist}/finality.cjs.map`, 'utf8')) as never)
 
-interface Sample {
-  tid: number
-  time: number
-  /** Innermost first: `symbol@@dso`. */
-  frames: string[]
-}
-const samples: Sample[] = []
-let cur: Sample | undefined
-for (const line of readFileSync(file, 'utf8').split('\n')) {
-  if (line === '') {
-    if (cur !== undefined) samples.push(cur)
-    cur = undefined
-    continue
-  }
-  if (!line.startsWith('\t')) {
-    const m = /^\s*(\d+)\s+([\d.]+):/.exec(line)
-    if (m !== null) cur = { tid: Number(m[1]), time: Number(m[2]), frames: [] }
-    continue
-  }
-  const m = /^\s*[0-9a-f]+ (.*) \(([^)]*)\)\s*$/.exec(line)
-  if (m !== null && cur !== undefined) cur.frames.push(`${m[1]}@@${m[2]}`)
-}
+const samples = readPerfSamples(file)
 const main = samples.filter((s) => s.tid === pid)
-const has = (s: Sample, re: RegExp): boolean => s.frames.some((f) => re.test(f))
-const first = main.find((s) => has(s, /createFinality|replayPass/))
-const last = [...main].reverse().find((s) => has(s, /finality\.cjs|replayPass/))
+const { first, last } = replayWindow(main)
 if (first === undefined || last === undefined) throw new Error('no sample under the runner: is this a replay of finality, and the pid its process?')
 const win = main.filter((s) => s.time >= first.time && s.time <= last.time)
 
