@@ -118,13 +118,22 @@ async function addBlock(hash: Hex): Promise<void> {
   changed()
 }
 
+/**
+ * How many `faults` events have arrived: a re-read answered after one of them started before it,
+ * and its faults and partition are older than the event's.
+ */
+let faultsEvents = 0
+
 /** Re-reads the validators and the faults (after a commit, a control, a halt). */
 export async function refreshValidators(): Promise<void> {
+  const seen = faultsEvents
   try {
     store.validators = await call<Validator[]>('finality_getValidators')
     const state = await call<{ faults: typeof store.faults; partition: Hex[][] | null }>('finality_getConsensusState')
-    store.faults = state.faults
-    store.partition = state.partition
+    if (faultsEvents === seen) {
+      store.faults = state.faults
+      store.partition = state.partition
+    }
     store.problems.delete('finality')
   } catch (e) {
     store.problems.set('finality', explain(e))
@@ -159,6 +168,7 @@ type ConsensusEvent =
 export function consensusEvent(event: ConsensusEvent): void {
   if ('faults' in event) {
     // A control changed them (this page's buttons or any other client).
+    faultsEvents++
     store.faults = event.faults
     store.partition = event.partition
     changed()
