@@ -5,21 +5,16 @@
  * the code away at the first mined block ("Insufficient type feedback for call"), and Rocket
  * Pool's sends ran `produce` unoptimised for ~48,000 requests. Checked with V8's natives.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isOptimised, optimiseNext, prepare } from '../helpers/v8-natives.js'
 import { Producer } from '../../src/producer/producer.js'
-import { createNode, type FinalityNode } from '../../src/index.js'
+import { trackNodes } from '../helpers/nodes.js'
 
-let node: FinalityNode | undefined
-afterEach(async () => {
-  await node?.close()
-  node = undefined
-})
+const newNode = trackNodes()
 
 describe('Producer.produce under optimised code', () => {
   it('behavior: stays optimised when the first empty block is mined after sends', async () => {
-    node = await createNode()
-    const n = node
+    const n = await newNode()
     const [from, to] = (await n.request({ method: 'eth_accounts' })) as [`0x${string}`, `0x${string}`]
     const send = async () => {
       const hash = await n.request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x1' }] })
